@@ -1,0 +1,85 @@
+"""A typed client for the test-automation service's read API.
+
+```python
+from api_client import ApiClient, ApiError
+
+with ApiClient(base_url="https://host/Api", token="...", company_id=7) as client:
+    plans = client.plans()
+    page = client.executions(page=1, size=50, plan_id=plans[0].id)
+```
+"""
+
+from api_client.auth import BearerAuth, RedactBearerFilter
+from api_client.client import ApiClient, ProgressCallback
+from api_client.errors import (
+    ApiConnectionError,
+    ApiError,
+    ApiStatusError,
+    ApiTimeoutError,
+    AuthenticationError,
+    CompanyNotFoundError,
+    ExecutionNotFoundError,
+    InternalServerError,
+    InvalidRequestError,
+    NoExecutionsMatchError,
+    NotFoundError,
+    Operation,
+    PermissionDeniedError,
+    RateLimitError,
+    RequestValidationError,
+    ResponseValidationError,
+    ScenarioNotFoundError,
+    ServerError,
+    UnauthorizedUserError,
+)
+from api_client.models import (
+    Alert,
+    Environment,
+    Execution,
+    ExecutionPage,
+    RecordList,
+    SkippedRecord,
+    TestPlan,
+    TestResult,
+    UserInfo,
+)
+from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
+
+__all__ = [
+    "NO_RETRIES",
+    "Alert",
+    "ApiClient",
+    "ApiConnectionError",
+    "ApiError",
+    "ApiStatusError",
+    "ApiTimeoutError",
+    "AuthenticationError",
+    "BearerAuth",
+    "CompanyNotFoundError",
+    "Environment",
+    "Execution",
+    "ExecutionNotFoundError",
+    "ExecutionPage",
+    "InternalServerError",
+    "InvalidRequestError",
+    "NoExecutionsMatchError",
+    "NotFoundError",
+    "Operation",
+    "PermissionDeniedError",
+    "ProgressCallback",
+    "RateLimitError",
+    "RecordList",
+    "RedactBearerFilter",
+    "RequestValidationError",
+    "ResponseValidationError",
+    "RetryPolicy",
+    "ScenarioNotFoundError",
+    "ServerError",
+    "SkippedRecord",
+    "TestPlan",
+    "TestResult",
+    "UnauthorizedUserError",
+    "UserInfo",
+    "retry_delay",
+    "should_retry",
+]

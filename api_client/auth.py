@@ -1,0 +1,59 @@
+"""Bearer authentication that keeps the token secret and pinned to one origin."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Generator
+
+import httpx
+from pydantic import SecretStr
+
+
+def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the scheme's default port made explicit."""
+    default_ports = {"http": 80, "https": 443}
+    return url.scheme, url.host, url.port or default_ports.get(url.scheme)
+
+
+class BearerAuth(httpx.Auth):
+    """Adds `Authorization: Bearer <token>` to requests for the configured origin only.
+
+    A URL the service hands back (`next_page`, `rest_api_url`) may name another host; a request
+    to it would go out without the token. The token is held as a `SecretStr` and never appears
+    in `repr`.
+    """
+
+    def __init__(self, token: str | SecretStr, origin: httpx.URL) -> None:
+        secret = token if isinstance(token, SecretStr) else SecretStr(token)
+        if not secret.get_secret_value().strip():
+            raise ValueError("token must not be empty")
+        self._token = secret
+        self._origin = origin_of(origin)
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        if origin_of(request.url) == self._origin:
+            request.headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
+        yield request
+
+    def __repr__(self) -> str:
+        scheme, host, port = self._origin
+        return f"BearerAuth(token=SecretStr('**********'), origin='{scheme}://{host}:{port}')"
+
+
+_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",]+")
+
+
+class RedactBearerFilter(logging.Filter):
+    """Masks anything that looks like a bearer credential in a log record's text.
+
+    The client never logs headers; this is the second line of defence for a record that
+    formats a request or an exception carrying one (after openai-python's redacting filter).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if _BEARER.search(message):
+            record.msg = _BEARER.sub(r"\1<redacted>", message)
+            record.args = None
+        return True

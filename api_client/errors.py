@@ -1,0 +1,311 @@
+"""The exception tree, and the one function that turns an HTTP response into a typed error.
+
+Every error the client raises is an `ApiError`. Status errors carry the evidence a caller needs
+to react (`status_code`, the service's `code`, the `operation`) and a readable message. No
+message ever contains the bearer token: messages are built from the status, the code and the
+service's own message text, never from request headers.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any
+
+import httpx
+
+from api_client.retry import retry_after_seconds
+
+
+class Operation(StrEnum):
+    """The three read operations of the service."""
+
+    TEST_RESULTS = "test_results"
+    EXECUTIONS = "executions"
+    PLANS = "plans"
+
+    @property
+    def authority(self) -> str:
+        """The authority the service requires for this operation (spec section 5)."""
+        return _AUTHORITY_BY_OPERATION[self]
+
+    @property
+    def label(self) -> str:
+        return _LABEL_BY_OPERATION[self]
+
+
+_AUTHORITY_BY_OPERATION = {
+    Operation.TEST_RESULTS: "TEST_RESULT_VIEW",
+    Operation.EXECUTIONS: "TEST_EXECUTION_VIEW",
+    Operation.PLANS: "PLAN_VIEW",
+}
+_LABEL_BY_OPERATION = {
+    Operation.TEST_RESULTS: "test results",
+    Operation.EXECUTIONS: "executions",
+    Operation.PLANS: "test plans",
+}
+
+
+class ApiError(Exception):
+    """Base of every error raised by the client."""
+
+    def __init__(self, message: str, *, operation: Operation | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.operation = operation
+
+
+class RequestValidationError(ApiError, ValueError):
+    """The call's arguments are invalid; raised before any request is sent."""
+
+
+class ApiConnectionError(ApiError):
+    """The service could not be reached, or the connection broke before a full response."""
+
+
+class ApiTimeoutError(ApiConnectionError):
+    """The service did not answer within the configured timeout."""
+
+
+class ResponseValidationError(ApiError):
+    """A successful response whose body does not fit the expected shape (not JSON, wrong type).
+
+    `transient` is true when the body looks damaged in transit (cut-off JSON), so a retry may
+    get a whole one; a well-formed body of the wrong shape will not improve and is not retried.
+    """
+
+    def __init__(
+        self, message: str, *, operation: Operation | None = None, transient: bool = False
+    ) -> None:
+        super().__init__(message, operation=operation)
+        self.transient = transient
+
+
+class ApiStatusError(ApiError):
+    """The service answered with an error status."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status_code: int,
+        code: str | None,
+        operation: Operation | None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, operation=operation)
+        self.status_code = status_code
+        self.code = code
+        self.retry_after = retry_after
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(status_code={self.status_code}, code={self.code!r}, "
+            f"operation={self.operation!r}, message={self.message!r})"
+        )
+
+
+class InvalidRequestError(ApiStatusError):
+    """400: the service found the request malformed (`INVALID_REQUEST`)."""
+
+
+class AuthenticationError(ApiStatusError):
+    """401 without a service code: the token is missing, invalid or expired."""
+
+
+class PermissionDeniedError(ApiStatusError):
+    """`ACCESS_DENIED`: the user lacks the operation's authority (401 on results, 403 otherwise)."""
+
+    @property
+    def missing_authority(self) -> str | None:
+        return self.operation.authority if self.operation else None
+
+
+class UnauthorizedUserError(ApiStatusError):
+    """403 `UNAUTHORIZED_USER`: the e-mail filter is not the authenticated user's own address."""
+
+
+class NotFoundError(ApiStatusError):
+    """404."""
+
+
+class ExecutionNotFoundError(NotFoundError):
+    """404 `EXECUTION_NOT_FOUND`: no execution with the given id."""
+
+
+class ScenarioNotFoundError(NotFoundError):
+    """404 `TEST_SCENARIO_NOT_FOUND`: no scenario with the given id."""
+
+
+class NoExecutionsMatchError(NotFoundError):
+    """404 `TEST_EXECUTION_NOT_FOUND`: no execution matches the filter.
+
+    `ApiClient.executions()` and `all_executions()` turn this into an empty answer; it only
+    reaches callers of the low-level request method.
+    """
+
+
+class RateLimitError(ApiStatusError):
+    """429: too many requests. `retry_after` holds the service's hint in seconds, if any."""
+
+
+class ServerError(ApiStatusError):
+    """5xx: the service failed."""
+
+
+class CompanyNotFoundError(ServerError):
+    """500 `USERS_COMPANY_NOT_EXISTS`: the user's company does not exist."""
+
+
+class InternalServerError(ServerError):
+    """500 `SYSTEM_INTERNAL_ERROR` (results, plans) or `INTERNAL_SERVER_ERROR` (filter)."""
+
+
+# The codes of spec section 7. A code is looked up first; an unknown or absent code falls back to
+# a class chosen by status. ACCESS_DENIED maps to one class whatever its status (401 on results,
+# 403 elsewhere), and both internal-error spellings map to one class.
+_CLASS_BY_CODE: dict[str, type[ApiStatusError]] = {
+    "INVALID_REQUEST": InvalidRequestError,
+    "ACCESS_DENIED": PermissionDeniedError,
+    "UNAUTHORIZED_USER": UnauthorizedUserError,
+    "EXECUTION_NOT_FOUND": ExecutionNotFoundError,
+    "TEST_SCENARIO_NOT_FOUND": ScenarioNotFoundError,
+    "TEST_EXECUTION_NOT_FOUND": NoExecutionsMatchError,
+    "USERS_COMPANY_NOT_EXISTS": CompanyNotFoundError,
+    "SYSTEM_INTERNAL_ERROR": InternalServerError,
+    "INTERNAL_SERVER_ERROR": InternalServerError,
+}
+
+_CLASS_BY_STATUS: dict[int, type[ApiStatusError]] = {
+    400: InvalidRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    429: RateLimitError,
+}
+
+# Where a code may sit in a JSON error body whose shape the spec does not document. Spring's own
+# 401 body uses `error` with a lower-case value such as "invalid_token"; the platform's sample
+# uses {"error": "<CODE>", "message": "..."}.
+_CODE_FIELDS = ("error", "code", "errorCode", "error_code", "message_code", "messageCode", "status")
+_MESSAGE_FIELDS = ("message", "error_description", "detail", "errorMessage", "description")
+_KNOWN_CODES = frozenset(_CLASS_BY_CODE)
+_MAX_MESSAGE_CHARS = 300
+
+
+def error_for_status(
+    *,
+    status_code: int,
+    code: str | None,
+    operation: Operation | None,
+    service_message: str | None = None,
+    retry_after: float | None = None,
+) -> ApiStatusError:
+    """Choose the exception class for a status and service code, and word its message."""
+    cls = _CLASS_BY_CODE.get(code or "")
+    if cls is None:
+        cls = _CLASS_BY_STATUS.get(status_code)
+    if cls is None:
+        cls = ServerError if status_code >= 500 else ApiStatusError
+    what = f"{operation.label} request" if operation else "request"
+    parts = [f"The {what} failed with HTTP {status_code}"]
+    if code:
+        parts[0] += f" ({code})"
+    if service_message:
+        parts.append(service_message)
+    return cls(
+        ": ".join(parts),
+        status_code=status_code,
+        code=code,
+        operation=operation,
+        retry_after=retry_after,
+    )
+
+
+def error_from_response(response: httpx.Response, operation: Operation | None) -> ApiStatusError:
+    """Turn an error response into a typed `ApiStatusError`: the one place that does this."""
+    code, service_message = _code_and_message(response)
+    return error_for_status(
+        status_code=response.status_code,
+        code=code,
+        operation=operation,
+        service_message=service_message,
+        retry_after=retry_after_seconds(response.headers),
+    )
+
+
+def _code_and_message(response: httpx.Response) -> tuple[str | None, str | None]:
+    """Find the service's error code and message in a body of any shape, or none."""
+    try:
+        body: Any = json.loads(response.content) if response.content else None
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if isinstance(body, dict):
+        return _code_from_json(body), _message_from_json(body)
+    text = response.text.strip() if response.content else ""
+    code = _known_code_in_text(text)
+    return code, _short(_strip_markup(text)) if text else None
+
+
+def _code_from_json(body: dict[str, Any]) -> str | None:
+    candidates = [body.get(field) for field in _CODE_FIELDS]
+    nested = body.get("error")
+    if isinstance(nested, dict):
+        candidates = [nested.get(field) for field in _CODE_FIELDS] + candidates
+    strings = [c for c in candidates if isinstance(c, str) and c.strip()]
+    # A known code anywhere wins; otherwise the first code-like string (e.g. "invalid_token").
+    for value in strings:
+        if value.strip() in _KNOWN_CODES:
+            return value.strip()
+    for value in body.values():
+        if isinstance(value, str) and value.strip() in _KNOWN_CODES:
+            return value.strip()
+    for value in strings:
+        if _looks_like_code(value):
+            return value.strip()
+    return None
+
+
+def _message_from_json(body: dict[str, Any]) -> str | None:
+    for source in (body, body.get("error")):
+        if not isinstance(source, dict):
+            continue
+        for field in _MESSAGE_FIELDS:
+            value = source.get(field)
+            if isinstance(value, str) and value.strip() and value.strip() not in _KNOWN_CODES:
+                return _short(value)
+    return None
+
+
+def _looks_like_code(value: str) -> bool:
+    value = value.strip()
+    return 0 < len(value) <= 64 and all(ch.isalnum() or ch in "_-." for ch in value)
+
+
+def _known_code_in_text(text: str) -> str | None:
+    for code in _CLASS_BY_CODE:
+        if code in text:
+            return code
+    return None
+
+
+def _strip_markup(text: str) -> str:
+    """Reduce an HTML error page to its words, so a gateway's page reads as a sentence."""
+    if "<" not in text:
+        return text
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and depth:
+            depth -= 1
+            out.append(" ")
+        elif not depth:
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_MESSAGE_CHARS else text[: _MAX_MESSAGE_CHARS - 1] + "…"

@@ -1,0 +1,111 @@
+"""Turning decoded JSON into models, one record at a time.
+
+A response is parsed record by record so that one malformed record is skipped, with a safe
+reason, instead of failing the whole page. In strict mode (contract tests) any misfit raises.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from api_client.errors import Operation, ResponseValidationError
+from api_client.models import Execution, ExecutionPage, RecordList, SkippedRecord
+
+M = TypeVar("M", bound=BaseModel)
+
+_MAX_REASON_CHARS = 300
+_MAX_ID_CHARS = 40
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """Name each failing field and what was wrong, without the offending values.
+
+    Values are left out because a record may carry a credential (`user_info.access_token`).
+    """
+    parts = []
+    for detail in error.errors(include_input=False, include_url=False, include_context=False):
+        where = ".".join(str(part) for part in detail["loc"]) or "record"
+        parts.append(f"{where}: {detail['msg']}")
+    text = "; ".join(parts) or "does not fit the expected shape"
+    return text if len(text) <= _MAX_REASON_CHARS else text[: _MAX_REASON_CHARS - 1] + "…"
+
+
+def parse_records(
+    model: type[M], data: Any, *, operation: Operation, strict: bool
+) -> RecordList[M]:
+    """Parse a JSON array into models, skipping (or, when strict, raising on) misfits."""
+    if not isinstance(data, list):
+        raise ResponseValidationError(
+            f"The {operation.label} response was {_kind(data)}, not a list of records",
+            operation=operation,
+        )
+    records: RecordList[M] = RecordList()
+    for index, item in enumerate(data):
+        try:
+            records.append(model.model_validate(item, context={"strict": strict}))
+        except ValidationError as exc:
+            reason = describe_validation_error(exc)
+            if strict:
+                raise ResponseValidationError(
+                    f"Record {index} of the {operation.label} response does not fit "
+                    f"{model.__name__}: {reason}",
+                    operation=operation,
+                ) from None
+            records.skipped.append(
+                SkippedRecord(index=index, record_id=_record_id(item), reason=reason)
+            )
+    return records
+
+
+def parse_execution_page(data: Any, *, strict: bool) -> ExecutionPage:
+    """Parse the filter operation's envelope; its `item_list` is parsed record by record."""
+    operation = Operation.EXECUTIONS
+    if not isinstance(data, dict):
+        raise ResponseValidationError(
+            f"The executions response was {_kind(data)}, not a page envelope",
+            operation=operation,
+        )
+    envelope = {key: value for key, value in data.items() if key != "item_list"}
+    try:
+        page = ExecutionPage.model_validate(envelope, context={"strict": False})
+    except ValidationError as exc:
+        raise ResponseValidationError(
+            f"The executions page envelope does not fit the spec: {describe_validation_error(exc)}",
+            operation=operation,
+        ) from None
+    if strict:
+        _check_strict_envelope(data)
+    raw_items = data.get("item_list")
+    items = parse_records(
+        Execution, [] if raw_items is None else raw_items, operation=operation, strict=strict
+    )
+    page = page.model_copy(update={"item_list": list(items)})
+    page.skipped.extend(items.skipped)
+    return page
+
+
+def _check_strict_envelope(data: dict[str, Any]) -> None:
+    expected = set(ExecutionPage.model_fields)
+    if set(data) != expected:
+        raise ResponseValidationError(
+            "The executions page envelope does not match the spec: "
+            f"unknown fields {sorted(set(data) - expected)}, "
+            f"missing fields {sorted(expected - set(data))}",
+            operation=Operation.EXECUTIONS,
+        )
+
+
+def _record_id(item: Any) -> str | None:
+    if isinstance(item, dict):
+        value = item.get("id")
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return str(value)[:_MAX_ID_CHARS]
+    return None
+
+
+def _kind(data: Any) -> str:
+    if data is None:
+        return "empty"
+    return f"a JSON {type(data).__name__}"

@@ -31,6 +31,11 @@ class BearerAuth(httpx.Auth):
         self._token = secret
         self._origin = origin_of(origin)
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What must be masked wherever the service's words are repeated."""
+        return (self._token.get_secret_value(),)
+
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         if origin_of(request.url) == self._origin:
             request.headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"

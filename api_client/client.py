@@ -298,7 +298,7 @@ class ApiClient:
             (time.monotonic() - started) * 1000,
         )
         if not response.is_success:
-            raise error_from_response(response, operation)
+            raise error_from_response(response, operation, secrets=self._auth.secrets)
         try:
             return json.loads(response.content)
         except ValueError:  # also UnicodeDecodeError

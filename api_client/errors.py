@@ -222,9 +222,18 @@ def error_for_status(
     )
 
 
-def error_from_response(response: httpx.Response, operation: Operation | None) -> ApiStatusError:
-    """Turn an error response into a typed `ApiStatusError`: the one place that does this."""
+def error_from_response(
+    response: httpx.Response, operation: Operation | None, *, secrets: tuple[str, ...] = ()
+) -> ApiStatusError:
+    """Turn an error response into a typed `ApiStatusError`: the one place that does this.
+
+    `secrets` are masked in the service's text, in case a service echoes a credential back.
+    """
     code, service_message = _code_and_message(response)
+    if service_message:
+        for secret in secrets:
+            if secret:
+                service_message = service_message.replace(secret, "<redacted>")
     return error_for_status(
         status_code=response.status_code,
         code=code,

@@ -257,11 +257,12 @@ class ApiClient:
                 if time.monotonic() + delay > deadline:
                     raise
                 _LOG.info(
-                    "retrying %s in %.2fs (retry %d of %d): %s",
+                    "retrying %s in %.2fs (retry %d of %d) after %s: %s",
                     operation.value,
                     delay,
                     attempt + 1,
                     self._policy.max_retries,
+                    type(error).__name__,
                     error.message,
                 )
                 time.sleep(delay)

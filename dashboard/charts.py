@@ -1,0 +1,219 @@
+"""DataFrame -> plotly Figure builders. Pure: no Streamlit, no I/O, so tests assert on figures.
+
+Plotly renders a subset of HTML in labels and hover text (`<b>`, `<a href>`), so every name that
+comes from the service passes through `_text` first and is shown literally.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # no stubs in [test]
+import plotly.graph_objects as go
+
+from dashboard.formatting import duration_unit, human_duration
+from dashboard.status_colors import ordered_statuses, status_color
+from dashboard.transforms import OUTCOME_ORDER
+
+OUTCOME_COLORS = {
+    "all passed": "#2e9e5b",
+    "some failed": "#e0a526",
+    "all failed": "#d64545",
+    "no verdict": "#8e8e8e",
+}
+TREND_COLOR = "#4f86c6"
+_HEIGHT = 360
+
+
+def _text(value: object) -> str:
+    """A value as literal text for plotly: HTML-escaped, missing values as an en dash."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return "\u2013"
+    return html.escape(str(value), quote=False)
+
+
+def _texts(values: Iterable[object]) -> list[str]:
+    return [_text(v) for v in values]
+
+
+def _layout(fig: go.Figure, *, y_title: str, x_title: str | None = None) -> go.Figure:
+    fig.update_layout(
+        height=_HEIGHT,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0, "traceorder": "normal"},
+        hovermode="closest",
+    )
+    fig.update_yaxes(title_text=y_title, rangemode="tozero")
+    if x_title is not None:
+        fig.update_xaxes(title_text=x_title)
+    return fig
+
+
+def status_per_execution(status_counts: pd.DataFrame, executions: pd.DataFrame) -> go.Figure:
+    """Stacked result counts per execution, oldest on the left, one colour per status."""
+    ordered = executions.sort_values(["start", "execution_id"], na_position="first")
+    labels = {int(i): f"#{int(i)}" for i in ordered["execution_id"]}
+    details = {
+        int(row.execution_id): f"{_text(row.plan)}<br>{_when(row.start)}"
+        for row in ordered.itertuples(index=False)
+    }
+    categories = list(labels.values())
+    fig = go.Figure()
+    for status in ordered_statuses(status_counts["status"]):
+        rows = status_counts[status_counts["status"] == status]
+        ids = [int(i) for i in rows["execution_id"]]
+        fig.add_trace(
+            go.Bar(
+                name=_text(status),
+                x=[labels.get(i, f"#{i}") for i in ids],
+                y=rows["count"].tolist(),
+                marker_color=status_color(status),
+                customdata=[details.get(i, "") for i in ids],
+                hovertemplate="%{x} %{customdata}<br>" + _text(status) + ": %{y}<extra></extra>",
+            )
+        )
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=categories)
+    return _layout(fig, y_title="Results", x_title="Execution (oldest to newest)")
+
+
+def status_per_day(per_day: pd.DataFrame) -> go.Figure:
+    """Stacked result counts per UTC day, one colour per status."""
+    fig = go.Figure()
+    for status in ordered_statuses(per_day["status"]):
+        rows = per_day[per_day["status"] == status]
+        fig.add_trace(
+            go.Bar(
+                name=_text(status),
+                x=rows["day"].tolist(),
+                y=rows["count"].tolist(),
+                marker_color=status_color(status),
+                hovertemplate="%{x|%d %b %Y}<br>" + _text(status) + ": %{y}<extra></extra>",
+            )
+        )
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(type="date", tickformat="%d %b")
+    return _layout(fig, y_title="Results", x_title="Day (UTC)")
+
+
+def runtime_trend(executions: pd.DataFrame) -> go.Figure:
+    """Execution runtime over time, one line per plan, in the unit that suits the data.
+
+    Executions still running (results but no verdict yet) are left out: their runtime so far
+    would read as a sudden speed-up.
+    """
+    running = (executions["results"] > 0) & (executions["verdicts"] == 0)
+    timed = executions[~running].dropna(subset=["start", "runtime_ms"]).sort_values("start")
+    seconds = timed["runtime_ms"].astype("float64") / 1000
+    unit, per_unit = duration_unit(float(seconds.max()) if not seconds.empty else 0.0)
+    fig = go.Figure()
+    for plan, rows in timed.assign(seconds=seconds).groupby("plan", dropna=False, sort=True):
+        fig.add_trace(
+            go.Scatter(
+                name=_text(plan),
+                x=rows["start"].tolist(),
+                y=(rows["seconds"] / per_unit).round(2).tolist(),
+                mode="lines+markers",
+                customdata=[
+                    [f"#{int(i)}", human_duration(s)]
+                    for i, s in zip(rows["execution_id"], rows["seconds"], strict=True)
+                ],
+                hovertemplate=(
+                    _text(plan) + " %{customdata[0]}<br>%{x|%d %b %H:%M}<br>%{customdata[1]}"
+                    "<extra></extra>"
+                ),
+            )
+        )
+    fig.update_xaxes(type="date")
+    _layout(fig, y_title=f"Runtime ({unit})", x_title="Start (UTC)")
+    # Plan names are long and many: a legend at the side leaves the plot its height.
+    fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "yanchor": "top"})
+    return fig
+
+
+def pass_rate_trend(per_day: pd.DataFrame) -> go.Figure:
+    """Daily pass rate (passed results / results with a verdict), 0-100 %."""
+    rows = per_day.dropna(subset=["pass_rate"])
+    fig = go.Figure(
+        go.Scatter(
+            name="Pass rate",
+            x=rows["day"].tolist(),
+            y=(rows["pass_rate"] * 100).round(1).tolist(),
+            mode="lines+markers",
+            line_color=TREND_COLOR,
+            customdata=rows[["passed", "verdicts", "executions"]].to_numpy().tolist(),
+            hovertemplate=(
+                "%{x|%d %b %Y}<br>%{y:.1f} % passed<br>"
+                "%{customdata[0]} of %{customdata[1]} finished results, %{customdata[2]} executions"
+                "<extra></extra>"
+            ),
+        )
+    )
+    fig.update_xaxes(type="date", tickformat="%d %b")
+    fig.update_yaxes(range=[0, 105], ticksuffix=" %")
+    return _layout(fig, y_title="Pass rate", x_title="Day (UTC)")
+
+
+def level_breakdown(levels: pd.DataFrame) -> go.Figure:
+    """How many results have each level, one bar per level in the status colours."""
+    fig = go.Figure(
+        go.Bar(
+            x=levels["count"].tolist(),
+            y=_texts(levels["level"]),
+            orientation="h",
+            marker_color=[status_color(str(level)) for level in levels["level"]],
+            hovertemplate="%{y}: %{x}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_layout(height=max(160, 60 + 40 * len(levels)), showlegend=False)
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10})
+    fig.update_xaxes(title_text="Results", rangemode="tozero")
+    return fig
+
+
+def environment_matrix(matrix: pd.DataFrame) -> go.Figure:
+    """OS x browser heatmap coloured by outcome, each cell labelled "passed/results"."""
+    oses = sorted(matrix["os"].unique().tolist())
+    browsers = sorted(matrix["browser"].unique().tolist())
+    code = {outcome: i for i, outcome in enumerate(OUTCOME_ORDER)}
+    z: list[list[float | None]] = [[None] * len(browsers) for _ in oses]
+    text: list[list[str]] = [[""] * len(browsers) for _ in oses]
+    for row in matrix.itertuples(index=False):
+        r, c = oses.index(row.os), browsers.index(row.browser)
+        z[r][c] = code.get(str(row.outcome), code["no verdict"])
+        text[r][c] = f"{row.passed}/{row.results} passed<br>{row.outcome}"
+    # A stepped colour scale: each outcome code gets exactly its own colour.
+    n = len(OUTCOME_ORDER)
+    scale: list[list[float | str]] = []
+    for i, outcome in enumerate(OUTCOME_ORDER):
+        scale += [[i / n, OUTCOME_COLORS[outcome]], [(i + 1) / n, OUTCOME_COLORS[outcome]]]
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=_texts(browsers),
+            y=_texts(oses),
+            text=text,
+            texttemplate="%{text}",
+            hovertemplate="%{y} / %{x}<br>%{text}<extra></extra>",
+            colorscale=scale,
+            zmin=-0.5,
+            zmax=n - 0.5,
+            showscale=False,
+            xgap=3,
+            ygap=3,
+        )
+    )
+    fig.update_xaxes(type="category", side="top")
+    fig.update_yaxes(type="category", autorange="reversed")
+    fig.update_layout(
+        height=max(200, 90 + 55 * len(oses)), margin={"l": 10, "r": 10, "t": 40, "b": 10}
+    )
+    return fig
+
+
+def _when(value: object) -> str:
+    if value is None or pd.isna(value):
+        return "no start time"
+    return pd.Timestamp(value).strftime("%d %b %Y %H:%M UTC")

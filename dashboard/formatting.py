@@ -1,0 +1,133 @@
+"""Small pure helpers that turn values into text a viewer reads: durations, date spans, safe text.
+
+Nothing here imports Streamlit, so every rule is unit-tested directly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from datetime import date, datetime
+
+_MARKDOWN_SPECIALS = frozenset(string.punctuation)
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+EN_DASH = "\u2013"  # between the ends of a span; also stands for "no value"
+
+
+def escape_markdown(text: object) -> str:
+    """Make text from the service or the URL render literally in Streamlit markdown.
+
+    Every ASCII punctuation mark is backslash-escaped (CommonMark allows escaping any of them),
+    which also disarms Streamlit's own directives (`:red[...]`, `:material/icon:`, `$...$`) and
+    raw HTML tags. Line breaks become spaces, so a name cannot start a heading or a list.
+    """
+    flat = " ".join(str(text).split())
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in flat)
+
+
+def is_web_url(value: object) -> bool:
+    """True only for absolute http(s) URLs: the only log paths rendered as links.
+
+    Anything else (`javascript:`, `data:`, relative paths, blanks) stays inert text.
+    """
+    if not isinstance(value, str):
+        return False
+    candidate = value.strip()
+    if candidate != value or any(ch.isspace() or ord(ch) < 32 for ch in candidate):
+        return False
+    return re.match(r"(?i)^https?://[^/\s?#]+", candidate) is not None
+
+
+def human_duration(seconds: float | None) -> str:
+    """A duration in the largest units that keep it readable: "850 ms", "42 s", "3 min 05 s"."""
+    if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
+        return EN_DASH
+    if seconds < 0:
+        return "-" + human_duration(-seconds)
+    if seconds < 1:
+        return f"{round(seconds * 1000)} ms"
+    if seconds < 60:
+        return f"{seconds:.0f} s" if seconds >= 10 else f"{seconds:.1f} s".replace(".0 s", " s")
+    whole = round(seconds)
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes:02d} min"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours:02d} h"
+
+
+def percent(fraction: float | None) -> str:
+    """ "87.5 %" for 0.875; an en dash when there is nothing to divide."""
+    if fraction is None or math.isnan(fraction):
+        return EN_DASH
+    return f"{fraction * 100:.1f} %"
+
+
+def duration_unit(max_seconds: float) -> tuple[str, float]:
+    """The unit of a chart axis for durations up to `max_seconds`: (label, seconds per unit)."""
+    if not max_seconds or math.isnan(max_seconds) or max_seconds < 120:
+        return "seconds", 1.0
+    if max_seconds < 2 * 3600:
+        return "minutes", 60.0
+    return "hours", 3600.0
+
+
+def format_day(day: date | datetime, *, with_year: bool = False) -> str:
+    """ "1 Nov" or "1 Nov 2025": English month abbreviations whatever the locale."""
+    text = f"{day.day} {_MONTHS[day.month - 1]}"
+    return f"{text} {day.year}" if with_year else text
+
+
+def format_span(first: date | datetime, last: date | datetime, *, today: date) -> str:
+    """ "1 Nov - 22 Nov" (with an en dash); years appear when the span is not all this year."""
+    with_year = first.year != last.year or last.year != today.year
+    start, end = format_day(first, with_year=with_year), format_day(last, with_year=with_year)
+    return start if start == end else f"{start} {EN_DASH} {end}"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """ "1 execution", "1,312 executions"."""
+    word = noun if count == 1 else (nouns or noun + "s")
+    return f"{count:,} {word}"
+
+
+def describe_slice(
+    count: int,
+    noun: str,
+    first: date | datetime | None,
+    last: date | datetime | None,
+    *,
+    today: date,
+    scope: str = "",
+) -> str:
+    """What slice of data a chart or table shows: "312 executions of Checkout, 1 Nov - 22 Nov"."""
+    text = plural(count, noun)
+    if scope:
+        text += f" {scope}"
+    if first is not None and last is not None:
+        text += ", " + format_span(first, last, today=today)
+    return text
+
+
+def filter_scope(
+    *,
+    project: str | None = None,
+    plan: str | None = None,
+    status: str | None = None,
+    mine: bool = False,
+) -> str:
+    """The filters in words, to follow a count: "of plan Checkout, status ERROR, started by you"."""
+    parts = []
+    if plan:
+        parts.append(f"of plan {plan}")
+    elif project:
+        parts.append(f"in project {project}")
+    if status:
+        parts.append(f"with status {status}")
+    if mine:
+        parts.append("started by you")
+    return ", ".join(parts)

@@ -1,0 +1,196 @@
+"""The one place that turns an `ApiError` into a short message a viewer can act on.
+
+A message says what happened and what to do. It is built only from the exception's class and its
+typed attributes (operation, status code, service code, missing authority), never from the
+service's own message text or the request: neither a token nor a stack trace can reach the page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from api_client import (
+    ApiConnectionError,
+    ApiError,
+    ApiStatusError,
+    ApiTimeoutError,
+    AuthenticationError,
+    CompanyNotFoundError,
+    ExecutionNotFoundError,
+    InvalidRequestError,
+    NoExecutionsMatchError,
+    NotFoundError,
+    Operation,
+    PermissionDeniedError,
+    RateLimitError,
+    RequestValidationError,
+    ResponseValidationError,
+    ScenarioNotFoundError,
+    ServerError,
+    UnauthorizedUserError,
+)
+
+Severity = Literal["error", "warning", "info"]
+
+# What each operation loads, in the words of the page.
+_WHAT = {
+    Operation.TEST_RESULTS: "the test results",
+    Operation.EXECUTIONS: "the executions",
+    Operation.PLANS: "the test plans",
+}
+_AUTHORITY = {
+    Operation.TEST_RESULTS: "TEST_RESULT_VIEW",
+    Operation.EXECUTIONS: "TEST_EXECUTION_VIEW",
+    Operation.PLANS: "PLAN_VIEW",
+}
+_CODE_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+REFRESH_HINT = "Press **Refresh** in the sidebar to try again."
+CONNECTION_HINT = (
+    "Check the connection: the sidebar's *Connection* form, `.streamlit/secrets.toml` or the "
+    "`QA_DASHBOARD_*` environment variables."
+)
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    """A message for the page: its text (markdown, no service data) and how loud to show it."""
+
+    text: str
+    severity: Severity = "error"
+
+
+def describe_error(error: ApiError, *, part: str | None = None) -> UserMessage:
+    """Word `error` for a viewer. `part` names what could not be loaded ("scenario 12")."""
+    default = _WHAT.get(error.operation, "the data") if error.operation else "the data"
+    what = part or default
+
+    if isinstance(error, RequestValidationError):
+        return UserMessage(
+            f"Could not ask for {what}: a filter value is not valid. Reset the filters (open the "
+            f"page from the sidebar) and choose them again."
+        )
+    if isinstance(error, ApiTimeoutError):
+        return UserMessage(
+            f"The service did not answer in time while loading {what}, even after retrying. "
+            f"{REFRESH_HINT} A narrower date range also helps."
+        )
+    if isinstance(error, ApiConnectionError):
+        return UserMessage(
+            f"Could not reach the service while loading {what}, even after retrying. "
+            f"{CONNECTION_HINT} Then {_lower_first(REFRESH_HINT)}"
+        )
+    if isinstance(error, ResponseValidationError):
+        return UserMessage(
+            f"The service's answer for {what} was not in the expected format (for example a web "
+            f"page instead of JSON). Check that the base URL is the service's API address. "
+            f"{REFRESH_HINT}"
+        )
+    if isinstance(error, ApiStatusError):
+        return _describe_status(error, what)
+    return UserMessage(f"Could not load {what}. {REFRESH_HINT}")
+
+
+def _describe_status(error: ApiStatusError, what: str) -> UserMessage:
+    code = f" ({error.code})" if error.code and _CODE_RE.match(error.code) else ""
+    if isinstance(error, PermissionDeniedError):
+        authority = _authority_of(error)
+        needs = f"the `{authority}` authority" if authority else "the authority needed"
+        return UserMessage(
+            f"Your token lacks {needs}, so {what} cannot be shown. Ask a company administrator "
+            f"to grant it, or connect with the token of a user who has it."
+        )
+    if isinstance(error, UnauthorizedUserError):
+        return UserMessage(
+            "The service refused *Only my executions*: the e-mail address configured for this "
+            "dashboard is not the address of the token's user. Turn *Only mine* off, or set "
+            "`QA_DASHBOARD_EMAIL` (or `email` in secrets) to your own address."
+        )
+    if isinstance(error, AuthenticationError):
+        return UserMessage(
+            f"The service did not accept the token while loading {what}: it is missing, wrong "
+            f"or expired{code}. Get a fresh token and paste it in the sidebar's *Connection* "
+            f"form, or update the configured one."
+        )
+    if isinstance(error, InvalidRequestError):
+        return UserMessage(
+            f"The service rejected the request for {what} as malformed{code}. The company id is "
+            f"the usual cause: check that it is the id of the token's company. {CONNECTION_HINT}"
+        )
+    if isinstance(error, ExecutionNotFoundError):
+        return UserMessage(
+            "The service has no such execution: it may have been deleted, or the link's "
+            "execution id is wrong. Pick an execution on the *Executions* page.",
+            "warning",
+        )
+    if isinstance(error, ScenarioNotFoundError):
+        return UserMessage(
+            f"The service has no results for {what}: the scenario is unknown to it "
+            f"(it may have been removed from the plan).",
+            "warning",
+        )
+    if isinstance(error, NoExecutionsMatchError):
+        return UserMessage("No executions match these filters.", "info")
+    if isinstance(error, NotFoundError):
+        return UserMessage(
+            f'The service answered "not found" for {what}{code}. Check that the base URL is the '
+            f"service's API address (its paths start with /api)."
+        )
+    if isinstance(error, RateLimitError):
+        return UserMessage(
+            f"The service is limiting how often it answers (HTTP 429) and {what} could not be "
+            f"loaded after waiting. Wait a minute, then press **Refresh** in the sidebar."
+        )
+    if isinstance(error, CompanyNotFoundError):
+        return UserMessage(
+            f"The service says your user's company does not exist{code}, so {what} cannot be "
+            f"loaded. Check that the token belongs to the right account, or ask the service's "
+            f"administrators."
+        )
+    if isinstance(error, ServerError):
+        return UserMessage(
+            f"The service failed while loading {what} (HTTP {error.status_code}{code}), even "
+            f"after retrying. {REFRESH_HINT} If it keeps failing, tell the service's operators."
+        )
+    return UserMessage(
+        f"The service answered HTTP {error.status_code}{code} while loading {what}. {REFRESH_HINT}"
+    )
+
+
+def _authority_of(error: PermissionDeniedError) -> str | None:
+    authority = getattr(error, "missing_authority", None)
+    if isinstance(authority, str) and _CODE_RE.match(authority):
+        return authority
+    return _AUTHORITY.get(error.operation) if error.operation else None
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def describe_skipped(reasons: Iterable[str], noun: str, nouns: str | None = None) -> str | None:
+    """Say how many records were left out and why ("2 executions were skipped: ...").
+
+    The reasons come from the client's `SkippedRecord.reason`, which names fields and what was
+    wrong with them, never their values. The most frequent three are listed.
+    """
+    counts = Counter(" ".join(reason.split()) for reason in reasons)
+    total = sum(counts.values())
+    if not total:
+        return None
+    word = noun if total == 1 else (nouns or noun + "s")
+    verb = "was" if total == 1 else "were"
+    listed = [
+        f"{reason} ({count})" if total > 1 else reason for reason, count in counts.most_common(3)
+    ]
+    more = len(counts) - len(listed)
+    why = "; ".join(listed) + (f"; and {more} other reasons" if more > 0 else "")
+    pronoun = "it" if total == 1 else "them"
+    return (
+        f"{total:,} {word} {verb} skipped because the service sent {pronoun} in an unexpected "
+        f"shape: {why}. Everything else is shown."
+    )

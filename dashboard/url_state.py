@@ -1,0 +1,320 @@
+"""The view state held in the URL: the one place that names the query parameters.
+
+Everything a viewer sees is reproducible from the address bar, so every filter and selection is
+a query parameter. URLs are user input (pasted into chat, edited by hand), so parsing never
+raises: a bad value is dropped, the default is used, and a readable problem says what was wrong.
+A link never carries a credential: no parameter here holds a token or an e-mail address ("only
+mine" is a flag; the address comes from the viewer's own connection).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+from enum import StrEnum
+
+# The query parameter names. Values are always strings in the URL.
+PROJECT = "project"
+PLAN = "plan"
+ACTIVE = "active"
+RANGE = "range"
+FROM = "from"
+TO = "to"
+STATUS = "status"
+MINE = "mine"
+EXECUTION = "execution"
+
+# Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
+# holds what that page shows and nothing stale from another page. The results page keeps the
+# executions filters so that "back to executions" restores them.
+PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE)
+EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE)
+RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION)
+
+
+class DateRange(StrEnum):
+    """Date-range presets of the executions page; CUSTOM uses the `from`/`to` dates."""
+
+    LAST_24_HOURS = "24h"
+    LAST_7_DAYS = "7d"
+    LAST_30_DAYS = "30d"
+    LAST_90_DAYS = "90d"
+    CUSTOM = "custom"
+
+    @property
+    def label(self) -> str:
+        return _RANGE_LABELS[self]
+
+
+_RANGE_LABELS = {
+    DateRange.LAST_24_HOURS: "24 h",
+    DateRange.LAST_7_DAYS: "7 d",
+    DateRange.LAST_30_DAYS: "30 d",
+    DateRange.LAST_90_DAYS: "90 d",
+    DateRange.CUSTOM: "Custom",
+}
+_PRESET_SPANS = {
+    DateRange.LAST_24_HOURS: timedelta(hours=24),
+    DateRange.LAST_7_DAYS: timedelta(days=7),
+    DateRange.LAST_30_DAYS: timedelta(days=30),
+    DateRange.LAST_90_DAYS: timedelta(days=90),
+}
+DEFAULT_RANGE = DateRange.LAST_7_DAYS
+
+# Preset windows start on a whole multiple of this, so that reruns within it ask the cache for
+# the same window (and hit it) instead of a window that moved by a few seconds.
+WINDOW_GRANULARITY = timedelta(minutes=5)
+
+_MAX_ID = 2**63 - 1  # ids are 64-bit Longs (spec section 2)
+_ID_RE = re.compile(r"^[0-9]{1,19}$")
+# Statuses are an open set (spec 4.2): any name-like value is accepted and passed on as itself.
+_STATUS_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off"})
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """Every filter and selection of the dashboard, typed and validated."""
+
+    project: int | None = None
+    plan: int | None = None
+    active_only: bool = True
+    date_range: DateRange = DEFAULT_RANGE
+    date_from: date | None = None  # only with DateRange.CUSTOM
+    date_to: date | None = None  # only with DateRange.CUSTOM
+    status: str | None = None
+    mine: bool = False
+    execution: int | None = None
+
+    def with_changes(self, **changes: object) -> ViewState:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ParsedState:
+    """A view state and the problems found while reading it from the URL."""
+
+    state: ViewState
+    problems: list[str] = field(default_factory=list)
+
+
+def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = None) -> ParsedState:
+    """Read the view state from query parameters; bad values become problems, never exceptions.
+
+    With `names`, only those parameters are read (a page's own); the others keep defaults.
+    """
+    if names is not None:
+        wanted = set(names)
+        params = {name: value for name, value in params.items() if name in wanted}
+    reader = _Reader(params)
+    status = reader.status()
+    date_range, date_from, date_to = reader.date_range()
+    state = ViewState(
+        project=reader.id(PROJECT, "project"),
+        plan=reader.id(PLAN, "plan"),
+        active_only=reader.flag(ACTIVE, default=True, meaning='"active plans only"'),
+        date_range=date_range,
+        date_from=date_from,
+        date_to=date_to,
+        status=status,
+        mine=reader.flag(MINE, default=False, meaning='"only my executions"'),
+        execution=reader.id(EXECUTION, "execution"),
+    )
+    return ParsedState(state, reader.problems)
+
+
+class _Reader:
+    """Reads typed values out of raw query parameters, collecting a problem per bad value."""
+
+    def __init__(self, params: Mapping[str, str | list[str]]) -> None:
+        self._params = params
+        self.problems: list[str] = []
+
+    def raw(self, name: str) -> str | None:
+        value = self._params.get(name)
+        if isinstance(value, list):  # a repeated parameter: the last wins, as in st.query_params
+            value = value[-1] if value else None
+        if value is None:
+            return None
+        return value.strip() or None
+
+    def id(self, name: str, what: str) -> int | None:
+        raw = self.raw(name)
+        if raw is None:
+            return None
+        if _ID_RE.match(raw) and 0 < int(raw) <= _MAX_ID:
+            return int(raw)
+        self.problems.append(
+            f'The link\'s "{name}" value {_quote(raw)} is not a {what} id (a positive whole '
+            f"number), so it was ignored."
+        )
+        return None
+
+    def flag(self, name: str, *, default: bool, meaning: str) -> bool:
+        raw = self.raw(name)
+        if raw is None:
+            return default
+        if raw.lower() in _TRUE:
+            return True
+        if raw.lower() in _FALSE:
+            return False
+        self.problems.append(
+            f'The link\'s "{name}" value {_quote(raw)} is not true or false, so {meaning} '
+            f"is {'on' if default else 'off'}."
+        )
+        return default
+
+    def status(self) -> str | None:
+        raw = self.raw(STATUS)
+        if raw is None:
+            return None
+        if _STATUS_RE.match(raw):
+            return raw.upper()
+        self.problems.append(
+            f'The link\'s "{STATUS}" value {_quote(raw)} is not a status name, so executions '
+            f"of every status are shown."
+        )
+        return None
+
+    def day(self, name: str) -> date | None:
+        raw = self.raw(name)
+        if raw is None:
+            return None
+        if re.match(r"^\d{4}-\d{2}-\d{2}$", raw):
+            try:
+                return date.fromisoformat(raw)
+            except ValueError:  # a well-shaped impossible date, such as 2025-02-30
+                pass
+        self.problems.append(
+            f'The link\'s "{name}" value {_quote(raw)} is not a date like 2025-11-22, '
+            f"so it was ignored."
+        )
+        return None
+
+    def date_range(self) -> tuple[DateRange, date | None, date | None]:
+        raw_range = self.raw(RANGE)
+        date_from, date_to = self.day(FROM), self.day(TO)
+        fallback = (DEFAULT_RANGE, None, None)
+        if raw_range is None:
+            # Dates without a preset mean the dates: that is what someone typing them meant.
+            if date_from is None and date_to is None:
+                return fallback
+        else:
+            try:
+                if DateRange(raw_range.lower()) is not DateRange.CUSTOM:
+                    return DateRange(raw_range.lower()), None, None
+            except ValueError:
+                choices = ", ".join(r.value for r in DateRange)
+                self.problems.append(
+                    f'The link\'s "{RANGE}" value {_quote(raw_range)} is not one of {choices}, '
+                    f"so the last {DEFAULT_RANGE.label} are shown."
+                )
+                return fallback
+            if date_from is None and date_to is None:
+                if self.raw(FROM) is None and self.raw(TO) is None:  # bad dates said so already
+                    self.problems.append(
+                        f"A custom date range needs a start or an end date, so the last "
+                        f"{DEFAULT_RANGE.label} are shown."
+                    )
+                return fallback
+        if date_from is not None and date_to is not None and date_from > date_to:
+            self.problems.append(
+                f"The date range is reversed (from {date_from.isoformat()} is after to "
+                f"{date_to.isoformat()}), so the last {DEFAULT_RANGE.label} are shown. "
+                f"Pick the start date first."
+            )
+            return fallback
+        return DateRange.CUSTOM, date_from, date_to
+
+
+def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
+    """The query parameters for `state`, limited to `names`; defaults are left out of the URL."""
+    values: dict[str, str | None] = {
+        PROJECT: _str_or_none(state.project),
+        PLAN: _str_or_none(state.plan),
+        ACTIVE: None if state.active_only else "false",
+        RANGE: None if state.date_range is DEFAULT_RANGE else state.date_range.value,
+        FROM: _iso_or_none(state.date_from) if state.date_range is DateRange.CUSTOM else None,
+        TO: _iso_or_none(state.date_to) if state.date_range is DateRange.CUSTOM else None,
+        STATUS: state.status,
+        MINE: "true" if state.mine else None,
+        EXECUTION: _str_or_none(state.execution),
+    }
+    wanted = set(names)
+    unknown = wanted - set(values)
+    if unknown:
+        raise ValueError(f"unknown query parameters: {sorted(unknown)}")
+    return {name: value for name, value in values.items() if name in wanted and value is not None}
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """The time window to ask the service for. `end` None means "up to now"."""
+
+    start: datetime | None
+    end: datetime | None
+
+
+def time_window(state: ViewState, now: datetime) -> TimeWindow:
+    """The window of the state's date range, in UTC; custom days are whole UTC days, inclusive."""
+    if state.date_range is DateRange.CUSTOM:
+        start = datetime.combine(state.date_from, time.min, UTC) if state.date_from else None
+        end = (
+            datetime.combine(state.date_to, time.min, UTC) + timedelta(days=1, milliseconds=-1)
+            if state.date_to
+            else None
+        )
+        return TimeWindow(start, end)
+    span = _PRESET_SPANS[state.date_range]
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    floored = now - (now - epoch) % WINDOW_GRANULARITY
+    return TimeWindow(floored - span, None)
+
+
+def reconcile(
+    state: ViewState,
+    *,
+    known_projects: Mapping[int, str],
+    plan_projects: Mapping[int, int | None],
+) -> ParsedState:
+    """Check ids from the URL against what the service knows; drop unknown ones with a problem.
+
+    `known_projects` maps project id to name; `plan_projects` maps plan id to its project id.
+    """
+    problems: list[str] = []
+    if state.project is not None and state.project not in known_projects:
+        problems.append(
+            f"Project {state.project} is not one of this company's projects (or has no plans "
+            f"you can see), so every project is shown."
+        )
+        state = state.with_changes(project=None)
+    plan = state.plan
+    if plan is not None:
+        if plan not in plan_projects:
+            problems.append(
+                f"Plan {plan} is not one of this company's plans, so every plan is shown."
+            )
+            state = state.with_changes(plan=None)
+        elif state.project is not None and plan_projects[plan] != state.project:
+            problems.append(
+                f"Plan {plan} is not in project {state.project}, so every plan of the "
+                f"project is shown."
+            )
+            state = state.with_changes(plan=None)
+    return ParsedState(state, problems)
+
+
+def _quote(raw: str, limit: int = 40) -> str:
+    short = raw if len(raw) <= limit else raw[: limit - 1] + "…"
+    return f'"{short}"'
+
+
+def _str_or_none(value: int | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _iso_or_none(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()

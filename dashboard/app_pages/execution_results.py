@@ -1,0 +1,135 @@
+"""Execution results: one execution's header, and the results of every scenario of its plan."""
+
+import streamlit as st
+
+from api_client import ApiError
+from dashboard import cache, charts, chrome, routes, transforms, ui
+from dashboard.formatting import escape_markdown, human_duration, percent, plural
+from dashboard.messages import describe_skipped
+
+ROUTE = routes.RESULTS
+
+connection = chrome.current_connection()
+parsed = ui.read_view(ROUTE)
+state, problems = parsed.state, list(parsed.problems)
+back = ui.link_params(state.with_changes(execution=None), routes.EXECUTIONS)
+
+ui.write_url(state, ROUTE)
+ui.show_notes(problems)
+execution_id = state.execution
+if execution_id is None:
+    st.title("Execution results")
+    st.info("No execution is selected. Pick one in the executions table.")
+    st.page_link(routes.EXECUTIONS.script, label="Go to executions", icon=":material/arrow_back:")
+    st.stop()
+
+st.title(f"Execution #{execution_id}")
+st.page_link(
+    routes.EXECUTIONS.script,
+    label="Back to executions",
+    icon=":material/arrow_back:",
+    query_params=back,
+)
+
+# -- the execution: found among its plan's executions (the API has no "get one execution") ----
+try:
+    executions = cache.executions(connection, plan_id=state.plan)
+except ApiError as error:
+    ui.show_error(error, part=f"execution {execution_id}")
+    st.stop()
+row = transforms.execution_row(executions.executions, execution_id)
+if row is None:
+    where = f"plan {state.plan}'s executions" if state.plan else "the executions you can see"
+    ui.show_notes(
+        [
+            f"Execution {execution_id} was not found among {where}. It may have been deleted, or "
+            "the link is wrong: pick an execution in the executions table."
+        ],
+        severity="warning",
+    )
+    st.stop()
+plan_id = transforms.optional_int(row["plan_id"])
+
+# -- header -----------------------------------------------------------------------------------
+counts = transforms.execution_status_counts(executions.status_counts, execution_id)
+timing = f"{transforms.utc_text(row['start'])} to {transforms.utc_text(row['end'])}"
+facts = [
+    ("Plan", transforms.cell_text(row["plan"])),
+    ("Project", transforms.cell_text(row["project"])),
+    ("Started by", transforms.cell_text(row["user"])),
+    ("Ran", timing),
+]
+st.markdown(" · ".join(f"**{label}:** {escape_markdown(value)}" for label, value in facts))
+columns = st.columns(4)
+columns[0].metric(
+    "Duration", human_duration(transforms.runtime_seconds(row["runtime_ms"])), border=True
+)
+columns[1].metric("Results", f"{int(row['results']):,}", border=True)
+columns[2].metric("Failed", f"{int(row['failed']):,}", border=True)
+columns[3].metric("Pass rate", percent(row["pass_rate"]), border=True)
+if counts:
+    ui.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in counts.items()))
+
+# -- results of every scenario of the plan -----------------------------------------------------
+try:
+    plans = cache.plans(connection, active_only=False).plans
+except ApiError as error:
+    ui.show_error(error, part="the plan's scenario list, so the results cannot be listed")
+    st.stop()
+scenarios = transforms.plan_scenarios(plans, plan_id) if plan_id is not None else None
+if not scenarios:
+    ui.show_notes(
+        [
+            "The plan of this execution lists no scenarios (or is no longer visible), so there are "
+            "no results to show."
+        ],
+        severity="info",
+    )
+    st.stop()
+try:
+    data = cache.execution_results(
+        connection, execution_id=execution_id, scenario_ids=tuple(scenarios)
+    )
+except ApiError as error:
+    ui.show_error(error, part=f"the results of execution {execution_id}")
+    st.stop()
+
+if data.failures:
+    ui.show_notes(
+        [f"Scenario {f.scenario_id}: {f.message}" for f in data.failures], severity="warning"
+    )
+ui.show_notes([describe_skipped((s.reason for s in data.skipped), "result") or ""])
+results = data.results
+if results.empty:
+    st.info("The service returned no results for this execution's scenarios.")
+    st.stop()
+
+loaded = data.scenarios - len(data.failures)
+slice_text = (
+    f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
+)
+st.subheader("Results", divider="gray")
+ui.caption(slice_text + ". Log links open in a new tab.")
+ui.table(
+    transforms.results_display(results),
+    key="results.table",
+    file_name=f"execution-{execution_id}-results.csv",
+    column_config={
+        "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
+        "Message": st.column_config.TextColumn(width="large"),
+        "Node log": st.column_config.LinkColumn(display_text="node log"),
+        "Executor log": st.column_config.LinkColumn(display_text="executor log"),
+    },
+)
+
+left, right = st.columns([1, 2])
+with left:
+    st.subheader("Levels", divider="gray")
+    ui.caption(slice_text)
+    st.plotly_chart(charts.level_breakdown(transforms.level_breakdown(results)), key="levels")
+with right:
+    st.subheader("Environments", divider="gray")
+    ui.caption(slice_text + ", by operating system and browser")
+    st.plotly_chart(
+        charts.environment_matrix(transforms.environment_matrix(results)), key="environments"
+    )

@@ -1,0 +1,192 @@
+"""Executions: runs of the company's plans over a date range, with trends. Selecting one opens
+its results."""
+
+import streamlit as st
+
+from api_client import ApiError
+from dashboard import cache, charts, chrome, routes, transforms, ui, url_state
+from dashboard.formatting import describe_slice, filter_scope, human_duration, percent
+from dashboard.messages import describe_skipped
+from dashboard.status_colors import STATUS_COLORS
+from dashboard.url_state import DateRange
+
+ROUTE = routes.EXECUTIONS
+
+connection = chrome.current_connection()
+parsed = ui.read_view(ROUTE)
+state, problems = parsed.state, list(parsed.problems)
+now = chrome.now(connection)
+
+st.title("Executions")
+
+# The plan list only feeds the project and plan pickers: without it the page still works.
+try:
+    plans = cache.plans(connection, active_only=False).plans
+except ApiError as error:
+    plans = transforms.plans_frame([])
+    ui.show_error(error, part="the plan list (the project and plan filters show ids only)")
+else:
+    checked = url_state.reconcile(
+        state,
+        known_projects=transforms.project_names(plans),
+        plan_projects=transforms.plan_projects(plans),
+    )
+    state, problems = checked.state, problems + checked.problems
+projects = transforms.project_names(plans)
+plan_names = transforms.plan_names(plans, project_id=state.project)
+# Ids from the URL stay selectable when the plan list is missing.
+if state.project is not None:
+    projects.setdefault(state.project, f"Project {state.project}")
+if state.plan is not None:
+    plan_names.setdefault(state.plan, f"Plan {state.plan}")
+
+if state.mine and not connection.email:
+    problems.append(
+        "Only my executions needs your e-mail address: set QA_DASHBOARD_EMAIL (or email in "
+        "the [service] table of secrets.toml, or in the connection form). Showing everyone's."
+    )
+    state = state.with_changes(mine=False)
+
+# -- filters ----------------------------------------------------------------------------------
+filters = ui.UrlFilters(ROUTE, state)
+statuses = dict.fromkeys(STATUS_COLORS) | ({state.status: None} if state.status else {})
+row1 = st.columns([2, 2, 1])
+with row1[0]:
+    filters.selectbox(
+        "Project", "project", {None: "All projects", **projects}, resets={"plan": None}
+    )
+with row1[1]:
+    filters.selectbox("Plan", "plan", {None: "All plans", **plan_names})
+with row1[2]:
+    filters.selectbox("Status", "status", {None: "Any status", **{s: s for s in statuses}})
+
+window = url_state.time_window(state, now)
+row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
+with row2[0]:
+    filters.segmented(
+        "Started in the last",
+        "date_range",
+        {r: r.label for r in DateRange},
+        # Switching to "custom" starts from the window just shown, so nothing jumps.
+        resets={"date_from": (window.start or now).date(), "date_to": now.date()},
+    )
+if state.date_range is DateRange.CUSTOM:
+    with row2[1]:
+        filters.date("From (UTC)", "date_from", max_value=state.date_to)
+    with row2[2]:
+        filters.date("To (UTC)", "date_to", min_value=state.date_from)
+with row2[3]:
+    filters.toggle(
+        "Only mine",
+        "mine",
+        disabled=not connection.email,
+        help="Executions started by the user of the configured e-mail address.",
+    )
+ui.write_url(state, ROUTE)
+ui.show_notes(problems)
+
+# -- data -------------------------------------------------------------------------------------
+try:
+    data = cache.executions(
+        connection,
+        project_id=state.project,
+        plan_id=state.plan,
+        date_from=window.start,
+        date_to=window.end,
+        status=state.status,
+        email=connection.email if state.mine else None,
+    )
+except ApiError as error:
+    ui.show_error(error)
+    st.stop()
+ui.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
+
+executions, status_counts = data.executions, data.status_counts
+scope = filter_scope(
+    project=projects.get(state.project) if state.project else None,
+    plan=plan_names.get(state.plan) if state.plan else None,
+    status=state.status,
+    mine=state.mine,
+)
+extent = transforms.time_extent(executions["start"])
+slice_text = describe_slice(
+    len(executions),
+    "execution",
+    window.start or (extent[0] if extent else None),
+    window.end or now,
+    today=now.date(),
+    scope=scope,
+)
+if executions.empty:
+    ui.show_notes(
+        [f"No executions match: {slice_text}. Widen the date range or clear a filter."],
+        severity="info",
+    )
+    st.stop()
+
+# -- KPIs -------------------------------------------------------------------------------------
+kpis = transforms.execution_kpis(executions)
+columns = st.columns(4)
+columns[0].metric("Executions", f"{kpis.executions:,}", border=True)
+columns[1].metric(
+    "Pass rate",
+    percent(kpis.pass_rate),
+    help="Passed (SUCCESS) results out of those with a verdict; waiting or running results "
+    "are left out.",
+    border=True,
+)
+columns[2].metric("Median duration", human_duration(kpis.median_runtime_s), border=True)
+columns[3].metric(
+    "Failing plans",
+    f"{kpis.failing_plans} of {kpis.plans}",
+    help="Plans whose latest execution here has a FAILURE or ERROR result.",
+    border=True,
+)
+ui.caption(slice_text + ". Times are UTC.")
+
+# -- charts -----------------------------------------------------------------------------------
+st.subheader("Results by status", divider="gray")
+ui.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
+per_execution, per_day = st.tabs(["Per execution", "Per day"])
+with per_execution:
+    st.plotly_chart(charts.status_per_execution(status_counts, executions), key="status.exec")
+with per_day:
+    st.plotly_chart(
+        charts.status_per_day(transforms.status_counts_per_day(status_counts)), key="status.day"
+    )
+runtime_column, rate_column = st.columns([3, 2])
+with runtime_column:
+    st.subheader("Runtime per execution", divider="gray")
+    ui.caption(slice_text + "; running executions left out.")
+    st.plotly_chart(charts.runtime_trend(executions), key="runtime")
+with rate_column:
+    st.subheader("Pass rate per day", divider="gray")
+    ui.caption(slice_text + "; waiting and running results left out.")
+    st.plotly_chart(charts.pass_rate_trend(transforms.pass_rate_per_day(executions)), key="rate")
+
+# -- table ------------------------------------------------------------------------------------
+st.subheader("Executions", divider="gray")
+ui.caption(slice_text + ", newest first. Select one to open its results.")
+selected = ui.table(
+    transforms.executions_display(executions, status_counts),
+    key="executions.table",
+    file_name="executions.csv",
+    selectable=True,
+    column_config={
+        "Id": st.column_config.NumberColumn(format="%d", width="small"),
+        "Start": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
+        "End": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
+        "Pass rate": st.column_config.ProgressColumn(
+            format="%.1f %%",
+            min_value=0,
+            max_value=100,
+            help="Passed results out of those with a verdict",
+        ),
+    },
+)
+if selected is not None:
+    row = executions.iloc[selected]
+    target = state.with_changes(
+        execution=int(row["execution_id"]), plan=transforms.optional_int(row["plan_id"])
+    )
+    st.switch_page(routes.RESULTS.script, query_params=ui.link_params(target, routes.RESULTS))

@@ -1,0 +1,188 @@
+"""Which service the dashboard talks to, and with which credentials.
+
+Resolved in this order, first complete source wins:
+
+1. the sidebar form (this viewer's session only; never written to disk or the URL),
+2. `.streamlit/secrets.toml`, table `[service]`,
+3. the environment: QA_DASHBOARD_BASE_URL, QA_DASHBOARD_TOKEN, QA_DASHBOARD_COMPANY_ID and
+   optionally QA_DASHBOARD_EMAIL,
+4. the embedded demo sandbox (see `dashboard.demo`), when nothing is configured.
+
+A half-configured source (a token but no base URL, say) is not used; it becomes a problem the
+page shows, so a typo never silently shows demo data as if it were real. The token is a
+`SecretStr` from the moment it is read: it never appears in a repr, a log line or a cache key.
+No Streamlit import: the rules are unit-tested with plain dictionaries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import SecretStr
+
+Source = Literal["session", "secrets", "environment", "demo"]
+
+ENV_BASE_URL = "QA_DASHBOARD_BASE_URL"
+ENV_TOKEN = "QA_DASHBOARD_TOKEN"  # noqa: S105 - the name of a variable, not a token
+ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
+ENV_EMAIL = "QA_DASHBOARD_EMAIL"
+SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
+
+SOURCE_LABELS: dict[Source, str] = {
+    "session": "the sidebar form (this session only)",
+    "secrets": ".streamlit/secrets.toml",
+    "environment": "QA_DASHBOARD_* environment variables",
+    "demo": "the embedded demo sandbox",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Connection:
+    """A service address and the credentials to read it.
+
+    Equality and hashing use `fingerprint`, which is what caches are keyed on: two connections
+    with the same service, company and token share cached data; the token itself is never a key.
+    """
+
+    base_url: str
+    token: SecretStr = field(repr=False)
+    company_id: int
+    email: str | None = None
+    source: Source = "environment"
+    # The demo data's "now". Presets such as "last 7 days" count back from it, so the demo shows
+    # data however long after the sandbox's fixed date it runs. None means the wall clock.
+    clock: datetime | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        token_hash = hashlib.sha256(self.token.get_secret_value().encode()).hexdigest()
+        material = f"{self.base_url}\n{self.company_id}\n{token_hash}"
+        return hashlib.sha256(material.encode()).hexdigest()
+
+    @property
+    def host(self) -> str:
+        """The service's host and port, for display (no path, no credentials)."""
+        parts = urlsplit(self.base_url)
+        return parts.hostname + (f":{parts.port}" if parts.port else "") if parts.hostname else "?"
+
+    @property
+    def is_demo(self) -> bool:
+        return self.source == "demo"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Connection) and other.fingerprint == self.fingerprint
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The configured connection (None: use the demo) and problems with the configuration."""
+
+    connection: Connection | None
+    problems: list[str] = field(default_factory=list)
+
+
+def resolve(
+    *,
+    session: Mapping[str, Any] | None,
+    secrets: Mapping[str, Any] | None,
+    env: Mapping[str, str],
+) -> Resolution:
+    """Pick the connection from the first complete source; None means "use the demo"."""
+    problems: list[str] = []
+    section = (secrets or {}).get(SECRETS_SECTION)
+    candidates: list[tuple[Source, Mapping[str, Any], dict[str, str]]] = [
+        ("session", session or {}, _FIELD_NAMES_PLAIN),
+        ("secrets", section if isinstance(section, Mapping) else {}, _FIELD_NAMES_SECRETS),
+        ("environment", env, _FIELD_NAMES_ENV),
+    ]
+    for source, values, names in candidates:
+        if not any(_present(values.get(names[f])) for f in ("base_url", "token")):
+            continue
+        connection, source_problems = _from_values(source, values, names)
+        problems.extend(source_problems)
+        if connection is not None:
+            return Resolution(connection, problems)
+    return Resolution(None, problems)
+
+
+_FIELD_NAMES_PLAIN = {f: f for f in ("base_url", "token", "company_id", "email")}
+_FIELD_NAMES_SECRETS = _FIELD_NAMES_PLAIN
+_FIELD_NAMES_ENV = {
+    "base_url": ENV_BASE_URL,
+    "token": ENV_TOKEN,
+    "company_id": ENV_COMPANY_ID,
+    "email": ENV_EMAIL,
+}
+
+
+def _from_values(
+    source: Source, values: Mapping[str, Any], names: Mapping[str, str]
+) -> tuple[Connection | None, list[str]]:
+    """A connection from one source, or None and the reasons it is not usable."""
+    where = SOURCE_LABELS[source]
+    missing: list[str] = []
+
+    base_url = _text(values.get(names["base_url"]))
+    if not base_url:
+        missing.append(f"The base URL is missing in {where}.")
+    elif not _is_http_url(base_url):
+        missing.append(f"The base URL in {where} is not an http(s) address like https://host/Api.")
+
+    raw_token = values.get(names["token"])
+    token = raw_token if isinstance(raw_token, SecretStr) else SecretStr(_text(raw_token))
+    if not token.get_secret_value():
+        missing.append(f"The token is missing in {where}.")
+
+    company_id = _positive_int(values.get(names["company_id"]))
+    if company_id is None:
+        missing.append(f"The company id in {where} is missing or not a positive whole number.")
+
+    if missing or company_id is None:
+        return None, [*missing, f"Until that is fixed, {where} is not used."]
+
+    # A bad e-mail address only disables "only my executions"; the connection still works.
+    notes: list[str] = []
+    email = _text(values.get(names["email"])) or None
+    if email is not None and "@" not in email:
+        notes.append(f"The e-mail address in {where} does not look like one; it was ignored.")
+        email = None
+    connection = Connection(
+        base_url=base_url.rstrip("/"),
+        token=token,
+        company_id=company_id,
+        email=email,
+        source=source,
+    )
+    return connection, notes
+
+
+def _present(value: Any) -> bool:
+    if isinstance(value, SecretStr):
+        return bool(value.get_secret_value())
+    return bool(_text(value))
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _positive_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value > 0 else None
+    text = _text(value)
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def _is_http_url(value: str) -> bool:
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)

@@ -1,0 +1,47 @@
+"""The dashboard's pages: where their scripts are and at which URL path they are served.
+
+Paths are relative to `dashboard/app.py`, which is how `st.Page`, `st.switch_page` and
+`st.page_link` name a page. The scripts live in `app_pages/`, not `pages/`, which Streamlit
+would otherwise discover on its own and list twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dashboard import url_state
+
+
+@dataclass(frozen=True)
+class Route:
+    script: str
+    url_path: str
+    title: str
+    icon: str
+    params: tuple[str, ...]  # the query parameters the page owns (see url_state)
+    default: bool = False
+
+
+PLANS = Route(
+    script="app_pages/plans.py",
+    url_path="plans",
+    title="Plans",
+    icon=":material/checklist:",
+    params=url_state.PLANS_PARAMS,
+    default=True,  # served at "/"
+)
+EXECUTIONS = Route(
+    script="app_pages/executions.py",
+    url_path="executions",
+    title="Executions",
+    icon=":material/play_circle:",
+    params=url_state.EXECUTIONS_PARAMS,
+)
+RESULTS = Route(
+    script="app_pages/execution_results.py",
+    url_path="results",
+    title="Execution results",
+    icon=":material/fact_check:",
+    params=url_state.RESULTS_PARAMS,
+)
+ALL = (PLANS, EXECUTIONS, RESULTS)

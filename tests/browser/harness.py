@@ -1,0 +1,189 @@
+"""Processes and evidence for the browser tests: the dashboard server, chromium, secrets to hunt.
+
+No Playwright here (see `screen.py` for what a test does in the page). Everything waits on state
+(a health endpoint, a process exit) in bounded loops; nothing waits for a fixed time.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO_ROOT / "artifacts" / "browser"
+
+# Debian's chromium, as the issue asks; Playwright's own browser download is not available.
+CHROMIUM_CANDIDATES = ("chromium", "/usr/bin/chromium")
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+INSTALL_HINT = "install it with: sudo apt-get install chromium"
+
+# The dashboard's configuration variables (dashboard/connection.py).
+DASHBOARD_ENV = (
+    "QA_DASHBOARD_BASE_URL",
+    "QA_DASHBOARD_TOKEN",
+    "QA_DASHBOARD_COMPANY_ID",
+    "QA_DASHBOARD_EMAIL",
+)
+
+SERVER_START_TIMEOUT_S = 60.0
+SERVER_STOP_TIMEOUT_S = 10.0
+POLL_INTERVAL_S = 0.1
+
+
+def find_chromium() -> str | None:
+    for candidate in CHROMIUM_CANDIDATES:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    return None
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def dashboard_env(home: Path, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a dashboard server: this one, minus anything that could configure it.
+
+    QA_DASHBOARD_* are removed (only `overrides` may set them), secrets files are pointed at a
+    path that does not exist and HOME at an empty folder, so a developer's own
+    `.streamlit/secrets.toml` or `~/.streamlit` never turns the demo into their real service.
+    """
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in DASHBOARD_ENV and not name.startswith("STREAMLIT_")
+    }
+    env.update(
+        HOME=str(home),
+        STREAMLIT_SECRETS_FILES=str(home / "no-secrets.toml"),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(overrides or {})
+    return env
+
+
+@dataclass
+class StreamlitServer:
+    """`streamlit run dashboard/app.py` on a free loopback port, output captured to a log file."""
+
+    name: str
+    env: dict[str, str] = field(repr=False)  # may hold a token
+    log_path: Path
+    port: int = 0
+    _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> StreamlitServer:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "dashboard/app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(self.port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ]
+        with self.log_path.open("wb") as log:
+            self._process = subprocess.Popen(
+                command, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self._wait_until_healthy()
+        return self
+
+    def _wait_until_healthy(self) -> None:
+        assert self._process is not None
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        health = f"{self.url}/_stcore/health"
+        while True:
+            if self._process.poll() is not None:
+                raise RuntimeError(
+                    f"streamlit ({self.name}) exited with {self._process.returncode} before it "
+                    f"was healthy; its log:\n{self.log()[-3000:]}"
+                )
+            try:
+                if httpx.get(health, timeout=2.0).text.strip() == "ok":
+                    return
+            except httpx.HTTPError:
+                pass  # not listening yet
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(
+                    f"streamlit ({self.name}) was not healthy within {SERVER_START_TIMEOUT_S}s; "
+                    f"its log:\n{self.log()[-3000:]}"
+                )
+            time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=SERVER_STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=SERVER_STOP_TIMEOUT_S)
+
+
+@dataclass
+class Secrets:
+    """Credentials that must never reach a page, a URL, a download or the server's log."""
+
+    values: set[str] = field(default_factory=set, repr=False)
+    # Recognisable prefixes of the sandbox's fake user_info access tokens (sandbox/auth.py).
+    prefixes: tuple[str, ...] = ()
+
+    def add(self, values: Iterable[str]) -> None:
+        self.values.update(v for v in values if v)
+
+    def leaks(self, text: str) -> list[str]:
+        """What of the secrets appears in `text`, each shortened so a report does not leak it."""
+        found = [f"{value[:8]}… (a known credential)" for value in self.values if value in text]
+        found += [f"{prefix}… (prefix)" for prefix in self.prefixes if prefix in text]
+        return found
+
+    def assert_absent(self, text: str, where: str) -> None:
+        leaks = self.leaks(text)
+        assert not leaks, f"{where} contains credentials: {', '.join(sorted(leaks))}"

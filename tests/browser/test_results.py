@@ -1,0 +1,110 @@
+"""Journey 4: select an execution; its results page lists every scenario's results, with the
+environment each ran on and log links that open."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from api_client import ApiClient, TestResult
+from tests.browser import screen
+from tests.browser.conftest import DemoPlan
+from tests.browser.harness import Secrets, StreamlitServer
+
+pytestmark = pytest.mark.browser
+
+LOG_COLUMNS = ["Node log", "Executor log"]
+LOG_URL = re.compile(
+    r"^https?://[^/\s]+/\d+/\d{4}/\d{2}/\d{2}/[0-9A-Za-z-]+/(node|testResult)\.log$"
+)
+STUB_LOG = "stub log served by the browser test"
+
+
+def results_of(oracle: ApiClient, plan_id: int, execution_id: int) -> list[TestResult]:
+    plan = next(p for p in oracle.plans(active=False) if p.id == plan_id)
+    return [r for scenario in plan.scenarios for r in oracle.test_results(execution_id, scenario)]
+
+
+def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
+    page: Page,
+    dashboard: StreamlitServer,
+    demo_plan: DemoPlan,
+    oracle: ApiClient,
+    secrets: Secrets,
+) -> None:
+    # The log storage is not reachable from here: the browser gets a stub for it, so that
+    # opening a link can be seen to work.
+    storage_hits: list[str] = []
+
+    def serve_stub(route: Route) -> None:
+        storage_hits.append(route.request.url)
+        route.fulfill(status=200, content_type="text/plain", body=STUB_LOG)
+
+    page.context.route(re.compile(r"^https?://storage\.example\.test/"), serve_stub)
+
+    screen.open_app(page, f"{dashboard.url}/executions?plan={demo_plan.id}&range=30d")
+    executions = screen.Grid.only(page)
+    executions.expect_rows(demo_plan.executions_30d)
+    execution_id = int(executions.column("Id")[0])
+
+    executions.select_row(0)
+
+    expect(page).to_have_url(re.compile(rf"/results\?(.*&)?execution={execution_id}(&|$)"))
+    screen.wait_until_idle(page)
+    expect(page.get_by_role("heading", name=f"Execution #{execution_id}", level=1)).to_be_visible()
+    assert screen.query(page) == {
+        "plan": str(demo_plan.id),
+        "range": "30d",
+        "execution": str(execution_id),
+    }
+
+    expected = results_of(oracle, demo_plan.id, execution_id)
+    assert expected, "the demo execution has no results to show"
+    grid = screen.Grid.only(page)
+    grid.expect_rows(len(expected))
+    screen.caption_matching(page, rf"^{len(expected)} results from ")
+
+    # Environments: each row names the OS, browser and version it ran on, as the service says.
+    environments = {
+        (
+            r.environment.operating_system_clean_name,
+            r.environment.browser_type,
+            r.environment.environment_version,
+        )
+        for r in expected
+        if r.environment is not None
+    }
+    shown = list(
+        zip(grid.column("OS"), grid.column("Browser"), grid.column("Version"), strict=True)
+    )
+    assert shown, "no result rows in view"
+    assert all(all(part for part in env) for env in shown), shown
+    assert set(shown) <= environments
+
+    # Log links: absolute http(s) URLs of the service's logs, and they open in a new tab.
+    grid.scroll_to("Executor log")
+    expected_logs = {r.node_log_path for r in expected} | {r.executor_log_path for r in expected}
+    for column in LOG_COLUMNS:
+        links = grid.column(column)
+        assert links, column
+        assert all(LOG_URL.match(link) for link in links), links
+        assert set(links) <= expected_logs
+    node_log = grid.column("Node log")[0]
+    where = grid.link_columns_x(0, LOG_COLUMNS)
+    canvas_box = grid.root.get_by_test_id("data-grid-canvas").bounding_box()
+    assert canvas_box is not None
+    y = canvas_box["y"] + screen.GRID_HEADER_HEIGHT + screen.GRID_ROW_HEIGHT / 2
+    with page.context.expect_page() as opened:
+        page.mouse.click(where["Node log"], y)
+    log_tab = opened.value
+    log_tab.wait_for_load_state()
+    assert log_tab.url == node_log
+    expect(log_tab.locator("body")).to_have_text(STUB_LOG)
+    assert storage_hits == [node_log]
+    log_tab.close()
+
+    screen.expect_charts(page, 2)  # levels, environments
+    screen.expect_no_failure_shown(page)
+    secrets.assert_absent(page.content(), "the results page")

@@ -75,21 +75,37 @@ def _connection_form(conn: Connection) -> None:
     with st.expander("Connect to a service", expanded=False, icon=":material/key:"):
         st.caption("Kept in this browser session only: never saved, never put in the page's link.")
         with st.form("connection.form", clear_on_submit=True, border=False):
-            base_url = st.text_input("Base URL", placeholder="https://your-host/Api")
-            token = st.text_input("Token", type="password")
-            company_id = st.text_input("Company id", placeholder="7")
-            email = st.text_input("Your e-mail (optional)", help="Enables *Only mine*.")
-            if st.form_submit_button("Connect", width="stretch"):
-                st.session_state[_FORM_VALUES] = {
-                    "base_url": base_url,
-                    # Wrapped at once, so the token is never a plain string past this line.
-                    "token": SecretStr(token or ""),
-                    "company_id": company_id,
-                    "email": email,
-                }
-        if conn.source == "session" and st.button("Disconnect", width="stretch"):
-            st.session_state.pop(_FORM_VALUES, None)
-            st.rerun()
+            st.text_input("Base URL", placeholder="https://your-host/Api", key=_field("base_url"))
+            st.text_input("Token", type="password", key=_field("token"))
+            st.text_input("Company id", placeholder="7", key=_field("company_id"))
+            st.text_input(
+                "Your e-mail (optional)", help="Enables *Only mine*.", key=_field("email")
+            )
+            # A callback runs before the next script run, so that very run uses the new
+            # connection (the page above the form has already resolved it by the time the
+            # button's value could be read below).
+            st.form_submit_button("Connect", on_click=_remember_form, width="stretch")
+        if conn.source == "session":
+            st.button("Disconnect", on_click=_forget_form, width="stretch")
+
+
+def _field(name: str) -> str:
+    return f"connection.form.{name}"
+
+
+def _remember_form() -> None:
+    names = ("base_url", "token", "company_id", "email")
+    values = {name: st.session_state.get(_field(name)) or "" for name in names}
+    # The token is wrapped at once and the fields are emptied, so the plain token is neither
+    # kept in the widget's state nor sent back to the browser.
+    values["token"] = SecretStr(values["token"])
+    st.session_state[_FORM_VALUES] = values
+    for name in names:
+        st.session_state[_field(name)] = ""
+
+
+def _forget_form() -> None:
+    st.session_state.pop(_FORM_VALUES, None)
 
 
 def _resolve() -> connection.Resolution:

@@ -148,7 +148,7 @@ class _Reader:
         if _ID_RE.match(raw) and 0 < int(raw) <= _MAX_ID:
             return int(raw)
         self.problems.append(
-            f'The link\'s "{name}" value {_quote(raw)} is not a {what} id (a positive whole '
+            f'The link\'s "{name}" value {_quote(raw)} is not a valid {what} id (a positive whole '
             f"number), so it was ignored."
         )
         return None

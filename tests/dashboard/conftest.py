@@ -1,0 +1,120 @@
+"""Fixtures of the dashboard tests: a sandbox on a loopback port, its users, the app under test.
+
+The dashboard reads its connection from QA_DASHBOARD_* (dashboard/connection.py), so the app
+under test is pointed at a sandbox exactly as an operator would point it at a real service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from api_client import ApiClient
+from sandbox import DemoUser, FaultSettings, RunningSandbox, SandboxSettings, serve_in_thread
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+ENV_NAMES = (
+    "QA_DASHBOARD_BASE_URL",
+    "QA_DASHBOARD_TOKEN",
+    "QA_DASHBOARD_COMPANY_ID",
+    "QA_DASHBOARD_EMAIL",
+)
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[RunningSandbox]:
+    """The demo data (default settings), served in this process."""
+    with serve_in_thread(SandboxSettings()) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def faulty_sandbox() -> Iterator[RunningSandbox]:
+    """The demo data, with one malformed record in every list the service sends."""
+    settings = SandboxSettings(faults=FaultSettings(seed=3, malformed_record_rate=1.0))
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def failing_sandbox() -> Iterator[RunningSandbox]:
+    """A sandbox whose every API request answers 503, however often it is retried."""
+    settings = SandboxSettings(faults=FaultSettings(error_rate=1.0, error_statuses=(503,)))
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+def user(running: RunningSandbox, *, lacking: str | None = None, company_id: int = 1) -> DemoUser:
+    """The company's full-authority user, or the one lacking one authority."""
+    return next(
+        u
+        for u in running.users
+        if u.company_id == company_id
+        and (
+            len(u.authorities) == 3
+            if lacking is None
+            else lacking not in u.authorities and len(u.authorities) == 2
+        )
+    )
+
+
+@pytest.fixture(scope="session")
+def oracle(sandbox: RunningSandbox) -> Iterator[ApiClient]:
+    """The full-authority user's client: what the dashboard should show, asked directly."""
+    lead = user(sandbox)
+    with ApiClient(
+        base_url=sandbox.base_url, token=lead.token, company_id=lead.company_id
+    ) as client:
+        yield client
+
+
+Connect = Callable[..., DemoUser]
+
+
+@pytest.fixture
+def connect(monkeypatch: pytest.MonkeyPatch, sandbox: RunningSandbox) -> Connect:
+    """Point the dashboard at a sandbox as `who` (default: the full-authority user)."""
+
+    def point(
+        running: RunningSandbox | None = None,
+        *,
+        who: DemoUser | None = None,
+        email: str | None = "",
+    ) -> DemoUser:
+        running = running or sandbox
+        who = who or user(running)
+        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", running.base_url)
+        monkeypatch.setenv("QA_DASHBOARD_TOKEN", who.token)
+        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", str(who.company_id))
+        monkeypatch.setenv("QA_DASHBOARD_EMAIL", who.email if email == "" else (email or ""))
+        return who
+
+    return point
+
+
+AppFactory = Callable[..., AppTest]
+
+
+@pytest.fixture
+def app(monkeypatch: pytest.MonkeyPatch) -> AppFactory:
+    """A fresh app under test, with no connection configured unless `connect` is used."""
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+
+    def make(page: str | None = None, **query: str) -> AppTest:
+        from dashboard import cache
+
+        cache.refresh()  # every test starts from the service, not an earlier test's data
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        # Non-empty secrets replace any .streamlit/secrets.toml of the machine running the tests.
+        at.secrets["tests"] = "isolated from local secrets"
+        if page is not None:
+            at.run()  # switch_page needs the pages st.navigation registers
+            at.switch_page(page)
+        at.query_params.update(query)
+        return at
+
+    return make

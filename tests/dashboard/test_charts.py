@@ -1,0 +1,176 @@
+"""Figure builders: trace types, fixed status colours, stacking, units, literal names."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from dashboard import charts, status_colors, transforms
+from tests.dashboard import records
+
+
+def executions_and_counts():
+    executions = [
+        records.execution(1, start_date="2026-11-18T09:00:00Z", result_summary={"SUCCESS": 4}),
+        records.execution(
+            2,
+            start_date="2026-11-19T09:00:00Z",
+            result_summary={"SUCCESS": 2, "FAILURE": 1, "Quarantined": 1},
+            runtime=3_600_000,
+        ),
+        records.execution(
+            3, start_date="2026-11-20T09:00:00Z", result_summary={"WAITING": 3}, runtime=2_000
+        ),
+    ]
+    return transforms.executions_frame(executions), transforms.status_counts_frame(executions)
+
+
+def test_status_per_execution_is_stacked_bars_in_fixed_colours() -> None:
+    executions, counts = executions_and_counts()
+
+    fig = charts.status_per_execution(counts, executions)
+
+    assert isinstance(fig, go.Figure)
+    assert fig.layout.barmode == "stack"
+    assert {trace.type for trace in fig.data} == {"bar"}
+    colours = {trace.name: trace.marker.color for trace in fig.data}
+    assert colours == {
+        "SUCCESS": status_colors.STATUS_COLORS["SUCCESS"],
+        "FAILURE": status_colors.STATUS_COLORS["FAILURE"],
+        "WAITING": status_colors.STATUS_COLORS["WAITING"],
+        "Quarantined": status_colors.UNKNOWN_STATUS_COLOR,  # unknown: itself, in neutral grey
+    }
+    # Oldest execution on the left.
+    assert list(fig.layout.xaxis.categoryarray) == ["#1", "#2", "#3"]
+
+
+def test_status_per_day_stacks_daily_totals() -> None:
+    _, counts = executions_and_counts()
+
+    fig = charts.status_per_day(transforms.status_counts_per_day(counts))
+
+    assert fig.layout.barmode == "stack"
+    success = next(trace for trace in fig.data if trace.name == "SUCCESS")
+    assert list(success.y) == [4, 2]
+    assert fig.layout.xaxis.type == "date"
+
+
+def test_status_colours_are_case_insensitive_and_unknown_is_neutral() -> None:
+    assert status_colors.status_color("failure") == status_colors.STATUS_COLORS["FAILURE"]
+    assert status_colors.status_color("Brand-new state") == status_colors.UNKNOWN_STATUS_COLOR
+    assert status_colors.ordered_statuses(["zeta", "ERROR", "SUCCESS", "alpha"]) == [
+        "SUCCESS",
+        "ERROR",
+        "alpha",
+        "zeta",
+    ]
+
+
+def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> None:
+    executions, _ = executions_and_counts()
+
+    fig = charts.runtime_trend(executions)
+
+    assert [trace.type for trace in fig.data] == ["scatter"]
+    (trace,) = fig.data
+    assert fig.layout.yaxis.title.text == "Runtime (minutes)"  # longest is an hour
+    assert list(trace.y) == [2.08, 60.0]  # execution 3 is still running (all WAITING)
+    assert [row[1] for row in trace.customdata] == ["2 min 05 s", "1 h 00 min"]
+
+
+def test_runtime_trend_has_one_line_per_plan() -> None:
+    executions = transforms.executions_frame(
+        [records.execution(1, runtime=5_000), records.execution(2, plan_id=4, plan_name="Other")]
+    )
+
+    fig = charts.runtime_trend(executions)
+
+    assert sorted(trace.name for trace in fig.data) == ["Checkout smoke", "Other"]
+    assert fig.layout.yaxis.title.text == "Runtime (minutes)"
+
+
+def test_pass_rate_trend_is_a_percentage_line() -> None:
+    executions, _ = executions_and_counts()
+
+    fig = charts.pass_rate_trend(transforms.pass_rate_per_day(executions))
+
+    (trace,) = fig.data
+    assert trace.type == "scatter"
+    # 2 of 4 on the 19th (an unknown status is a verdict); the 20th has only waiting results.
+    assert list(trace.y) == [100.0, 50.0]
+    assert list(fig.layout.yaxis.range) == [0, 105]
+
+
+def test_level_breakdown_colours_each_level() -> None:
+    results = transforms.results_frame(
+        [records.result(1, level="SUCCESS"), records.result(2, level="Odd")]
+    )
+
+    fig = charts.level_breakdown(transforms.level_breakdown(results))
+
+    (trace,) = fig.data
+    assert trace.type == "bar"
+    assert trace.orientation == "h"
+    assert list(trace.y) == ["SUCCESS", "Odd"]
+    assert list(trace.marker.color) == [
+        status_colors.STATUS_COLORS["SUCCESS"],
+        status_colors.UNKNOWN_STATUS_COLOR,
+    ]
+
+
+def test_environment_matrix_is_a_heatmap_of_outcomes() -> None:
+    linux = {"operating_system_clean_name": "Linux", "browser_type": "FIREFOX"}
+    results = transforms.results_frame(
+        [records.result(1), records.result(2, level="FAILURE", environment=linux)]
+    )
+
+    fig = charts.environment_matrix(transforms.environment_matrix(results))
+
+    (trace,) = fig.data
+    assert trace.type == "heatmap"
+    assert list(trace.x) == ["CHROME", "FIREFOX"]
+    assert list(trace.y) == ["Linux", "Windows 10"]
+    passed, failed = (
+        transforms.OUTCOME_ORDER.index("all passed"),
+        transforms.OUTCOME_ORDER.index("all failed"),
+    )
+    assert [list(row) for row in trace.z] == [[None, failed], [passed, None]]
+    assert trace.text[0][1].startswith("0/1 passed")
+
+
+def test_names_from_the_service_are_shown_literally_not_as_html() -> None:
+    hostile = '<a href="javascript:alert(1)">click</a><b>x</b>'
+    executions = transforms.executions_frame([records.execution(1, plan_name=hostile)])
+    results = transforms.results_frame(
+        [records.result(1, environment={"operating_system_clean_name": "<img src=x>"})]
+    )
+
+    figures = [
+        charts.status_per_execution(transforms.status_counts_frame([]), executions),
+        charts.runtime_trend(executions),
+        charts.environment_matrix(transforms.environment_matrix(results)),
+    ]
+
+    rendered = "".join(fig.to_json() for fig in figures)
+    assert "<a href" not in rendered
+    assert "<b>" not in rendered
+    assert "<img" not in rendered
+    assert "&lt;a href" in rendered
+    assert "&lt;img src=x&gt;" in rendered
+
+
+def test_every_chart_copes_with_no_data() -> None:
+    executions = transforms.executions_frame([])
+    counts = transforms.status_counts_frame([])
+    results = transforms.results_frame([])
+
+    figures = [
+        charts.status_per_execution(counts, executions),
+        charts.status_per_day(transforms.status_counts_per_day(counts)),
+        charts.runtime_trend(executions),
+        charts.pass_rate_trend(transforms.pass_rate_per_day(executions)),
+        charts.level_breakdown(transforms.level_breakdown(results)),
+        charts.environment_matrix(transforms.environment_matrix(results)),
+    ]
+
+    for fig in figures:
+        assert isinstance(fig.to_dict(), dict)

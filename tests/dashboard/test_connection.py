@@ -1,0 +1,105 @@
+"""Which service the dashboard reads: form > secrets > environment > demo; tokens stay secret."""
+
+from __future__ import annotations
+
+from pydantic import SecretStr
+
+from dashboard.connection import Connection, resolve
+
+TOKEN = "sbx-1111222233334444555566667777888899990000"
+ENV = {
+    "QA_DASHBOARD_BASE_URL": "https://env.example.test/Api/",
+    "QA_DASHBOARD_TOKEN": TOKEN,
+    "QA_DASHBOARD_COMPANY_ID": "7",
+    "QA_DASHBOARD_EMAIL": "me@example.test",
+}
+SECRETS = {"service": {"base_url": "https://secrets.example.test", "token": "t2", "company_id": 3}}
+
+
+def test_nothing_configured_means_the_demo() -> None:
+    assert resolve(session=None, secrets=None, env={}).connection is None
+
+
+def test_environment_variables_configure_a_connection() -> None:
+    resolution = resolve(session=None, secrets={}, env=ENV)
+
+    connection = resolution.connection
+    assert connection is not None
+    assert connection.base_url == "https://env.example.test/Api"
+    assert connection.company_id == 7
+    assert connection.email == "me@example.test"
+    assert connection.source == "environment"
+    assert connection.token.get_secret_value() == TOKEN
+    assert resolution.problems == []
+
+
+def test_secrets_win_over_the_environment_and_the_form_wins_over_both() -> None:
+    from_secrets = resolve(session=None, secrets=SECRETS, env=ENV).connection
+    assert from_secrets is not None
+    assert from_secrets.source == "secrets"
+    assert from_secrets.email is None
+
+    form = {
+        "base_url": "http://127.0.0.1:9",
+        "token": SecretStr("t3"),
+        "company_id": "1",
+        "email": "",
+    }
+    from_form = resolve(session=form, secrets=SECRETS, env=ENV).connection
+    assert from_form is not None
+    assert from_form.source == "session"
+    assert from_form.host == "127.0.0.1:9"
+
+
+def test_a_half_configured_source_is_reported_and_not_used() -> None:
+    env = {"QA_DASHBOARD_TOKEN": TOKEN, "QA_DASHBOARD_COMPANY_ID": "seven"}
+
+    resolution = resolve(session=None, secrets={}, env=env)
+
+    assert resolution.connection is None
+    text = " ".join(resolution.problems)
+    assert "base URL is missing" in text
+    assert "company id" in text
+    assert TOKEN not in text
+
+
+def test_a_broken_source_falls_through_to_the_next() -> None:
+    broken_secrets = {"service": {"base_url": "ftp://x", "token": "t", "company_id": 1}}
+
+    resolution = resolve(session=None, secrets=broken_secrets, env=ENV)
+
+    assert resolution.connection is not None
+    assert resolution.connection.source == "environment"
+    assert any("not an http(s) address" in p for p in resolution.problems)
+
+
+def test_a_bad_email_only_disables_only_mine() -> None:
+    resolution = resolve(session=None, secrets={}, env={**ENV, "QA_DASHBOARD_EMAIL": "me"})
+
+    assert resolution.connection is not None
+    assert resolution.connection.email is None
+    assert any("e-mail" in p for p in resolution.problems)
+
+
+def test_the_token_is_in_no_repr_and_no_fingerprint() -> None:
+    connection = resolve(session=None, secrets={}, env=ENV).connection
+    assert connection is not None
+
+    assert TOKEN not in repr(connection)
+    assert TOKEN not in str(connection)
+    assert TOKEN not in connection.fingerprint
+    assert len(connection.fingerprint) == 64
+
+
+def test_equal_service_company_and_token_means_equal_connections() -> None:
+    def make(token: str, company: int = 1, email: str | None = None) -> Connection:
+        return Connection(
+            base_url="https://x.test", token=SecretStr(token), company_id=company, email=email
+        )
+
+    assert make("a") == make("a", email="other@x.test")
+    assert hash(make("a")) == hash(make("a"))
+    assert make("a") != make("b")
+    assert make("a") != make("a", company=2)
+    # Two viewers with different tokens never share a cache entry.
+    assert make("a").fingerprint != make("b").fingerprint

@@ -1,0 +1,107 @@
+"""Text a viewer reads: durations, spans, safe markdown, which log paths become links."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+import pytest
+
+from dashboard import formatting
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.85, "850 ms"),
+        (4, "4 s"),
+        (4.25, "4.2 s"),
+        (42, "42 s"),
+        (125, "2 min 05 s"),
+        (3600, "1 h 00 min"),
+        (3 * 86400 + 7200, "3 d 02 h"),
+        (None, "\u2013"),
+        (math.nan, "\u2013"),
+    ],
+)
+def test_human_duration(seconds: float | None, text: str) -> None:
+    assert formatting.human_duration(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("max_seconds", "unit"),
+    [(0, "seconds"), (90, "seconds"), (600, "minutes"), (3 * 3600, "hours")],
+)
+def test_duration_unit_follows_the_data(max_seconds: float, unit: str) -> None:
+    assert formatting.duration_unit(max_seconds)[0] == unit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**bold** _it_ `code`",
+        "<script>alert(1)</script>",
+        "[click](javascript:alert(1))",
+        ":red[alarm] :material/warning: $x^2$",
+        "# heading\n- list",
+    ],
+)
+def test_escape_markdown_leaves_no_active_markup(text: str) -> None:
+    escaped = formatting.escape_markdown(text)
+    for ch in "*_`<>[]():$#-":
+        assert ch not in escaped.replace("\\" + ch, "")
+    assert "\n" not in escaped
+
+
+def test_escape_markdown_keeps_the_words() -> None:
+    assert formatting.escape_markdown("Web Shop smoke") == "Web Shop smoke"
+    assert formatting.escape_markdown("a.b") == "a\\.b"
+
+
+@pytest.mark.parametrize(
+    ("value", "is_link"),
+    [
+        ("https://logs.example.test/7/node.log", True),
+        ("http://10.0.0.1:8080/x", True),
+        ("HTTPS://LOGS.EXAMPLE.TEST/a", True),
+        ("javascript:alert(1)", False),
+        ("JaVaScRiPt:alert(1)", False),
+        ("data:text/html,<script>", False),
+        ("/relative/node.log", False),
+        ("https://", False),
+        (" https://example.test/leading-space", False),
+        ("https://example.test/a b", False),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_only_absolute_http_urls_are_links(value: object, is_link: bool) -> None:
+    assert formatting.is_web_url(value) is is_link
+
+
+def test_describe_slice_says_how_much_and_when() -> None:
+    today = date(2026, 11, 22)
+    assert (
+        formatting.describe_slice(
+            312, "execution", date(2026, 11, 1), date(2026, 11, 22), today=today
+        )
+        == "312 executions, 1 Nov \u2013 22 Nov"
+    )
+    assert (
+        formatting.describe_slice(
+            1, "execution", date(2025, 12, 30), date(2026, 1, 2), today=today, scope="of plan X"
+        )
+        == "1 execution of plan X, 30 Dec 2025 \u2013 2 Jan 2026"
+    )
+    assert formatting.describe_slice(1312, "plan", None, None, today=today) == "1,312 plans"
+
+
+def test_filter_scope_and_percent() -> None:
+    assert formatting.filter_scope() == ""
+    assert (
+        formatting.filter_scope(project="Web", plan="Smoke", status="ERROR", mine=True)
+        == "of plan Smoke, with status ERROR, started by you"
+    )
+    assert formatting.filter_scope(project="Web") == "in project Web"
+    assert formatting.percent(0.875) == "87.5 %"
+    assert formatting.percent(None) == "\u2013"

@@ -1,0 +1,150 @@
+"""Each `ApiError` becomes a short message: what happened and what to do, never a secret."""
+
+from __future__ import annotations
+
+import pytest
+
+from api_client import (
+    ApiConnectionError,
+    ApiError,
+    ApiStatusError,
+    ApiTimeoutError,
+    AuthenticationError,
+    CompanyNotFoundError,
+    ExecutionNotFoundError,
+    InternalServerError,
+    InvalidRequestError,
+    NoExecutionsMatchError,
+    NotFoundError,
+    Operation,
+    PermissionDeniedError,
+    RateLimitError,
+    RequestValidationError,
+    ResponseValidationError,
+    ScenarioNotFoundError,
+    ServerError,
+    UnauthorizedUserError,
+)
+from dashboard.messages import describe_error, describe_skipped
+
+TOKEN = "sbx-7f3a9c0e1d2b4a5f6e7d8c9b0a1f2e3d4c5b6a79"
+
+
+def status(cls: type[ApiStatusError], code: int, service_code: str | None, op: Operation):
+    # The service's own message text echoes the token: the dashboard must not repeat it.
+    return cls(
+        f"The request failed: Bearer {TOKEN}",
+        status_code=code,
+        code=service_code,
+        operation=op,
+    )
+
+
+CASES: list[tuple[ApiError, list[str]]] = [
+    (
+        status(PermissionDeniedError, 403, "ACCESS_DENIED", Operation.EXECUTIONS),
+        ["TEST_EXECUTION_VIEW", "administrator"],
+    ),
+    (
+        status(PermissionDeniedError, 401, "ACCESS_DENIED", Operation.TEST_RESULTS),
+        ["TEST_RESULT_VIEW"],
+    ),
+    (status(PermissionDeniedError, 403, "ACCESS_DENIED", Operation.PLANS), ["PLAN_VIEW"]),
+    (status(AuthenticationError, 401, None, Operation.PLANS), ["token", "fresh token"]),
+    (
+        status(UnauthorizedUserError, 403, "UNAUTHORIZED_USER", Operation.EXECUTIONS),
+        ["Only mine", "QA_DASHBOARD_EMAIL"],
+    ),
+    (
+        status(InvalidRequestError, 400, "INVALID_REQUEST", Operation.EXECUTIONS),
+        ["company id", "INVALID_REQUEST"],
+    ),
+    (
+        status(ExecutionNotFoundError, 404, "EXECUTION_NOT_FOUND", Operation.TEST_RESULTS),
+        ["no such execution", "Executions"],
+    ),
+    (
+        status(ScenarioNotFoundError, 404, "TEST_SCENARIO_NOT_FOUND", Operation.TEST_RESULTS),
+        ["scenario is unknown"],
+    ),
+    (
+        status(NoExecutionsMatchError, 404, "TEST_EXECUTION_NOT_FOUND", Operation.EXECUTIONS),
+        ["No executions match"],
+    ),
+    (status(NotFoundError, 404, None, Operation.PLANS), ["base URL"]),
+    (status(RateLimitError, 429, None, Operation.EXECUTIONS), ["Wait a minute", "Refresh"]),
+    (
+        status(CompanyNotFoundError, 500, "USERS_COMPANY_NOT_EXISTS", Operation.TEST_RESULTS),
+        ["company does not exist", "right account"],
+    ),
+    (
+        status(InternalServerError, 500, "SYSTEM_INTERNAL_ERROR", Operation.PLANS),
+        ["failed while loading the test plans", "even after retrying", "Refresh"],
+    ),
+    (status(ServerError, 503, None, Operation.EXECUTIONS), ["HTTP 503", "Refresh"]),
+    (status(ApiStatusError, 418, "TEAPOT", Operation.PLANS), ["HTTP 418", "Refresh"]),
+    (
+        ApiTimeoutError(f"timed out {TOKEN}", operation=Operation.EXECUTIONS),
+        ["did not answer in time", "Refresh"],
+    ),
+    (
+        ApiConnectionError(f"refused {TOKEN}", operation=Operation.PLANS),
+        ["Could not reach the service", "connection"],
+    ),
+    (
+        ResponseValidationError(f"not JSON {TOKEN}", operation=Operation.PLANS),
+        ["expected format", "base URL"],
+    ),
+    (
+        RequestValidationError(f"bad id {TOKEN}", operation=Operation.EXECUTIONS),
+        ["not valid", "Reset the filters"],
+    ),
+    (ApiError(f"odd {TOKEN}"), ["Could not load the data", "Refresh"]),
+]
+
+
+@pytest.mark.parametrize(("error", "phrases"), CASES, ids=lambda c: type(c).__name__)
+def test_each_error_says_what_happened_and_what_to_do(error: ApiError, phrases: list[str]) -> None:
+    message = describe_error(error)
+
+    for phrase in phrases:
+        assert phrase in message.text
+    assert TOKEN not in message.text
+    assert "Traceback" not in message.text
+    assert len(message.text) < 400
+
+
+def test_the_part_that_failed_is_named() -> None:
+    error = status(InternalServerError, 500, "SYSTEM_INTERNAL_ERROR", Operation.TEST_RESULTS)
+    assert "scenario 12" in describe_error(error, part="scenario 12").text
+
+
+def test_severity_matches_how_bad_it_is() -> None:
+    not_found = status(ExecutionNotFoundError, 404, "EXECUTION_NOT_FOUND", Operation.TEST_RESULTS)
+    none_match = status(
+        NoExecutionsMatchError, 404, "TEST_EXECUTION_NOT_FOUND", Operation.EXECUTIONS
+    )
+    assert describe_error(not_found).severity == "warning"
+    assert describe_error(none_match).severity == "info"
+    assert describe_error(status(ServerError, 500, None, Operation.PLANS)).severity == "error"
+
+
+def test_a_service_code_that_is_not_code_shaped_is_not_repeated() -> None:
+    error = status(ApiStatusError, 400, "<script>alert(1)</script>", Operation.PLANS)
+    assert "<script>" not in describe_error(error).text
+
+
+def test_skipped_records_are_counted_with_their_reasons() -> None:
+    reasons = ["start_date: invalid datetime"] * 2 + ["runtime: not an integer"]
+
+    text = describe_skipped(reasons, "execution")
+
+    assert text is not None
+    assert text.startswith("3 executions were skipped")
+    assert "start_date: invalid datetime (2)" in text
+    assert "Everything else is shown" in text
+    assert describe_skipped([], "execution") is None
+    one = describe_skipped(["id: missing"], "plan")
+    assert one is not None
+    assert one.startswith("1 plan was skipped")
+    assert "(1)" not in one

@@ -1,0 +1,174 @@
+"""The Executions page, run with AppTest against a sandbox."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from api_client import ApiClient
+from dashboard.url_state import DateRange
+from sandbox import RunningSandbox
+from tests.dashboard.apptest import EXECUTIONS, assert_no_failure, joined, metrics, sources
+from tests.dashboard.conftest import AppFactory, Connect, user
+
+# A fixed week of the sandbox's fixed data (its clock stops at 20 Nov 2026, 18:00 UTC), so the
+# tests mean the same thing whatever day they run.
+WEEK = {"range": "custom", "from": "2026-11-13", "to": "2026-11-20"}
+WEEK_START = datetime(2026, 11, 13, tzinfo=UTC)
+WEEK_END = datetime(2026, 11, 21, tzinfo=UTC) - timedelta(milliseconds=1)
+
+
+def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: ApiClient) -> None:
+    connect()
+    plan = next(p for p in oracle.plans(active=False) if p.plan_name == "Shop App smoke")
+    expected = oracle.all_executions(
+        plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END, status="ERROR"
+    )
+    assert expected, "the week should hold some of this plan's executions"
+    at = app(EXECUTIONS, plan=str(plan.id), status="ERROR", **WEEK)
+
+    at.run()
+
+    assert_no_failure(at)
+    assert metrics(at)["Executions"] == str(len(expected))
+    assert sorted(at.dataframe[0].value["Id"]) == sorted(e.id for e in expected)
+    assert at.selectbox(key="executions.plan").value == plan.id
+    assert at.selectbox(key="executions.status").value == "ERROR"
+    assert at.segmented_control(key="executions.date_range").value == DateRange.CUSTOM
+    captions = joined(at.caption)
+    assert f"{len(expected)} executions of plan Shop App smoke, with status ERROR" in captions
+    assert "13 Nov" in captions
+    assert "20 Nov" in captions
+    assert at.query_params == {"plan": str(plan.id), "status": "ERROR", **WEEK}
+    assert len(at.get("plotly_chart")) == 4
+
+
+def test_changing_filters_updates_the_url(app: AppFactory, connect: Connect) -> None:
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+    at.run()
+
+    at.selectbox(key="executions.status").select("FAILURE").run()
+    assert at.query_params == {"status": "FAILURE", **WEEK}
+
+    at.segmented_control(key="executions.date_range").set_value(DateRange.LAST_30_DAYS).run()
+    assert at.query_params == {"status": "FAILURE", "range": "30d"}
+    assert_no_failure(at)
+
+
+def test_no_matching_executions_is_an_info_not_an_error(app: AppFactory, connect: Connect) -> None:
+    connect()
+    at = app(EXECUTIONS, range="custom", **{"from": "2020-01-01", "to": "2020-01-31"})
+
+    at.run()
+
+    assert_no_failure(at)
+    assert "No executions match" in joined(at.info)
+    assert "0 executions, 1 Jan 2020" in joined(at.info)
+    assert not at.dataframe
+
+
+def test_a_token_without_execution_view_gets_a_readable_message(
+    app: AppFactory, connect: Connect, sandbox: RunningSandbox
+) -> None:
+    connect(who=user(sandbox, lacking="TEST_EXECUTION_VIEW"))
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert not at.exception
+    error = joined(at.error)
+    assert "TEST_EXECUTION_VIEW" in error
+    assert "administrator" in error
+    assert not at.dataframe
+
+
+def test_without_the_plan_list_the_executions_still_show(
+    app: AppFactory, connect: Connect, sandbox: RunningSandbox
+) -> None:
+    connect(who=user(sandbox, lacking="PLAN_VIEW"))
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert not at.exception
+    assert "PLAN_VIEW" in joined(at.error)
+    assert "plan list" in joined(at.error)
+    assert int(metrics(at)["Executions"]) > 0
+    assert at.dataframe
+
+
+def test_bad_values_in_a_shared_link_are_explained_and_the_page_works(
+    app: AppFactory, connect: Connect
+) -> None:
+    connect()
+    at = app(
+        EXECUTIONS,
+        project="-1",
+        plan="12abc",
+        status="<img src=x>",
+        range="custom",
+        **{"from": "2026-11-20", "to": "2026-11-01"},
+    )
+
+    at.run()
+
+    assert_no_failure(at)
+    warning = joined(at.warning)
+    for phrase in ("not a valid project id", "not a valid plan id", "not a status name"):
+        assert phrase in warning
+    assert "date range is reversed" in warning
+    assert "\\<img" in "".join(sources(at.warning))  # shown literally, never as markup
+    assert at.dataframe  # the default range is shown instead
+    assert at.query_params == {}
+
+
+def test_only_mine_needs_the_viewers_own_email(
+    app: AppFactory, connect: Connect, sandbox: RunningSandbox
+) -> None:
+    connect(email=None)
+    no_email = app(EXECUTIONS, mine="true", **WEEK)
+    no_email.run()
+    assert "needs your e-mail address" in joined(no_email.warning)
+    assert no_email.toggle(key="executions.mine").value is False
+    assert no_email.dataframe
+
+    connect(email=user(sandbox, company_id=2).email)  # someone else's address
+    other = app(EXECUTIONS, mine="true", **WEEK)
+    other.run()
+    assert not other.exception
+    assert "Only my executions" in joined(other.error)
+
+    connect()  # the viewer's own address
+    own = app(EXECUTIONS, mine="true", **WEEK)
+    own.run()
+    assert_no_failure(own)
+    assert "started by you" in joined(own.caption)
+
+
+def test_selecting_an_execution_opens_its_results(app: AppFactory, connect: Connect) -> None:
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+    at.run()
+    chosen = at.dataframe[0].value.iloc[0]
+
+    at.session_state["executions.table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+
+    assert_no_failure(at)
+    assert [t.value for t in at.title] == [f"Execution #{chosen['Id']}"]
+    assert at.query_params["execution"] == str(chosen["Id"])
+    assert at.query_params["range"] == "custom"  # the filters travel along, for "back"
+    assert "plan" in at.query_params
+
+
+def test_skipped_executions_are_counted(
+    app: AppFactory, connect: Connect, faulty_sandbox: RunningSandbox
+) -> None:
+    connect(faulty_sandbox)
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert not at.exception
+    assert "skipped because the service sent" in joined(at.warning)
+    assert at.dataframe

@@ -1,0 +1,141 @@
+"""The Plans page, run with AppTest against a sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from api_client import ApiClient
+from sandbox import RunningSandbox
+from tests.dashboard.apptest import assert_no_failure, joined, metrics, sources
+from tests.dashboard.conftest import AppFactory, Connect, user
+
+
+def test_opens_on_demo_data_with_no_configuration(app: AppFactory, oracle: ApiClient) -> None:
+    at = app()
+    at.run()
+
+    assert_no_failure(at)
+    assert [t.value for t in at.title] == ["Test plans"]
+    active = oracle.plans(active=True)  # the demo sandbox holds the same (seeded) data
+    assert metrics(at) == {
+        "Plans": str(len(active)),
+        "Enabled": str(sum(1 for p in active if p.enabled)),
+        "Scenarios": str(sum(len(p.scenarios) for p in active)),
+        "With alerts": str(sum(1 for p in active if any(a.enabled for a in p.alerts))),
+    }
+    table = at.dataframe[0].value
+    assert sorted(table["Plan"]) == sorted(p.plan_name for p in active)
+    assert "Demo data" in joined(at.sidebar.markdown)
+    assert at.query_params == {}  # the default view keeps a clean address
+
+
+def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: ApiClient) -> None:
+    connect()
+    every_plan = oracle.plans(active=False)
+    project = every_plan[0].project_id
+    expected = oracle.plans(project_id=project, active=False)
+    at = app(project=str(project), active="false")
+
+    at.run()
+
+    assert_no_failure(at)
+    assert sorted(at.dataframe[0].value["Id"]) == sorted(p.id for p in expected)
+    assert at.selectbox(key="plans.project").value == project
+    assert at.toggle(key="plans.active_only").value is False
+    assert f"{len(expected)} plan" in joined(at.caption)
+    assert at.query_params == {"project": str(project), "active": "false"}
+    assert "Live" in joined(at.sidebar.markdown)
+
+
+def test_changing_a_filter_updates_the_url(
+    app: AppFactory, connect: Connect, oracle: ApiClient
+) -> None:
+    connect()
+    at = app()
+    at.run()
+    project = oracle.plans()[0].project_id
+
+    at.selectbox(key="plans.project").select(project).run()
+    at.toggle(key="plans.active_only").set_value(False).run()
+
+    assert at.query_params == {"project": str(project), "active": "false"}
+    assert set(at.dataframe[0].value["Project"]) == {oracle.plans()[0].project_name}
+
+
+def test_selecting_a_plan_opens_its_executions(
+    app: AppFactory, connect: Connect, oracle: ApiClient
+) -> None:
+    connect()
+    at = app()
+    at.run()
+    chosen = at.dataframe[0].value.iloc[1]
+
+    at.session_state["plans.table"] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    at.run()
+
+    assert_no_failure(at)
+    assert [t.value for t in at.title] == ["Executions"]
+    assert at.query_params["plan"] == str(chosen["Id"])
+    assert at.selectbox(key="executions.plan").value == chosen["Id"]
+
+
+def test_ids_in_a_shared_link_that_are_unknown_or_malformed_are_explained(
+    app: AppFactory, connect: Connect
+) -> None:
+    connect()
+
+    unknown = app(project="999")
+    unknown.run()
+    malformed = app(project="<b>abc</b>", active="sometimes")
+    malformed.run()
+
+    for at in (unknown, malformed):
+        assert_no_failure(at)
+        assert at.dataframe, "the rest of the page keeps working"
+    assert "Project 999 is not one of this company" in joined(unknown.warning)
+    warning = joined(malformed.warning)
+    assert "not a valid project id" in warning
+    assert "not true or false" in warning
+    assert "\\<b\\>" in "".join(sources(malformed.warning))  # shown literally, not as markup
+    assert malformed.query_params == {}  # the bad values are dropped from the address
+
+
+def test_a_token_without_plan_view_gets_a_readable_message(
+    app: AppFactory, connect: Connect, sandbox: RunningSandbox
+) -> None:
+    connect(who=user(sandbox, lacking="PLAN_VIEW"))
+    at = app()
+
+    at.run()
+
+    assert not at.exception
+    assert "PLAN_VIEW" in joined(at.error)
+    assert not at.dataframe
+
+
+def test_records_that_do_not_fit_are_counted_and_the_rest_shown(
+    app: AppFactory, connect: Connect, faulty_sandbox
+) -> None:
+    connect(faulty_sandbox)
+    at = app(active="false")
+
+    at.run()
+
+    assert_no_failure(at)
+    assert "plan was skipped" in joined(at.warning) or "plans were skipped" in joined(at.warning)
+    assert len(at.dataframe[0].value) >= 1
+
+
+@pytest.mark.slow
+def test_when_retries_run_out_the_page_says_what_failed(
+    app: AppFactory, connect: Connect, failing_sandbox: RunningSandbox
+) -> None:
+    connect(failing_sandbox)
+    at = app()
+
+    at.run()
+
+    assert not at.exception
+    error = joined(at.error)
+    assert "failed while loading the test plans" in error
+    assert "Refresh" in error

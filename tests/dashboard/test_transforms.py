@@ -1,0 +1,412 @@
+"""Records -> frames, and the summaries the pages show (pure pandas)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pandas.testing as pdt
+import pytest
+
+from dashboard import transforms
+from tests.dashboard import records
+
+UTC = "datetime64[us, UTC]"
+
+
+# -- plans ------------------------------------------------------------------------------------
+
+
+def test_plans_frame_builds_the_columns_the_table_needs() -> None:
+    plans = [
+        records.plan(3),
+        records.plan(
+            4,
+            plan_name="App smoke",
+            type="APPIUM",
+            project_id=1,
+            project_name="App",
+            scenarios=[5],
+            alerts=[],
+            enabled=False,
+            updated_at=None,
+            updated_by=None,
+        ),
+    ]
+
+    frame = transforms.plans_frame(plans)
+
+    expected = pd.DataFrame(
+        {
+            "plan_id": [4, 3],
+            "plan": ["App smoke", "Checkout smoke"],
+            "type": ["APPIUM", "SELENIUM"],
+            "project_id": pd.array([1, 2], dtype="Int64"),
+            "project": ["App", "Web shop"],
+            "scenarios": [1, 3],
+            "scenario_ids": [(5,), (21, 22, 23)],
+            "enabled": pd.array([False, True], dtype="boolean"),
+            "parallel_limit": pd.array([4, 4], dtype="Int64"),
+            "retries": pd.array([1, 1], dtype="Int64"),
+            "alerts": [0, 1],
+            "created": pd.to_datetime(["2026-08-01T10:00:00Z"] * 2).as_unit("us"),
+            "created_by": ["ada", "ada"],
+            "updated": pd.to_datetime([None, "2026-11-01T07:00:00Z"], utc=True).as_unit("us"),
+            "updated_by": [None, "grace"],
+        }
+    ).astype({"plan": "str", "type": "str", "project": "str", "created_by": "str"})
+    expected = expected.astype({"updated_by": "str", "scenario_ids": "object"})
+    pdt.assert_frame_equal(frame, expected)
+
+
+def test_plans_frame_of_nothing_has_the_same_columns_and_types() -> None:
+    empty = transforms.plans_frame([])
+    full = transforms.plans_frame([records.plan()])
+    assert empty.empty
+    pdt.assert_series_equal(empty.dtypes, full.dtypes)
+
+
+def test_project_and_plan_names_are_sorted_by_name_and_scoped_to_a_project() -> None:
+    frame = transforms.plans_frame(
+        [
+            records.plan(1, plan_name="Zeta", project_id=2, project_name="Web"),
+            records.plan(2, plan_name="alpha", project_id=2, project_name="Web"),
+            records.plan(3, plan_name="Mobile", project_id=1, project_name="App"),
+            records.plan(4, plan_name=None, project_id=5, project_name=None),
+        ]
+    )
+
+    assert transforms.project_names(frame) == {1: "App", 5: "Project 5", 2: "Web"}
+    assert transforms.plan_names(frame, project_id=2) == {2: "alpha", 1: "Zeta"}
+    assert list(transforms.plan_names(frame)) == [2, 3, 4, 1]
+    assert transforms.plan_projects(frame) == {1: 2, 2: 2, 3: 1, 4: 5}
+    assert transforms.plan_scenarios(frame, 3) == (21, 22, 23)
+    assert transforms.plan_scenarios(frame, 99) is None
+
+
+def test_plan_kpis_and_display_columns() -> None:
+    frame = transforms.plans_frame(
+        [records.plan(1), records.plan(2, enabled=False, alerts=[], scenarios=[1])]
+    )
+
+    assert transforms.plan_kpis(frame) == transforms.PlanKpis(
+        plans=2, enabled=1, scenarios=4, with_alerts=1
+    )
+    display = transforms.plans_display(frame)
+    assert list(display.columns) == [
+        "Id",
+        "Plan",
+        "Type",
+        "Project",
+        "Scenarios",
+        "Enabled",
+        "Parallel limit",
+        "Retries",
+        "Alerts",
+        "Created",
+        "Created by",
+        "Updated",
+        "Updated by",
+    ]
+    assert "scenario_ids" not in display.columns
+
+
+# -- executions -------------------------------------------------------------------------------
+
+
+def test_executions_frame_computes_pass_rate_over_results_with_a_verdict() -> None:
+    executions = [
+        records.execution(1, result_summary={"SUCCESS": 3, "FAILURE": 1, "WAITING": 4}),
+        records.execution(
+            2,
+            start_date="2026-11-21T08:00:00Z",
+            result_summary={"WAITING": 5},  # still running: no pass rate yet
+            runtime=None,
+        ),
+    ]
+
+    frame = transforms.executions_frame(executions)
+
+    expected = pd.DataFrame(
+        {
+            "execution_id": [2, 1],
+            "start": pd.to_datetime(["2026-11-21T08:00:00Z", "2026-11-20T09:15:00Z"]).as_unit("us"),
+            "end": pd.to_datetime(["2026-11-20T09:17:05Z"] * 2).as_unit("us"),
+            "plan_id": pd.array([3, 3], dtype="Int64"),
+            "plan": ["Checkout smoke"] * 2,
+            "project_id": pd.array([2, 2], dtype="Int64"),
+            "project": ["Web shop"] * 2,
+            "user": ["ada"] * 2,
+            "runtime_ms": pd.array([None, 125_000], dtype="Int64"),
+            "results": [5, 8],
+            "verdicts": [0, 4],
+            "passed": [0, 3],
+            "failed": [0, 1],
+            "pass_rate": [math.nan, 0.75],
+        }
+    ).astype({"plan": "str", "project": "str", "user": "str"})
+    pdt.assert_frame_equal(frame, expected)
+
+
+def test_status_counts_keep_unknown_statuses_as_themselves() -> None:
+    executions = [
+        records.execution(1, result_summary={"SUCCESS": 2, "Reporting": 1}),
+        records.execution(2, start_date="2026-11-20T23:00:00Z", result_summary={"ERROR": 1}),
+        records.execution(3, start_date="2026-11-21T01:00:00Z", result_summary={"SUCCESS": 4}),
+    ]
+
+    long = transforms.status_counts_frame(executions)
+    per_day = transforms.status_counts_per_day(long)
+
+    pdt.assert_frame_equal(
+        long,
+        pd.DataFrame(
+            {
+                "execution_id": [1, 1, 2, 3],
+                "start": pd.to_datetime(
+                    ["2026-11-20T09:15:00Z"] * 2 + ["2026-11-20T23:00:00Z", "2026-11-21T01:00:00Z"]
+                ).as_unit("us"),
+                "status": ["Reporting", "SUCCESS", "ERROR", "SUCCESS"],
+                "count": [1, 2, 1, 4],
+            }
+        ).astype({"status": "str"}),
+    )
+    pdt.assert_frame_equal(
+        per_day,
+        pd.DataFrame(
+            {
+                "day": pd.to_datetime(["2026-11-20"] * 3 + ["2026-11-21"], utc=True).as_unit("us"),
+                "status": ["ERROR", "Reporting", "SUCCESS", "SUCCESS"],
+                "count": [1, 1, 2, 4],
+            }
+        ).astype({"status": "str"}),
+    )
+
+
+def test_pass_rate_per_day_sums_the_days_results() -> None:
+    frame = transforms.executions_frame(
+        [
+            records.execution(1, result_summary={"SUCCESS": 3, "FAILURE": 1}),
+            records.execution(2, result_summary={"SUCCESS": 1, "ERROR": 3}),
+            records.execution(3, start_date="2026-11-21T10:00:00Z", result_summary={"WAITING": 2}),
+        ]
+    )
+
+    pdt.assert_frame_equal(
+        transforms.pass_rate_per_day(frame),
+        pd.DataFrame(
+            {
+                "day": pd.to_datetime(["2026-11-20", "2026-11-21"], utc=True).as_unit("us"),
+                "executions": [2, 1],
+                "passed": [4, 0],
+                "verdicts": [8, 0],
+                "pass_rate": [0.5, math.nan],
+            }
+        ),
+    )
+
+
+def test_execution_kpis_count_failing_plans_by_their_latest_execution() -> None:
+    frame = transforms.executions_frame(
+        [
+            # plan 3 failed before, passes now: not failing
+            records.execution(1, start_date="2026-11-19T09:00:00Z"),
+            records.execution(2, result_summary={"SUCCESS": 4}, runtime=60_000),
+            # plan 4 fails now
+            records.execution(3, plan_id=4, result_summary={"ERROR": 1}, runtime=30_000),
+        ]
+    )
+
+    kpis = transforms.execution_kpis(frame)
+
+    assert kpis == transforms.ExecutionKpis(
+        executions=3, pass_rate=7 / 9, median_runtime_s=60.0, failing_plans=1, plans=2
+    )
+
+
+def test_execution_kpis_of_nothing() -> None:
+    kpis = transforms.execution_kpis(transforms.executions_frame([]))
+    assert kpis == transforms.ExecutionKpis(0, None, None, 0, 0)
+
+
+def test_executions_display_has_a_count_column_per_status_and_pass_rate_in_percent() -> None:
+    executions = [
+        records.execution(1, result_summary={"SUCCESS": 3, "FAILURE": 1}),
+        records.execution(2, start_date="2026-11-21T00:00:00Z", result_summary={"Stopped": 2}),
+    ]
+    frame = transforms.executions_frame(executions)
+
+    display = transforms.executions_display(frame, transforms.status_counts_frame(executions))
+
+    assert list(display.columns) == [
+        "Id",
+        "Start",
+        "End",
+        "Plan",
+        "Project",
+        "User",
+        "Duration",
+        "SUCCESS",
+        "FAILURE",
+        "Stopped",
+        "Pass rate",
+    ]
+    assert display["Id"].tolist() == [2, 1]
+    assert display["SUCCESS"].tolist() == [0, 3]
+    assert display["Stopped"].tolist() == [2, 0]
+    assert display["Duration"].tolist() == ["2 min 05 s", "2 min 05 s"]
+    # A stopped test is an outcome (not a pending state), so it counts against the pass rate.
+    assert display["Pass rate"].tolist() == [0.0, 75.0]
+
+
+def test_execution_row_and_its_status_counts() -> None:
+    executions = [records.execution(1, result_summary={"WAITING": 1, "SUCCESS": 2, "Odd": 1})]
+    frame = transforms.executions_frame(executions)
+
+    row = transforms.execution_row(frame, 1)
+    assert row is not None
+    assert row["plan"] == "Checkout smoke"
+    assert transforms.execution_row(frame, 2) is None
+    assert transforms.execution_status_counts(transforms.status_counts_frame(executions), 1) == {
+        "SUCCESS": 2,
+        "WAITING": 1,
+        "Odd": 1,
+    }
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+def test_results_frame_never_holds_user_info_or_its_access_token() -> None:
+    frame = transforms.results_frame([records.result(1)])
+
+    assert not any("user" in column for column in frame.columns)
+    assert records.ACCESS_TOKEN not in frame.to_csv()
+    assert records.ACCESS_TOKEN not in transforms.results_display(frame).to_csv()
+
+
+def test_results_frame_reads_the_environment_and_keeps_only_web_log_links() -> None:
+    results = [
+        records.result(1, level="FAILURE", message="Element #login not found"),
+        records.result(
+            2,
+            scenario_id=22,
+            node_log_path="javascript:alert(document.cookie)",
+            executor_log_path="data:text/html,<script>alert(1)</script>",
+            environment={
+                "operating_system": "IOS",
+                "operating_system_clean_name": None,
+                "browser_type": "SAFARI",
+                "environment_type": "IPHONE 8",
+                "environment_version": "LATEST",
+                "mobile": True,
+            },
+        ),
+        records.result(3, scenario_id=23, environment=None, node_log_path=None),
+    ]
+
+    frame = transforms.results_frame(results)
+
+    assert frame["os"].tolist()[:2] == ["Windows 10", "IOS"]  # the readable name, else the code
+    assert pd.isna(frame["os"].iloc[2])
+    assert frame["mobile"].tolist()[:2] == [False, True]
+    assert frame["node_log"].tolist()[0].startswith("https://")
+    assert frame["node_log"].isna().tolist() == [False, True, True]
+    assert frame["executor_log"].isna().tolist() == [False, True, False]
+    assert frame["unlinked_logs"].iloc[1] == (
+        "node: javascript:alert(document.cookie); "
+        "executor: data:text/html,<script>alert(1)</script>"
+    )
+
+
+def test_results_display_puts_failures_first_and_shows_inert_paths_only_when_needed() -> None:
+    safe = transforms.results_frame(
+        [records.result(1, scenario_id=21), records.result(2, scenario_id=22, level="ERROR")]
+    )
+    display = transforms.results_display(safe)
+    assert display["Scenario"].tolist() == [22, 21]
+    assert display["Runtime"].tolist() == ["42 s", "42 s"]
+    assert "Log paths (not web links)" not in display.columns
+
+    unsafe = transforms.results_frame([records.result(1, node_log_path="file:///etc/passwd")])
+    assert "Log paths (not web links)" in transforms.results_display(unsafe).columns
+
+
+def test_level_breakdown_in_the_fixed_status_order() -> None:
+    frame = transforms.results_frame(
+        [
+            records.result(1, level="Unexecuted-ish"),
+            records.result(2, level="FAILURE"),
+            records.result(3, level="SUCCESS"),
+            records.result(4, level="SUCCESS"),
+        ]
+    )
+
+    pdt.assert_frame_equal(
+        transforms.level_breakdown(frame),
+        pd.DataFrame(
+            {"level": ["SUCCESS", "FAILURE", "Unexecuted-ish"], "count": [2, 1, 1]}
+        ).astype({"level": "str"}),
+    )
+
+
+def test_environment_matrix_gives_each_os_and_browser_an_outcome() -> None:
+    linux = {"operating_system_clean_name": "Linux", "browser_type": "FIREFOX"}
+    frame = transforms.results_frame(
+        [
+            records.result(1, level="SUCCESS"),
+            records.result(2, level="FAILURE"),
+            records.result(3, level="FAILURE", environment=linux),
+            records.result(4, level="WAITING", environment={"browser_type": "EDGE"}),
+        ]
+    )
+
+    pdt.assert_frame_equal(
+        transforms.environment_matrix(frame),
+        pd.DataFrame(
+            {
+                "os": ["Linux", "Windows 10", "Windows 10"],
+                "browser": ["FIREFOX", "CHROME", "EDGE"],
+                "results": [1, 2, 1],
+                "passed": [0, 1, 0],
+                "failed": [1, 1, 0],
+                "outcome": ["all failed", "some failed", "no verdict"],
+            }
+        ).astype({"os": "str", "browser": "str", "outcome": "str"}),
+    )
+
+
+def test_environment_matrix_and_levels_of_no_results_are_empty() -> None:
+    empty = transforms.results_frame([])
+    assert transforms.environment_matrix(empty).empty
+    assert transforms.level_breakdown(empty).empty
+
+
+# -- shared -----------------------------------------------------------------------------------
+
+
+def test_csv_is_exactly_the_display_frame() -> None:
+    display = transforms.plans_display(transforms.plans_frame([records.plan(plan_name='A, "B"')]))
+
+    data = transforms.to_csv(display)
+
+    roundtrip = pd.read_csv(pd.io.common.BytesIO(data))
+    assert list(roundtrip.columns) == list(display.columns)
+    assert roundtrip["Plan"].tolist() == ['A, "B"']
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, None), (pd.NA, None), (float("nan"), None), (7, 7), (pd.array([3], "Int64")[0], 3)],
+)
+def test_optional_int(value: object, expected: int | None) -> None:
+    assert transforms.optional_int(value) == expected
+
+
+def test_cell_and_time_text() -> None:
+    assert transforms.cell_text(None) == "\u2013"
+    assert transforms.cell_text("x") == "x"
+    assert transforms.utc_text(pd.Timestamp("2026-11-20T09:05:00Z")) == "20 Nov 2026, 09:05 UTC"
+    assert transforms.utc_text(pd.NaT) == "\u2013"
+    assert transforms.runtime_seconds(1500) == 1.5
+    assert transforms.runtime_seconds(pd.NA) is None

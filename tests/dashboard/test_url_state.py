@@ -1,0 +1,153 @@
+"""The view state in the URL: round trips, defaults kept out, bad values dropped with a reason."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from dashboard import url_state
+from dashboard.url_state import DateRange, ViewState
+
+EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        ViewState(),
+        ViewState(project=2, plan=3, status="FAILURE", mine=True, execution=9_007_199_254_740_993),
+        ViewState(active_only=False, date_range=DateRange.LAST_90_DAYS),
+        ViewState(
+            date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
+        ),
+        ViewState(date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1)),
+    ],
+)
+def test_state_survives_a_round_trip_through_the_url(state: ViewState) -> None:
+    params = url_state.to_query_params(state, EVERY_PARAM)
+
+    assert all(isinstance(value, str) for value in params.values())
+    assert url_state.parse(params) == url_state.ParsedState(state, [])
+
+
+def test_defaults_stay_out_of_the_url() -> None:
+    assert url_state.to_query_params(ViewState(), EVERY_PARAM) == {}
+
+
+def test_a_page_writes_only_its_own_parameters() -> None:
+    state = ViewState(project=2, plan=3, execution=4, active_only=False)
+
+    assert url_state.to_query_params(state, url_state.PLANS_PARAMS) == {
+        "project": "2",
+        "active": "false",
+    }
+    assert url_state.to_query_params(state, url_state.EXECUTIONS_PARAMS) == {
+        "project": "2",
+        "plan": "3",
+    }
+    with pytest.raises(ValueError, match="unknown"):
+        url_state.to_query_params(state, ["token"])
+
+
+def test_parse_reads_only_the_names_it_is_given() -> None:
+    parsed = url_state.parse({"plan": "abc", "active": "false"}, url_state.PLANS_PARAMS)
+    assert parsed == url_state.ParsedState(ViewState(active_only=False), [])
+
+
+@pytest.mark.parametrize(
+    ("params", "expected", "problem"),
+    [
+        ({"plan": "abc"}, ViewState(), '"plan" value "abc" is not a valid plan id'),
+        ({"execution": "-3"}, ViewState(), "not a valid execution id"),
+        ({"project": "0"}, ViewState(), "not a valid project id"),
+        ({"project": "99999999999999999999"}, ViewState(), "not a valid project id"),
+        ({"plan": "1e3"}, ViewState(), "not a valid plan id"),
+        ({"active": "maybe"}, ViewState(), '"active plans only" is on'),
+        ({"mine": "please"}, ViewState(), '"only my executions" is off'),
+        ({"status": "<b>x</b>"}, ViewState(), "not a status name"),
+        ({"range": "fortnight"}, ViewState(), "is not one of 24h, 7d, 30d, 90d, custom"),
+        ({"range": "custom"}, ViewState(), "needs a start or an end date"),
+        ({"range": "custom", "from": "22/11/2026"}, ViewState(), "not a date like"),
+        ({"from": "2026-02-30"}, ViewState(), "not a date like"),
+        (
+            {"range": "custom", "from": "2026-11-22", "to": "2026-11-01"},
+            ViewState(),
+            "The date range is reversed",
+        ),
+    ],
+)
+def test_bad_values_are_dropped_with_a_readable_problem(
+    params: dict[str, str], expected: ViewState, problem: str
+) -> None:
+    parsed = url_state.parse(params)
+
+    assert parsed.state == expected
+    assert len(parsed.problems) == 1
+    assert problem in parsed.problems[0]
+
+
+def test_good_values_beside_bad_ones_are_kept() -> None:
+    parsed = url_state.parse({"plan": "x", "project": "2", "status": "error", "range": "30d"})
+
+    assert parsed.state == ViewState(project=2, status="ERROR", date_range=DateRange.LAST_30_DAYS)
+    assert len(parsed.problems) == 1
+
+
+def test_long_bad_values_are_shortened_in_the_problem() -> None:
+    parsed = url_state.parse({"plan": "x" * 500})
+    assert len(parsed.problems[0]) < 200
+
+
+def test_dates_without_a_range_mean_a_custom_range() -> None:
+    parsed = url_state.parse({"from": "2026-11-01"})
+    assert parsed.state == ViewState(date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1))
+
+
+def test_repeated_parameters_use_the_last_value() -> None:
+    assert url_state.parse({"plan": ["1", "2"]}).state.plan == 2
+
+
+def test_preset_window_counts_back_from_now_on_a_stable_grid() -> None:
+    now = datetime(2026, 11, 20, 18, 3, 41, tzinfo=UTC)
+
+    window = url_state.time_window(ViewState(date_range=DateRange.LAST_24_HOURS), now)
+
+    assert window.start == datetime(2026, 11, 19, 18, 0, tzinfo=UTC)
+    assert window.end is None
+    later = url_state.time_window(
+        ViewState(date_range=DateRange.LAST_24_HOURS), now.replace(minute=4)
+    )
+    assert later == window  # reruns within the grid ask the cache for the same window
+
+
+def test_custom_window_covers_whole_utc_days() -> None:
+    state = ViewState(
+        date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
+    )
+
+    window = url_state.time_window(state, datetime(2026, 12, 1, tzinfo=UTC))
+
+    assert window.start == datetime(2026, 11, 1, tzinfo=UTC)
+    assert window.end == datetime(2026, 11, 23, tzinfo=UTC) - timedelta(milliseconds=1)
+
+
+def test_reconcile_drops_ids_the_service_does_not_know() -> None:
+    known_projects = {1: "App", 2: "Web"}
+    plan_projects: dict[int, int | None] = {10: 1, 20: 2}
+
+    unknown = url_state.reconcile(
+        ViewState(project=9, plan=99), known_projects=known_projects, plan_projects=plan_projects
+    )
+    mismatched = url_state.reconcile(
+        ViewState(project=1, plan=20), known_projects=known_projects, plan_projects=plan_projects
+    )
+    fine = url_state.reconcile(
+        ViewState(project=2, plan=20), known_projects=known_projects, plan_projects=plan_projects
+    )
+
+    assert unknown.state == ViewState()
+    assert [p.split(" is ")[0] for p in unknown.problems] == ["Project 9", "Plan 99"]
+    assert mismatched.state == ViewState(project=1)
+    assert "is not in project 1" in mismatched.problems[0]
+    assert fine == url_state.ParsedState(ViewState(project=2, plan=20), [])

@@ -1,0 +1,118 @@
+"""Command line: `python -m sandbox users` lists demo users and tokens; `serve` runs the API.
+
+`serve` never prints tokens (they belong to `users`, which is run on purpose), so its output
+can be pasted into a chat or a CI log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import uvicorn
+
+from sandbox.app import create_app
+from sandbox.auth import demo_users
+from sandbox.server import bind_socket, origin_of
+from sandbox.settings import FaultSettings, SandboxSettings
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "users":
+        _print_users(args.seed)
+    else:
+        _serve(args)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    users = commands.add_parser("users", help="print demo users and their tokens as JSON")
+    users.add_argument("--seed", type=int, default=SandboxSettings.seed)
+
+    serve = commands.add_parser("serve", help="serve the read API over demo data")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument("--seed", type=int, default=SandboxSettings.seed)
+    serve.add_argument("--executions", type=int, default=SandboxSettings.executions)
+    serve.add_argument("--days", type=int, default=SandboxSettings.days)
+    serve.add_argument("--db", default=SandboxSettings.db_path, help="SQLite file (rebuilt)")
+    serve.add_argument("--prefix", default="", help='serve under a path, e.g. "/svc"')
+    serve.add_argument("--public-base-url", help="origin used in page links and rest_api_url")
+
+    faults = serve.add_argument_group("fault injection (fractions of API requests, 0 to 1)")
+    faults.add_argument("--fault-seed", type=int, default=FaultSettings.seed)
+    faults.add_argument("--error-rate", type=float, default=0.0, help="500/502/503 answers")
+    faults.add_argument(
+        "--error-statuses",
+        default="500,502,503",
+        help="comma-separated statuses the error fault picks from",
+    )
+    faults.add_argument("--rate-limit-rate", type=float, default=0.0, help="429 answers")
+    faults.add_argument("--retry-after", type=int, default=FaultSettings.retry_after_seconds)
+    faults.add_argument("--slow-rate", type=float, default=0.0, help="delayed answers")
+    faults.add_argument("--slow-seconds", type=float, default=FaultSettings.slow_seconds)
+    faults.add_argument("--drop-rate", type=float, default=0.0, help="connections cut mid-body")
+    faults.add_argument("--truncated-rate", type=float, default=0.0, help="JSON cut in half")
+    faults.add_argument(
+        "--malformed-rate", type=float, default=0.0, help="one record with a wrong-typed field"
+    )
+    return parser
+
+
+def _print_users(seed: int) -> None:
+    users = [
+        {
+            "username": user.username,
+            "email": user.email,
+            "company_id": user.company_id,
+            "authorities": [str(authority) for authority in user.authorities],
+            "token": user.token,
+        }
+        for user in demo_users(seed)
+    ]
+    json.dump(users, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def _serve(args: argparse.Namespace) -> None:
+    settings = SandboxSettings(
+        seed=args.seed,
+        executions=args.executions,
+        days=args.days,
+        db_path=args.db,
+        path_prefix=args.prefix,
+        public_base_url=args.public_base_url,
+        faults=FaultSettings(
+            seed=args.fault_seed,
+            error_rate=args.error_rate,
+            error_statuses=tuple(int(s) for s in args.error_statuses.split(",")),
+            rate_limit_rate=args.rate_limit_rate,
+            retry_after_seconds=args.retry_after,
+            slow_rate=args.slow_rate,
+            slow_seconds=args.slow_seconds,
+            drop_rate=args.drop_rate,
+            truncated_rate=args.truncated_rate,
+            malformed_record_rate=args.malformed_rate,
+        ),
+    )
+    app = create_app(settings)
+    sock = bind_socket(args.host, args.port)
+    base_url = origin_of(sock) + settings.path_prefix
+    print(f"Sandbox API: {base_url}/api  (docs: {base_url}/docs)")
+    print(f"Demo data: seed {settings.seed}, {settings.executions} executions")
+    print(f"Demo users (tokens: python -m sandbox users --seed {settings.seed}):")
+    for user in demo_users(settings):
+        authorities = ", ".join(user.authorities) or "none"
+        print(f"  {user.username:<22} company {user.company_id:<3} {authorities}")
+    sys.stdout.flush()
+    uvicorn.Server(uvicorn.Config(app)).run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

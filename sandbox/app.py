@@ -1,0 +1,53 @@
+"""The app factory: one FastAPI app per settings, holding its own demo database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from sandbox.auth import Authenticator, demo_users
+from sandbox.errors import install_error_handlers
+from sandbox.faults import FaultInjector
+from sandbox.operations import OperationMatcher
+from sandbox.routes import executions, plans, results
+from sandbox.settings import SandboxSettings
+from sandbox.store import DemoStore
+
+DESCRIPTION = """\
+A local implementation of the test-automation service's read API over deterministic demo data.
+Authenticate with a demo user's bearer token: `python -m sandbox users` lists them.
+"""
+
+
+def create_app(settings: SandboxSettings | None = None) -> FastAPI:
+    """Builds the demo database (in the calling thread, so failures surface here) and the app."""
+    settings = settings or SandboxSettings()
+    api_root = f"{settings.path_prefix}/api"
+    store = DemoStore.open(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="Test automation read API (sandbox)",
+        description=DESCRIPTION,
+        version="1.0.0",
+        openapi_url=f"{settings.path_prefix}/openapi.json",
+        docs_url=f"{settings.path_prefix}/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.store = store
+    app.state.authenticator = Authenticator(demo_users(settings))
+    matcher = OperationMatcher(api_root)
+    install_error_handlers(app, matcher)
+    for router in (results.router, executions.router, plans.router):
+        app.include_router(router, prefix=api_root)
+    if settings.faults.enabled:
+        app.add_middleware(FaultInjector, faults=settings.faults, matcher=matcher)
+    return app

@@ -1,0 +1,501 @@
+"""Builds the demo database from a seed: plans, scenarios and months of executions.
+
+Everything is drawn from one `random.Random(seed)` in a fixed order, and nothing reads the clock,
+so the same settings always give the same database. The mix is meant to look like a real team's
+history: mostly green, a few scenarios broken since some day (some fixed since), flaky ones,
+ones failing on one browser or OS only, ones getting slower, and a run still in progress.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from sandbox.auth import user_info_access_token
+from sandbox.data.catalog import (
+    COMPANIES,
+    ENVIRONMENTS,
+    PEOPLE,
+    PROJECTS,
+    Environment,
+    Person,
+    PlanOutline,
+    Project,
+    company_of,
+    email_of,
+)
+from sandbox.data.outcomes import (
+    MAX_ENVIRONMENTS_PER_EXECUTION,
+    MAX_SCENARIOS_PER_PLAN,
+    Behaviour,
+    EnvironmentTraits,
+    Timeline,
+    derive_outcome,
+    status_counts_text,
+)
+from sandbox.data.schema import INDEXES, TABLES
+from sandbox.settings import SandboxSettings
+
+DAY_MS = 86_400_000
+
+# Share of executions that belong to the first company; the second gets the rest.
+FIRST_COMPANY_SHARE = 0.7
+
+# Runs that are still going at the end of the window: (company, seconds before "now").
+# Four seconds is shorter than any setup time, so that run is certainly WAITING throughout.
+IN_PROGRESS_RUNS = ((1, 4), (2, 4), (1, 12 * 60))
+
+# Who starts executions, by username suffix, with weights: mostly CI, then the QA lead.
+EXECUTOR_WEIGHTS = {"ci": 55, "lead": 30, "no-results": 5, "no-executions": 5, "no-plans": 5}
+
+WEB_SCENARIO_NAMES = (
+    "Login with valid credentials",
+    "Login with wrong password",
+    "Search by keyword",
+    "Filter results by price",
+    "Sort results by rating",
+    "Add item to cart",
+    "Remove item from cart",
+    "Checkout as guest",
+    "Checkout with saved card",
+    "Apply discount code",
+    "Reset password by e-mail",
+    "Update profile details",
+    "Change delivery address",
+    "Order history pagination",
+    "Download invoice PDF",
+    "Newsletter sign-up",
+    "Switch language",
+    "Wishlist add and remove",
+    "Product image zoom",
+    "Cookie consent banner",
+    "Two-factor login",
+    "Logout from all devices",
+)
+MOBILE_SCENARIO_NAMES = (
+    "Launch app cold start",
+    "Onboarding swipe-through",
+    "Login with biometrics",
+    "Push notification opt-in",
+    "Scan barcode",
+    "Offline mode banner",
+    "Sync after reconnect",
+    "Rotate to landscape",
+    "Deep link to product",
+    "In-app purchase",
+    "Camera permission prompt",
+    "Dark mode rendering",
+    "Background refresh",
+    "Upload photo attachment",
+    "Sign out and clear cache",
+    "Map location pin",
+    "Accessibility font scaling",
+    "App update prompt",
+)
+JAVA_PARAMETERS = (
+    (),
+    ("-Dapp.locale=en_US",),
+    ("-Dretry.delay=2s", "-Dpage.timeout=30"),
+    ("-Dfeature.flags=new-checkout",),
+)
+
+
+class ScenarioKind(StrEnum):
+    STABLE = "STABLE"
+    BROKEN = "BROKEN"  # failing since some day, still failing
+    FIXED = "FIXED"  # failed for a while, passing again
+    FLAKY = "FLAKY"
+    ENVIRONMENT_SPECIFIC = "ENVIRONMENT_SPECIFIC"
+    SLOWING = "SLOWING"
+
+
+@dataclass(frozen=True)
+class _Scenario:
+    id: int
+    project: Project
+    name: str
+    kind: ScenarioKind
+    behaviour: Behaviour
+
+
+@dataclass(frozen=True)
+class _Plan:
+    id: int
+    project: Project
+    outline: PlanOutline
+    scenarios: tuple[_Scenario, ...]
+    environments: tuple[Environment, ...]
+    # When the plan was in use, as fractions of the time window.
+    active_from: float
+    active_until: float
+
+
+def build_database(connection: sqlite3.Connection, settings: SandboxSettings) -> None:
+    """(Re)creates every table in `connection` and fills it from `settings`."""
+    rng = random.Random(settings.seed)
+    timeline = Timeline.ending_at(settings.now, settings.days)
+    connection.executescript(TABLES)
+    with connection:
+        _insert_people_and_places(connection, settings.seed)
+        scenarios = _insert_scenarios(connection, rng)
+        plans = _insert_plans(connection, rng, timeline, scenarios)
+        _insert_executions(connection, rng, settings, timeline, plans)
+    connection.executescript(INDEXES)
+
+
+def _insert_people_and_places(connection: sqlite3.Connection, seed: int) -> None:
+    connection.executemany(
+        "INSERT INTO companies VALUES (?, ?)", [(c.id, c.name) for c in COMPANIES]
+    )
+    connection.executemany(
+        "INSERT INTO projects VALUES (?, ?, ?, ?)",
+        [(p.id, p.company_id, p.name, p.enabled) for p in PROJECTS],
+    )
+    connection.executemany(
+        "INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                person.id,
+                person.company_id,
+                company_of(person.company_id).name,
+                person.username,
+                person.name,
+                person.surname,
+                email_of(person),
+                "ENGLISH",
+                company_of(person.company_id).time_zone,
+                json.dumps(person.roles),
+                user_info_access_token(seed, person.username),
+            )
+            for person in PEOPLE
+        ],
+    )
+    connection.executemany(
+        "INSERT INTO environments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                env.id,
+                env.name,
+                env.operating_system,
+                env.operating_system_clean_name,
+                env.browser_type,
+                env.environment_type,
+                env.environment_version,
+                env.enabled,
+                env.mobile,
+                env.screen_resolution,
+            )
+            for env in ENVIRONMENTS
+        ],
+    )
+
+
+def _environment_choices(project: Project) -> list[Environment]:
+    """Mobile projects run on devices; disabled (legacy) projects also ran on retired browsers."""
+    return [
+        env
+        for env in ENVIRONMENTS
+        if env.mobile == project.mobile and (env.enabled or not project.enabled)
+    ]
+
+
+def _weak_spot(rng: random.Random, project: Project) -> str:
+    """The OS (mobile) or non-Chrome browser (desktop) this project's fragile scenario fails on."""
+    envs = _environment_choices(project)
+    if project.mobile:
+        return rng.choice(sorted({env.operating_system for env in envs}))
+    return rng.choice(sorted({env.browser_type for env in envs} - {"CHROME"}))
+
+
+def _behaviour(rng: random.Random, kind: ScenarioKind, project: Project) -> Behaviour:
+    base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
+    stable = Behaviour(
+        base_runtime_s=round(base, 1),
+        fail_rate=0.01,
+        focus_fail_rate=0.0,
+        fail_from=0.0,
+        fail_until=0.0,
+        fails_on="",
+        slowdown=0.0,
+    )
+    match kind:
+        case ScenarioKind.STABLE:
+            return stable
+        case ScenarioKind.BROKEN:
+            return replace(
+                stable, focus_fail_rate=0.95, fail_from=rng.uniform(0.3, 0.85), fail_until=2.0
+            )
+        case ScenarioKind.FIXED:
+            start = rng.uniform(0.15, 0.5)
+            return replace(
+                stable,
+                focus_fail_rate=0.9,
+                fail_from=start,
+                fail_until=start + rng.uniform(0.1, 0.3),
+            )
+        case ScenarioKind.FLAKY:
+            return replace(stable, fail_rate=round(rng.uniform(0.25, 0.35), 3))
+        case ScenarioKind.ENVIRONMENT_SPECIFIC:
+            return replace(stable, focus_fail_rate=0.9, fails_on=_weak_spot(rng, project))
+        case ScenarioKind.SLOWING:
+            return replace(stable, slowdown=round(rng.uniform(1.5, 3.0), 2))
+
+
+def _insert_scenarios(
+    connection: sqlite3.Connection, rng: random.Random
+) -> dict[int, list[_Scenario]]:
+    """A pool of scenarios per project: one of each troubled kind, the rest stable."""
+    troubled = [kind for kind in ScenarioKind if kind is not ScenarioKind.STABLE]
+    pools: dict[int, list[_Scenario]] = {}
+    next_id = 1
+    for project in PROJECTS:
+        names = MOBILE_SCENARIO_NAMES if project.mobile else WEB_SCENARIO_NAMES
+        size = rng.randint(14, len(names))
+        kinds = troubled + [ScenarioKind.STABLE] * (size - len(troubled))
+        rng.shuffle(kinds)
+        pool = []
+        for name, kind in zip(rng.sample(names, size), kinds, strict=True):
+            pool.append(_Scenario(next_id, project, name, kind, _behaviour(rng, kind, project)))
+            next_id += 1
+        pools[project.id] = pool
+    connection.executemany(
+        "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                s.id,
+                s.project.company_id,
+                s.project.id,
+                s.name,
+                s.kind,
+                s.behaviour.base_runtime_s,
+                s.behaviour.fail_rate,
+                s.behaviour.focus_fail_rate,
+                s.behaviour.fail_from,
+                s.behaviour.fail_until,
+                s.behaviour.fails_on,
+                s.behaviour.slowdown,
+            )
+            for pool in pools.values()
+            for s in pool
+        ],
+    )
+    return pools
+
+
+def _plan_environments(
+    rng: random.Random, project: Project, scenarios: Sequence[_Scenario]
+) -> tuple[Environment, ...]:
+    """Two to four environments, including one that a fragile scenario of the plan fails on,
+    so environment-specific failures actually show up."""
+    choices = _environment_choices(project)
+    weak_spots = {s.behaviour.fails_on for s in scenarios} - {""}
+    weak = [env for env in choices if weak_spots & {env.operating_system, env.browser_type}]
+    picked = [rng.choice(weak)] if weak else []
+    others = [env for env in choices if env not in picked]
+    picked += rng.sample(others, rng.randint(2, min(4, len(choices))) - len(picked))
+    return tuple(sorted(picked, key=lambda env: env.id))
+
+
+def _activity(
+    rng: random.Random, project: Project, outline: PlanOutline, first: bool
+) -> tuple[float, float]:
+    """When a plan was in use, as fractions of the window (an end past 1 means "still").
+
+    The first plan of a live project runs all along, so each company always has a plan to
+    execute; disabled plans stopped at some point, those of a retired project early on.
+    """
+    if not outline.enabled:
+        return rng.uniform(0.0, 0.2), rng.uniform(0.25, 0.8 if project.enabled else 0.45)
+    start = 0.0 if first or rng.random() < 0.7 else rng.uniform(0.2, 0.6)
+    return start, 2.0
+
+
+def _insert_plans(
+    connection: sqlite3.Connection,
+    rng: random.Random,
+    timeline: Timeline,
+    pools: dict[int, list[_Scenario]],
+) -> list[_Plan]:
+    plans: list[_Plan] = []
+    plan_rows: list[tuple[object, ...]] = []
+    alert_rows: list[tuple[object, ...]] = []
+    for project in PROJECTS:
+        staff = [p for p in PEOPLE if p.company_id == project.company_id and p.logs_in]
+        for index, outline in enumerate(project.plans):
+            scenarios = tuple(rng.sample(pools[project.id], rng.randint(3, MAX_SCENARIOS_PER_PLAN)))
+            active_from, active_until = _activity(rng, project, outline, first=index == 0)
+            plan = _Plan(
+                id=len(plans) + 1,
+                project=project,
+                outline=outline,
+                scenarios=scenarios,
+                environments=_plan_environments(rng, project, scenarios),
+                active_from=active_from,
+                active_until=active_until,
+            )
+            plans.append(plan)
+            plan_rows.append(_plan_row(rng, timeline, plan, staff))
+            alert_rows += _alert_rows(rng, plan, staff)
+    connection.executemany(
+        "INSERT INTO plans VALUES"
+        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        plan_rows,
+    )
+    connection.executemany("INSERT INTO alerts VALUES (?, ?, ?, ?, ?, ?, ?)", alert_rows)
+    connection.executemany(
+        "INSERT INTO plan_scenarios VALUES (?, ?, ?)",
+        [(p.id, i, s.id) for p in plans for i, s in enumerate(p.scenarios)],
+    )
+    connection.executemany(
+        "INSERT INTO plan_environments VALUES (?, ?, ?)",
+        [(p.id, i, e.id) for p in plans for i, e in enumerate(p.environments)],
+    )
+    return plans
+
+
+def _at_second(ms: float) -> int:
+    return int(ms) // 1000 * 1000
+
+
+def _plan_row(
+    rng: random.Random, timeline: Timeline, plan: _Plan, staff: Sequence[Person]
+) -> tuple[object, ...]:
+    """A plan's settings. The optional fields are sometimes absent, as the spec allows."""
+    window_ms = timeline.end_ms - timeline.start_ms
+    created_ms = _at_second(
+        timeline.start_ms + plan.active_from * window_ms - rng.uniform(3, 60) * DAY_MS
+    )
+    if not plan.outline.enabled:  # disabling a plan is its last update
+        updated_ms: int | None = _at_second(timeline.start_ms + plan.active_until * window_ms)
+    elif rng.random() < 0.3:
+        updated_ms = None
+    else:
+        updated_ms = _at_second(created_ms + rng.random() * (timeline.end_ms - created_ms))
+    mobile = plan.project.mobile
+    download_draw = rng.random()
+    return (
+        plan.id,
+        plan.project.company_id,
+        plan.project.id,
+        "APPIUM" if mobile else "SELENIUM",
+        plan.outline.name,
+        plan.outline.enabled,
+        rng.random() < 0.2,
+        rng.choice((1, 2, 4, 5, 10)),
+        rng.choice((0, 0, 1, 2)),
+        rng.random() < 0.6,
+        "CROSS" if rng.random() < 0.8 else "SEQUENCE",
+        created_ms,
+        updated_ms,
+        staff[0].username,
+        rng.choice(staff).username,
+        rng.random() < 0.4,
+        rng.choice(("YES", "NO", "ONLY_FAILURE")),
+        rng.random() < 0.5,
+        json.dumps(rng.choice(JAVA_PARAMETERS)),
+        None if rng.random() < 0.3 else rng.random() < 0.5,
+        None
+        if download_draw < 0.4
+        else ""
+        if download_draw < 0.6
+        else f"/downloads/plan-{plan.id}",
+        rng.random() < 0.5 if mobile else None,
+        rng.random() < 0.5 if mobile else None,
+    )
+
+
+def _alert_rows(
+    rng: random.Random, plan: _Plan, staff: Sequence[Person]
+) -> list[tuple[object, ...]]:
+    """No alerts on some plans; e-mail alerts to the lead or a team list on the others."""
+    if rng.random() < 0.4:
+        return []
+    domain = company_of(plan.project.company_id).email_domain
+    targets = [email_of(staff[0]), f"qa-team@{domain}"]
+    return [
+        (plan.id, i, "EMAIL", "EVERY_TEST", target, rng.random() < 0.85, rng.random() < 0.3)
+        for i, target in enumerate(targets[: rng.randint(1, 2)])
+    ]
+
+
+def _insert_executions(
+    connection: sqlite3.Connection,
+    rng: random.Random,
+    settings: SandboxSettings,
+    timeline: Timeline,
+    plans: Sequence[_Plan],
+) -> None:
+    first_company, second_company = (company.id for company in COMPANIES)
+    forced = IN_PROGRESS_RUNS[: settings.executions]
+    slots = [(timeline.end_ms - seconds * 1000, company_id) for company_id, seconds in forced]
+    window_s = (timeline.end_ms - timeline.start_ms) // 1000
+    for _ in range(settings.executions - len(forced)):
+        company_id = first_company if rng.random() < FIRST_COMPANY_SHARE else second_company
+        slots.append((timeline.start_ms + rng.randrange(window_s) * 1000, company_id))
+    # Ids follow start order, as ids handed out at creation would.
+    slots.sort()
+
+    inputs = {
+        plan.id: (
+            tuple((s.id, s.behaviour) for s in plan.scenarios),
+            tuple(
+                EnvironmentTraits(e.id, e.operating_system, e.browser_type)
+                for e in plan.environments
+            ),
+        )
+        for plan in plans
+    }
+    executors = {
+        company.id: [p for p in PEOPLE if p.company_id == company.id] for company in COMPANIES
+    }
+    weights = {
+        company_id: [EXECUTOR_WEIGHTS[p.username.split(".", 1)[1]] for p in people]
+        for company_id, people in executors.items()
+    }
+    rows = []
+    for execution_id, (start_ms, company_id) in enumerate(slots, start=1):
+        position = timeline.position(start_ms)
+        plan = rng.choice(
+            [
+                p
+                for p in plans
+                if p.project.company_id == company_id and p.active_from <= position < p.active_until
+            ]
+        )
+        scenarios, plan_environments = inputs[plan.id]
+        count = rng.randint(1, min(MAX_ENVIRONMENTS_PER_EXECUTION, len(plan_environments)))
+        environments = sorted(rng.sample(plan_environments, count), key=lambda env: env.id)
+        user = rng.choices(executors[company_id], weights[company_id])[0]
+        outcome = derive_outcome(
+            seed=settings.seed,
+            timeline=timeline,
+            execution_id=execution_id,
+            start_ms=start_ms,
+            scenarios=scenarios,
+            environments=environments,
+        )
+        summary = outcome.summary
+        rows.append(
+            (
+                execution_id,
+                company_id,
+                plan.project.id,
+                plan.id,
+                user.id,
+                start_ms,
+                start_ms + outcome.runtime_ms,
+                outcome.runtime_ms,
+                outcome.status.value,
+                json.dumps([env.id for env in environments]),
+                json.dumps(summary),
+                json.dumps([result.id for result in outcome.results]),
+                status_counts_text(summary),
+            )
+        )
+    connection.executemany(
+        "INSERT INTO executions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+    )

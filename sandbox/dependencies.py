@@ -1,0 +1,78 @@
+"""Request dependencies: who is calling, may they, and for which company.
+
+Routes declare the authority guard first, so checks run in a fixed order: bearer token (401),
+authority (the operation's ACCESS_DENIED), then parameters including the company header (400),
+then company membership (403 ACCESS_DENIED), then the operation's own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, cast
+
+from fastapi import Depends, Header, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from sandbox.auth import Authenticator, DemoUser
+from sandbox.errors import ACCESS_DENIED, ApiError, AuthenticationError
+from sandbox.operations import RULES, Operation
+from sandbox.settings import SandboxSettings
+from sandbox.store import DemoStore
+
+# Identifiers are Java longs on the service; out-of-range values are malformed, not unknown.
+LONG_MIN = -(2**63)
+LONG_MAX = 2**63 - 1
+
+# Only declares the scheme, so /docs offers an "Authorize" box; the checks are ours.
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="A demo user's token, as listed by `python -m sandbox users`.",
+)
+
+
+def get_store(request: Request) -> DemoStore:
+    return cast(DemoStore, request.app.state.store)
+
+
+def get_settings(request: Request) -> SandboxSettings:
+    return cast(SandboxSettings, request.app.state.settings)
+
+
+async def current_user(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> DemoUser:
+    if credentials is None:
+        if "authorization" in request.headers:
+            raise AuthenticationError.invalid("The Authorization header is not a bearer token")
+        raise AuthenticationError.missing()
+    authenticator = cast(Authenticator, request.app.state.authenticator)
+    user = authenticator.authenticate(credentials.credentials)
+    if user is None:
+        raise AuthenticationError.invalid("Invalid access token")
+    return user
+
+
+def authority_guard(operation: Operation) -> Callable[[DemoUser], Awaitable[DemoUser]]:
+    """A dependency admitting only users holding the operation's authority."""
+    authority = RULES[operation].authority
+
+    async def guard(user: Annotated[DemoUser, Depends(current_user)]) -> DemoUser:
+        if not user.can(authority):
+            raise ApiError.access_denied(operation)
+        return user
+
+    return guard
+
+
+async def current_company(
+    user: Annotated[DemoUser, Depends(current_user)],
+    company_id: Annotated[
+        int,
+        Header(alias="current-company-id", ge=LONG_MIN, le=LONG_MAX, description="Company id"),
+    ],
+) -> int:
+    """The company named by the header, which must be the caller's own: never another's data."""
+    if company_id != user.company_id:
+        raise ApiError(403, ACCESS_DENIED, f"Access is denied to company {company_id}")
+    return company_id

@@ -100,10 +100,10 @@ def status_per_day(per_day: pd.DataFrame) -> go.Figure:
 def runtime_trend(executions: pd.DataFrame) -> go.Figure:
     """Execution runtime over time, one line per plan, in the unit that suits the data.
 
-    Executions still running (results but no verdict yet) are left out: their runtime so far
-    would read as a sudden speed-up.
+    Executions still running (any result without a verdict yet) are left out: their runtime
+    so far would read as a sudden speed-up.
     """
-    running = (executions["results"] > 0) & (executions["verdicts"] == 0)
+    running = executions["results"] > executions["verdicts"]
     timed = executions[~running].dropna(subset=["start", "runtime_ms"]).sort_values("start")
     seconds = timed["runtime_ms"].astype("float64") / 1000
     unit, per_unit = duration_unit(float(seconds.max()) if not seconds.empty else 0.0)
@@ -125,7 +125,7 @@ def runtime_trend(executions: pd.DataFrame) -> go.Figure:
                 ),
             )
         )
-    fig.update_xaxes(type="date")
+    fig.update_xaxes(type="date", tickformat="%d %b")
     _layout(fig, y_title=f"Runtime ({unit})", x_title="Start (UTC)")
     # Plan names are long and many: a legend at the side leaves the plot its height.
     fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "yanchor": "top"})

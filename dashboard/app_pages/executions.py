@@ -49,7 +49,8 @@ if state.mine and not connection.email:
 
 # -- filters ----------------------------------------------------------------------------------
 filters = ui.UrlFilters(ROUTE, state)
-statuses = dict.fromkeys(STATUS_COLORS) | ({state.status: None} if state.status else {})
+# Known statuses, plus one from a shared link that this dashboard does not know (an open set).
+status_options = {None: "Any status"} | {s: s for s in (*STATUS_COLORS, state.status) if s}
 row1 = st.columns([2, 2, 1])
 with row1[0]:
     filters.selectbox(
@@ -58,7 +59,7 @@ with row1[0]:
 with row1[1]:
     filters.selectbox("Plan", "plan", {None: "All plans", **plan_names})
 with row1[2]:
-    filters.selectbox("Status", "status", {None: "Any status", **{s: s for s in statuses}})
+    filters.selectbox("Status", "status", status_options)
 
 window = url_state.time_window(state, now)
 row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")

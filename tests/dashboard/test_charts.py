@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import charts, status_colors, transforms
@@ -67,13 +68,16 @@ def test_status_colours_are_case_insensitive_and_unknown_is_neutral() -> None:
 
 def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> None:
     executions, _ = executions_and_counts()
+    partly_running = transforms.executions_frame(
+        [records.execution(4, result_summary={"SUCCESS": 2, "WAITING": 1}, runtime=1_000)]
+    )
 
-    fig = charts.runtime_trend(executions)
+    fig = charts.runtime_trend(pd.concat([executions, partly_running]))
 
     assert [trace.type for trace in fig.data] == ["scatter"]
     (trace,) = fig.data
     assert fig.layout.yaxis.title.text == "Runtime (minutes)"  # longest is an hour
-    assert list(trace.y) == [2.08, 60.0]  # execution 3 is still running (all WAITING)
+    assert list(trace.y) == [2.08, 60.0]  # executions 3 and 4 are still running
     assert [row[1] for row in trace.customdata] == ["2 min 05 s", "1 h 00 min"]
 
 

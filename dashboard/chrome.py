@@ -38,6 +38,7 @@ def now(conn: Connection) -> datetime:
 def sidebar(conn: Connection) -> None:
     """Draw the connection badge, the connection form and the Refresh button."""
     with st.sidebar:
+        st.markdown("#### :material/fact_check: QA dashboard")
         _badge(conn)
         problems = _resolve().problems
         if problems:

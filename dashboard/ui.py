@@ -18,7 +18,7 @@ import streamlit as st
 from api_client import ApiError
 from dashboard import transforms, url_state
 from dashboard.formatting import escape_markdown
-from dashboard.messages import UserMessage, describe_error
+from dashboard.messages import Severity, UserMessage, describe_error
 from dashboard.routes import Route
 
 T = TypeVar("T")
@@ -147,11 +147,17 @@ def _all_to_none(value: Any) -> Any:
 # -- notices ----------------------------------------------------------------------------------
 
 
-def show_notes(texts: Iterable[str], *, severity: str = "warning") -> None:
+def show_notes(texts: Iterable[str], *, severity: Severity = "warning") -> None:
     """Show plain-text notes (which may quote the URL or the service) literally, as one box."""
     lines = [f"- {escape_markdown(text)}" for text in texts if text]
     if lines:
         _NOTICES[severity]("\n".join(lines) if len(lines) > 1 else lines[0][2:])
+
+
+def show_messages(texts: Sequence[str], *, severity: Severity) -> None:
+    """Show several messages from `dashboard.messages` (trusted markdown) as one box."""
+    if texts:
+        _NOTICES[severity]("\n".join(f"- {text}" for text in texts) if len(texts) > 1 else texts[0])
 
 
 def show_message(message: UserMessage) -> None:

@@ -110,12 +110,16 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
         wanted = set(names)
         params = {name: value for name, value in params.items() if name in wanted}
     reader = _Reader(params)
+    # Read in the order the filters appear on the pages, so problems are listed that way too.
+    project = reader.id(PROJECT, "project")
+    plan = reader.id(PLAN, "plan")
+    active_only = reader.flag(ACTIVE, default=True, meaning='"active plans only"')
     status = reader.status()
     date_range, date_from, date_to = reader.date_range()
     state = ViewState(
-        project=reader.id(PROJECT, "project"),
-        plan=reader.id(PLAN, "plan"),
-        active_only=reader.flag(ACTIVE, default=True, meaning='"active plans only"'),
+        project=project,
+        plan=plan,
+        active_only=active_only,
         date_range=date_range,
         date_from=date_from,
         date_to=date_to,

@@ -94,10 +94,8 @@ except ApiError as error:
     ui.show_error(error, part=f"the results of execution {execution_id}")
     st.stop()
 
-if data.failures:
-    ui.show_notes(
-        [f"Scenario {f.scenario_id}: {f.message}" for f in data.failures], severity="warning"
-    )
+# Each failure names its scenario; the others' results are shown below as usual.
+ui.show_messages([failure.message for failure in data.failures], severity="warning")
 ui.show_notes([describe_skipped((s.reason for s in data.skipped), "result") or ""])
 results = data.results
 if results.empty:

@@ -113,3 +113,30 @@ def test_a_token_without_result_view_keeps_the_header(
     assert "TEST_RESULT_VIEW" in joined(at.error)
     assert "Duration" in metrics(at)  # the rest of the page is still there
     assert not at.dataframe
+
+
+def test_one_scenario_that_fails_is_a_warning_beside_the_others(
+    app: AppFactory,
+    connect: Connect,
+    monkeypatch: pytest.MonkeyPatch,
+    finished: tuple[Execution, TestPlan],
+) -> None:
+    from dashboard import transforms
+
+    # The plan names a scenario the service does not know (removed since, say).
+    real = transforms.plan_scenarios
+    monkeypatch.setattr(
+        transforms, "plan_scenarios", lambda plans, plan_id: (*real(plans, plan_id), 987654)
+    )
+    connect()
+    execution, plan = finished
+    at = app(RESULTS, execution=str(execution.id), plan=str(plan.id))
+
+    at.run()
+
+    assert_no_failure(at)
+    assert "scenario 987654" in joined(at.warning)
+    assert set(at.dataframe[0].value["Scenario"]) == set(plan.scenarios)
+    assert f"from {len(plan.scenarios)} of {len(plan.scenarios) + 1} scenarios" in joined(
+        at.caption
+    )

@@ -97,3 +97,10 @@ def test_each_pages_link_reopens_the_same_view_in_a_new_browser(
     assert screen.view(shared) == executions_view
     screen.expect_no_failure_shown(shared)
     screen.expect_no_failure_shown(page)
+
+
+def test_the_watch_sees_a_page_not_found_dialog(page: Page, dashboard: StreamlitServer) -> None:
+    """A control: the "Page not found" dialog of an unknown page is noticed, so the journey's
+    "no such dialog" means something (the dialog can vanish before an assertion looks)."""
+    screen.open_app(page, dashboard.url + "/no-such-page")
+    assert page.evaluate("() => window.__seen.pageNotFound") is True

@@ -25,10 +25,9 @@ ENV_NAMES = (
 
 
 @pytest.fixture(scope="session")
-def sandbox() -> Iterator[RunningSandbox]:
-    """The demo data (default settings), served in this process."""
-    with serve_in_thread(SandboxSettings()) as running:
-        yield running
+def sandbox(live_sandbox: RunningSandbox) -> RunningSandbox:
+    """The demo data (default settings) on a loopback port: tests/conftest.py's, shared."""
+    return live_sandbox
 
 
 @pytest.fixture(scope="session")

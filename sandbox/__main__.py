@@ -20,7 +20,7 @@ from sandbox.settings import FaultSettings, SandboxSettings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     if args.command == "users":
         _print_users(args.seed)
     else:
@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -80,8 +80,9 @@ def _print_users(seed: int) -> None:
     sys.stdout.write("\n")
 
 
-def _serve(args: argparse.Namespace) -> None:
-    settings = SandboxSettings(
+def settings_from(args: argparse.Namespace) -> SandboxSettings:
+    """The settings a `serve` command line asks for."""
+    return SandboxSettings(
         seed=args.seed,
         executions=args.executions,
         days=args.days,
@@ -101,6 +102,10 @@ def _serve(args: argparse.Namespace) -> None:
             malformed_record_rate=args.malformed_rate,
         ),
     )
+
+
+def _serve(args: argparse.Namespace) -> None:
+    settings = settings_from(args)
     app = create_app(settings)
     sock = bind_socket(args.host, args.port)
     base_url = origin_of(sock) + settings.path_prefix

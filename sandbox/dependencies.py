@@ -7,11 +7,13 @@ then company membership (403 ACCESS_DENIED), then the operation's own rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, cast
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BeforeValidator
 
 from sandbox.auth import Authenticator, DemoUser
 from sandbox.errors import ACCESS_DENIED, ApiError, AuthenticationError
@@ -22,6 +24,18 @@ from sandbox.store import DemoStore
 # Identifiers are Java longs on the service; out-of-range values are malformed, not unknown.
 LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
+_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _java_integer(value: object) -> object:
+    if isinstance(value, str) and not _JAVA_INTEGER.fullmatch(value):
+        raise ValueError("must be a whole number")
+    return value
+
+
+# Put after Query/Path/Header in `Annotated[...]`: integers as Java parses them, so "1.0" or
+# " 1" is malformed rather than quietly read as 1 (pydantic alone would accept them).
+WHOLE_NUMBER = BeforeValidator(_java_integer)
 
 # Only declares the scheme, so /docs offers an "Authorize" box; the checks are ours.
 _bearer = HTTPBearer(
@@ -70,6 +84,7 @@ async def current_company(
     company_id: Annotated[
         int,
         Header(alias="current-company-id", ge=LONG_MIN, le=LONG_MAX, description="Company id"),
+        WHOLE_NUMBER,
     ],
 ) -> int:
     """The company named by the header, which must be the caller's own: never another's data."""

@@ -18,6 +18,7 @@ from sandbox.data.outcomes import (
     Behaviour,
     DerivedResult,
     EnvironmentTraits,
+    Outcome,
     Timeline,
     derive_outcome,
 )
@@ -123,20 +124,15 @@ class DemoStore:
             ).fetchone()
         return None if row is None else int(row[0])
 
-    def results(self, execution: StoredExecution, scenario_id: int) -> list[ResultRecord]:
-        """The results of one scenario in an execution, derived exactly as at generation."""
+    def outcome(self, execution: StoredExecution) -> Outcome:
+        """All results of an execution, derived exactly as when its summary was stored."""
         with self._lock:
             scenario_rows = self._connection.execute(
                 "SELECT s.* FROM plan_scenarios ps JOIN scenarios s ON s.id = ps.scenario_id"
                 " WHERE ps.plan_id = ? ORDER BY ps.position",
                 (execution.plan_id,),
             ).fetchall()
-            plan = self._connection.execute(
-                "SELECT screen_shot_type, video_enabled, performance_data_enabled"
-                " FROM plans WHERE id = ?",
-                (execution.plan_id,),
-            ).fetchone()
-        outcome = derive_outcome(
+        return derive_outcome(
             seed=self._seed,
             timeline=self._timeline,
             execution_id=execution.id,
@@ -144,6 +140,16 @@ class DemoStore:
             scenarios=[(row["id"], _behaviour(row)) for row in scenario_rows],
             environments=[self._traits[env_id] for env_id in execution.environment_ids],
         )
+
+    def results(self, execution: StoredExecution, scenario_id: int) -> list[ResultRecord]:
+        """The results of one scenario in an execution (none if the plan lacks the scenario)."""
+        outcome = self.outcome(execution)
+        with self._lock:
+            plan = self._connection.execute(
+                "SELECT screen_shot_type, video_enabled, performance_data_enabled"
+                " FROM plans WHERE id = ?",
+                (execution.plan_id,),
+            ).fetchone()
         return [
             self._result_record(execution, plan, result)
             for result in outcome.results

@@ -12,6 +12,7 @@ from sandbox.data.outcomes import Level
 from sandbox.dependencies import (
     LONG_MAX,
     LONG_MIN,
+    WHOLE_NUMBER,
     authority_guard,
     current_company,
     current_user,
@@ -45,8 +46,6 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
     500: {"model": ErrorBody, "description": "INTERNAL_SERVER_ERROR"},
 }
 
-_Long = Query(ge=LONG_MIN, le=LONG_MAX)
-
 
 @router.get(
     RULES[Operation.FILTER_EXECUTIONS].path,
@@ -60,16 +59,21 @@ def filter_executions(
     company_id: Annotated[int, Depends(current_company)],
     store: Annotated[DemoStore, Depends(get_store)],
     settings: Annotated[SandboxSettings, Depends(get_settings)],
-    page: Annotated[int, Query(ge=1, le=INT_MAX, description="First page is 1")],
-    size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="Records per page")],
-    projectId: Annotated[int | None, _Long] = None,
-    planId: Annotated[int | None, _Long] = None,
+    page: Annotated[int, Query(ge=1, le=INT_MAX, description="First page is 1"), WHOLE_NUMBER],
+    size: Annotated[
+        int, Query(ge=1, le=MAX_PAGE_SIZE, description="Records per page"), WHOLE_NUMBER
+    ],
+    projectId: Annotated[int | None, Query(ge=LONG_MIN, le=LONG_MAX), WHOLE_NUMBER] = None,
+    planId: Annotated[int | None, Query(ge=LONG_MIN, le=LONG_MAX), WHOLE_NUMBER] = None,
     from_: Annotated[
         int | None,
         Query(alias="from", ge=LONG_MIN, le=LONG_MAX, description="Earliest start, Unix ms"),
+        WHOLE_NUMBER,
     ] = None,
     to: Annotated[
-        int | None, Query(ge=LONG_MIN, le=LONG_MAX, description="Latest start, Unix ms")
+        int | None,
+        Query(ge=LONG_MIN, le=LONG_MAX, description="Latest start, Unix ms"),
+        WHOLE_NUMBER,
     ] = None,
     status: Annotated[Level | None, Query(description="Execution status")] = None,
     email: Annotated[str | None, Query(description="Must be the caller's own address")] = None,

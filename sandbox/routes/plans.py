@@ -6,7 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from sandbox.dependencies import LONG_MAX, LONG_MIN, authority_guard, current_company, get_store
+from sandbox.dependencies import (
+    LONG_MAX,
+    LONG_MIN,
+    WHOLE_NUMBER,
+    authority_guard,
+    current_company,
+    get_store,
+)
 from sandbox.operations import RULES, Operation
 from sandbox.schemas import AuthErrorBody, ErrorBody, PlanRecord
 from sandbox.store import DemoStore
@@ -35,7 +42,7 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
 def list_plans(
     company_id: Annotated[int, Depends(current_company)],
     store: Annotated[DemoStore, Depends(get_store)],
-    projectId: Annotated[int | None, Query(ge=LONG_MIN, le=LONG_MAX)] = None,
+    projectId: Annotated[int | None, Query(ge=LONG_MIN, le=LONG_MAX), WHOLE_NUMBER] = None,
     active: Annotated[bool, Query(description="true: only active plans; false: all plans")] = True,
 ) -> list[PlanRecord]:
     """Plans ordered by id. Active means enabled and in an enabled project. A project of

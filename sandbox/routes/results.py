@@ -7,7 +7,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path
 
 from sandbox.auth import DemoUser
-from sandbox.dependencies import LONG_MAX, LONG_MIN, authority_guard, current_user, get_store
+from sandbox.dependencies import (
+    LONG_MAX,
+    LONG_MIN,
+    WHOLE_NUMBER,
+    authority_guard,
+    current_user,
+    get_store,
+)
 from sandbox.errors import ApiError
 from sandbox.operations import RULES, Operation
 from sandbox.schemas import AuthErrorBody, ErrorBody, ResultRecord
@@ -36,8 +43,8 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
 def scenario_results(
     user: Annotated[DemoUser, Depends(current_user)],
     store: Annotated[DemoStore, Depends(get_store)],
-    executionId: Annotated[int, Path(ge=LONG_MIN, le=LONG_MAX)],
-    scenarioId: Annotated[int, Path(ge=LONG_MIN, le=LONG_MAX)],
+    executionId: Annotated[int, Path(ge=LONG_MIN, le=LONG_MAX), WHOLE_NUMBER],
+    scenarioId: Annotated[int, Path(ge=LONG_MIN, le=LONG_MAX), WHOLE_NUMBER],
 ) -> list[ResultRecord]:
     """One result per environment the execution ran the scenario on; `[]` when the scenario
     exists but was not part of that execution. Another company's execution or scenario is

@@ -1,0 +1,40 @@
+"""Fixtures shared by every test folder: the demo sandbox over real HTTP, and its users."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from sandbox import Authority, DemoUser, RunningSandbox, SandboxSettings, serve_in_thread
+
+UserPicker = Callable[..., DemoUser]
+
+
+@pytest.fixture(scope="session")
+def live_sandbox() -> Iterator[RunningSandbox]:
+    """The default demo data, served on a free loopback port for the whole session."""
+    with serve_in_thread(SandboxSettings()) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def demo_user(live_sandbox: RunningSandbox) -> UserPicker:
+    """Picks a demo user: `demo_user()` is company 1's full-authority user,
+    `demo_user(company_id=2, lacking=Authority.PLAN_VIEW)` the one of company 2 without it."""
+
+    def pick(company_id: int = 1, lacking: Authority | None = None) -> DemoUser:
+        wanted = {a for a in Authority if a is not lacking}
+        return next(
+            user
+            for user in live_sandbox.users
+            if user.company_id == company_id and set(user.authorities) == wanted
+        )
+
+    return pick
+
+
+@pytest.fixture(scope="session")
+def orphan_user(live_sandbox: RunningSandbox) -> DemoUser:
+    """The demo user whose company does not exist (its results requests fail with a 500)."""
+    return live_sandbox.users[-1]

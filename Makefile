@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m sandbox serve --host 127.0.0.1 --port 8000
+	@# headless: no first-run e-mail prompt and no browser launch; open the URL it prints
+	$(BIN)/streamlit run dashboard/app.py --server.headless true
 
 sandbox: $(STAMP)
 	$(BIN)/python -m sandbox serve --host 127.0.0.1 --port 8000

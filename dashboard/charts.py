@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # no stubs in [test]
+import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.formatting import duration_unit, human_duration

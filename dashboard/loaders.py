@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
-import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # no stubs in [test]
+import pandas as pd
 
 from api_client import (
     ApiClient,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # no stubs in [test]
+import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
 from dashboard.formatting import EN_DASH, format_day, human_duration, is_web_url

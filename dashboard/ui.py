@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any, TypeVar
 
-import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # no stubs in [test]
+import pandas as pd
 import streamlit as st
 
 from api_client import ApiError

@@ -1,8 +1,8 @@
 """Request dependencies: who is calling, may they, and for which company.
 
-Routes declare the authority guard first, so checks run in a fixed order: bearer token (401),
-authority (the operation's ACCESS_DENIED), then parameters including the company header (400),
-then company membership (403 ACCESS_DENIED), then the operation's own rules.
+Routers declare the authority guard, so checks run in a fixed order: bearer token (401),
+authority (the operation's ACCESS_DENIED), company header (400 INVALID_REQUEST), company
+membership (403 ACCESS_DENIED), the other parameters (400), then the operation's own rules.
 """
 
 from __future__ import annotations

@@ -85,6 +85,8 @@ class Person:
     roles: tuple[str, ...]
     authorities: tuple[Authority, ...]
     logs_in: bool
+    # Relative share of the company's executions this person starts (CI starts most).
+    execution_weight: int
 
 
 COMPANIES: tuple[Company, ...] = (
@@ -207,6 +209,7 @@ def _company_people(company_id: int, first_id: int, prefix: str) -> tuple[Person
             roles=_LEAD_ROLES,
             authorities=ALL_AUTHORITIES,
             logs_in=True,
+            execution_weight=30,
         ),
         Person(
             first_id + 1,
@@ -217,6 +220,7 @@ def _company_people(company_id: int, first_id: int, prefix: str) -> tuple[Person
             roles=_QA_ROLES,
             authorities=_without(Authority.TEST_RESULT_VIEW),
             logs_in=True,
+            execution_weight=5,
         ),
         Person(
             first_id + 2,
@@ -227,6 +231,7 @@ def _company_people(company_id: int, first_id: int, prefix: str) -> tuple[Person
             roles=_QA_ROLES,
             authorities=_without(Authority.TEST_EXECUTION_VIEW),
             logs_in=True,
+            execution_weight=5,
         ),
         Person(
             first_id + 3,
@@ -237,6 +242,7 @@ def _company_people(company_id: int, first_id: int, prefix: str) -> tuple[Person
             roles=_QA_ROLES,
             authorities=_without(Authority.PLAN_VIEW),
             logs_in=True,
+            execution_weight=5,
         ),
         Person(
             first_id + 4,
@@ -248,6 +254,7 @@ def _company_people(company_id: int, first_id: int, prefix: str) -> tuple[Person
             roles=_CI_ROLES,
             authorities=(),
             logs_in=False,
+            execution_weight=55,
         ),
     )
 
@@ -266,6 +273,7 @@ PEOPLE: tuple[Person, ...] = (
         roles=_QA_ROLES,
         authorities=ALL_AUTHORITIES,
         logs_in=True,
+        execution_weight=0,
     ),
 )
 

@@ -49,9 +49,6 @@ FIRST_COMPANY_SHARE = 0.7
 # Four seconds is shorter than any setup time, so that run is certainly WAITING throughout.
 IN_PROGRESS_RUNS = ((1, 4), (2, 4), (1, 12 * 60))
 
-# Who starts executions, by username suffix, with weights: mostly CI, then the QA lead.
-EXECUTOR_WEIGHTS = {"ci": 55, "lead": 30, "no-results": 5, "no-executions": 5, "no-plans": 5}
-
 WEB_SCENARIO_NAMES = (
     "Login with valid credentials",
     "Login with wrong password",
@@ -453,8 +450,7 @@ def _insert_executions(
         company.id: [p for p in PEOPLE if p.company_id == company.id] for company in COMPANIES
     }
     weights = {
-        company_id: [EXECUTOR_WEIGHTS[p.username.split(".", 1)[1]] for p in people]
-        for company_id, people in executors.items()
+        company_id: [p.execution_weight for p in people] for company_id, people in executors.items()
     }
     rows = []
     for execution_id, (start_ms, company_id) in enumerate(slots, start=1):

@@ -86,12 +86,13 @@ def filter_executions(
     email = (email or "").strip() or None  # an empty form field means "not given"
     if email is not None and email.casefold() != user.email.casefold():
         raise ApiError(403, "UNAUTHORIZED_USER", "The email is not the authenticated user's")
+    status_name = status.value if status is not None else None
     criteria = ExecutionCriteria(
         company_id=company_id,
         project_id=projectId,
         plan_id=planId,
         user_id=user.id if email is not None else None,
-        status=status.value if status is not None else None,
+        status=status_name,
         start_from_ms=from_,
         start_to_ms=to,
     )
@@ -107,7 +108,7 @@ def filter_executions(
             ("planId", planId),
             ("from", from_),
             ("to", to),
-            ("status", status.value if status is not None else None),
+            ("status", status_name),
             ("email", email),
         )
         if value is not None

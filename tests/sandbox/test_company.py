@@ -51,6 +51,13 @@ def test_another_companys_id_is_access_denied(
     assert_error(response, 403, "ACCESS_DENIED")
 
 
+def test_membership_is_checked_before_the_query_parameters(
+    http: httpx.Client, demo_user: UserPicker
+) -> None:
+    response = http.get(FILTER, params={"page": 0}, headers=headers(demo_user(), 2))
+    assert_error(response, 403, "ACCESS_DENIED")
+
+
 def test_lists_hold_only_the_callers_company(http: httpx.Client, demo_user: UserPicker) -> None:
     for company_id in (1, 2):
         user = demo_user(company_id=company_id)

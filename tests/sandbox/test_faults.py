@@ -108,6 +108,11 @@ def test_rate_limit_answers_429_with_the_configured_retry_after(call: Call) -> N
     assert response.json()["error"] == "TOO_MANY_REQUESTS"
 
 
+def test_faults_come_before_authentication() -> None:
+    with faulty(rate_limit_rate=1.0) as running, httpx.Client(base_url=running.base_url) as client:
+        assert client.get(PLANS).status_code == 429
+
+
 def test_slow_answers_are_delayed_without_blocking_the_server(call: Call) -> None:
     with faulty(slow_rate=1.0, slow_seconds=1.0) as running:
         started = time.monotonic()

@@ -78,6 +78,11 @@ def test_malformed_request_is_invalid_request(
     assert_error(_get(http, lead, **params), 400, "INVALID_REQUEST")
 
 
+def test_unknown_parameters_are_ignored(http: httpx.Client, lead: DemoUser) -> None:
+    plain = _get(http, lead, page=1, size=5).json()
+    assert _get(http, lead, page=1, size=5, sort="name", projectid=99).json() == plain
+
+
 def test_the_message_names_the_faulty_parameter(http: httpx.Client, lead: DemoUser) -> None:
     message = _get(http, lead, size=10).json()["message"]
     assert "'page'" in message

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
-from tests.sandbox.helpers import FILTER, PLANS, RESULTS, company_headers, headers
+from tests.sandbox.helpers import (
+    FILTER,
+    PLANS,
+    RESULTS,
+    UserPicker,
+    assert_error,
+    company_headers,
+    headers,
+)
 
 PUBLIC = "https://qa.example.test"
 
@@ -90,3 +100,37 @@ def test_another_seed_gives_other_answers_and_tokens() -> None:
     ):
         assert first.users[0].token != second.users[0].token
         assert _answers(first)[0] != _answers(second)[0]
+
+
+def test_framework_errors_use_the_services_error_shape(
+    http: httpx.Client, demo_user: UserPicker
+) -> None:
+    assert_error(http.post(PLANS, headers=company_headers(demo_user())), 405, "METHOD_NOT_ALLOWED")
+    assert_error(http.get("/api/plans"), 404, "NOT_FOUND")
+
+
+def test_a_database_file_is_rebuilt_at_every_start(tmp_path: Path) -> None:
+    settings = SandboxSettings(
+        db_path=str(tmp_path / "demo.sqlite3"), executions=60, public_base_url=PUBLIC
+    )
+    with serve_in_thread(settings) as first:
+        first_answers = _answers(first)
+    with serve_in_thread(replace(settings, seed=8)) as second:
+        assert _answers(second)[0] != first_answers[0]
+    with serve_in_thread(settings) as third:
+        assert _answers(third) == first_answers
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({"executions": -1}, "executions"),
+        ({"days": 0}, "days"),
+        ({"path_prefix": "svc"}, "path_prefix"),
+        ({"path_prefix": "/svc/"}, "path_prefix"),
+        ({"public_base_url": "qa.example.test"}, "public_base_url"),
+    ],
+)
+def test_impossible_settings_are_refused(bad: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SandboxSettings(**bad)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
@@ -80,13 +81,13 @@ def assert_error(response: httpx.Response, status: int, code: str) -> None:
 
 
 def all_executions(
-    client: httpx.Client, user: DemoUser, size: int = 1000, **filters: object
-) -> list[dict[str, object]]:
+    client: httpx.Client, user: DemoUser, size: int = 1000, **filters: str | int
+) -> list[dict[str, Any]]:
     """Every execution matching `filters`, walking the pages by their `next_page` links."""
     response = client.get(
         FILTER, params={"page": 1, "size": size, **filters}, headers=company_headers(user)
     )
-    items: list[dict[str, object]] = []
+    items: list[dict[str, Any]] = []
     while True:
         assert response.status_code == 200, response.text
         page = response.json()

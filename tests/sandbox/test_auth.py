@@ -9,7 +9,8 @@ from sandbox import Authority, demo_users
 from sandbox.auth import BEARER_TOKEN_PREFIX, Authenticator
 from tests.sandbox.helpers import FILTER, PLANS, RESULTS, UserPicker, assert_error, headers
 
-# One request per operation that would succeed for company 1's full-authority user.
+# One well-formed request per operation: only the credentials vary between the tests.
+COMPANY_1 = {"current-company-id": "1"}
 OPERATIONS = {
     "results": (RESULTS.format(execution_id=1, scenario_id=1), {}),
     "filter": (FILTER, {"page": 1, "size": 5}),
@@ -22,15 +23,11 @@ def operation(request: pytest.FixtureRequest) -> tuple[str, dict[str, int]]:
     return OPERATIONS[request.param]
 
 
-def _company_header() -> dict[str, str]:
-    return {"current-company-id": "1"}
-
-
 def test_missing_token_gets_the_security_layers_401(
     http: httpx.Client, operation: tuple[str, dict[str, int]]
 ) -> None:
     path, params = operation
-    response = http.get(path, params=params, headers=_company_header())
+    response = http.get(path, params=params, headers=COMPANY_1)
     assert response.status_code == 401
     assert response.json() == {
         "error": "unauthorized",
@@ -53,9 +50,7 @@ def test_unusable_token_is_invalid_token_401(
     http: httpx.Client, operation: tuple[str, dict[str, int]], authorization: str
 ) -> None:
     path, params = operation
-    response = http.get(
-        path, params=params, headers={"Authorization": authorization, **_company_header()}
-    )
+    response = http.get(path, params=params, headers={"Authorization": authorization, **COMPANY_1})
     assert response.status_code == 401
     body = response.json()
     assert body["error"] == "invalid_token"

@@ -13,10 +13,11 @@ from sandbox import SandboxSettings, serve_in_thread
 from tests.sandbox.helpers import FILTER, PLANS, RESULTS, company_headers, headers
 
 LARGE = 100_000
-PAGE = {"page": 1, "size": 50}
+Params = dict[str, str | int]
+PAGE: Params = {"page": 1, "size": 50}
 
 
-def _median_seconds(client: httpx.Client, params: dict[str, object]) -> float:
+def _median_seconds(client: httpx.Client, params: Params) -> float:
     timings = []
     for _ in range(5):
         begin = time.perf_counter()
@@ -35,16 +36,16 @@ def test_a_hundred_thousand_executions() -> None:
             first = client.get(FILTER, params=PAGE).json()
             total = first["total_count"]
             other = client.get(FILTER, params=PAGE, headers=company_headers(other_lead)).json()
+            cases: dict[str, Params] = {
+                "company only": {},
+                "project": {"projectId": 2},
+                "plan and status": {"planId": 2, "status": "SUCCESS"},
+                "time window": {"from": 1_780_000_000_000, "to": 1_790_000_000_000},
+                "own e-mail": {"email": lead.email},
+                "last page": {"page": -(-total // 50)},
+            }
             latencies = {
-                name: _median_seconds(client, {**PAGE, **params})
-                for name, params in {
-                    "company only": {},
-                    "project": {"projectId": 2},
-                    "plan and status": {"planId": 2, "status": "SUCCESS"},
-                    "time window": {"from": 1_780_000_000_000, "to": 1_790_000_000_000},
-                    "own e-mail": {"email": lead.email},
-                    "last page": {"page": -(-total // 50)},
-                }.items()
+                name: _median_seconds(client, {**PAGE, **params}) for name, params in cases.items()
             }
             newest = first["item_list"][0]
             plans = client.get(PLANS).json()

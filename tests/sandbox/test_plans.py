@@ -22,7 +22,7 @@ Plan = dict[str, Any]
 MOBILE_ONLY = {"clear_app_data", "uninstall_app_after_test"}
 
 
-def _plans(http: httpx.Client, user: DemoUser, **params: object) -> list[Plan]:
+def _plans(http: httpx.Client, user: DemoUser, **params: str | int | bool) -> list[Plan]:
     response = http.get(PLANS, params=params, headers=company_headers(user))
     assert response.status_code == 200, response.text
     plans: list[Plan] = response.json()

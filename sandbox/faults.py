@@ -90,6 +90,8 @@ class FaultPlanner:
 
 
 class FaultInjector:
+    """The middleware: plans each operation request's faults, then acts them out."""
+
     def __init__(self, app: ASGIApp, *, faults: FaultSettings, matcher: OperationMatcher) -> None:
         self._app = app
         self._faults = faults

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from api_client import ApiClient
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
@@ -28,6 +28,10 @@ from tests.browser import harness
 from tests.browser.harness import ARTIFACTS, CHROMIUM_ARGS, Secrets, StreamlitServer
 
 VIEWPORT = {"width": 1600, "height": 1000}
+
+# Assertions wait for the app on its own state; this is how long they may wait. Generous, as
+# CI shares two cores among the dashboard, the sandbox, chromium and pytest.
+expect.set_options(timeout=20_000)
 SCREENSHOT_MAX_HEIGHT = 6000
 
 # Records, from the first byte of every page, whether the app ever showed an exception box or a

@@ -85,6 +85,10 @@ def dashboard_env(home: Path, overrides: Mapping[str, str] | None = None) -> dic
     return env
 
 
+class PortTaken(RuntimeError):
+    """The free port found for a server was taken before the server could bind it."""
+
+
 @dataclass
 class StreamlitServer:
     """`streamlit run dashboard/app.py` on a free loopback port, output captured to a log file."""
@@ -99,7 +103,17 @@ class StreamlitServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> StreamlitServer:
+    def start(self, attempts: int = 3) -> StreamlitServer:
+        """Start on a free port; retried if another process took the port in the meantime."""
+        for attempt in range(1, attempts + 1):
+            try:
+                return self._start_once()
+            except PortTaken:
+                if attempt == attempts:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _start_once(self) -> StreamlitServer:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         command = [
@@ -132,6 +146,8 @@ class StreamlitServer:
         health = f"{self.url}/_stcore/health"
         while True:
             if self._process.poll() is not None:
+                if f"Port {self.port} is not available" in self.log():
+                    raise PortTaken(self.port)
                 raise RuntimeError(
                     f"streamlit ({self.name}) exited with {self._process.returncode} before it "
                     f"was healthy; its log:\n{self.log()[-3000:]}"

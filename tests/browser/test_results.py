@@ -44,9 +44,13 @@ def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
 
     page.context.route(re.compile(r"^https?://storage\.example\.test/"), serve_stub)
 
-    screen.open_app(page, f"{dashboard.url}/executions?plan={demo_plan.id}&range=30d")
+    # A finished execution with failures: the screen a QA lead opens results for.
+    screen.open_app(
+        page,
+        f"{dashboard.url}/executions?plan={demo_plan.id}&range=30d&status={demo_plan.status}",
+    )
     executions = screen.Grid.only(page)
-    executions.expect_rows(demo_plan.executions_30d)
+    executions.expect_rows(demo_plan.executions_30d_status)
     execution_id = int(executions.column("Id")[0])
 
     executions.select_row(0)
@@ -57,6 +61,7 @@ def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
     assert screen.query(page) == {
         "plan": str(demo_plan.id),
         "range": "30d",
+        "status": demo_plan.status,
         "execution": str(execution_id),
     }
 

@@ -47,6 +47,7 @@ def client(connection: Connection) -> ApiClient:
         company_id=connection.company_id,
         timeout=30.0,
         max_retries=3,
+        verify=connection.ca_bundle or True,
     )
 
 

@@ -5,7 +5,7 @@ Resolved in this order, first complete source wins:
 1. the sidebar form (this viewer's session only; never written to disk or the URL),
 2. `.streamlit/secrets.toml`, table `[service]`,
 3. the environment: QA_DASHBOARD_BASE_URL, QA_DASHBOARD_TOKEN, QA_DASHBOARD_COMPANY_ID and
-   optionally QA_DASHBOARD_EMAIL,
+   optionally QA_DASHBOARD_EMAIL and QA_DASHBOARD_CA_BUNDLE,
 4. the embedded demo sandbox (see `dashboard.demo`), when nothing is configured.
 
 A half-configured source (a token but no base URL, say) is not used; it becomes a problem the
@@ -17,6 +17,7 @@ No Streamlit import: the rules are unit-tested with plain dictionaries.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -31,6 +32,7 @@ ENV_BASE_URL = "QA_DASHBOARD_BASE_URL"
 ENV_TOKEN = "QA_DASHBOARD_TOKEN"  # noqa: S105 - the name of a variable, not a token
 ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
+ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
 SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
 
 SOURCE_LABELS: dict[Source, str] = {
@@ -54,6 +56,9 @@ class Connection:
     company_id: int
     email: str | None = None
     source: Source = "environment"
+    # A PEM file of CA certificates for a self-hosted service; None: the system's trust store.
+    # TLS verification is never turned off.
+    ca_bundle: str | None = None
     # The demo data's "now". Presets such as "last 7 days" count back from it, so the demo shows
     # data however long after the sandbox's fixed date it runs. None means the wall clock.
     clock: datetime | None = None
@@ -61,7 +66,7 @@ class Connection:
     @property
     def fingerprint(self) -> str:
         token_hash = hashlib.sha256(self.token.get_secret_value().encode()).hexdigest()
-        material = f"{self.base_url}\n{self.company_id}\n{token_hash}"
+        material = f"{self.base_url}\n{self.company_id}\n{token_hash}\n{self.ca_bundle or ''}"
         return hashlib.sha256(material.encode()).hexdigest()
 
     @property
@@ -113,13 +118,14 @@ def resolve(
     return Resolution(None, problems)
 
 
-_FIELD_NAMES_PLAIN = {f: f for f in ("base_url", "token", "company_id", "email")}
+_FIELD_NAMES_PLAIN = {f: f for f in ("base_url", "token", "company_id", "email", "ca_bundle")}
 _FIELD_NAMES_SECRETS = _FIELD_NAMES_PLAIN
 _FIELD_NAMES_ENV = {
     "base_url": ENV_BASE_URL,
     "token": ENV_TOKEN,
     "company_id": ENV_COMPANY_ID,
     "email": ENV_EMAIL,
+    "ca_bundle": ENV_CA_BUNDLE,
 }
 
 
@@ -145,6 +151,10 @@ def _from_values(
     if company_id is None:
         missing.append(f"The company id in {where} is missing or not a positive whole number.")
 
+    ca_bundle = _text(values.get(names["ca_bundle"])) or None
+    if ca_bundle is not None and not os.path.isfile(ca_bundle):
+        missing.append(f"The CA bundle named in {where} is not a readable file.")
+
     if missing or company_id is None:
         return None, [*missing, f"Until that is fixed, {where} is not used."]
 
@@ -160,6 +170,7 @@ def _from_values(
         company_id=company_id,
         email=email,
         source=source,
+        ca_bundle=ca_bundle,
     )
     return connection, notes
 

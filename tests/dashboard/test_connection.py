@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import SecretStr
 
 from dashboard.connection import Connection, resolve
@@ -103,3 +105,34 @@ def test_equal_service_company_and_token_means_equal_connections() -> None:
     assert make("a") != make("a", company=2)
     # Two viewers with different tokens never share a cache entry.
     assert make("a").fingerprint != make("b").fingerprint
+
+
+def test_a_ca_bundle_for_a_self_hosted_service_is_taken_from_env_or_secrets(
+    tmp_path: Path,
+) -> None:
+    bundle = tmp_path / "company-ca.pem"
+    bundle.write_text("-----BEGIN CERTIFICATE-----\n")
+    from_env = resolve(session=None, secrets={}, env={**ENV, "QA_DASHBOARD_CA_BUNDLE": str(bundle)})
+    from_secrets = resolve(
+        session=None,
+        secrets={"service": {**SECRETS["service"], "ca_bundle": str(bundle)}},
+        env={},
+    )
+
+    assert from_env.connection is not None
+    assert from_env.connection.ca_bundle == str(bundle)
+    assert from_secrets.connection is not None
+    assert from_secrets.connection.ca_bundle == str(bundle)
+    # The same service reached through another trust store is another client.
+    plain = resolve(session=None, secrets={}, env=ENV).connection
+    assert plain is not None
+    assert from_env.connection.fingerprint != plain.fingerprint
+
+
+def test_a_missing_ca_bundle_file_is_a_problem_not_a_silent_fallback(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope.pem")
+
+    resolution = resolve(session=None, secrets={}, env={**ENV, "QA_DASHBOARD_CA_BUNDLE": missing})
+
+    assert resolution.connection is None
+    assert any("CA bundle" in problem for problem in resolution.problems)

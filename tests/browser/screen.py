@@ -192,6 +192,10 @@ def view(page: Page) -> dict[str, object]:
         box.inner_text().strip(): box.locator("input[type=checkbox]").is_checked()
         for box in main_area.get_by_test_id("stCheckbox").all()
     }
+    dates = {
+        box.get_by_test_id("stWidgetLabel").inner_text().strip(): box.locator("input").input_value()
+        for box in main_area.get_by_test_id("stDateInput").all()
+    }
     segments = {
         group.get_attribute("aria-label") or "": [
             radio.inner_text().strip()
@@ -207,6 +211,7 @@ def view(page: Page) -> dict[str, object]:
         "selects": selects,
         "toggles": toggles,
         "segments": segments,
+        "dates": dates,
         "metrics": metrics(page) if main_area.locator(METRIC).count() else {},
         "captions": [
             c.strip() for c in main_area.get_by_test_id("stCaptionContainer").all_inner_texts()

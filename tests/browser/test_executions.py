@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -80,4 +81,34 @@ def test_date_range_and_status_change_table_kpis_charts_and_url(
     }
     expect(screen.selectbox(page, "Status")).to_have_value(demo_plan.status)
     screen.caption_matching(page, rf"with status {demo_plan.status}")
+    screen.expect_no_failure_shown(page)
+
+
+def test_custom_dates_travel_in_the_link_and_back_restores_the_preset(
+    new_page: Callable[[], Page], dashboard: StreamlitServer, demo_plan: DemoPlan
+) -> None:
+    page = new_page()
+    screen.open_app(page, f"{dashboard.url}/executions?plan={demo_plan.id}")
+    screen.expect_table_settled(page)
+    preset_view = screen.view(page)
+
+    screen.segment(page, "Started in the last", "Custom").click()
+    expect(page).to_have_url(re.compile(r"[?&]range=custom(&|$)"))
+    screen.wait_until_idle(page)
+    params = screen.query(page)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", params.get("from", "")), params
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", params.get("to", "")), params
+    custom_view = screen.view(page)
+    assert set(custom_view["dates"]) == {"From (UTC)", "To (UTC)"}
+
+    shared = new_page()
+    screen.open_app(shared, page.url)
+    assert screen.view(shared) == custom_view
+    screen.expect_no_failure_shown(shared)
+
+    page.go_back()
+    expect(page).not_to_have_url(re.compile(r"range="))
+    screen.wait_until_idle(page)
+    expect(screen.segment(page, "Started in the last", "7 d")).to_be_checked()
+    assert screen.view(page) == preset_view
     screen.expect_no_failure_shown(page)

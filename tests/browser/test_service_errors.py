@@ -121,3 +121,35 @@ def test_service_errors_read_as_messages_not_tracebacks(
         assert token not in page.content()
         secrets.assert_absent(page.content(), f"the {page_name} page ({case_id})")
         secrets.assert_absent(page.url, f"the {page_name} page's URL ({case_id})")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="dashboard/messages.py:54 and :116 send the viewer to the sidebar's *Connection* "
+    "form; the sidebar's form is labelled 'Connect to a service' (dashboard/chrome.py:76)",
+)
+def test_an_error_names_the_sidebar_form_the_viewer_can_see(
+    start_dashboard: Callable[[str, dict[str, str]], StreamlitServer],
+    page: Page,
+    error_sandbox: RunningSandbox,
+) -> None:
+    server = start_dashboard(
+        "401-form-name",
+        {
+            "QA_DASHBOARD_BASE_URL": error_sandbox.base_url,
+            "QA_DASHBOARD_TOKEN": WRONG_TOKEN,
+            "QA_DASHBOARD_COMPANY_ID": "1",
+        },
+    )
+    screen.open_app(page, server.url + "/")
+    error = screen.main(page).locator(screen.ERROR_ALERT).filter(has_text="sidebar's")
+    expect(error).to_have_count(1)
+    form_name = error.locator("em").first.inner_text().strip()
+    expanders = page.get_by_test_id("stSidebar").get_by_test_id("stExpander")
+    labels = [
+        label.strip()
+        for label in expanders.locator("summary")
+        .get_by_test_id("stMarkdownContainer")
+        .all_inner_texts()
+    ]
+    assert form_name in labels, f"the message names {form_name!r}; the sidebar has {labels}"

@@ -9,6 +9,7 @@ artifacts/browser/.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,7 +25,7 @@ from api_client import ApiClient
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token, user_info_access_token
 from sandbox.data.catalog import PEOPLE
-from tests.browser import harness
+from tests.browser import harness, screen
 from tests.browser.harness import ARTIFACTS, CHROMIUM_ARGS, Secrets, StreamlitServer
 
 VIEWPORT = {"width": 1600, "height": 1000}
@@ -130,6 +131,9 @@ def _screenshot(pages: list[Page], test_name: str) -> None:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name).strip("_")
     for index, page in enumerate(pages, start=1):
         name = safe if index == len(pages) else f"{safe}.{index}"
+        # A page that never settles is worth its screenshot all the more.
+        with contextlib.suppress(AssertionError):
+            screen.wait_until_idle(page, timeout=15_000)
         try:
             # Streamlit scrolls inside its main container, so a "full page" screenshot is only
             # the viewport: grow the viewport to the content first.
@@ -143,6 +147,26 @@ def _screenshot(pages: list[Page], test_name: str) -> None:
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         except Exception as error:  # a failed screenshot must not hide the test's own result
             (ARTIFACTS / f"{name}.screenshot-error.txt").write_text(repr(error))
+
+
+@pytest.fixture(autouse=True)
+def servers_log_no_exception(secrets: Secrets) -> Iterator[None]:
+    """No dashboard server logs an exception or a credential while a test runs.
+
+    The page shows a short notice for an unexpected exception (showErrorDetails = "none");
+    the traceback goes to the server's log, so that is where a hidden crash is found.
+    """
+    offsets = {id(server): server.log_size() for server in harness.RUNNING}
+    yield
+    for server in list(harness.RUNNING):
+        check_log(server, server.log_since(offsets.get(id(server), 0)), secrets)
+
+
+def check_log(server: StreamlitServer, logged: str, secrets: Secrets) -> None:
+    assert "Traceback (most recent call last)" not in logged, (
+        f"dashboard {server.name!r} logged an exception (see {server.log_path}):\n{logged[-3000:]}"
+    )
+    secrets.assert_absent(logged, f"the log of dashboard {server.name!r}")
 
 
 # -- the sandbox, as the oracle of what the dashboard should show -------------------------------
@@ -228,7 +252,7 @@ def dashboard(
         yield server
     finally:
         server.stop()
-    secrets.assert_absent(server.log(), "the demo dashboard's log")
+    check_log(server, server.log(), secrets)
 
 
 @pytest.fixture
@@ -251,7 +275,7 @@ def start_dashboard(
     for server in started:
         server.stop()
     for server in started:
-        secrets.assert_absent(server.log(), f"the log of dashboard {server.name!r}")
+        check_log(server, server.log(), secrets)
 
 
 @pytest.fixture(scope="session")

@@ -134,6 +134,7 @@ class StreamlitServer:
                 command, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
         self._wait_until_healthy()
+        RUNNING.append(self)
         return self
 
     def _wait_until_healthy(self) -> None:
@@ -161,6 +162,21 @@ class StreamlitServer:
                 )
             time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks
 
+    def log_size(self) -> int:
+        try:
+            return self.log_path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def log_since(self, offset: int) -> str:
+        """What the server logged after `offset` bytes."""
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(offset)
+                return log.read().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(encoding="utf-8", errors="replace")
@@ -168,6 +184,8 @@ class StreamlitServer:
             return ""
 
     def stop(self) -> None:
+        if self in RUNNING:
+            RUNNING.remove(self)
         process, self._process = self._process, None
         if process is None or process.poll() is not None:
             return
@@ -177,6 +195,10 @@ class StreamlitServer:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=SERVER_STOP_TIMEOUT_S)
+
+
+# Dashboard servers now running, so each test can check what they logged while it ran.
+RUNNING: list[StreamlitServer] = []
 
 
 @dataclass

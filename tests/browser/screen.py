@@ -28,6 +28,7 @@ APP = '[data-testid="stApp"]'
 METRIC = '[data-testid="stMetric"]'
 DATAFRAME = '[data-testid="stDataFrame"]'
 PLOTLY_SVG = '[data-testid="stPlotlyChart"] .js-plotly-plot svg.main-svg'
+SKELETON = '[data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
 EXCEPTION = '[data-testid="stException"]'
 ALERT = '[data-testid="stAlert"]'
 ERROR_ALERT = '[data-testid="stAlertContentError"]'
@@ -48,6 +49,8 @@ def wait_until_idle(page: Page, timeout: float = RUN_TIMEOUT_MS) -> None:
     expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
     # Elements of the previous run that this run did not redraw are marked stale until removed.
     expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=timeout)
+    # Element components load lazily and show a skeleton until then.
+    expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout)
 
 
 def open_app(page: Page, url: str, timeout: float = FIRST_LOAD_TIMEOUT_MS) -> None:

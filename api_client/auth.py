@@ -9,6 +9,8 @@ from collections.abc import Generator
 import httpx
 from pydantic import SecretStr
 
+from api_client.errors import RequestValidationError
+
 
 def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
     """(scheme, host, port) with the scheme's default port made explicit."""
@@ -25,10 +27,17 @@ class BearerAuth(httpx.Auth):
     """
 
     def __init__(self, token: str | SecretStr, origin: httpx.URL) -> None:
-        secret = token if isinstance(token, SecretStr) else SecretStr(token)
-        if not secret.get_secret_value().strip():
-            raise ValueError("token must not be empty")
-        self._token = secret
+        value = (token.get_secret_value() if isinstance(token, SecretStr) else token).strip()
+        if not value:
+            raise RequestValidationError("token must not be empty")
+        # A header may carry visible ASCII only; a token pasted with a line break or a
+        # non-ASCII character would otherwise fail deep in the HTTP stack, in an error that
+        # quotes the header, token and all. The message here never repeats the value.
+        if not all("!" <= character <= "~" for character in value):
+            raise RequestValidationError(
+                "token must be visible ASCII characters without spaces or line breaks"
+            )
+        self._token = SecretStr(value)
         self._origin = origin_of(origin)
 
     @property

@@ -7,8 +7,8 @@ import logging
 import ssl
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
-from datetime import datetime
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Self
 
@@ -25,6 +25,7 @@ from api_client.errors import (
     RequestValidationError,
     ResponseValidationError,
     error_from_response,
+    redact,
 )
 from api_client.models import Execution, ExecutionPage, RecordList, TestPlan, TestResult
 from api_client.parsing import parse_execution_page, parse_records
@@ -37,6 +38,9 @@ ProgressCallback = Callable[[int, int], None]
 """Called as `on_progress(done_pages, total_pages)` in the caller's thread."""
 
 DateBound = datetime | int
+
+# Walks of a filter whose matches keep changing; the last walk is returned as it is.
+_MAX_WALKS = 3
 
 
 class ApiClient:
@@ -176,8 +180,13 @@ class ApiClient:
         The first page tells how many pages there are; the rest are fetched up to
         `max_concurrency` at a time. Pagination walks page numbers on this client's own
         `base_url`: the `next_page` URLs the service returns are never followed, so the token
-        cannot be sent to a host they name. Executions that start during the walk shift the
-        later pages; the overlap this causes is removed by id.
+        cannot be sent to a host they name.
+
+        Page numbers shift when executions start or vanish during the walk, which could skip
+        or repeat one at a page boundary. So, when the caller sets no upper bound, the walk
+        bounds itself at the newest start on the first page, which keeps executions started
+        later out of the later pages; and if the pages still disagree on how many executions
+        match, the data changed under the walk and it is walked again.
         """
         filters: dict[str, Any] = {
             "project_id": project_id,
@@ -187,14 +196,29 @@ class ApiClient:
             "status": status,
             "email": email,
         }
+        _filter_params(**filters)  # invalid filters fail here, before any request
+        pages: dict[int, ExecutionPage] = {}
+        for _ in range(_MAX_WALKS):
+            pages = self._walk(page_size, filters, on_progress)
+            if len({page.total_count for page in pages.values()}) == 1:
+                break
+            _LOG.info("executions changed during the walk over %d pages; walking again", len(pages))
+        return _merge_pages(pages[number] for number in sorted(pages))
+
+    def _walk(
+        self, page_size: int, filters: dict[str, Any], on_progress: ProgressCallback | None
+    ) -> dict[int, ExecutionPage]:
         first = self.executions(1, page_size, **filters)
         total_pages = max(first.page_count, 1)
-        pages: dict[int, ExecutionPage] = {1: first}
+        pages = {1: first}
         if on_progress:
             on_progress(1, total_pages)
         if total_pages > 1:
-            self._fetch_pages(range(2, total_pages + 1), page_size, filters, pages, on_progress)
-        return _merge_pages(pages[number] for number in sorted(pages))
+            later = dict(filters)
+            if later["date_to"] is None and first.item_list and first.item_list[0].start_date:
+                later["date_to"] = _newest_start_bound(first.item_list[0].start_date)
+            self._fetch_pages(range(2, total_pages + 1), page_size, later, pages, on_progress)
+        return pages
 
     def plans(self, project_id: int | None = None, active: bool = True) -> RecordList[TestPlan]:
         """The company's test plans (spec 4.3); only active ones unless `active=False`."""
@@ -215,24 +239,21 @@ class ApiClient:
         into: dict[int, ExecutionPage],
         on_progress: ProgressCallback | None,
     ) -> None:
+        """Fetch pages concurrently; report each one as it arrives, in the caller's thread."""
         total_pages = len(into) + len(numbers)
-        with ThreadPoolExecutor(max_workers=self._max_concurrency) as pool:
-            futures: dict[Future[ExecutionPage], int] = {
+        pool = ThreadPoolExecutor(max_workers=self._max_concurrency)
+        try:
+            futures = {
                 pool.submit(self.executions, number, page_size, **filters): number
                 for number in numbers
             }
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_EXCEPTION)
-                for future in done:
-                    error = future.exception()
-                    if error is not None:
-                        for other in pending:
-                            other.cancel()
-                        raise error
-                    into[futures[future]] = future.result()
+            for future in as_completed(futures):
+                into[futures[future]] = future.result()  # the first failure ends the walk
                 if on_progress:
                     on_progress(len(into), total_pages)
+        finally:
+            # On failure, pages not yet started are dropped rather than waited for.
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _request(
         self,
@@ -289,7 +310,7 @@ class ApiClient:
         except httpx.TransportError as exc:
             raise ApiConnectionError(
                 f"Could not get {operation.label} from {self._origin_text()}: "
-                f"{type(exc).__name__}: {_first_line(exc)}",
+                f"{type(exc).__name__}: {redact(_first_line(exc), self._auth.secrets)}",
                 operation=operation,
             ) from None
         _LOG.debug(
@@ -371,6 +392,14 @@ def _to_millis(name: str, value: DateBound) -> int:
     return value
 
 
+def _newest_start_bound(newest: datetime) -> datetime:
+    """An upper bound that keeps the newest execution of the first page in the later pages.
+
+    Timestamps may come rounded down to the second; the bound covers the whole second.
+    """
+    return newest.replace(microsecond=0) + timedelta(seconds=1) - timedelta(milliseconds=1)
+
+
 def _merge_pages(pages: Iterable[ExecutionPage]) -> RecordList[Execution]:
     merged: RecordList[Execution] = RecordList()
     seen: set[int] = set()
@@ -385,9 +414,14 @@ def _merge_pages(pages: Iterable[ExecutionPage]) -> RecordList[Execution]:
 
 def _ssl_context(verify: bool | str | ssl.SSLContext) -> bool | ssl.SSLContext:
     """TLS verification is on by default; a string is a CA bundle for a self-hosted service."""
-    if isinstance(verify, str):
+    if not isinstance(verify, str):
+        return verify
+    try:
         return ssl.create_default_context(cafile=verify)
-    return verify
+    except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+        raise RequestValidationError(
+            f"The CA bundle {verify!r} could not be loaded: {_first_line(exc)}"
+        ) from None
 
 
 def _first_line(exc: Exception) -> str:

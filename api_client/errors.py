@@ -9,6 +9,7 @@ service's own message text, never from request headers.
 from __future__ import annotations
 
 import json
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -227,13 +228,15 @@ def error_from_response(
 ) -> ApiStatusError:
     """Turn an error response into a typed `ApiStatusError`: the one place that does this.
 
-    `secrets` are masked in the service's text, in case a service echoes a credential back.
+    `secrets` are kept out of the error, in case a service echoes a credential back: masked in
+    the service's text, and never taken for a code.
     """
     code, service_message = _code_and_message(response)
+    secrets = tuple(secret for secret in secrets if secret)
+    if code and any(secret in code for secret in secrets):
+        code = None
     if service_message:
-        for secret in secrets:
-            if secret:
-                service_message = service_message.replace(secret, "<redacted>")
+        service_message = redact(service_message, secrets)
     return error_for_status(
         status_code=response.status_code,
         code=code,
@@ -241,6 +244,14 @@ def error_from_response(
         service_message=service_message,
         retry_after=retry_after_seconds(response.headers),
     )
+
+
+def redact(text: str, secrets: tuple[str, ...]) -> str:
+    """`text` with every occurrence of each secret replaced by a marker."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "<redacted>")
+    return text
 
 
 def _code_and_message(response: httpx.Response) -> tuple[str | None, str | None]:
@@ -291,11 +302,18 @@ def _looks_like_code(value: str) -> bool:
     return 0 < len(value) <= 64 and all(ch.isalnum() or ch in "_-." for ch in value)
 
 
+# Whole words only, longest first: "TEST_EXECUTION_NOT_FOUND" must not read as the
+# "EXECUTION_NOT_FOUND" it contains.
+_CODE_IN_TEXT = re.compile(
+    r"(?<![A-Z0-9_])("
+    + "|".join(sorted(map(re.escape, _CLASS_BY_CODE), key=len, reverse=True))
+    + r")(?![A-Z0-9_])"
+)
+
+
 def _known_code_in_text(text: str) -> str | None:
-    for code in _CLASS_BY_CODE:
-        if code in text:
-            return code
-    return None
+    match = _CODE_IN_TEXT.search(text)
+    return match.group(1) if match else None
 
 
 def _strip_markup(text: str) -> str:

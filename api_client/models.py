@@ -113,6 +113,13 @@ class UserInfo(ApiModel):
     # `.get_secret_value()` reveals it, and nothing in this project calls that.
     access_token: SecretStr | None = None
 
+    def __getstate__(self) -> dict[Any, Any]:
+        # A pickle (a cache on disk, a copy sent to another process) never carries the
+        # credential in clear: it is dropped, and the unpickled copy has none.
+        state = super().__getstate__()
+        state["__dict__"] = {**state["__dict__"], "access_token": None}
+        return state
+
 
 class TestResult(ApiModel):
     """One result of one scenario in one execution, on one environment (spec 2.1)."""

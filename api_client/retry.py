@@ -57,12 +57,7 @@ def should_retry(error: ApiError, attempt: int, policy: RetryPolicy) -> bool:
     retried; 500 a bounded number of times; every other status (400, 401, 403, 404...) never,
     because the same request will get the same answer.
     """
-    from api_client.errors import (
-        ApiConnectionError,
-        ApiStatusError,
-        RateLimitError,
-        ResponseValidationError,
-    )
+    from api_client.errors import ApiConnectionError, ApiStatusError, ResponseValidationError
 
     if attempt >= policy.max_retries:
         return False
@@ -70,10 +65,11 @@ def should_retry(error: ApiError, attempt: int, policy: RetryPolicy) -> bool:
         return True
     if isinstance(error, ResponseValidationError):
         return error.transient
-    if isinstance(error, RateLimitError):
-        hint = error.retry_after
-        return hint is None or hint <= policy.retry_after_cap
     if isinstance(error, ApiStatusError):
+        # A service that asks for a longer pause than the cap is not waited for: giving up
+        # at once says so, where stalling the caller for minutes would not.
+        if error.retry_after is not None and error.retry_after > policy.retry_after_cap:
+            return False
         if error.status_code in RETRYABLE_STATUSES:
             return True
         if error.status_code == SERVER_ERROR_STATUS:

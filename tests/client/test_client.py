@@ -213,21 +213,42 @@ def test_strict_mode_raises_on_the_first_misfit(make_client: MakeClient) -> None
 # -- pagination ---------------------------------------------------------------------------------
 
 
+def started(execution_id: int) -> str:
+    """A start time that orders executions by id: a higher id started later."""
+    return (datetime(2026, 11, 1, tzinfo=UTC) + timedelta(minutes=execution_id)).isoformat()
+
+
+def execution_started(execution_id: int, **changes: Any) -> dict[str, Any]:
+    return execution(execution_id, start_date=started(execution_id), **changes)
+
+
 def paged_service(executions: list[dict[str, Any]], *, foreign_links: bool = False) -> Any:
-    """A fake filter operation over `executions`, newest first, honouring page and size."""
+    """A fake filter operation over `executions`, as the service orders and bounds them.
+
+    Newest start first (then highest id), `to` as an inclusive bound on the start, pages by
+    `page` and `size`; `executions` may be changed between requests, as a live service's are.
+    """
+
+    def start_ms(record: dict[str, Any]) -> int:
+        return int(datetime.fromisoformat(record["start_date"]).timestamp() * 1000)
 
     def handler(request: httpx.Request) -> httpx.Response:
         number = int(request.url.params["page"])
         size = int(request.url.params["size"])
-        pages = max(1, -(-len(executions) // size))
-        if not executions:
+        upper = int(request.url.params.get("to", 2**62))
+        matching = sorted(
+            (r for r in executions if start_ms(r) <= upper),
+            key=lambda r: (start_ms(r), r["id"]),
+            reverse=True,
+        )
+        if not matching:
             return httpx.Response(404, json={"error": "TEST_EXECUTION_NOT_FOUND"})
         link = "https://evil.example.test/steal" if foreign_links else ""
         body = page(
-            executions[(number - 1) * size : number * size],
+            matching[(number - 1) * size : number * size],
             current=number,
-            total_count=len(executions),
-            page_count=pages,
+            total_count=len(matching),
+            page_count=-(-len(matching) // size),
             next_page=link,
             previous_page=link,
         )
@@ -237,8 +258,12 @@ def paged_service(executions: list[dict[str, Any]], *, foreign_links: bool = Fal
     return handler
 
 
+def ids_of(records: list[Any]) -> list[int]:
+    return [r["id"] if isinstance(r, dict) else r.id for r in records]
+
+
 def test_all_executions_returns_every_page_in_order_exactly_once(make_client: MakeClient) -> None:
-    records = [execution(i) for i in range(1000, 1000 - 23, -1)]
+    records = [execution_started(i) for i in range(1000, 1000 - 23, -1)]
     client, recorder = make_client(paged_service(records), max_concurrency=3)
     progress: list[tuple[int, int]] = []
 
@@ -246,17 +271,16 @@ def test_all_executions_returns_every_page_in_order_exactly_once(make_client: Ma
         plan_id=3, page_size=5, on_progress=lambda done, total: progress.append((done, total))
     )
 
-    assert [e.id for e in everything] == [r["id"] for r in records]
+    assert ids_of(everything) == ids_of(records)
     pages_asked = sorted(int(r.url.params["page"]) for r in recorder.requests)
     assert pages_asked == [1, 2, 3, 4, 5]
     assert all(r.url.params["planId"] == "3" for r in recorder.requests)
-    assert progress[0] == (1, 5)
-    assert progress[-1] == (5, 5)
-    assert [done for done, _ in progress] == sorted(done for done, _ in progress)
+    # One report per page as it arrives, so a progress bar moves page by page.
+    assert progress == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
 
 
 def test_all_executions_reports_progress_in_the_callers_thread(make_client: MakeClient) -> None:
-    records = [execution(i) for i in range(40, 0, -1)]
+    records = [execution_started(i) for i in range(40, 0, -1)]
     client, _ = make_client(paged_service(records), max_concurrency=4)
     threads: set[int] = set()
 
@@ -266,30 +290,83 @@ def test_all_executions_reports_progress_in_the_callers_thread(make_client: Make
     assert threads == {threading.get_ident()}
 
 
-def test_all_executions_removes_overlap_when_new_executions_shift_pages(
-    make_client: MakeClient,
-) -> None:
-    records = [execution(i) for i in range(10, 0, -1)]
-    calls = {"n": 0}
+def changing_during_the_walk(records: list[dict[str, Any]], change: Any) -> Any:
+    """The fake service, with `change(records)` applied right after the first page is served."""
     inner = paged_service(records)
+    served = {"pages": 0}
 
     def handler(request: httpx.Request) -> httpx.Response:
-        calls["n"] += 1
-        if calls["n"] == 2:  # an execution starts after the first page was served
-            records.insert(0, execution(11))
-        return inner(request)
+        response = inner(request)
+        served["pages"] += 1
+        if served["pages"] == 1:
+            change(records)
+        return response
 
-    client, _ = make_client(handler, max_concurrency=1)
+    return handler
+
+
+def test_an_execution_starting_during_the_walk_pushes_none_out(make_client: MakeClient) -> None:
+    # A full last page: a shift by one would push the oldest execution onto a page past the end.
+    records = [execution_started(i) for i in range(12, 0, -1)]
+    originals = ids_of(records)
+    client, recorder = make_client(
+        changing_during_the_walk(records, lambda rs: rs.insert(0, execution_started(13))),
+        max_concurrency=1,
+    )
 
     everything = client.all_executions(page_size=4)
 
-    ids = [e.id for e in everything]
-    assert len(ids) == len(set(ids))
-    assert set(range(1, 11)) <= set(ids)
+    assert ids_of(everything) == originals
+    # The later pages were bounded at the newest start the first page showed.
+    later = [r for r in recorder.requests if r.url.params["page"] != "1"]
+    assert later
+    assert all("to" in r.url.params for r in later)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        # An execution that appears with an older start (a late report): the walk is redone.
+        (lambda rs: rs.append(execution_started(0)), [*range(12, 0, -1), 0]),
+        # An execution that disappears.
+        (lambda rs: rs.pop(5), [12, 11, 10, 9, 8, 6, 5, 4, 3, 2, 1]),
+    ],
+    ids=["late-arrival", "removal"],
+)
+def test_a_walk_whose_data_changed_under_it_is_walked_again(
+    make_client: MakeClient, change: Any, expected: list[int]
+) -> None:
+    records = [execution_started(i) for i in range(12, 0, -1)]
+    client, recorder = make_client(changing_during_the_walk(records, change), max_concurrency=1)
+
+    everything = client.all_executions(page_size=4)
+
+    assert ids_of(everything) == expected
+    assert sum(r.url.params["page"] == "1" for r in recorder.requests) == 2
+
+
+def test_a_walk_over_data_that_never_settles_still_ends_without_repeats(
+    make_client: MakeClient,
+) -> None:
+    records = [execution_started(i) for i in range(12, 0, -1)]
+    inner = paged_service(records)
+    next_id = iter(range(-1, -1000, -1))
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        records.append(execution_started(next(next_id)))  # a late arrival on every request
+        return inner(request)
+
+    client, recorder = make_client(handler, max_concurrency=1)
+
+    everything = client.all_executions(page_size=4)
+
+    assert len(set(ids_of(everything))) == len(everything)
+    assert set(range(1, 13)) <= set(ids_of(everything))
+    assert sum(r.url.params["page"] == "1" for r in recorder.requests) == 3
 
 
 def test_all_executions_never_follows_urls_from_the_response(make_client: MakeClient) -> None:
-    records = [execution(i) for i in range(9, 0, -1)]
+    records = [execution_started(i) for i in range(9, 0, -1)]
     client, recorder = make_client(paged_service(records, foreign_links=True))
 
     everything = client.all_executions(page_size=3)
@@ -299,7 +376,7 @@ def test_all_executions_never_follows_urls_from_the_response(make_client: MakeCl
 
 
 def test_all_executions_collects_skipped_records_of_every_page(make_client: MakeClient) -> None:
-    records = [execution(i) for i in range(6, 0, -1)]
+    records = [execution_started(i) for i in range(6, 0, -1)]
     records[1]["runtime"] = "fast"
     records[4]["result_summary"] = "lots"
     client, _ = make_client(paged_service(records))
@@ -311,7 +388,7 @@ def test_all_executions_collects_skipped_records_of_every_page(make_client: Make
 
 
 def test_all_executions_fails_whole_when_a_page_fails_for_good(make_client: MakeClient) -> None:
-    records = [execution(i) for i in range(9, 0, -1)]
+    records = [execution_started(i) for i in range(9, 0, -1)]
     inner = paged_service(records)
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -488,3 +565,43 @@ def test_no_retry_starts_past_the_deadline(make_client: MakeClient) -> None:
         client.plans()
 
     assert len(recorder.requests) == 1
+
+
+@pytest.mark.parametrize("token", ["abc\ndef", "abc def", "tökén", "abc\x00"])
+def test_a_token_that_cannot_be_a_header_is_refused_without_repeating_it(token: str) -> None:
+    with pytest.raises(RequestValidationError) as caught:
+        ApiClient(base_url=BASE_URL, token=token, company_id=7)
+
+    assert token not in str(caught.value)
+    assert "visible ASCII" in str(caught.value)
+
+
+def test_a_pasted_token_with_surrounding_blanks_is_trimmed(make_client: MakeClient) -> None:
+    client, recorder = make_client(json_response(200, []), token=f"  {TOKEN}\n")
+
+    client.plans()
+
+    assert recorder.requests[0].headers["Authorization"] == f"Bearer {TOKEN}"
+
+
+def test_a_gateway_asking_for_a_long_pause_is_not_waited_for(make_client: MakeClient) -> None:
+    client, recorder = make_client(
+        sequence(httpx.Response(503, text="maintenance", headers={"Retry-After": "3600"})),
+        retry_policy=FAST_RETRIES,
+    )
+
+    with pytest.raises(ServerError) as caught:
+        client.plans()
+
+    assert caught.value.retry_after == 3600
+    assert len(recorder.requests) == 1
+
+
+def test_an_unreadable_ca_bundle_is_a_clear_validation_error(tmp_path: Any) -> None:
+    bundle = tmp_path / "not-a-certificate.pem"
+    bundle.write_text("this is not PEM")
+
+    with pytest.raises(RequestValidationError, match=r"CA bundle .* could not be loaded"):
+        ApiClient(base_url=BASE_URL, token=TOKEN, company_id=7, verify=str(bundle))
+    with pytest.raises(RequestValidationError, match="could not be loaded"):
+        ApiClient(base_url=BASE_URL, token=TOKEN, company_id=7, verify=str(tmp_path / "none"))

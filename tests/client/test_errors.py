@@ -281,3 +281,40 @@ def test_no_error_message_or_repr_contains_the_token(make_client: MakeClient) ->
     assert TOKEN not in repr(client)
     assert TOKEN not in repr(client._auth)
     assert caught.value.__cause__ is None
+
+
+def test_a_token_echoed_as_the_error_code_is_not_taken_for_one(make_client: MakeClient) -> None:
+    client, _ = make_client(json_response(401, {"error": TOKEN, "message": f"bad {TOKEN}"}))
+
+    with pytest.raises(AuthenticationError) as caught:
+        client.plans()
+
+    assert caught.value.code is None
+    for rendering in (caught.value.message, str(caught.value), repr(caught.value)):
+        assert TOKEN not in rendering
+
+
+def test_a_code_inside_a_longer_code_is_not_mistaken_for_it(make_client: MakeClient) -> None:
+    """A plain-text "TEST_EXECUTION_NOT_FOUND" is not the "EXECUTION_NOT_FOUND" it contains."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, text="TEST_EXECUTION_NOT_FOUND: nothing matches")
+
+    client, _ = make_client(handler)
+
+    page = client.executions(page=1, size=10)
+
+    assert (page.total_count, page.item_list) == (0, [])
+
+
+def test_a_connection_error_quoting_the_token_is_masked(make_client: MakeClient) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.LocalProtocolError(f"Illegal header value b'Bearer {TOKEN}'")
+
+    client, _ = make_client(handler)
+
+    with pytest.raises(ApiConnectionError) as caught:
+        client.plans()
+
+    assert TOKEN not in caught.value.message
+    assert "<redacted>" in caught.value.message

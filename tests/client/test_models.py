@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -230,3 +231,16 @@ def test_execution_page_envelope() -> None:
     assert parsed.item_list[0].id == 900
     assert parsed.rest_api_url == "https://svc.example.test/Api/api"
     assert parsed.skipped == []
+
+
+def test_a_pickled_result_never_carries_the_access_token() -> None:
+    result = TestResult.model_validate(TEST_RESULT)
+
+    data = pickle.dumps(result)
+
+    assert ACCESS_TOKEN.encode() not in data
+    restored = pickle.loads(data)  # noqa: S301 - our own bytes
+    assert restored.user_info is not None
+    assert restored.user_info.access_token is None
+    assert restored.user_info.username == "ada"
+    assert restored.id == result.id

@@ -100,11 +100,11 @@ def status_per_day(per_day: pd.DataFrame) -> go.Figure:
 def runtime_trend(executions: pd.DataFrame) -> go.Figure:
     """Execution runtime over time, one line per plan, in the unit that suits the data.
 
-    Executions still running (any result without a verdict yet) are left out: their runtime
-    so far would read as a sudden speed-up.
+    Executions with any result that has no verdict (still waiting or running, or a status this
+    dashboard cannot read) are left out: a runtime so far would read as a sudden speed-up.
     """
-    running = executions["results"] > executions["verdicts"]
-    timed = executions[~running].dropna(subset=["start", "runtime_ms"]).sort_values("start")
+    unfinished = executions["results"] > executions["verdicts"]
+    timed = executions[~unfinished].dropna(subset=["start", "runtime_ms"]).sort_values("start")
     seconds = timed["runtime_ms"].astype("float64") / 1000
     unit, per_unit = duration_unit(float(seconds.max()) if not seconds.empty else 0.0)
     fig = go.Figure()
@@ -145,7 +145,8 @@ def pass_rate_trend(per_day: pd.DataFrame) -> go.Figure:
             customdata=rows[["passed", "verdicts", "executions"]].to_numpy().tolist(),
             hovertemplate=(
                 "%{x|%d %b %Y}<br>%{y:.1f} % passed<br>"
-                "%{customdata[0]} of %{customdata[1]} finished results, %{customdata[2]} executions"
+                "%{customdata[0]} of %{customdata[1]} results with a verdict, "
+                "%{customdata[2]} executions"
                 "<extra></extra>"
             ),
         )

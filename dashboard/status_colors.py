@@ -29,13 +29,21 @@ STATUS_COLORS: dict[str, str] = {
 UNKNOWN_STATUS_COLOR = "#8e8e8e"
 """Neutral grey for a status this dashboard does not know."""
 
+VERDICT_STATUSES: frozenset[str] = frozenset({"SUCCESS", "FAILURE", "ERROR", "WARNING"})
+"""Statuses that are a test's verdict: the denominator of every pass rate. Everything else, known
+(WAITING, PROCESSING, STOPPED, UNEXECUTED...) or not, says nothing about pass or fail yet, so it
+is left out of pass rates rather than counted as a failure."""
+
+PASSED_STATUSES: frozenset[str] = frozenset({SUCCESS})
+"""Verdicts that count as passed. A WARNING is a verdict but not a pass: the test ran to the end
+with something a QA lead should look at, so it lowers the pass rate without being a failure."""
+
 FAILING_STATUSES: frozenset[str] = frozenset({"FAILURE", "ERROR"})
 """Statuses that count as a failed test (used for "failing plans")."""
 
-
-PENDING_STATUSES: frozenset[str] = frozenset({"WAITING", "PROCESSING", "REPORTING", "TERMINATING"})
-"""Statuses of a test that has no verdict yet: left out of pass rates, which would otherwise
-count a running execution as failing."""
+FILTER_STATUSES: tuple[str, ...] = ("SUCCESS", "FAILURE", "ERROR", "WARNING", "WAITING")
+"""The execution statuses the service's `status` filter accepts (README, decision 11); it
+answers 400 to any other value, so the status picker offers these."""
 
 
 def status_color(status: str) -> str:
@@ -54,5 +62,9 @@ def is_failing(status: str) -> bool:
     return status.strip().upper() in FAILING_STATUSES
 
 
-def is_pending(status: str) -> bool:
-    return status.strip().upper() in PENDING_STATUSES
+def has_verdict(status: str) -> bool:
+    return status.strip().upper() in VERDICT_STATUSES
+
+
+def is_passed(status: str) -> bool:
+    return status.strip().upper() in PASSED_STATUSES

@@ -23,9 +23,10 @@ from api_client import Execution, TestPlan, TestResult
 from dashboard.formatting import EN_DASH, format_day, human_duration, is_web_url
 from dashboard.status_colors import (
     FAILING_STATUSES,
-    SUCCESS,
+    PASSED_STATUSES,
+    has_verdict,
     is_failing,
-    is_pending,
+    is_passed,
     ordered_statuses,
 )
 
@@ -62,8 +63,8 @@ EXECUTION_COLUMNS: dict[str, str] = {
     "user": "str",
     "runtime_ms": "Int64",
     "results": "int64",
-    "verdicts": "int64",  # results that are not pending (waiting, running...)
-    "passed": "int64",
+    "verdicts": "int64",  # results with a verdict (status_colors.VERDICT_STATUSES)
+    "passed": "int64",  # results that passed (SUCCESS)
     "failed": "int64",
     "pass_rate": "float64",  # passed / verdicts, NaN when there is no verdict yet
 }
@@ -217,8 +218,10 @@ def executions_frame(executions: Iterable[Execution]) -> pd.DataFrame:
     for execution in executions:
         counts = execution.result_summary
         total = sum(counts.values())
-        verdicts = sum(n for status, n in counts.items() if not is_pending(status))
-        passed = sum(n for status, n in counts.items() if status.upper() == SUCCESS)
+        # Only known verdicts count: a waiting, stopped or unknown status is neither a pass nor
+        # a failure, so it is left out of the pass rate instead of lowering it.
+        verdicts = sum(n for status, n in counts.items() if has_verdict(status))
+        passed = sum(n for status, n in counts.items() if is_passed(status))
         failed = sum(n for status, n in counts.items() if is_failing(status))
         rows.append(
             {
@@ -460,7 +463,7 @@ def environment_matrix(results: pd.DataFrame) -> pd.DataFrame:
         {
             "os": results["os"].fillna("(unknown OS)"),
             "browser": results["browser"].fillna("(unknown browser)"),
-            "passed": (level == SUCCESS).astype("int64"),
+            "passed": level.isin(PASSED_STATUSES).astype("int64"),
             "failed": level.isin(FAILING_STATUSES).astype("int64"),
         }
     )

@@ -66,7 +66,13 @@ columns[0].metric(
 )
 columns[1].metric("Results", f"{int(row['results']):,}", border=True)
 columns[2].metric("Failed", f"{int(row['failed']):,}", border=True)
-columns[3].metric("Pass rate", percent(row["pass_rate"]), border=True)
+columns[3].metric(
+    "Pass rate",
+    percent(row["pass_rate"]),
+    help="Passed (SUCCESS) results out of those with a verdict (SUCCESS, FAILURE, ERROR, "
+    "WARNING); waiting, running, stopped and unknown statuses are left out.",
+    border=True,
+)
 if counts:
     ui.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in counts.items()))
 

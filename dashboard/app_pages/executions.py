@@ -132,8 +132,9 @@ columns[0].metric("Executions", f"{kpis.executions:,}", border=True)
 columns[1].metric(
     "Pass rate",
     percent(kpis.pass_rate),
-    help="Passed (SUCCESS) results out of those with a verdict; waiting or running results "
-    "are left out.",
+    help="Passed (SUCCESS) results out of those with a verdict: SUCCESS, FAILURE, ERROR or "
+    "WARNING (a warning counts as a verdict, not a pass). Waiting, running, stopped and unknown "
+    "statuses are left out.",
     border=True,
 )
 columns[2].metric("Median duration", human_duration(kpis.median_runtime_s), border=True)
@@ -158,11 +159,11 @@ with per_day:
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
     st.subheader("Runtime per execution", divider="gray")
-    ui.caption(slice_text + "; running executions left out.")
+    ui.caption(slice_text + "; executions with results still running or unknown left out.")
     st.plotly_chart(charts.runtime_trend(executions), key="runtime")
 with rate_column:
     st.subheader("Pass rate per day", divider="gray")
-    ui.caption(slice_text + "; waiting and running results left out.")
+    ui.caption(slice_text + "; only results with a verdict count (SUCCESS passes).")
     st.plotly_chart(charts.pass_rate_trend(transforms.pass_rate_per_day(executions)), key="rate")
 
 # -- table ------------------------------------------------------------------------------------
@@ -181,7 +182,8 @@ selected = ui.table(
             format="%.1f %%",
             min_value=0,
             max_value=100,
-            help="Passed results out of those with a verdict",
+            help="Passed (SUCCESS) results out of those with a verdict (SUCCESS, FAILURE, "
+            "ERROR, WARNING)",
         ),
     },
 )

@@ -71,13 +71,25 @@ def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> N
     partly_running = transforms.executions_frame(
         [records.execution(4, result_summary={"SUCCESS": 2, "WAITING": 1}, runtime=1_000)]
     )
+    finished = transforms.executions_frame(
+        [
+            records.execution(
+                5,
+                start_date="2026-11-19T12:00:00Z",
+                result_summary={"SUCCESS": 1, "WARNING": 1},
+                runtime=3_600_000,
+            )
+        ]
+    )
 
-    fig = charts.runtime_trend(pd.concat([executions, partly_running]))
+    fig = charts.runtime_trend(pd.concat([executions, partly_running, finished]))
 
     assert [trace.type for trace in fig.data] == ["scatter"]
     (trace,) = fig.data
     assert fig.layout.yaxis.title.text == "Runtime (minutes)"  # longest is an hour
-    assert list(trace.y) == [2.08, 60.0]  # executions 3 and 4 are still running
+    # Executions 3 and 4 are still running; 2 has a status of unknown meaning (Quarantined).
+    assert list(trace.y) == [2.08, 60.0]
+    assert [row[0] for row in trace.customdata] == ["#1", "#5"]
     assert [row[1] for row in trace.customdata] == ["2 min 05 s", "1 h 00 min"]
 
 
@@ -99,8 +111,8 @@ def test_pass_rate_trend_is_a_percentage_line() -> None:
 
     (trace,) = fig.data
     assert trace.type == "scatter"
-    # 2 of 4 on the 19th (an unknown status is a verdict); the 20th has only waiting results.
-    assert list(trace.y) == [100.0, 50.0]
+    # 2 of 3 on the 19th (an unknown status is no verdict); the 20th has only waiting results.
+    assert list(trace.y) == [100.0, 66.7]
     assert list(fig.layout.yaxis.range) == [0, 105]
 
 

@@ -255,8 +255,29 @@ def test_executions_display_has_a_count_column_per_status_and_pass_rate_in_perce
     assert display["SUCCESS"].tolist() == [0, 3]
     assert display["Stopped"].tolist() == [2, 0]
     assert display["Duration"].tolist() == ["2 min 05 s", "2 min 05 s"]
-    # A stopped test is an outcome (not a pending state), so it counts against the pass rate.
-    assert display["Pass rate"].tolist() == [0.0, 75.0]
+    # A stopped test has no verdict: it neither passes nor fails, so it has no pass rate.
+    pdt.assert_series_equal(
+        display["Pass rate"], pd.Series([math.nan, 75.0], name="Pass rate"), check_dtype=False
+    )
+
+
+def test_pass_rate_counts_known_verdicts_only_and_a_warning_is_not_a_pass() -> None:
+    summary = {
+        "SUCCESS": 2,
+        "WARNING": 1,
+        "FAILURE": 1,
+        "STOPPED": 3,
+        "UNEXECUTED": 1,
+        "Quarantined": 2,
+        "WAITING": 1,
+    }
+
+    frame = transforms.executions_frame([records.execution(1, result_summary=summary)])
+
+    row = frame.iloc[0]
+    assert (row["results"], row["verdicts"], row["passed"], row["failed"]) == (11, 4, 2, 1)
+    assert row["pass_rate"] == 0.5
+    assert transforms.execution_kpis(frame).pass_rate == 0.5
 
 
 def test_execution_row_and_its_status_counts() -> None:

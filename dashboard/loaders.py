@@ -112,8 +112,9 @@ def load_execution_results(
     """The results of every scenario of one execution, fetched several at a time.
 
     A scenario that fails becomes a `ScenarioFailure` and the others still load. When every
-    scenario fails for a reason other than "unknown scenario" (no authority, a bad token, the
-    service down), the first error is raised instead: one clear message beats N equal warnings.
+    scenario fails, and not only as "unknown scenario", the first error that says more (no
+    authority, a bad token, no such execution, the service down) is raised instead: one clear
+    message beats N warnings.
     """
     unique_ids = list(dict.fromkeys(scenario_ids))
     outcomes: dict[int, Sequence[TestResult] | ApiError] = {}
@@ -128,11 +129,11 @@ def load_execution_results(
         with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(unique_ids)))) as pool:
             outcomes = dict(zip(unique_ids, pool.map(fetch, unique_ids), strict=True))
 
-    errors = {sid: o for sid, o in outcomes.items() if isinstance(o, ApiError)}
+    errors = [o for o in outcomes.values() if isinstance(o, ApiError)]  # in scenario order
     if errors and len(errors) == len(unique_ids):
-        first = errors[unique_ids[0]]
-        if not all(isinstance(e, ScenarioNotFoundError) for e in errors.values()):
-            raise first
+        telling = next((e for e in errors if not isinstance(e, ScenarioNotFoundError)), None)
+        if telling is not None:
+            raise telling
 
     results: list[TestResult] = []
     skipped: list[SkippedRecord] = []

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
-from api_client import ApiClient, PermissionDeniedError, RetryPolicy
+from api_client import ApiClient, InternalServerError, PermissionDeniedError, RetryPolicy
 from dashboard import loaders
 from sandbox import RunningSandbox
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX
@@ -93,3 +94,24 @@ def test_skipped_records_are_reported_not_raised(faulty_sandbox: RunningSandbox)
     assert len(plans.plans) >= 1
     assert executions.skipped
     assert len(executions.executions) >= 1
+
+
+def test_when_every_scenario_fails_the_most_telling_error_is_raised() -> None:
+    # The first scenario is unknown (404), the others fail for a reason worth telling (500).
+    def respond(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/scenario/1"):
+            return httpx.Response(404, json={"error": "TEST_SCENARIO_NOT_FOUND"})
+        return httpx.Response(500, json={"error": "SYSTEM_INTERNAL_ERROR", "message": "boom"})
+
+    with (
+        httpx.Client(transport=httpx.MockTransport(respond)) as http,
+        ApiClient(
+            base_url="http://service.test",
+            token="t",
+            company_id=1,
+            http_client=http,
+            retry_policy=NO_RETRIES,
+        ) as client,
+        pytest.raises(InternalServerError),
+    ):
+        loaders.load_execution_results(client, execution_id=5, scenario_ids=[1, 2, 3])

@@ -416,6 +416,37 @@ def test_csv_is_exactly_the_display_frame() -> None:
     assert roundtrip["Plan"].tolist() == ['A, "B"']
 
 
+def test_csv_disarms_text_a_spreadsheet_would_run_as_a_formula() -> None:
+    hostile = ['=HYPERLINK("http://x")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx", "plain"]
+    results = transforms.results_frame(
+        [
+            records.result(i, scenario_id=20 + i, message=message)
+            for i, message in enumerate(hostile)
+        ]
+    )
+    display = transforms.results_display(results)
+
+    roundtrip = pd.read_csv(pd.io.common.BytesIO(transforms.to_csv(display)))
+
+    by_scenario = dict(zip(roundtrip["Scenario"], roundtrip["Message"], strict=True))
+    assert [by_scenario[20 + i] for i in range(len(hostile))] == [
+        '\'=HYPERLINK("http://x")',
+        "'+1",
+        "'-2+3",
+        "'@SUM(A1)",
+        "'\tx",
+        "'\rx",
+        "plain",
+    ]
+    # A lone CR is quoted, so it cannot split its row; numbers stay numbers; the table on the
+    # page keeps the service's text as it is.
+    assert len(roundtrip) == len(hostile)
+    assert roundtrip["Scenario"].dtype == "int64"
+    assert set(display["Message"]) == set(hostile)
+    limited = transforms.plans_frame([records.plan(plan_parallel_test_limit=-1)])
+    assert "-1" in transforms.to_csv(transforms.plans_display(limited)).decode().split(",")
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [(None, None), (pd.NA, None), (float("nan"), None), (7, 7), (pd.array([3], "Int64")[0], 3)],

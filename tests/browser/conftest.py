@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -29,6 +30,7 @@ from tests.browser import harness, screen
 from tests.browser.harness import ARTIFACTS, CHROMIUM_ARGS, Secrets, StreamlitServer
 
 VIEWPORT = {"width": 1600, "height": 1000}
+LOOPBACK = ("127.0.0.1", "localhost")
 
 # Assertions wait for the app on its own state; this is how long they may wait. Generous, as
 # CI shares two cores among the dashboard, the sandbox, chromium and pytest.
@@ -113,6 +115,9 @@ def new_page(browser: Browser, visit: Visit) -> Callable[[], Page]:
             viewport=VIEWPORT, accept_downloads=True, timezone_id="UTC", locale="en-GB"
         )
         context.add_init_script(WATCH_SCRIPT)
+        # Nothing leaves this machine (Streamlit's favicon for a material icon comes from
+        # fonts.gstatic.com): the tests do not depend on the network. A test may route more.
+        context.route(lambda url: urlsplit(url).hostname not in LOOPBACK, lambda r: r.abort())
         page = context.new_page()
         visit.pages.append(page)
         return page

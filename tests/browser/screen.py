@@ -30,7 +30,6 @@ DATAFRAME = '[data-testid="stDataFrame"]'
 PLOTLY_SVG = '[data-testid="stPlotlyChart"] .js-plotly-plot svg.main-svg'
 SKELETON = '[data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
 EXCEPTION = '[data-testid="stException"]'
-ALERT = '[data-testid="stAlert"]'
 ERROR_ALERT = '[data-testid="stAlertContentError"]'
 
 # Streamlit's data grid geometry (default row height; the header row is as tall as a row).
@@ -301,7 +300,7 @@ class Grid:
         self.scroller.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
         expect(self.table.locator("thead")).to_contain_text(header)
 
-    def link_columns_x(self, row: int, links: list[str]) -> dict[str, float]:
+    def link_positions(self, row: int, links: list[str]) -> dict[str, tuple[float, float]]:
         """Where on the page the link texts of `row` are, for the link columns `links`.
 
         Link cells are drawn on the canvas; the grid shows a pointer cursor over a link's text.
@@ -328,4 +327,4 @@ class Grid:
             x += 6
         in_view = [h for h in self.headers() if h in links]
         assert len(regions) == len(in_view), f"link regions {regions} for columns {in_view}"
-        return {h: (r[0] + r[1]) / 2 for h, r in zip(in_view, regions, strict=True)}
+        return {h: ((r[0] + r[1]) / 2, y) for h, r in zip(in_view, regions, strict=True)}

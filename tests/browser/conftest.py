@@ -30,12 +30,12 @@ from tests.browser import harness, screen
 from tests.browser.harness import ARTIFACTS, CHROMIUM_ARGS, Secrets, StreamlitServer
 
 VIEWPORT = {"width": 1600, "height": 1000}
+SCREENSHOT_MAX_HEIGHT = 6000
 LOOPBACK = ("127.0.0.1", "localhost")
 
 # Assertions wait for the app on its own state; this is how long they may wait. Generous, as
 # CI shares two cores among the dashboard, the sandbox, chromium and pytest.
 expect.set_options(timeout=20_000)
-SCREENSHOT_MAX_HEIGHT = 6000
 
 # Records, from the first byte of every page, whether the app ever showed an exception box or a
 # "Page not found" dialog, even for a moment (Streamlit shows that dialog, then redirects).

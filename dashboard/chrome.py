@@ -61,8 +61,8 @@ def _badge(conn: Connection) -> None:
         st.caption(
             f"Generated sample data{as_of}, served by the embedded sandbox. To see your own, "
             "set `QA_DASHBOARD_BASE_URL`, `QA_DASHBOARD_TOKEN` and `QA_DASHBOARD_COMPANY_ID` "
-            "(or the `[service]` table of `.streamlit/secrets.toml`), or use *Connect to a "
-            "service* below."
+            f"(or the `[service]` table of `.streamlit/secrets.toml`), or use "
+            f"*{connection.FORM_TITLE}* below."
         )
     else:
         st.badge(f"Live: {conn.host}", icon=":material/cloud_done:", color="green")
@@ -73,14 +73,14 @@ def _badge(conn: Connection) -> None:
 
 
 def _connection_form(conn: Connection) -> None:
-    with st.expander("Connect to a service", expanded=False, icon=":material/key:"):
+    with st.expander(connection.FORM_TITLE, expanded=False, icon=":material/key:"):
         st.caption("Kept in this browser session only: never saved, never put in the page's link.")
         with st.form("connection.form", clear_on_submit=True, border=False):
             st.text_input("Base URL", placeholder="https://your-host/Api", key=_field("base_url"))
             st.text_input("Token", type="password", key=_field("token"))
             st.text_input("Company id", placeholder="7", key=_field("company_id"))
             st.text_input(
-                "Your e-mail (optional)", help="Enables *Only mine*.", key=_field("email")
+                connection.FORM_EMAIL_LABEL, help="Enables *Only mine*.", key=_field("email")
             )
             # A callback runs before the next script run, so that very run uses the new
             # connection (the page above the form has already resolved it by the time the

@@ -3,13 +3,14 @@
 A message says what happened and what to do. It is built only from the exception's class and its
 typed attributes (operation, status code, service code, missing authority), never from the
 service's own message text or the request: neither a token nor a stack trace can reach the page.
+Filter values a message names are the page's own, passed in by the caller and shown literally.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,7 +25,6 @@ from api_client import (
     InvalidRequestError,
     NoExecutionsMatchError,
     NotFoundError,
-    Operation,
     PermissionDeniedError,
     RateLimitError,
     RequestValidationError,
@@ -33,25 +33,16 @@ from api_client import (
     ServerError,
     UnauthorizedUserError,
 )
+from dashboard.connection import ENV_EMAIL, FORM_EMAIL_LABEL, FORM_TITLE, SECRETS_SECTION, Source
+from dashboard.formatting import escape_markdown
 
 Severity = Literal["error", "warning", "info"]
 
-# What each operation loads, in the words of the page.
-_WHAT = {
-    Operation.TEST_RESULTS: "the test results",
-    Operation.EXECUTIONS: "the executions",
-    Operation.PLANS: "the test plans",
-}
-_AUTHORITY = {
-    Operation.TEST_RESULTS: "TEST_RESULT_VIEW",
-    Operation.EXECUTIONS: "TEST_EXECUTION_VIEW",
-    Operation.PLANS: "PLAN_VIEW",
-}
 _CODE_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 REFRESH_HINT = "Press **Refresh** in the sidebar to try again."
 CONNECTION_HINT = (
-    "Check the connection: the sidebar's *Connection* form, `.streamlit/secrets.toml` or the "
+    f"Check the connection: the sidebar's *{FORM_TITLE}* form, `.streamlit/secrets.toml` or the "
     "`QA_DASHBOARD_*` environment variables."
 )
 
@@ -64,10 +55,20 @@ class UserMessage:
     severity: Severity = "error"
 
 
-def describe_error(error: ApiError, *, part: str | None = None) -> UserMessage:
-    """Word `error` for a viewer. `part` names what could not be loaded ("scenario 12")."""
-    default = _WHAT.get(error.operation, "the data") if error.operation else "the data"
-    what = part or default
+def describe_error(
+    error: ApiError,
+    *,
+    part: str | None = None,
+    filters: Sequence[str] = (),
+    source: Source | None = None,
+) -> UserMessage:
+    """Word `error` for a viewer.
+
+    `part` names what could not be loaded ("scenario 12"); `filters` are the filter values the
+    request carried, in words ("status PROCESSING"), so a rejected request can name them;
+    `source` is where the connection comes from, so advice names the setting the viewer has.
+    """
+    what = part or (f"the {error.operation.label}" if error.operation else "the data")
 
     if isinstance(error, RequestValidationError):
         return UserMessage(
@@ -91,14 +92,16 @@ def describe_error(error: ApiError, *, part: str | None = None) -> UserMessage:
             f"{REFRESH_HINT}"
         )
     if isinstance(error, ApiStatusError):
-        return _describe_status(error, what)
+        return _describe_status(error, what, filters, source)
     return UserMessage(f"Could not load {what}. {REFRESH_HINT}")
 
 
-def _describe_status(error: ApiStatusError, what: str) -> UserMessage:
+def _describe_status(
+    error: ApiStatusError, what: str, filters: Sequence[str], source: Source | None
+) -> UserMessage:
     code = f" ({error.code})" if error.code and _CODE_RE.match(error.code) else ""
     if isinstance(error, PermissionDeniedError):
-        authority = _authority_of(error)
+        authority = error.missing_authority
         needs = f"the `{authority}` authority" if authority else "the authority needed"
         return UserMessage(
             f"Your token lacks {needs}, so {what} cannot be shown. Ask a company administrator "
@@ -106,15 +109,22 @@ def _describe_status(error: ApiStatusError, what: str) -> UserMessage:
         )
     if isinstance(error, UnauthorizedUserError):
         return UserMessage(
-            "The service refused *Only my executions*: the e-mail address configured for this "
-            "dashboard is not the address of the token's user. Turn *Only mine* off, or set "
-            "`QA_DASHBOARD_EMAIL` (or `email` in secrets) to your own address."
+            "The service refused *Only my executions*: the e-mail address given for this "
+            "connection is not the address of the token's user. Turn *Only mine* off, or use "
+            f"your own address: {escape_markdown(email_setting(source))}."
         )
     if isinstance(error, AuthenticationError):
         return UserMessage(
             f"The service did not accept the token while loading {what}: it is missing, wrong "
-            f"or expired{code}. Get a fresh token and paste it in the sidebar's *Connection* "
+            f"or expired{code}. Get a fresh token and paste it in the sidebar's *{FORM_TITLE}* "
             f"form, or update the configured one."
+        )
+    if isinstance(error, InvalidRequestError) and filters:
+        # The connection's company id is checked before a page is drawn, so a 400 on a
+        # filtered request is the filter's doing (an unsupported status, for instance).
+        return UserMessage(
+            f"The service rejected a filter value ({escape_markdown(', '.join(filters))}) "
+            f"while loading {what}{code}. Choose another value, or clear that filter."
         )
     if isinstance(error, InvalidRequestError):
         return UserMessage(
@@ -161,15 +171,29 @@ def _describe_status(error: ApiStatusError, what: str) -> UserMessage:
     )
 
 
-def _authority_of(error: PermissionDeniedError) -> str | None:
-    authority = getattr(error, "missing_authority", None)
-    if isinstance(authority, str) and _CODE_RE.match(authority):
-        return authority
-    return _AUTHORITY.get(error.operation) if error.operation else None
-
-
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+def email_setting(source: Source | None) -> str:
+    """Where the viewer sets the e-mail address of "only mine", for their kind of connection.
+
+    Plain text: it is shown in notes (escaped) as well as in messages.
+    """
+    form = f'the sidebar\'s "{FORM_TITLE}" form'
+    if source == "session":
+        return (
+            f'connect again with {form} and fill in "{FORM_EMAIL_LABEL}" (a pasted connection '
+            "has no e-mail address unless it is given there)"
+        )
+    if source == "secrets":
+        return f"set email in the [{SECRETS_SECTION}] table of .streamlit/secrets.toml"
+    if source == "environment":
+        return f"set {ENV_EMAIL}"
+    return (
+        f"set {ENV_EMAIL}, or email in the [{SECRETS_SECTION}] table of .streamlit/secrets.toml, "
+        f'or "{FORM_EMAIL_LABEL}" in {form}'
+    )
 
 
 def describe_skipped(reasons: Iterable[str], noun: str, nouns: str | None = None) -> str | None:

@@ -6,7 +6,7 @@ import streamlit as st
 from api_client import ApiError
 from dashboard import cache, charts, chrome, routes, transforms, ui, url_state
 from dashboard.formatting import describe_slice, filter_scope, human_duration, percent
-from dashboard.messages import describe_skipped
+from dashboard.messages import describe_skipped, email_setting
 from dashboard.status_colors import STATUS_COLORS
 from dashboard.url_state import DateRange
 
@@ -42,8 +42,8 @@ if state.plan is not None:
 
 if state.mine and not connection.email:
     problems.append(
-        "Only my executions needs your e-mail address: set QA_DASHBOARD_EMAIL (or email in "
-        "the [service] table of secrets.toml, or in the connection form). Showing everyone's."
+        "Only my executions needs your e-mail address, and this connection has none: "
+        f"{email_setting(connection.source)}. Showing everyone's."
     )
     state = state.with_changes(mine=False)
 

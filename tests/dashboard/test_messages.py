@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from api_client import (
@@ -25,7 +27,8 @@ from api_client import (
     ServerError,
     UnauthorizedUserError,
 )
-from dashboard.messages import describe_error, describe_skipped
+from dashboard.connection import FORM_EMAIL_LABEL, FORM_TITLE, Source
+from dashboard.messages import describe_error, describe_skipped, email_setting
 
 TOKEN = "sbx-7f3a9c0e1d2b4a5f6e7d8c9b0a1f2e3d4c5b6a79"
 
@@ -103,12 +106,17 @@ CASES: list[tuple[ApiError, list[str]]] = [
 ]
 
 
+def readable(markdown: str) -> str:
+    """The text as a viewer reads it: markdown escapes (`\\_`) removed."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
 @pytest.mark.parametrize(("error", "phrases"), CASES, ids=lambda c: type(c).__name__)
 def test_each_error_says_what_happened_and_what_to_do(error: ApiError, phrases: list[str]) -> None:
     message = describe_error(error)
 
     for phrase in phrases:
-        assert phrase in message.text
+        assert phrase in readable(message.text)
     assert TOKEN not in message.text
     assert "Traceback" not in message.text
     assert len(message.text) < 400
@@ -148,3 +156,54 @@ def test_skipped_records_are_counted_with_their_reasons() -> None:
     assert one is not None
     assert one.startswith("1 plan was skipped")
     assert "(1)" not in one
+
+
+def test_a_rejected_filtered_request_names_the_filters_not_the_company_id() -> None:
+    error = status(InvalidRequestError, 400, "INVALID_REQUEST", Operation.EXECUTIONS)
+
+    message = describe_error(error, filters=["status PROCESSING", "plan 3"]).text
+
+    assert "rejected a filter value (status PROCESSING, plan 3)" in readable(message)
+    assert "company id" not in message
+    assert "company id" in describe_error(error).text  # nothing filtered: the header is the cause
+
+
+def test_filter_values_from_a_link_are_shown_literally() -> None:
+    error = status(InvalidRequestError, 400, "INVALID_REQUEST", Operation.EXECUTIONS)
+
+    message = describe_error(error, filters=["status *BOLD_ONE*"]).text
+
+    assert "\\*BOLD\\_ONE\\*" in message
+
+
+def test_messages_name_the_sidebar_form_as_it_is_labelled() -> None:
+    for error in (
+        status(AuthenticationError, 401, None, Operation.PLANS),
+        ApiConnectionError("refused", operation=Operation.PLANS),
+    ):
+        text = describe_error(error).text
+        assert f"*{FORM_TITLE}*" in text
+        assert "*Connection*" not in text
+
+
+@pytest.mark.parametrize(
+    ("source", "phrases", "absent"),
+    [
+        ("session", [FORM_TITLE, FORM_EMAIL_LABEL, "pasted connection"], ["QA_DASHBOARD_EMAIL"]),
+        ("secrets", [".streamlit/secrets.toml"], ["QA_DASHBOARD_EMAIL", FORM_TITLE]),
+        ("environment", ["QA_DASHBOARD_EMAIL"], ["secrets.toml", FORM_TITLE]),
+        (None, ["QA_DASHBOARD_EMAIL", "secrets.toml", FORM_TITLE], []),
+    ],
+)
+def test_the_email_advice_names_the_viewers_own_kind_of_connection(
+    source: Source | None, phrases: list[str], absent: list[str]
+) -> None:
+    error = status(UnauthorizedUserError, 403, "UNAUTHORIZED_USER", Operation.EXECUTIONS)
+
+    text = readable(describe_error(error, source=source).text)
+
+    assert text.endswith(email_setting(source) + ".")
+    for phrase in phrases:
+        assert phrase in text
+    for phrase in absent:
+        assert phrase not in text

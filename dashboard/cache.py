@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 from api_client import ApiClient
-from dashboard import demo, loaders
+from dashboard import demo, loaders, transforms, url_state
 from dashboard.connection import Connection
 
 DATA_TTL = timedelta(minutes=5)
@@ -57,16 +57,7 @@ def plans(connection: Connection, *, active_only: bool) -> loaders.PlansData:
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner=False)
-def executions(
-    connection: Connection,
-    *,
-    project_id: int | None = None,
-    plan_id: int | None = None,
-    date_from: datetime | None = None,
-    date_to: datetime | None = None,
-    status: str | None = None,
-    email: str | None = None,
-) -> loaders.ExecutionsData:
+def executions(connection: Connection, filters: loaders.ExecutionFilters) -> loaders.ExecutionsData:
     # The bar is created inside the cached function so Streamlit can replay it on a cache hit
     # (where it is emptied at once); a bar created by the caller could not be replayed.
     bar = st.progress(0.0, text="Loading executions…")
@@ -75,16 +66,7 @@ def executions(
         bar.progress(done / max(total, 1), text=f"Loading executions: page {done} of {total}")
 
     try:
-        return loaders.load_executions(
-            client(connection),
-            project_id=project_id,
-            plan_id=plan_id,
-            date_from=date_from,
-            date_to=date_to,
-            status=status,
-            email=email,
-            on_progress=on_progress,
-        )
+        return loaders.load_executions(client(connection), filters, on_progress=on_progress)
     finally:
         bar.empty()
 
@@ -97,6 +79,36 @@ def execution_results(
 ) -> loaders.ResultsData:
     return loaders.load_execution_results(
         client(connection), execution_id=execution_id, scenario_ids=scenario_ids
+    )
+
+
+def find_execution(
+    connection: Connection, state: url_state.ViewState, *, now: datetime
+) -> loaders.FoundExecution:
+    """The execution a results link names (`loaders.find_execution`), every query cached.
+
+    It is first looked for with the executions page's own filters for `state`, which that page
+    has usually just loaded; the results it may load to learn when the execution ran are the
+    ones the results page shows next.
+    """
+    execution_id = state.execution
+    if execution_id is None:
+        raise ValueError("the view state names no execution")
+
+    def results_on(plan_id: int) -> Callable[[], loaders.ResultsData]:
+        def results() -> loaders.ResultsData:
+            every_plan = plans(connection, active_only=False).plans
+            scenarios = transforms.plan_scenarios(every_plan, plan_id) or ()
+            return execution_results(connection, execution_id=execution_id, scenario_ids=scenarios)
+
+        return results
+
+    return loaders.find_execution(
+        execution_id,
+        listed=loaders.ExecutionFilters.for_view(state, now=now, email=connection.email),
+        started=state.execution_start,
+        load=lambda filters: executions(connection, filters),
+        results=results_on(state.plan) if state.plan is not None else None,
     )
 
 

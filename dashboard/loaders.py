@@ -11,18 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pandas as pd
 
 from api_client import (
     ApiClient,
     ApiError,
+    ExecutionNotFoundError,
+    InvalidRequestError,
     ScenarioNotFoundError,
     SkippedRecord,
     TestResult,
 )
-from dashboard import transforms
+from dashboard import transforms, url_state
 from dashboard.messages import describe_error
 
 ProgressCallback = Callable[[int, int], None]
@@ -30,6 +32,49 @@ ProgressCallback = Callable[[int, int], None]
 # Scenarios' results are fetched this many at a time: enough to hide latency, few enough not
 # to look like a burst to the service.
 RESULT_FETCH_CONCURRENCY = 6
+
+
+@dataclass(frozen=True)
+class ExecutionFilters:
+    """The arguments of one executions query.
+
+    The executions page asks with `for_view(...)`, and the results page asks again with the very
+    same filters to find its execution: the same cache key, so a drill-down costs no request.
+    """
+
+    project_id: int | None = None
+    plan_id: int | None = None
+    date_from: datetime | None = None
+    date_to: datetime | None = None
+    status: str | None = None
+    email: str | None = None
+
+    @classmethod
+    def for_view(
+        cls, state: url_state.ViewState, *, now: datetime, email: str | None
+    ) -> ExecutionFilters:
+        """What the executions page lists for `state`; "only mine" needs the viewer's e-mail."""
+        window = url_state.time_window(state, now)
+        return cls(
+            project_id=state.project,
+            plan_id=state.plan,
+            date_from=window.start,
+            date_to=window.end,
+            status=state.status,
+            email=email if state.mine and email else None,
+        )
+
+    def in_words(self) -> list[str]:
+        """The filters as a viewer would name them ("status ERROR", "plan 3"), never the e-mail."""
+        words = [f"status {self.status}"] if self.status else []
+        words += [f"project {self.project_id}"] if self.project_id is not None else []
+        words += [f"plan {self.plan_id}"] if self.plan_id is not None else []
+        if self.date_from is not None:
+            words.append(f"started from {transforms.utc_text(self.date_from)}")
+        if self.date_to is not None:
+            words.append(f"started until {transforms.utc_text(self.date_to)}")
+        words += ["only mine"] if self.email else []
+        return words
 
 
 @dataclass(frozen=True)
@@ -76,23 +121,18 @@ def load_plans(client: ApiClient, *, active_only: bool) -> PlansData:
 
 def load_executions(
     client: ApiClient,
+    filters: ExecutionFilters = ExecutionFilters(),  # frozen: safe to share as a default
     *,
-    project_id: int | None = None,
-    plan_id: int | None = None,
-    date_from: datetime | None = None,
-    date_to: datetime | None = None,
-    status: str | None = None,
-    email: str | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> ExecutionsData:
     """Every execution matching the filters, from all pages."""
     executions = client.all_executions(
-        project_id=project_id,
-        plan_id=plan_id,
-        date_from=date_from,
-        date_to=date_to,
-        status=status,
-        email=email,
+        project_id=filters.project_id,
+        plan_id=filters.plan_id,
+        date_from=filters.date_from,
+        date_to=filters.date_to,
+        status=filters.status,
+        email=filters.email,
         on_progress=on_progress,
     )
     return ExecutionsData(
@@ -152,6 +192,88 @@ def load_execution_results(
         failures=tuple(failures),
         skipped=_skipped(skipped),
     )
+
+
+# Either side of an execution's start time from a link: timestamps are to the second.
+START_MARGIN = timedelta(minutes=1)
+# How long before its earliest result an execution may have started: its setup, and scenarios
+# run before that left no result. Only used when a result's start is all there is to go by.
+RESULT_LEAD = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class FoundExecution:
+    """The header of the execution a results link names, or why it cannot be shown."""
+
+    header: transforms.ExecutionHeader | None
+    problem: str | None = None  # plain text, when `header` is None
+
+
+def find_execution(
+    execution_id: int,
+    *,
+    listed: ExecutionFilters,
+    started: datetime | None,
+    load: Callable[[ExecutionFilters], ExecutionsData],
+    results: Callable[[], ResultsData] | None = None,
+) -> FoundExecution:
+    """Find one execution without walking its plan's or company's history.
+
+    The API cannot fetch an execution by id, so it is looked for, in this order, and only then
+    reported missing:
+
+    1. among the executions the executions page lists with `listed` (a link from that page hits
+       the cache that page filled: no request at all);
+    2. around `started`, the start time the link carries (a query of two minutes);
+    3. when the link has no start time but `results` can load the execution's results (the
+       page needs them anyway), in the day before its earliest result, on its plan. A service
+       that does not know the execution at all says so here.
+
+    `load` runs an executions query (normally through the cache); errors other than a rejected
+    filter in step 1 (whose narrower queries carry none) are raised for the page to word.
+    """
+    try:
+        header = _header_in(load(listed), execution_id)
+    except InvalidRequestError:
+        header = None
+    if header is not None:
+        return FoundExecution(header)
+
+    narrow: ExecutionFilters | None = None
+    if started is not None:
+        narrow = ExecutionFilters(date_from=started - START_MARGIN, date_to=started + START_MARGIN)
+    elif results is not None:
+        try:
+            first = transforms.time_extent(results().results["start"])
+        except ExecutionNotFoundError:
+            return FoundExecution(
+                None,
+                f"The service has no execution {execution_id}: it may have been deleted, or the "
+                f"link's execution id is wrong. Pick an execution in the executions table.",
+            )
+        if first is not None:
+            narrow = ExecutionFilters(
+                plan_id=listed.plan_id,
+                date_from=first[0] - RESULT_LEAD,
+                date_to=first[0] + START_MARGIN,
+            )
+    if narrow is not None:
+        header = _header_in(load(narrow), execution_id)
+        if header is not None:
+            return FoundExecution(header)
+
+    among = ", ".join(listed.in_words()) or "no filter"
+    near = f", nor around {transforms.utc_text(started)}" if started is not None else ""
+    return FoundExecution(
+        None,
+        f"Execution {execution_id} was not found among the executions of this link's filters "
+        f"({among}){near}. It may have been deleted, or the link is wrong: pick an execution "
+        f"in the executions table.",
+    )
+
+
+def _header_in(data: ExecutionsData, execution_id: int) -> transforms.ExecutionHeader | None:
+    return transforms.execution_header(data.executions, data.status_counts, execution_id)
 
 
 def _skipped(records: Sequence[SkippedRecord]) -> tuple[Skipped, ...]:

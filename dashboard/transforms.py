@@ -307,6 +307,48 @@ def execution_status_counts(status_counts: pd.DataFrame, execution_id: int) -> d
 
 
 @dataclass(frozen=True)
+class ExecutionHeader:
+    """What the results page says about one execution; missing texts are an en dash."""
+
+    execution_id: int
+    plan_id: int | None
+    plan: str
+    project: str
+    user: str
+    start: datetime | None
+    end: datetime | None
+    runtime_s: float | None
+    results: int
+    failed: int
+    pass_rate: float | None  # None while no result has a verdict
+    summary: tuple[tuple[str, int], ...]  # (status, count) in the fixed status order
+
+
+def execution_header(
+    executions: pd.DataFrame, status_counts: pd.DataFrame, execution_id: int
+) -> ExecutionHeader | None:
+    """The header of one execution of the frames, or None when it is not in them."""
+    row = execution_row(executions, execution_id)
+    if row is None:
+        return None
+    pass_rate = row["pass_rate"]
+    return ExecutionHeader(
+        execution_id=execution_id,
+        plan_id=optional_int(row["plan_id"]),
+        plan=cell_text(row["plan"]),
+        project=cell_text(row["project"]),
+        user=cell_text(row["user"]),
+        start=optional_datetime(row["start"]),
+        end=optional_datetime(row["end"]),
+        runtime_s=runtime_seconds(row["runtime_ms"]),
+        results=int(row["results"]),
+        failed=int(row["failed"]),
+        pass_rate=None if pd.isna(pass_rate) else float(pass_rate),
+        summary=tuple(execution_status_counts(status_counts, execution_id).items()),
+    )
+
+
+@dataclass(frozen=True)
 class ExecutionKpis:
     executions: int
     pass_rate: float | None  # passed out of the slice's results with a verdict
@@ -544,6 +586,21 @@ def runtime_seconds(runtime_ms: object) -> float | None:
     if runtime_ms is None or pd.isna(runtime_ms):
         return None
     return float(runtime_ms) / 1000  # type: ignore[arg-type]
+
+
+def optional_datetime(value: object) -> datetime | None:
+    """A timestamp cell as an aware datetime, or None when it is missing (NaT)."""
+    if value is None or pd.isna(value):
+        return None
+    return pd.Timestamp(value).to_pydatetime()
+
+
+def row_for_selection(frame: pd.DataFrame, position: int | None) -> pd.Series | None:
+    """The row a table selection points at, or None: nothing selected, or a stale position
+    (a selection kept from before the data changed) that no longer names a row."""
+    if position is None or not 0 <= position < len(frame):
+        return None
+    return frame.iloc[position]
 
 
 def optional_int(value: object) -> int | None:

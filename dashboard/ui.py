@@ -17,6 +17,7 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard import transforms, url_state
+from dashboard.connection import Source
 from dashboard.formatting import escape_markdown
 from dashboard.messages import Severity, UserMessage, describe_error
 from dashboard.routes import Route
@@ -165,8 +166,15 @@ def show_message(message: UserMessage) -> None:
     _NOTICES[message.severity](message.text)
 
 
-def show_error(error: ApiError, *, part: str | None = None) -> None:
-    show_message(describe_error(error, part=part))
+def show_error(
+    error: ApiError,
+    *,
+    part: str | None = None,
+    filters: Sequence[str] = (),
+    source: Source | None = None,
+) -> None:
+    """Show `error` as `dashboard.messages` words it (see `describe_error` for the arguments)."""
+    show_message(describe_error(error, part=part, filters=filters, source=source))
 
 
 def caption(text: str) -> None:

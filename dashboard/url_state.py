@@ -25,13 +25,17 @@ TO = "to"
 STATUS = "status"
 MINE = "mine"
 EXECUTION = "execution"
+# When the selected execution started (UTC, to the second). The API cannot fetch one execution
+# by id, so this lets a results link find it with a query of a few minutes when it is no longer
+# among the executions its filters select (a "last 7 days" link opened a month later).
+STARTED = "started"
 
 # Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
 # holds what that page shows and nothing stale from another page. The results page keeps the
 # executions filters so that "back to executions" restores them.
 PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE)
 EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE)
-RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION)
+RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
 
 
 class DateRange(StrEnum):
@@ -71,6 +75,7 @@ _MAX_ID = 2**63 - 1  # ids are 64-bit Longs (spec section 2)
 _ID_RE = re.compile(r"^[0-9]{1,19}$")
 # Statuses are an open set (spec 4.2): any name-like value is accepted and passed on as itself.
 _STATUS_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
+_INSTANT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$")
 _TRUE = frozenset({"true", "1", "yes", "on"})
 _FALSE = frozenset({"false", "0", "no", "off"})
 
@@ -88,6 +93,7 @@ class ViewState:
     status: str | None = None
     mine: bool = False
     execution: int | None = None
+    execution_start: datetime | None = None  # a hint to find `execution` (UTC)
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -126,6 +132,7 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
         status=status,
         mine=reader.flag(MINE, default=False, meaning='"only my executions"'),
         execution=reader.id(EXECUTION, "execution"),
+        execution_start=reader.instant(STARTED),
     )
     return ParsedState(state, reader.problems)
 
@@ -198,6 +205,24 @@ class _Reader:
         )
         return None
 
+    def instant(self, name: str) -> datetime | None:
+        raw = self.raw(name)
+        if raw is None:
+            return None
+        if _INSTANT_RE.match(raw):
+            try:
+                instant = datetime.fromisoformat(raw).astimezone(UTC)
+            except (ValueError, OverflowError):  # impossible, such as 2026-11-31T25:00Z
+                instant = None
+            # Years far off would overflow a window around the time; no execution runs then.
+            if instant is not None and 1970 <= instant.year <= 9998:
+                return instant
+        self.problems.append(
+            f'The link\'s "{name}" value {_quote(raw)} is not a UTC time like '
+            f"2026-11-20T09:15:00Z, so it was ignored."
+        )
+        return None
+
     def date_range(self) -> tuple[DateRange, date | None, date | None]:
         raw_range = self.raw(RANGE)
         date_from, date_to = self.day(FROM), self.day(TO)
@@ -246,6 +271,7 @@ def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
         STATUS: state.status,
         MINE: "true" if state.mine else None,
         EXECUTION: _str_or_none(state.execution),
+        STARTED: _instant_or_none(state.execution_start),
     }
     wanted = set(names)
     unknown = wanted - set(values)
@@ -322,3 +348,9 @@ def _str_or_none(value: int | None) -> str | None:
 
 def _iso_or_none(value: date | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+def _instant_or_none(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

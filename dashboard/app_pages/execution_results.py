@@ -11,11 +11,11 @@ ROUTE = routes.RESULTS
 
 connection = chrome.current_connection()
 parsed = ui.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-back = ui.link_params(state.with_changes(execution=None), routes.EXECUTIONS)
+state = parsed.state
+back = ui.link_params(state.with_changes(execution=None, execution_start=None), routes.EXECUTIONS)
 
 ui.write_url(state, ROUTE)
-ui.show_notes(problems)
+ui.show_notes(parsed.problems)
 execution_id = state.execution
 if execution_id is None:
     st.title("Execution results")
@@ -31,50 +31,41 @@ st.page_link(
     query_params=back,
 )
 
-# -- the execution: found among its plan's executions (the API has no "get one execution") ----
+# -- the execution (the API has no "get one execution": see loaders.find_execution) ----------
 try:
-    executions = cache.executions(connection, plan_id=state.plan)
+    found = cache.find_execution(connection, state, now=chrome.now(connection))
 except ApiError as error:
-    ui.show_error(error, part=f"execution {execution_id}")
+    ui.show_error(error, part=f"execution {execution_id}", source=connection.source)
     st.stop()
-row = transforms.execution_row(executions.executions, execution_id)
-if row is None:
-    where = f"plan {state.plan}'s executions" if state.plan else "the executions you can see"
-    ui.show_notes(
-        [
-            f"Execution {execution_id} was not found among {where}. It may have been deleted, or "
-            "the link is wrong: pick an execution in the executions table."
-        ],
-        severity="warning",
-    )
+if found.header is None:
+    ui.show_notes([found.problem or ""], severity="warning")
     st.stop()
-plan_id = transforms.optional_int(row["plan_id"])
+header = found.header
+# The address bar now holds when the execution started, so a copy of it finds the execution
+# directly, whatever its filters select by the time it is opened.
+ui.write_url(state.with_changes(execution_start=header.start), ROUTE)
 
 # -- header -----------------------------------------------------------------------------------
-counts = transforms.execution_status_counts(executions.status_counts, execution_id)
-timing = f"{transforms.utc_text(row['start'])} to {transforms.utc_text(row['end'])}"
 facts = [
-    ("Plan", transforms.cell_text(row["plan"])),
-    ("Project", transforms.cell_text(row["project"])),
-    ("Started by", transforms.cell_text(row["user"])),
-    ("Ran", timing),
+    ("Plan", header.plan),
+    ("Project", header.project),
+    ("Started by", header.user),
+    ("Ran", f"{transforms.utc_text(header.start)} to {transforms.utc_text(header.end)}"),
 ]
 st.markdown(" · ".join(f"**{label}:** {escape_markdown(value)}" for label, value in facts))
 columns = st.columns(4)
-columns[0].metric(
-    "Duration", human_duration(transforms.runtime_seconds(row["runtime_ms"])), border=True
-)
-columns[1].metric("Results", f"{int(row['results']):,}", border=True)
-columns[2].metric("Failed", f"{int(row['failed']):,}", border=True)
+columns[0].metric("Duration", human_duration(header.runtime_s), border=True)
+columns[1].metric("Results", f"{header.results:,}", border=True)
+columns[2].metric("Failed", f"{header.failed:,}", border=True)
 columns[3].metric(
     "Pass rate",
-    percent(row["pass_rate"]),
+    percent(header.pass_rate),
     help="Passed (SUCCESS) results out of those with a verdict (SUCCESS, FAILURE, ERROR, "
     "WARNING); waiting, running, stopped and unknown statuses are left out.",
     border=True,
 )
-if counts:
-    ui.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in counts.items()))
+if header.summary:
+    ui.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in header.summary))
 
 # -- results of every scenario of the plan -----------------------------------------------------
 try:
@@ -82,6 +73,7 @@ try:
 except ApiError as error:
     ui.show_error(error, part="the plan's scenario list, so the results cannot be listed")
     st.stop()
+plan_id = header.plan_id
 scenarios = transforms.plan_scenarios(plans, plan_id) if plan_id is not None else None
 if not scenarios:
     ui.show_notes(

@@ -4,17 +4,15 @@ its results."""
 import streamlit as st
 
 from api_client import ApiError
-from dashboard import cache, charts, chrome, routes, transforms, ui, url_state
+from dashboard import cache, charts, chrome, loaders, routes, transforms, ui, url_state, views
 from dashboard.formatting import describe_slice, filter_scope, human_duration, percent
-from dashboard.messages import describe_skipped, email_setting
-from dashboard.status_colors import STATUS_COLORS
+from dashboard.messages import describe_skipped
 from dashboard.url_state import DateRange
 
 ROUTE = routes.EXECUTIONS
 
 connection = chrome.current_connection()
 parsed = ui.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
 now = chrome.now(connection)
 
 st.title("Executions")
@@ -23,48 +21,27 @@ st.title("Executions")
 try:
     plans = cache.plans(connection, active_only=False).plans
 except ApiError as error:
-    plans = transforms.plans_frame([])
+    plans = None
     ui.show_error(error, part="the plan list (the project and plan filters show ids only)")
-else:
-    checked = url_state.reconcile(
-        state,
-        known_projects=transforms.project_names(plans),
-        plan_projects=transforms.plan_projects(plans),
-    )
-    state, problems = checked.state, problems + checked.problems
-projects = transforms.project_names(plans)
-plan_names = transforms.plan_names(plans, project_id=state.project)
-# Ids from the URL stay selectable when the plan list is missing.
-if state.project is not None:
-    projects.setdefault(state.project, f"Project {state.project}")
-if state.plan is not None:
-    plan_names.setdefault(state.plan, f"Plan {state.plan}")
-
-if state.mine and not connection.email:
-    problems.append(
-        "Only my executions needs your e-mail address, and this connection has none: "
-        f"{email_setting(connection.source)}. Showing everyone's."
-    )
-    state = state.with_changes(mine=False)
+choices = views.executions_filters(
+    parsed.state, plans, email=connection.email, source=connection.source
+)
+state, problems = choices.state, parsed.problems + choices.problems
 
 # -- filters ----------------------------------------------------------------------------------
-filters = ui.UrlFilters(ROUTE, state)
-# Known statuses, plus one from a shared link that this dashboard does not know (an open set).
-status_options = {None: "Any status"} | {s: s for s in (*STATUS_COLORS, state.status) if s}
+widgets = ui.UrlFilters(ROUTE, state)
 row1 = st.columns([2, 2, 1])
 with row1[0]:
-    filters.selectbox(
-        "Project", "project", {None: "All projects", **projects}, resets={"plan": None}
-    )
+    widgets.selectbox("Project", "project", choices.projects, resets={"plan": None})
 with row1[1]:
-    filters.selectbox("Plan", "plan", {None: "All plans", **plan_names})
+    widgets.selectbox("Plan", "plan", choices.plans)
 with row1[2]:
-    filters.selectbox("Status", "status", status_options)
+    widgets.selectbox("Status", "status", choices.statuses)
 
 window = url_state.time_window(state, now)
 row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
 with row2[0]:
-    filters.segmented(
+    widgets.segmented(
         "Started in the last",
         "date_range",
         {r: r.label for r in DateRange},
@@ -73,11 +50,11 @@ with row2[0]:
     )
 if state.date_range is DateRange.CUSTOM:
     with row2[1]:
-        filters.date("From (UTC)", "date_from", max_value=state.date_to)
+        widgets.date("From (UTC)", "date_from", max_value=state.date_to)
     with row2[2]:
-        filters.date("To (UTC)", "date_to", min_value=state.date_from)
+        widgets.date("To (UTC)", "date_to", min_value=state.date_from)
 with row2[3]:
-    filters.toggle(
+    widgets.toggle(
         "Only mine",
         "mine",
         disabled=not connection.email,
@@ -87,25 +64,18 @@ ui.write_url(state, ROUTE)
 ui.show_notes(problems)
 
 # -- data -------------------------------------------------------------------------------------
+query = loaders.ExecutionFilters.for_view(state, now=now, email=connection.email)
 try:
-    data = cache.executions(
-        connection,
-        project_id=state.project,
-        plan_id=state.plan,
-        date_from=window.start,
-        date_to=window.end,
-        status=state.status,
-        email=connection.email if state.mine else None,
-    )
+    data = cache.executions(connection, query)
 except ApiError as error:
-    ui.show_error(error)
+    ui.show_error(error, filters=query.in_words(), source=connection.source)
     st.stop()
 ui.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
 
 executions, status_counts = data.executions, data.status_counts
 scope = filter_scope(
-    project=projects.get(state.project) if state.project else None,
-    plan=plan_names.get(state.plan) if state.plan else None,
+    project=choices.projects.get(state.project) if state.project else None,
+    plan=choices.plans.get(state.plan) if state.plan else None,
     status=state.status,
     mine=state.mine,
 )
@@ -187,9 +157,6 @@ selected = ui.table(
         ),
     },
 )
-if selected is not None:
-    row = executions.iloc[selected]
-    target = state.with_changes(
-        execution=int(row["execution_id"]), plan=transforms.optional_int(row["plan_id"])
-    )
+target = views.opened_by_execution(executions, selected, state)
+if target is not None:
     st.switch_page(routes.RESULTS.script, query_params=ui.link_params(target, routes.RESULTS))

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from api_client import ApiError
-from dashboard import cache, chrome, routes, transforms, ui, url_state
+from dashboard import cache, chrome, routes, transforms, ui, url_state, views
 from dashboard.formatting import describe_slice
 from dashboard.messages import describe_skipped
 
@@ -77,9 +77,6 @@ selected = ui.table(
         "Updated": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
     },
 )
-if selected is not None:
-    row = plans.iloc[selected]
-    target = url_state.ViewState(
-        project=transforms.optional_int(row["project_id"]), plan=int(row["plan_id"])
-    )
+target = views.opened_by_plan(plans, selected)
+if target is not None:
     st.switch_page(routes.EXECUTIONS.script, query_params=ui.link_params(target, routes.EXECUTIONS))

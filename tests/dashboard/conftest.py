@@ -6,6 +6,7 @@ under test is pointed at a sandbox exactly as an operator would point it at a re
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -92,6 +93,50 @@ def connect(monkeypatch: pytest.MonkeyPatch, sandbox: RunningSandbox) -> Connect
         return who
 
     return point
+
+
+Requests = Callable[[], list[str]]
+
+
+class _AccessLog(logging.Handler):
+    """Collects the request targets (path and query) of uvicorn's access log records."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.targets: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if isinstance(record.args, tuple) and len(record.args) > 2:
+            self.targets.append(str(record.args[2]))
+
+
+@pytest.fixture
+def service_requests() -> Iterator[Requests]:
+    """The API requests the sandboxes answered (path and query, in order) since the last call.
+
+    Read from the sandbox's own access log: what went over the wire, not what a test assumes.
+    uvicorn decides per connection whether to log, so the dashboard's clients (and their
+    kept-alive connections) are replaced once the log is listened to.
+    """
+    from dashboard import cache
+
+    logger = logging.getLogger("uvicorn.access")
+    handler, level = _AccessLog(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    cache.client.clear()
+    seen = 0
+
+    def since_last_call() -> list[str]:
+        nonlocal seen
+        new, seen = handler.targets[seen:], len(handler.targets)
+        return [target for target in new if "/api/" in target]
+
+    try:
+        yield since_last_call
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 AppFactory = Callable[..., AppTest]

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
-from api_client import ApiClient, InternalServerError, PermissionDeniedError, RetryPolicy
-from dashboard import loaders
+from api_client import (
+    ApiClient,
+    InternalServerError,
+    InvalidRequestError,
+    Operation,
+    PermissionDeniedError,
+    RetryPolicy,
+)
+from dashboard import loaders, transforms
+from dashboard.loaders import ExecutionFilters
+from dashboard.url_state import ViewState
 from sandbox import RunningSandbox
-from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX
+from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token
+from sandbox.data.catalog import PEOPLE
+from tests.dashboard import records
 from tests.dashboard.conftest import user
 
 NO_RETRIES = RetryPolicy(max_retries=0, max_server_error_retries=0)
@@ -115,3 +128,157 @@ def test_when_every_scenario_fails_the_most_telling_error_is_raised() -> None:
         pytest.raises(InternalServerError),
     ):
         loaders.load_execution_results(client, execution_id=5, scenario_ids=[1, 2, 3])
+
+
+def test_the_executions_page_and_the_results_page_ask_with_the_same_filters() -> None:
+    now = datetime(2026, 11, 20, 18, 3, tzinfo=UTC)
+    state = ViewState(project=2, plan=3, status="ERROR", mine=True, execution=9)
+
+    filters = ExecutionFilters.for_view(state, now=now, email="me@example.test")
+
+    assert filters == ExecutionFilters(
+        project_id=2,
+        plan_id=3,
+        date_from=datetime(2026, 11, 13, 18, 0, tzinfo=UTC),
+        status="ERROR",
+        email="me@example.test",
+    )
+    assert ExecutionFilters.for_view(state, now=now, email=None).email is None
+    assert filters.in_words() == [
+        "status ERROR",
+        "project 2",
+        "plan 3",
+        "started from 13 Nov 2026, 18:00 UTC",
+        "only mine",
+    ]
+
+
+def test_an_execution_is_found_in_the_listed_executions_with_one_query(
+    client: ApiClient,
+) -> None:
+    execution = client.all_executions()[0]
+    listed = ExecutionFilters(date_from=execution.start_date)
+    asked: list[ExecutionFilters] = []
+
+    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+        asked.append(filters)
+        return loaders.load_executions(client, filters)
+
+    found = loaders.find_execution(execution.id, listed=listed, started=None, load=load)
+
+    assert found.header is not None
+    assert found.header.execution_id == execution.id
+    assert asked == [listed]
+
+
+def test_an_execution_the_filters_miss_is_found_around_its_start(client: ApiClient) -> None:
+    execution = client.all_executions(date_to=datetime(2026, 10, 1, tzinfo=UTC))[0]
+    assert execution.start_date is not None
+    listed = ExecutionFilters(date_from=datetime(2026, 11, 19, tzinfo=UTC))
+    asked: list[ExecutionFilters] = []
+
+    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+        asked.append(filters)
+        return loaders.load_executions(client, filters)
+
+    found = loaders.find_execution(
+        execution.id, listed=listed, started=execution.start_date, load=load
+    )
+
+    assert found.header is not None
+    assert found.header.plan_id == execution.plan_id
+    margin = timedelta(minutes=1)
+    assert asked == [
+        listed,
+        ExecutionFilters(
+            date_from=execution.start_date - margin, date_to=execution.start_date + margin
+        ),
+    ]
+
+
+def test_without_a_start_time_the_results_tell_when_the_execution_ran(client: ApiClient) -> None:
+    plan = next(p for p in client.plans(active=False) if p.scenarios)
+    execution = client.all_executions(plan_id=plan.id, date_to=datetime(2026, 10, 1, tzinfo=UTC))[0]
+    listed = ExecutionFilters(plan_id=plan.id, date_from=datetime(2026, 11, 19, tzinfo=UTC))
+
+    def results() -> loaders.ResultsData:
+        return loaders.load_execution_results(
+            client, execution_id=execution.id, scenario_ids=plan.scenarios
+        )
+
+    asked: list[ExecutionFilters] = []
+
+    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+        asked.append(filters)
+        return loaders.load_executions(client, filters)
+
+    found = loaders.find_execution(
+        execution.id, listed=listed, started=None, load=load, results=results
+    )
+
+    assert found.header is not None
+    assert found.header.start == execution.start_date
+    assert len(asked) == 2
+    assert asked[1].plan_id == plan.id
+    assert asked[1].date_from is not None
+    assert asked[1].date_to is not None
+    assert asked[1].date_to - asked[1].date_from <= timedelta(days=1, minutes=1)
+
+
+def test_a_rejected_filter_does_not_stop_the_search_and_missing_is_worded() -> None:
+    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+        if filters.status:
+            raise InvalidRequestError(
+                "bad", status_code=400, code="INVALID_REQUEST", operation=Operation.EXECUTIONS
+            )
+        return loaders.ExecutionsData(
+            transforms.executions_frame([records.execution(1)]),
+            transforms.status_counts_frame([records.execution(1)]),
+        )
+
+    listed = ExecutionFilters(status="PROCESSING")
+    started = datetime(2026, 11, 20, 9, 15, tzinfo=UTC)
+
+    found = loaders.find_execution(1, listed=listed, started=started, load=load)
+    missing = loaders.find_execution(2, listed=listed, started=started, load=load)
+
+    assert found.header is not None
+    assert missing.header is None
+    assert missing.problem is not None
+    assert "Execution 2 was not found among the executions of this link's filters" in (
+        missing.problem
+    )
+    assert "(status PROCESSING), nor around 20 Nov 2026, 09:15 UTC" in missing.problem
+
+
+def test_what_loaders_return_pickles_without_a_model_or_a_credential(
+    sandbox: RunningSandbox, client: ApiClient
+) -> None:
+    """What the cache keeps is pickled: frames and strings only, never a model (whose
+    `user_info.access_token` is another user's credential) and never a token."""
+    plan = next(p for p in client.plans(active=False) if len(p.scenarios) >= 2)
+    execution = client.all_executions(plan_id=plan.id)[0]
+    filters = ExecutionFilters(plan_id=plan.id)
+
+    outputs = [
+        loaders.load_plans(client, active_only=False),
+        loaders.load_executions(client, filters),
+        loaders.load_execution_results(
+            client, execution_id=execution.id, scenario_ids=[*plan.scenarios, 987_654]
+        ),
+        loaders.find_execution(
+            execution.id,
+            listed=filters,
+            started=None,
+            load=lambda f: loaders.load_executions(client, f),
+        ),
+    ]
+
+    seed = sandbox.settings.seed
+    tokens = [bearer_token(seed, person.username) for person in PEOPLE]
+    for output in outputs:
+        data = pickle.dumps(output)
+        assert USER_INFO_ACCESS_TOKEN_PREFIX.encode() not in data
+        assert not [token for token in tokens if token.encode() in data]
+        assert b"api_client" not in data  # no model object (nor an error holding a response)
+        assert b"pydantic" not in data  # no SecretStr

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+from streamlit.testing.v1 import AppTest
+
 from api_client import ApiClient
 from dashboard.url_state import DateRange
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import EXECUTIONS, assert_no_failure, joined, metrics, sources
-from tests.dashboard.conftest import AppFactory, Connect, user
+from tests.dashboard.conftest import AppFactory, Connect, Requests, user
 
 # A fixed week of the sandbox's fixed data (its clock stops at 20 Nov 2026, 18:00 UTC), so the
 # tests mean the same thing whatever day they run.
@@ -145,20 +148,35 @@ def test_only_mine_needs_the_viewers_own_email(
     assert "started by you" in joined(own.caption)
 
 
-def test_selecting_an_execution_opens_its_results(app: AppFactory, connect: Connect) -> None:
+def select_row(at: AppTest, key: str, row: int) -> None:
+    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+
+
+def test_selecting_an_execution_opens_its_results(
+    app: AppFactory, connect: Connect, service_requests: Requests
+) -> None:
     connect()
-    at = app(EXECUTIONS, **WEEK)
+    at = app(EXECUTIONS, status="FAILURE", **WEEK)
     at.run()
     chosen = at.dataframe[0].value.iloc[0]
+    service_requests()
 
-    at.session_state["executions.table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    select_row(at, "executions.table", 0)
     at.run()
 
     assert_no_failure(at)
     assert [t.value for t in at.title] == [f"Execution #{chosen['Id']}"]
-    assert at.query_params["execution"] == str(chosen["Id"])
-    assert at.query_params["range"] == "custom"  # the filters travel along, for "back"
-    assert "plan" in at.query_params
+    started = chosen["Start"].strftime("%Y-%m-%dT%H:%M:%SZ")
+    # The filters travel along unchanged (for "back"), with the execution and its start time.
+    assert at.query_params == {
+        "status": "FAILURE",
+        **WEEK,
+        "execution": str(chosen["Id"]),
+        "started": started,
+    }
+    # The execution was found in the answer the executions page had loaded: no executions
+    # request at all, only its scenarios' results.
+    assert not [r for r in service_requests() if "/executions/" in r]
 
 
 def test_skipped_executions_are_counted(
@@ -171,4 +189,57 @@ def test_skipped_executions_are_counted(
 
     assert not at.exception
     assert "skipped because the service sent" in joined(at.warning)
+    assert at.dataframe
+
+
+def test_the_status_filter_offers_what_the_service_accepts(
+    app: AppFactory, connect: Connect
+) -> None:
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert at.selectbox(key="executions.status").options == [
+        "Any status",
+        "SUCCESS",
+        "FAILURE",
+        "ERROR",
+        "WARNING",
+        "WAITING",
+    ]
+
+
+def test_a_status_the_service_rejects_is_shown_and_named_in_the_message(
+    app: AppFactory, connect: Connect
+) -> None:
+    connect()
+    at = app(EXECUTIONS, status="PROCESSING", **WEEK)
+
+    at.run()
+
+    assert not at.exception
+    status = at.selectbox(key="executions.status")
+    assert status.value == "PROCESSING"  # the link's own value, shown as it asks
+    assert status.options[-1] == "PROCESSING"
+    error = joined(at.error)
+    assert "The service rejected a filter value (status PROCESSING" in error
+    assert "company id" not in error
+    assert at.query_params == {"status": "PROCESSING", **WEEK}
+
+
+@pytest.mark.parametrize("page", [EXECUTIONS, None])
+def test_a_selection_that_no_longer_names_a_row_is_ignored(
+    app: AppFactory, connect: Connect, page: str | None
+) -> None:
+    connect()
+    at = app(page, **(WEEK if page else {}))
+    at.run()
+    title = [t.value for t in at.title]
+
+    select_row(at, "executions.table" if page else "plans.table", 10_000)
+    at.run()
+
+    assert_no_failure(at)
+    assert [t.value for t in at.title] == title
     assert at.dataframe

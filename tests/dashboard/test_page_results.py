@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from urllib.parse import parse_qs
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from api_client import ApiClient, Execution, TestPlan
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import RESULTS, assert_no_failure, joined, metrics
-from tests.dashboard.conftest import AppFactory, Connect, user
+from tests.dashboard.conftest import AppFactory, Connect, Requests, user
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +23,24 @@ def finished(oracle: ApiClient) -> tuple[Execution, TestPlan]:
         if e.plan_id in plans and "WAITING" not in e.result_summary and e.result_summary
     )
     return execution, plans[execution.plan_id]  # type: ignore[index]
+
+
+@pytest.fixture(scope="module")
+def old(oracle: ApiClient) -> tuple[Execution, TestPlan]:
+    """A finished execution a month older than the sandbox's clock, and its plan."""
+    plans = {plan.id: plan for plan in oracle.plans(active=False)}
+    month_ago = datetime(2026, 10, 20, tzinfo=UTC)
+    execution = next(
+        e
+        for e in oracle.all_executions(date_to=month_ago)
+        if e.plan_id in plans and "WAITING" not in e.result_summary and e.result_summary
+    )
+    return execution, plans[execution.plan_id]  # type: ignore[index]
+
+
+def iso(moment: datetime | None) -> str:
+    assert moment is not None
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_drill_down_state_in_the_url_shows_that_executions_results(
@@ -45,7 +64,12 @@ def test_drill_down_state_in_the_url_shows_that_executions_results(
     assert table["Node log"].str.startswith("https://").all()
     assert f"{len(expected)} results from {len(plan.scenarios)} of" in joined(at.caption)
     assert len(at.get("plotly_chart")) == 2
-    assert at.query_params == {"execution": str(execution.id), "plan": str(plan.id)}
+    # The address bar gains the start time, so that a copy finds the execution directly.
+    assert at.query_params == {
+        "execution": str(execution.id),
+        "plan": str(plan.id),
+        "started": iso(execution.start_date),
+    }
     back = at.get("page_link")[0].proto
     assert back.label == "Back to executions"
     assert parse_qs(back.query_string) == {"plan": [str(plan.id)]}  # the filters, not the execution
@@ -92,12 +116,66 @@ def test_a_malformed_execution_id_is_explained(
 
 def test_an_unknown_execution_is_explained(app: AppFactory, connect: Connect) -> None:
     connect()
-    at = app(RESULTS, execution="987654321", plan="1")
+    with_plan = app(RESULTS, execution="987654321", plan="1")
+    with_plan.run()
+    with_start = app(RESULTS, execution="987654321", started="2026-11-20T09:15:00Z")
+    with_start.run()
+
+    for at in (with_plan, with_start):
+        assert_no_failure(at)
+        assert not at.dataframe
+    # Asked for its results, the service says it has no such execution.
+    assert "The service has no execution 987654321" in joined(with_plan.warning)
+    assert (
+        "Execution 987654321 was not found among the executions of this link's filters "
+        "(started from " in joined(with_start.warning)
+    )
+    assert "nor around 20 Nov 2026, 09:15 UTC" in joined(with_start.warning)
+
+
+def test_a_drill_down_link_finds_its_execution_without_walking_the_history(
+    app: AppFactory,
+    connect: Connect,
+    oracle: ApiClient,
+    service_requests: Requests,
+    old: tuple[Execution, TestPlan],
+) -> None:
+    """The link's filters ("last 24 h") no longer select a month-old execution; the links find
+    it all the same, each with a bounded query (never the plan's or company's whole history)."""
+    connect()
+    execution, plan = old
+    links = {
+        "with its start": {"started": iso(execution.start_date)},
+        "with its plan (an older link)": {"plan": str(plan.id)},
+    }
+
+    for name, params in links.items():
+        at = app(RESULTS, execution=str(execution.id), range="24h", **params)
+        service_requests()
+        at.run()
+
+        assert_no_failure(at)
+        assert f"**Plan:** {plan.plan_name}" in joined(at.main.markdown), name
+        assert at.dataframe, name
+        assert at.query_params["started"] == iso(execution.start_date), name
+        queries = [r for r in service_requests() if "/executions/" in r]
+        assert 1 < len(queries) <= 3, (name, queries)
+        assert all("from=" in query for query in queries), (name, queries)
+
+
+def test_a_bad_start_time_in_a_link_is_explained_and_the_page_works(
+    app: AppFactory, connect: Connect, finished: tuple[Execution, TestPlan]
+) -> None:
+    connect()
+    execution, _ = finished
+    at = app(RESULTS, execution=str(execution.id), started="last tuesday")
 
     at.run()
 
     assert_no_failure(at)
-    assert "Execution 987654321 was not found among plan 1's executions" in joined(at.warning)
+    assert '"started" value "last tuesday" is not a UTC time' in joined(at.warning)
+    assert at.dataframe
+    assert at.query_params["started"] == iso(execution.start_date)  # corrected
 
 
 def test_a_token_without_result_view_keeps_the_header(

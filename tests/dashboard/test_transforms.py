@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
 import pandas as pd
 import pandas.testing as pdt
@@ -10,9 +11,6 @@ import pytest
 
 from dashboard import transforms
 from tests.dashboard import records
-
-UTC = "datetime64[us, UTC]"
-
 
 # -- plans ------------------------------------------------------------------------------------
 
@@ -293,6 +291,51 @@ def test_execution_row_and_its_status_counts() -> None:
         "WAITING": 1,
         "Odd": 1,
     }
+
+
+def test_execution_header_reads_one_execution_of_the_frames() -> None:
+    executions = [
+        records.execution(1, result_summary={"WAITING": 1, "SUCCESS": 2, "FAILURE": 1}),
+        records.execution(
+            2, plan_id=None, plan_name=None, start_date=None, runtime=None, result_summary={}
+        ),
+    ]
+    frame = transforms.executions_frame(executions)
+    counts = transforms.status_counts_frame(executions)
+
+    assert transforms.execution_header(frame, counts, 1) == transforms.ExecutionHeader(
+        execution_id=1,
+        plan_id=3,
+        plan="Checkout smoke",
+        project="Web shop",
+        user="ada",
+        start=datetime(2026, 11, 20, 9, 15, tzinfo=UTC),
+        end=datetime(2026, 11, 20, 9, 17, 5, tzinfo=UTC),
+        runtime_s=125.0,
+        results=4,
+        failed=1,
+        pass_rate=2 / 3,
+        summary=(("SUCCESS", 2), ("FAILURE", 1), ("WAITING", 1)),
+    )
+    # A record with gaps still gives a header: missing values read as a dash or None.
+    sparse = transforms.execution_header(frame, counts, 2)
+    assert sparse is not None
+    assert (sparse.plan_id, sparse.plan, sparse.start, sparse.runtime_s) == (
+        None,
+        "\u2013",
+        None,
+        None,
+    )
+    assert (sparse.results, sparse.pass_rate, sparse.summary) == (0, None, ())
+    assert transforms.execution_header(frame, counts, 3) is None
+
+
+def test_row_for_selection_ignores_positions_that_name_no_row() -> None:
+    frame = transforms.executions_frame([records.execution(1), records.execution(2)])
+
+    assert transforms.row_for_selection(frame, 1)["execution_id"] == 1  # newest first
+    for stale in (None, 2, 99, -1):
+        assert transforms.row_for_selection(frame, stale) is None
 
 
 # -- results ----------------------------------------------------------------------------------

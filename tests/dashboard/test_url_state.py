@@ -17,6 +17,7 @@ EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
     [
         ViewState(),
         ViewState(project=2, plan=3, status="FAILURE", mine=True, execution=9_007_199_254_740_993),
+        ViewState(execution=5, execution_start=datetime(2026, 11, 20, 9, 15, 7, tzinfo=UTC)),
         ViewState(active_only=False, date_range=DateRange.LAST_90_DAYS),
         ViewState(
             date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
@@ -75,6 +76,10 @@ def test_parse_reads_only_the_names_it_is_given() -> None:
             ViewState(),
             "The date range is reversed",
         ),
+        ({"started": "yesterday"}, ViewState(), '"started" value "yesterday" is not a UTC time'),
+        ({"started": "2026-11-20T09:15:00"}, ViewState(), "is not a UTC time"),  # no zone
+        ({"started": "2026-11-31T09:15:00Z"}, ViewState(), "is not a UTC time"),
+        ({"started": "0001-01-01T00:00:00+01:00"}, ViewState(), "is not a UTC time"),
     ],
 )
 def test_bad_values_are_dropped_with_a_readable_problem(
@@ -151,3 +156,19 @@ def test_reconcile_drops_ids_the_service_does_not_know() -> None:
     assert mismatched.state == ViewState(project=1)
     assert "is not in project 1" in mismatched.problems[0]
     assert fine == url_state.ParsedState(ViewState(project=2, plan=20), [])
+
+
+def test_a_start_time_with_an_offset_is_read_as_utc() -> None:
+    parsed = url_state.parse({"started": "2026-11-20T10:15:00+01:00"})
+
+    assert parsed.state.execution_start == datetime(2026, 11, 20, 9, 15, tzinfo=UTC)
+    assert url_state.to_query_params(parsed.state, ["started"]) == {
+        "started": "2026-11-20T09:15:00Z"
+    }
+
+
+def test_the_start_time_belongs_to_the_results_page_only() -> None:
+    state = ViewState(execution=5, execution_start=datetime(2026, 11, 20, tzinfo=UTC))
+
+    assert "started" in url_state.to_query_params(state, url_state.RESULTS_PARAMS)
+    assert url_state.to_query_params(state, url_state.EXECUTIONS_PARAMS) == {}

@@ -23,6 +23,8 @@ OUTCOME_COLORS = {
     "no verdict": "#8e8e8e",
 }
 TREND_COLOR = "#4f86c6"
+EXECUTION_BAR_LIMIT = 200
+"""Most executions drawn as bars of their own; pages pass the latest ones and say so."""
 _HEIGHT = 360
 
 

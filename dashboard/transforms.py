@@ -348,6 +348,17 @@ def execution_header(
     )
 
 
+def latest_executions(
+    executions: pd.DataFrame, status_counts: pd.DataFrame, limit: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The newest `limit` executions and their status counts (for a chart that draws each)."""
+    latest = executions.sort_values(
+        ["start", "execution_id"], ascending=False, na_position="last", kind="stable"
+    ).head(limit)
+    counts = status_counts[status_counts["execution_id"].isin(latest["execution_id"])]
+    return latest.reset_index(drop=True), counts.reset_index(drop=True)
+
+
 @dataclass(frozen=True)
 class ExecutionKpis:
     executions: int

@@ -5,7 +5,7 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard import cache, charts, chrome, loaders, routes, transforms, ui, url_state, views
-from dashboard.formatting import describe_slice, filter_scope, human_duration, percent
+from dashboard.formatting import describe_slice, filter_scope, human_duration, percent, plural
 from dashboard.messages import describe_skipped
 from dashboard.url_state import DateRange
 
@@ -121,7 +121,17 @@ st.subheader("Results by status", divider="gray")
 ui.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
 per_execution, per_day = st.tabs(["Per execution", "Per day"])
 with per_execution:
-    st.plotly_chart(charts.status_per_execution(status_counts, executions), key="status.exec")
+    # One bar per execution stays readable (and quick to draw) up to a limit; the day chart
+    # and the table below cover every execution.
+    latest, latest_counts = transforms.latest_executions(
+        executions, status_counts, charts.EXECUTION_BAR_LIMIT
+    )
+    if len(latest) < len(executions):
+        ui.caption(
+            f"Latest {len(latest):,} of {plural(len(executions), 'execution')}; the per-day "
+            "chart and the table count them all."
+        )
+    st.plotly_chart(charts.status_per_execution(latest_counts, latest), key="status.exec")
 with per_day:
     st.plotly_chart(
         charts.status_per_day(transforms.status_counts_per_day(status_counts)), key="status.day"

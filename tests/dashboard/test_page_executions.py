@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -226,6 +227,33 @@ def test_a_status_the_service_rejects_is_shown_and_named_in_the_message(
     assert "The service rejected a filter value (status PROCESSING" in error
     assert "company id" not in error
     assert at.query_params == {"status": "PROCESSING", **WEEK}
+
+
+def test_the_per_execution_chart_draws_the_latest_executions_and_says_so(
+    app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard import charts
+
+    monkeypatch.setattr(charts, "EXECUTION_BAR_LIMIT", 5)
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert_no_failure(at)
+    total = int(metrics(at)["Executions"])
+    assert total > 5
+    assert f"Latest 5 of {total} executions" in joined(at.caption)
+    per_execution = json.loads(at.get("plotly_chart")[0].proto.spec)
+    shown = per_execution["layout"]["xaxis"]["categoryarray"]
+    table = at.dataframe[0].value
+    newest = table.sort_values(["Start", "Id"], ascending=False)["Id"].head(5)
+    assert shown == [f"#{i}" for i in reversed(newest.tolist())]
+    per_day = json.loads(at.get("plotly_chart")[1].proto.spec)
+    drawn = sum(sum(trace["y"]) for trace in per_day["data"])
+    statuses = table.columns[table.columns.get_loc("Duration") + 1 : -1]  # up to "Pass rate"
+    assert drawn == table[statuses].to_numpy().sum()  # the day chart counts every execution
+    assert len(table) == total  # the table (and its CSV) keeps every execution
 
 
 @pytest.mark.parametrize("page", [EXECUTIONS, None])

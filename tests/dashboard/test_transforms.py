@@ -330,6 +330,22 @@ def test_execution_header_reads_one_execution_of_the_frames() -> None:
     assert transforms.execution_header(frame, counts, 3) is None
 
 
+def test_latest_executions_keeps_the_newest_and_their_counts() -> None:
+    executions = [
+        records.execution(i, start_date=f"2026-11-{10 + i}T09:00:00Z", result_summary={"ERROR": i})
+        for i in range(1, 6)
+    ]
+    frame = transforms.executions_frame(executions)
+    counts = transforms.status_counts_frame(executions)
+
+    latest, latest_counts = transforms.latest_executions(frame, counts, 2)
+
+    assert latest["execution_id"].tolist() == [5, 4]
+    assert sorted(latest_counts["execution_id"]) == [4, 5]
+    everything, _ = transforms.latest_executions(frame, counts, 200)
+    pdt.assert_frame_equal(everything, frame)
+
+
 def test_row_for_selection_ignores_positions_that_name_no_row() -> None:
     frame = transforms.executions_frame([records.execution(1), records.execution(2)])
 

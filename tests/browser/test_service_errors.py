@@ -123,16 +123,12 @@ def test_service_errors_read_as_messages_not_tracebacks(
         secrets.assert_absent(page.url, f"the {page_name} page's URL ({case_id})")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="dashboard/messages.py:54 and :116 send the viewer to the sidebar's *Connection* "
-    "form; the sidebar's form is labelled 'Connect to a service' (dashboard/chrome.py:76)",
-)
 def test_an_error_names_the_sidebar_form_the_viewer_can_see(
     start_dashboard: Callable[[str, dict[str, str]], StreamlitServer],
     page: Page,
     error_sandbox: RunningSandbox,
 ) -> None:
+    """A message that sends the viewer to a sidebar form names it as the sidebar labels it."""
     server = start_dashboard(
         "401-form-name",
         {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -25,6 +26,8 @@ OUTCOME_COLORS = {
 TREND_COLOR = "#4f86c6"
 EXECUTION_BAR_LIMIT = 200
 """Most executions drawn as bars of their own; pages pass the latest ones and say so."""
+WEBGL_POINTS = 2_000
+"""Above this many points a line chart is drawn with WebGL."""
 _HEIGHT = 360
 
 
@@ -109,18 +112,24 @@ def runtime_trend(executions: pd.DataFrame) -> go.Figure:
     timed = executions[~unfinished].dropna(subset=["start", "runtime_ms"]).sort_values("start")
     seconds = timed["runtime_ms"].astype("float64") / 1000
     unit, per_unit = duration_unit(float(seconds.max()) if not seconds.empty else 0.0)
+    # Tens of thousands of points: numpy arrays skip plotly's per-item checks (seconds saved on
+    # every rerun), and WebGL draws them where SVG would stall the browser.
+    trace = go.Scattergl if len(timed) > WEBGL_POINTS else go.Scatter
     fig = go.Figure()
     for plan, rows in timed.assign(seconds=seconds).groupby("plan", dropna=False, sort=True):
+        labels = np.column_stack(
+            [
+                ("#" + rows["execution_id"].astype("int64").astype(str)).to_numpy(dtype=object),
+                rows["seconds"].map(human_duration).to_numpy(dtype=object),
+            ]
+        )
         fig.add_trace(
-            go.Scatter(
+            trace(
                 name=_text(plan),
-                x=rows["start"].tolist(),
-                y=(rows["seconds"] / per_unit).round(2).tolist(),
+                x=rows["start"].dt.tz_convert(None).to_numpy(),  # UTC, as the axis says
+                y=(rows["seconds"] / per_unit).round(2).to_numpy(),
                 mode="lines+markers",
-                customdata=[
-                    [f"#{int(i)}", human_duration(s)]
-                    for i, s in zip(rows["execution_id"], rows["seconds"], strict=True)
-                ],
+                customdata=labels,
                 hovertemplate=(
                     _text(plan) + " %{customdata[0]}<br>%{x|%d %b %H:%M}<br>%{customdata[1]}"
                     "<extra></extra>"

@@ -93,6 +93,23 @@ def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> N
     assert [row[1] for row in trace.customdata] == ["2 min 05 s", "1 h 00 min"]
 
 
+def test_runtime_trend_of_many_executions_is_drawn_with_webgl() -> None:
+    many = charts.WEBGL_POINTS + 1
+    executions = transforms.executions_frame(
+        [
+            records.execution(i, start_date=f"2026-11-{1 + i % 19:02d}T{i % 24:02d}:00:00Z")
+            for i in range(1, many + 1)
+        ]
+    )
+
+    fig = charts.runtime_trend(executions)
+
+    (trace,) = fig.data
+    assert trace.type == "scattergl"
+    assert len(trace.y) == many
+    assert trace.customdata[0][1] == "2 min 05 s"
+
+
 def test_runtime_trend_has_one_line_per_plan() -> None:
     executions = transforms.executions_frame(
         [records.execution(1, runtime=5_000), records.execution(2, plan_id=4, plan_name="Other")]

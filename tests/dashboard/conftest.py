@@ -111,10 +111,11 @@ class _AccessLog(logging.Handler):
 
 
 @pytest.fixture
-def service_requests() -> Iterator[Requests]:
+def service_requests(sandbox: RunningSandbox) -> Iterator[Requests]:
     """The API requests the sandboxes answered (path and query, in order) since the last call.
 
     Read from the sandbox's own access log: what went over the wire, not what a test assumes.
+    A sandbox starting up empties that log's handlers, so the default one is started first;
     uvicorn decides per connection whether to log, so the dashboard's clients (and their
     kept-alive connections) are replaced once the log is listened to.
     """

@@ -160,7 +160,7 @@ def test_selecting_an_execution_opens_its_results(
     at = app(EXECUTIONS, status="FAILURE", **WEEK)
     at.run()
     chosen = at.dataframe[0].value.iloc[0]
-    service_requests()
+    assert [r for r in service_requests() if "/executions/" in r]  # the log is listened to
 
     select_row(at, "executions.table", 0)
     at.run()

@@ -66,6 +66,10 @@ _PRESET_SPANS = {
     DateRange.LAST_90_DAYS: timedelta(days=90),
 }
 DEFAULT_RANGE = DateRange.LAST_7_DAYS
+# The days a custom range may name. The date pickers need bounds, and a day outside these is a
+# typo rather than a test run (and would overflow a window around it).
+FIRST_DAY = date(1970, 1, 1)
+LAST_DAY = date(9998, 12, 31)
 
 # Preset windows start on a whole multiple of this, so that reruns within it ask the cache for
 # the same window (and hit it) instead of a window that moved by a few seconds.
@@ -196,9 +200,17 @@ class _Reader:
             return None
         if re.match(r"^\d{4}-\d{2}-\d{2}$", raw):
             try:
-                return date.fromisoformat(raw)
+                day = date.fromisoformat(raw)
             except ValueError:  # a well-shaped impossible date, such as 2025-02-30
-                pass
+                day = None
+            if day is not None and FIRST_DAY <= day <= LAST_DAY:
+                return day
+            if day is not None:
+                self.problems.append(
+                    f'The link\'s "{name}" value {_quote(raw)} is not between '
+                    f"{FIRST_DAY.isoformat()} and {LAST_DAY.isoformat()}, so it was ignored."
+                )
+                return None
         self.problems.append(
             f'The link\'s "{name}" value {_quote(raw)} is not a date like 2025-11-22, '
             f"so it was ignored."

@@ -49,10 +49,22 @@ with row2[0]:
         resets={"date_from": (window.start or now).date(), "date_to": now.date()},
     )
 if state.date_range is DateRange.CUSTOM:
+    # Both bounds always given: a picker's own default (ten years around today) would reject
+    # a day the link may hold.
     with row2[1]:
-        widgets.date("From (UTC)", "date_from", max_value=state.date_to)
+        widgets.date(
+            "From (UTC)",
+            "date_from",
+            min_value=url_state.FIRST_DAY,
+            max_value=state.date_to or url_state.LAST_DAY,
+        )
     with row2[2]:
-        widgets.date("To (UTC)", "date_to", min_value=state.date_from)
+        widgets.date(
+            "To (UTC)",
+            "date_to",
+            min_value=state.date_from or url_state.FIRST_DAY,
+            max_value=url_state.LAST_DAY,
+        )
 with row2[3]:
     widgets.toggle(
         "Only mine",

@@ -126,6 +126,23 @@ def test_bad_values_in_a_shared_link_are_explained_and_the_page_works(
     assert at.query_params == {}
 
 
+@pytest.mark.parametrize(
+    "dates",
+    [{"to": "2001-01-01"}, {"from": "2040-06-01"}, {"from": "1970-01-01", "to": "9998-12-31"}],
+)
+def test_a_custom_range_far_from_today_keeps_the_page_working(
+    app: AppFactory, connect: Connect, dates: dict[str, str]
+) -> None:
+    connect()
+    at = app(EXECUTIONS, range="custom", **dates)
+
+    at.run()
+
+    assert_no_failure(at)
+    assert at.segmented_control(key="executions.date_range").value == DateRange.CUSTOM
+    assert at.query_params == {"range": "custom", **dates}
+
+
 def test_only_mine_needs_the_viewers_own_email(
     app: AppFactory, connect: Connect, sandbox: RunningSandbox
 ) -> None:

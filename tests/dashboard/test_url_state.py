@@ -71,6 +71,7 @@ def test_parse_reads_only_the_names_it_is_given() -> None:
         ({"range": "custom"}, ViewState(), "needs a start or an end date"),
         ({"range": "custom", "from": "22/11/2026"}, ViewState(), "not a date like"),
         ({"from": "2026-02-30"}, ViewState(), "not a date like"),
+        ({"to": "0001-01-01"}, ViewState(), "is not between 1970-01-01 and 9998-12-31"),
         (
             {"range": "custom", "from": "2026-11-22", "to": "2026-11-01"},
             ViewState(),

@@ -8,6 +8,7 @@ the sandbox directly. Model objects never leave this module: frames are built co
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -223,19 +224,22 @@ def find_execution(
     reported missing:
 
     1. among the executions the executions page lists with `listed` (a link from that page hits
-       the cache that page filled: no request at all);
+       the cache that page filled: no request at all), unless `listed` has no start bound and
+       the link has a start time (a custom range "up to a day" spans the whole history);
     2. around `started`, the start time the link carries (a query of two minutes);
     3. when the link has no start time but `results` can load the execution's results (the
        page needs them anyway), in the day before its earliest result, on its plan. A service
        that does not know the execution at all says so here.
 
     `load` runs an executions query (normally through the cache); errors other than a rejected
-    filter in step 1 (whose narrower queries carry none) are raised for the page to word.
+    filter in step 1 are raised for the page to word.
     """
-    try:
-        header = _header_in(load(listed), execution_id)
-    except InvalidRequestError:
-        header = None
+    header = None
+    if listed.date_from is not None or started is None:
+        # A filter the service rejects (an unsupported status) does not stop the search: the
+        # narrower queries below carry none.
+        with contextlib.suppress(InvalidRequestError):
+            header = _header_in(load(listed), execution_id)
     if header is not None:
         return FoundExecution(header)
 

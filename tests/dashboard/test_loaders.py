@@ -225,6 +225,25 @@ def test_without_a_start_time_the_results_tell_when_the_execution_ran(client: Ap
     assert asked[1].date_to - asked[1].date_from <= timedelta(days=1, minutes=1)
 
 
+def test_filters_without_a_start_bound_are_not_walked_when_the_link_has_a_start() -> None:
+    asked: list[ExecutionFilters] = []
+
+    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+        asked.append(filters)
+        return loaders.ExecutionsData(
+            transforms.executions_frame([records.execution(1)]),
+            transforms.status_counts_frame([records.execution(1)]),
+        )
+
+    started = datetime(2026, 11, 20, 9, 15, tzinfo=UTC)
+    everything_until = ExecutionFilters(date_to=datetime(2026, 11, 21, tzinfo=UTC))
+
+    found = loaders.find_execution(1, listed=everything_until, started=started, load=load)
+
+    assert found.header is not None
+    assert [f.date_from for f in asked] == [started - timedelta(minutes=1)]
+
+
 def test_a_rejected_filter_does_not_stop_the_search_and_missing_is_worded() -> None:
     def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
         if filters.status:

@@ -7,11 +7,13 @@ the screen. No Streamlit import: each rule is unit-tested with plain frames and 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import pandas as pd
 
 from dashboard import transforms, url_state
 from dashboard.connection import Source
+from dashboard.formatting import describe_slice, filter_scope
 from dashboard.messages import email_setting
 from dashboard.status_colors import FILTER_STATUSES
 from dashboard.url_state import ViewState
@@ -63,6 +65,33 @@ def executions_filters(
         projects=_with_all("All projects", projects),
         plans=_with_all("All plans", plan_names),
         statuses=status_options(state.status),
+    )
+
+
+def executions_slice(
+    executions: pd.DataFrame,
+    filters: ExecutionsFilters,
+    *,
+    window: url_state.TimeWindow,
+    now: datetime,
+) -> str:
+    """What the executions page's figures were computed from, in words: "312 executions of
+    plan Checkout, with status ERROR, 13 Nov - 20 Nov". An open start is the first execution's."""
+    state = filters.state
+    scope = filter_scope(
+        project=filters.projects.get(state.project) if state.project else None,
+        plan=filters.plans.get(state.plan) if state.plan else None,
+        status=state.status,
+        mine=state.mine,
+    )
+    extent = transforms.time_extent(executions["start"])
+    return describe_slice(
+        len(executions),
+        "execution",
+        window.start or (extent[0] if extent else None),
+        window.end or now,
+        today=now.date(),
+        scope=scope,
     )
 
 

@@ -5,7 +5,7 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard import cache, charts, chrome, loaders, routes, transforms, ui, url_state, views
-from dashboard.formatting import describe_slice, filter_scope, human_duration, percent, plural
+from dashboard.formatting import human_duration, percent, plural
 from dashboard.messages import describe_skipped
 from dashboard.url_state import DateRange
 
@@ -85,21 +85,7 @@ except ApiError as error:
 ui.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
 
 executions, status_counts = data.executions, data.status_counts
-scope = filter_scope(
-    project=choices.projects.get(state.project) if state.project else None,
-    plan=choices.plans.get(state.plan) if state.plan else None,
-    status=state.status,
-    mine=state.mine,
-)
-extent = transforms.time_extent(executions["start"])
-slice_text = describe_slice(
-    len(executions),
-    "execution",
-    window.start or (extent[0] if extent else None),
-    window.end or now,
-    today=now.date(),
-    scope=scope,
-)
+slice_text = views.executions_slice(executions, choices, window=window, now=now)
 if executions.empty:
     ui.show_notes(
         [f"No executions match: {slice_text}. Widen the date range or clear a filter."],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from dashboard import transforms, views
+from dashboard import transforms, url_state, views
 from dashboard.url_state import ViewState
 from tests.dashboard import records
 
@@ -81,3 +81,26 @@ def test_a_selected_execution_opens_its_results_with_the_filters_unchanged() -> 
         execution_start=datetime(2026, 11, 20, 9, 15, 7, tzinfo=UTC),
     )
     assert views.opened_by_execution(executions, 1, state) is None
+
+
+def test_the_slice_names_the_filters_and_the_window() -> None:
+    executions = transforms.executions_frame(
+        [records.execution(1, plan_id=3, start_date="2026-11-14T08:00:00Z")]
+    )
+    chosen = views.executions_filters(
+        ViewState(plan=3, status="ERROR", mine=True),
+        PLANS,
+        email="me@example.test",
+        source="environment",
+    )
+    now = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+
+    until_now = url_state.TimeWindow(datetime(2026, 11, 13, tzinfo=UTC), None)
+    open_start = url_state.TimeWindow(None, datetime(2026, 11, 18, tzinfo=UTC))
+
+    assert views.executions_slice(executions, chosen, window=until_now, now=now) == (
+        "1 execution of plan Checkout, with status ERROR, started by you, 13 Nov \u2013 20 Nov"
+    )
+    assert views.executions_slice(executions, chosen, window=open_start, now=now).endswith(
+        "14 Nov \u2013 18 Nov"  # an open start is the first execution's
+    )

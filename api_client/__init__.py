@@ -43,6 +43,7 @@ from api_client.models import (
     TestResult,
     UserInfo,
 )
+from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "Execution",
     "ExecutionNotFoundError",
     "ExecutionPage",
+    "ExecutionQuery",
     "InternalServerError",
     "InvalidRequestError",
     "NoExecutionsMatchError",

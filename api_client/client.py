@@ -29,6 +29,7 @@ from api_client.errors import (
 )
 from api_client.models import Execution, ExecutionPage, RecordList, TestPlan, TestResult
 from api_client.parsing import parse_execution_page, parse_records
+from api_client.query import DateBound, ExecutionQuery
 from api_client.retry import RetryPolicy, retry_delay, should_retry
 
 _LOG = logging.getLogger("api_client")
@@ -36,8 +37,6 @@ _LOG.addFilter(RedactBearerFilter())
 
 ProgressCallback = Callable[[int, int], None]
 """Called as `on_progress(done_pages, total_pages)` in the caller's thread."""
-
-DateBound = datetime | int
 
 # Walks of a filter whose matches keep changing; the last walk is returned as it is.
 _MAX_WALKS = 3
@@ -138,6 +137,7 @@ class ApiClient:
         page: int = 1,
         size: int = 50,
         *,
+        query: ExecutionQuery | None = None,
         project_id: int | None = None,
         plan_id: int | None = None,
         date_from: DateBound | None = None,
@@ -147,13 +147,15 @@ class ApiClient:
     ) -> ExecutionPage:
         """One page of executions matching the filters (spec 4.2), newest first.
 
+        The filters come as one `query`, or as keyword arguments (not both).
         "No execution matches" (`TEST_EXECUTION_NOT_FOUND`) is an empty page, not an error.
         """
+        query = _query(query, project_id, plan_id, date_from, date_to, status, email)
         if isinstance(page, bool) or not isinstance(page, int) or page < 1:
             raise RequestValidationError(f"page must be an integer >= 1, got {page!r}")
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise RequestValidationError(f"size must be an integer >= 1, got {size!r}")
-        params = _filter_params(project_id, plan_id, date_from, date_to, status, email)
+        params = query.to_params()
         params.update(page=str(page), size=str(size))
         try:
             data = self._request(
@@ -166,6 +168,7 @@ class ApiClient:
     def all_executions(
         self,
         *,
+        query: ExecutionQuery | None = None,
         project_id: int | None = None,
         plan_id: int | None = None,
         date_from: DateBound | None = None,
@@ -188,35 +191,30 @@ class ApiClient:
         later out of the later pages; and if the pages still disagree on how many executions
         match, the data changed under the walk and it is walked again.
         """
-        filters: dict[str, Any] = {
-            "project_id": project_id,
-            "plan_id": plan_id,
-            "date_from": date_from,
-            "date_to": date_to,
-            "status": status,
-            "email": email,
-        }
-        _filter_params(**filters)  # invalid filters fail here, before any request
+        # Invalid filters fail here, before any request.
+        query = _query(query, project_id, plan_id, date_from, date_to, status, email)
         pages: dict[int, ExecutionPage] = {}
         for _ in range(_MAX_WALKS):
-            pages = self._walk(page_size, filters, on_progress)
+            pages = self._walk(page_size, query, on_progress)
             if len({page.total_count for page in pages.values()}) == 1:
                 break
             _LOG.info("executions changed during the walk over %d pages; walking again", len(pages))
         return _merge_pages(pages[number] for number in sorted(pages))
 
     def _walk(
-        self, page_size: int, filters: dict[str, Any], on_progress: ProgressCallback | None
+        self, page_size: int, query: ExecutionQuery, on_progress: ProgressCallback | None
     ) -> dict[int, ExecutionPage]:
-        first = self.executions(1, page_size, **filters)
+        first = self.executions(1, page_size, query=query)
         total_pages = max(first.page_count, 1)
         pages = {1: first}
         if on_progress:
             on_progress(1, total_pages)
         if total_pages > 1:
-            later = dict(filters)
-            if later["date_to"] is None and first.item_list and first.item_list[0].start_date:
-                later["date_to"] = _newest_start_bound(first.item_list[0].start_date)
+            later = query
+            if query.date_to is None and first.item_list and first.item_list[0].start_date:
+                later = query.with_changes(
+                    date_to=_newest_start_bound(first.item_list[0].start_date)
+                )
             self._fetch_pages(range(2, total_pages + 1), page_size, later, pages, on_progress)
         return pages
 
@@ -235,7 +233,7 @@ class ApiClient:
         self,
         numbers: range,
         page_size: int,
-        filters: dict[str, Any],
+        query: ExecutionQuery,
         into: dict[int, ExecutionPage],
         on_progress: ProgressCallback | None,
     ) -> None:
@@ -244,7 +242,7 @@ class ApiClient:
         pool = ThreadPoolExecutor(max_workers=self._max_concurrency)
         try:
             futures = {
-                pool.submit(self.executions, number, page_size, **filters): number
+                pool.submit(self.executions, number, page_size, query=query): number
                 for number in numbers
             }
             for future in as_completed(futures):
@@ -338,57 +336,9 @@ class ApiClient:
         return f"{url.scheme}://{url.netloc.decode('ascii')}"
 
 
-def _filter_params(
-    project_id: int | None,
-    plan_id: int | None,
-    date_from: DateBound | None,
-    date_to: DateBound | None,
-    status: str | None,
-    email: str | None,
-) -> dict[str, str]:
-    """Validate the filter arguments and name them as the service's query parameters do."""
-    params: dict[str, str] = {}
-    if project_id is not None:
-        params["projectId"] = str(_require_positive_id("project_id", project_id))
-    if plan_id is not None:
-        params["planId"] = str(_require_positive_id("plan_id", plan_id))
-    start = None if date_from is None else _to_millis("date_from", date_from)
-    end = None if date_to is None else _to_millis("date_to", date_to)
-    if start is not None and end is not None and start > end:
-        raise RequestValidationError("date_from must not be after date_to")
-    if start is not None:
-        params["from"] = str(start)
-    if end is not None:
-        params["to"] = str(end)
-    if status is not None:
-        if not isinstance(status, str) or not status.strip():
-            raise RequestValidationError("status must be a non-empty string")
-        params["status"] = status.strip()
-    if email is not None:
-        if not isinstance(email, str) or "@" not in email:
-            raise RequestValidationError("email must be an e-mail address")
-        params["email"] = email.strip()
-    return params
-
-
 def _require_positive_id(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise RequestValidationError(f"{name} must be a positive integer, got {value!r}")
-    return value
-
-
-def _to_millis(name: str, value: DateBound) -> int:
-    """An aware datetime or Unix milliseconds, as Unix milliseconds."""
-    if isinstance(value, datetime):
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise RequestValidationError(
-                f"{name} must be a timezone-aware datetime (a naive one is ambiguous)"
-            )
-        return int(value.timestamp() * 1000)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RequestValidationError(
-            f"{name} must be an aware datetime or Unix milliseconds, got {value!r}"
-        )
     return value
 
 
@@ -427,3 +377,28 @@ def _ssl_context(verify: bool | str | ssl.SSLContext) -> bool | ssl.SSLContext:
 def _first_line(exc: Exception) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:200] if text else "no details"
+
+
+def _query(
+    query: ExecutionQuery | None,
+    project_id: int | None,
+    plan_id: int | None,
+    date_from: DateBound | None,
+    date_to: DateBound | None,
+    status: str | None,
+    email: str | None,
+) -> ExecutionQuery:
+    """The query given, or one built from keyword filters; mixing both is a caller's error."""
+    loose = (project_id, plan_id, date_from, date_to, status, email)
+    if query is None:
+        return ExecutionQuery(
+            project_id=project_id,
+            plan_id=plan_id,
+            date_from=date_from,  # type: ignore[arg-type]  # validated and converted there
+            date_to=date_to,  # type: ignore[arg-type]
+            status=status,
+            email=email,
+        )
+    if any(value is not None for value in loose):
+        raise RequestValidationError("pass the filters either as a query or as keywords")
+    return query

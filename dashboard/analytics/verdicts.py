@@ -1,0 +1,71 @@
+"""The verdict rules: which statuses are a verdict, which pass, which fail. Defined once here.
+
+The service's set of statuses is open (spec section 2.1 names only some): anything this module
+does not know is neither a pass nor a failure, so it is left out of rates instead of lowering
+them. Colours live in `dashboard.present.colors`; this module only decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUCCESS = "SUCCESS"
+
+KNOWN_STATUSES: tuple[str, ...] = (
+    "SUCCESS",
+    "FAILURE",
+    "ERROR",
+    "WARNING",
+    "WAITING",
+    "PROCESSING",
+    "REPORTING",
+    "TERMINATING",
+    "STOPPED",
+    "UNEXECUTED",
+)
+"""Known statuses in the order a stacked chart or a summary lists them: verdicts first, then the
+states of a test that has not (yet) produced a verdict."""
+
+VERDICT_STATUSES: frozenset[str] = frozenset({"SUCCESS", "FAILURE", "ERROR", "WARNING"})
+"""Statuses that are a test's verdict: the denominator of every pass rate. Everything else, known
+(WAITING, PROCESSING, STOPPED, UNEXECUTED...) or not, says nothing about pass or fail yet, so it
+is left out of pass rates rather than counted as a failure."""
+
+PASSED_STATUSES: frozenset[str] = frozenset({SUCCESS})
+"""Verdicts that count as passed. A WARNING is a verdict but not a pass: the test ran to the end
+with something a QA lead should look at, so it lowers the pass rate without being a failure."""
+
+FAILING_STATUSES: frozenset[str] = frozenset({"FAILURE", "ERROR"})
+"""Statuses that count as a failed test (used for "failing plans")."""
+
+FILTER_STATUSES: tuple[str, ...] = ("SUCCESS", "FAILURE", "ERROR", "WARNING", "WAITING")
+"""The execution statuses the service's `status` filter accepts (README, decision 11); it
+answers 400 to any other value, so the status picker offers these."""
+
+
+def _norm(status: str) -> str:
+    return status.strip().upper()
+
+
+def ordered_statuses(statuses: Iterable[str]) -> list[str]:
+    """Known statuses in their fixed order, then unknown ones alphabetically."""
+    known_order = {name: i for i, name in enumerate(KNOWN_STATUSES)}
+    unique = set(statuses)
+    return sorted(unique, key=lambda s: (known_order.get(s.upper(), len(known_order)), s))
+
+
+def is_failing(status: str) -> bool:
+    return _norm(status) in FAILING_STATUSES
+
+
+def has_verdict(status: str) -> bool:
+    return _norm(status) in VERDICT_STATUSES
+
+
+def is_passed(status: str) -> bool:
+    return _norm(status) in PASSED_STATUSES
+
+
+def pass_rate(passed: int, verdicts: int) -> float | None:
+    """Passed out of results with a verdict; None when nothing has a verdict yet."""
+    return passed / verdicts if verdicts else None

@@ -38,6 +38,11 @@ with something a QA lead should look at, so it lowers the pass rate without bein
 FAILING_STATUSES: frozenset[str] = frozenset({"FAILURE", "ERROR"})
 """Statuses that count as a failed test (used for "failing plans")."""
 
+RUNNING_STATUSES: frozenset[str] = frozenset({"WAITING", "PROCESSING", "REPORTING", "TERMINATING"})
+"""Statuses of a test that is not over yet. An execution with any of them is still running: it
+is never a verdict, never stored as history, and its results are always fetched fresh. Unknown
+statuses are not counted as running (an execution that never finishes would never be kept)."""
+
 FILTER_STATUSES: tuple[str, ...] = ("SUCCESS", "FAILURE", "ERROR", "WARNING", "WAITING")
 """The execution statuses the service's `status` filter accepts (README, decision 11); it
 answers 400 to any other value, so the status picker offers these."""
@@ -64,6 +69,23 @@ def has_verdict(status: str) -> bool:
 
 def is_passed(status: str) -> bool:
     return _norm(status) in PASSED_STATUSES
+
+
+def is_running(status: str) -> bool:
+    return _norm(status) in RUNNING_STATUSES
+
+
+def outcome(status: str) -> str | None:
+    """A result's outcome for cross-run analytics: "pass" (SUCCESS), "fail" (FAILURE, ERROR),
+    "warn" (WARNING), or None (no verdict: waiting, running, stopped, unknown)."""
+    norm = _norm(status)
+    if norm in PASSED_STATUSES:
+        return "pass"
+    if norm in FAILING_STATUSES:
+        return "fail"
+    if norm in VERDICT_STATUSES:
+        return "warn"
+    return None
 
 
 def pass_rate(passed: int, verdicts: int) -> float | None:

@@ -49,6 +49,7 @@ class ExecutionQuery:
     converted); both bounds are inclusive, on the execution's start.
     """
 
+    status: str | None = field(default=None, metadata=_filter("status", "status {}"))
     project_id: int | None = field(default=None, metadata=_filter("projectId", "project {}"))
     plan_id: int | None = field(default=None, metadata=_filter("planId", "plan {}"))
     date_from: datetime | None = field(
@@ -57,7 +58,6 @@ class ExecutionQuery:
     date_to: datetime | None = field(
         default=None, metadata=_filter("to", "started until {}", _utc_text)
     )
-    status: str | None = field(default=None, metadata=_filter("status", "status {}"))
     email: str | None = field(default=None, metadata=_filter("email", "{}", lambda _: "only mine"))
 
     def __post_init__(self) -> None:
@@ -103,9 +103,16 @@ class ExecutionQuery:
                 params[spec.param] = str(value)
         return params
 
-    def describe(self) -> list[str]:
-        """The filters in words ("plan 3", "status ERROR", "only mine"), never the e-mail."""
-        return [spec.words.format(spec.text(value)) for _, spec, value in self.active()]
+    def describe(self, time_text: Callable[[datetime], str] | None = None) -> list[str]:
+        """The filters in words ("status ERROR", "plan 3", "only mine"), never the e-mail.
+
+        `time_text` renders the time bounds (default "2026-11-20 09:15 UTC").
+        """
+        words = []
+        for _, spec, value in self.active():
+            text = time_text if time_text and isinstance(value, datetime) else spec.text
+            words.append(spec.words.format(text(value)))
+        return words
 
 
 def _require_positive_id(name: str, value: object) -> int:

@@ -3,7 +3,7 @@
 Streamlit runs this file as a script on every rerun. It declares the pages, draws the frame
 they share (sidebar: which data is shown, the connection form, Refresh) and runs the current
 page. The page scripts live in `app_pages/` and stay thin: they lay out the screen and call
-the `dashboard` modules.
+the `dashboard` packages.
 """
 
 import sys
@@ -17,7 +17,8 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from dashboard import chrome, routes  # noqa: E402
+from dashboard.state import routes  # noqa: E402
+from dashboard.ui import sidebar  # noqa: E402
 
 st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
 
@@ -33,5 +34,5 @@ page = st.navigation(
         for route in routes.ALL
     ]
 )
-chrome.sidebar(chrome.current_connection())
+sidebar.sidebar(sidebar.current_connection())
 page.run()

@@ -3,19 +3,28 @@
 import streamlit as st
 
 from api_client import ApiError
-from dashboard import cache, charts, chrome, routes, transforms, ui
-from dashboard.formatting import escape_markdown, human_duration, percent, plural
-from dashboard.messages import describe_skipped
+from dashboard.analytics import plans as plan_analytics
+from dashboard.analytics import results as result_analytics
+from dashboard.data import cache
+from dashboard.present import charts, tables
+from dashboard.present.formatting import escape_markdown, human_duration, percent, plural, utc_text
+from dashboard.present.messages import describe_error, describe_skipped, execution_not_found
+from dashboard.state import routes
+from dashboard.state.query import execution_query
+from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui.tables import table
 
 ROUTE = routes.RESULTS
 
-connection = chrome.current_connection()
-parsed = ui.read_view(ROUTE)
+connection = sidebar.current_connection()
+parsed = url_filters.read_view(ROUTE)
 state = parsed.state
-back = ui.link_params(state.with_changes(execution=None, execution_start=None), routes.EXECUTIONS)
+back = url_filters.link_params(
+    state.with_changes(execution=None, execution_start=None), routes.EXECUTIONS
+)
 
-ui.write_url(state, ROUTE)
-ui.show_notes(parsed.problems)
+url_filters.write_url(state, ROUTE)
+notices.show_notes(parsed.problems)
 execution_id = state.execution
 if execution_id is None:
     st.title("Execution results")
@@ -31,26 +40,33 @@ st.page_link(
     query_params=back,
 )
 
-# -- the execution (the API has no "get one execution": see loaders.find_execution) ----------
+# -- the execution (the API has no "get one execution": see live.find_execution) ------------
 try:
-    found = cache.find_execution(connection, state, now=chrome.now(connection))
+    listed = execution_query(state, now=sidebar.now(connection), email=connection.email)
+    found = cache.find_execution(
+        connection,
+        execution_id,
+        listed=listed,
+        started=state.execution_start,
+        plan_id=state.plan,
+    )
 except ApiError as error:
-    ui.show_error(error, part=f"execution {execution_id}", source=connection.source)
+    notices.show_error(error, part=f"execution {execution_id}", source=connection.source)
     st.stop()
 if found.header is None:
-    ui.show_notes([found.problem or ""], severity="warning")
+    notices.show_notes([execution_not_found(found, listed)], severity="warning")
     st.stop()
 header = found.header
 # The address bar now holds when the execution started, so a copy of it finds the execution
 # directly, whatever its filters select by the time it is opened.
-ui.write_url(state.with_changes(execution_start=header.start), ROUTE)
+url_filters.write_url(state.with_changes(execution_start=header.start), ROUTE)
 
 # -- header -----------------------------------------------------------------------------------
 facts = [
     ("Plan", header.plan),
     ("Project", header.project),
     ("Started by", header.user),
-    ("Ran", f"{transforms.utc_text(header.start)} to {transforms.utc_text(header.end)}"),
+    ("Ran", f"{utc_text(header.start)} to {utc_text(header.end)}"),
 ]
 st.markdown(" · ".join(f"**{label}:** {escape_markdown(value)}" for label, value in facts))
 columns = st.columns(4)
@@ -65,18 +81,18 @@ columns[3].metric(
     border=True,
 )
 if header.summary:
-    ui.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in header.summary))
+    notices.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in header.summary))
 
 # -- results of every scenario of the plan -----------------------------------------------------
 try:
     plans = cache.plans(connection, active_only=False).plans
 except ApiError as error:
-    ui.show_error(error, part="the plan's scenario list, so the results cannot be listed")
+    notices.show_error(error, part="the plan's scenario list, so the results cannot be listed")
     st.stop()
 plan_id = header.plan_id
-scenarios = transforms.plan_scenarios(plans, plan_id) if plan_id is not None else None
+scenarios = plan_analytics.plan_scenarios(plans, plan_id) if plan_id is not None else None
 if not scenarios:
-    ui.show_notes(
+    notices.show_notes(
         [
             "The plan of this execution lists no scenarios (or is no longer visible), so there are "
             "no results to show."
@@ -89,12 +105,18 @@ try:
         connection, execution_id=execution_id, scenario_ids=tuple(scenarios)
     )
 except ApiError as error:
-    ui.show_error(error, part=f"the results of execution {execution_id}")
+    notices.show_error(error, part=f"the results of execution {execution_id}")
     st.stop()
 
 # Each failure names its scenario; the others' results are shown below as usual.
-ui.show_messages([failure.message for failure in data.failures], severity="warning")
-ui.show_notes([describe_skipped((s.reason for s in data.skipped), "result") or ""])
+notices.show_messages(
+    [
+        describe_error(failure.error, part=f"scenario {failure.scenario_id}").text
+        for failure in data.failures
+    ],
+    severity="warning",
+)
+notices.show_notes([describe_skipped((s.reason for s in data.skipped), "result") or ""])
 results = data.results
 if results.empty:
     st.info("The service returned no results for this execution's scenarios.")
@@ -105,9 +127,9 @@ slice_text = (
     f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
 )
 st.subheader("Results", divider="gray")
-ui.caption(slice_text + ". Log links open in a new tab.")
-ui.table(
-    transforms.results_display(results),
+notices.caption(slice_text + ". Log links open in a new tab.")
+table(
+    tables.results_display(results),
     key="results.table",
     file_name=f"execution-{execution_id}-results.csv",
     column_config={
@@ -121,11 +143,11 @@ ui.table(
 left, right = st.columns([1, 2])
 with left:
     st.subheader("Levels", divider="gray")
-    ui.caption(slice_text)
-    st.plotly_chart(charts.level_breakdown(transforms.level_breakdown(results)), key="levels")
+    notices.caption(slice_text)
+    st.plotly_chart(charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels")
 with right:
     st.subheader("Environments", divider="gray")
-    ui.caption(slice_text + ", by operating system and browser")
+    notices.caption(slice_text + ", by operating system and browser")
     st.plotly_chart(
-        charts.environment_matrix(transforms.environment_matrix(results)), key="environments"
+        charts.environment_matrix(result_analytics.environment_matrix(results)), key="environments"
     )

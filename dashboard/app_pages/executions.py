@@ -4,16 +4,22 @@ its results."""
 import streamlit as st
 
 from api_client import ApiError
-from dashboard import cache, charts, chrome, loaders, routes, transforms, ui, url_state, views
-from dashboard.formatting import human_duration, percent, plural
-from dashboard.messages import describe_skipped
-from dashboard.url_state import DateRange
+from dashboard.analytics import executions as execution_analytics
+from dashboard.data import cache
+from dashboard.present import charts, tables
+from dashboard.present.formatting import human_duration, percent, plural, utc_text
+from dashboard.present.messages import describe_skipped
+from dashboard.state import choices, routes, url
+from dashboard.state.query import execution_query, time_window
+from dashboard.state.url import DateRange
+from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui.tables import table
 
 ROUTE = routes.EXECUTIONS
 
-connection = chrome.current_connection()
-parsed = ui.read_view(ROUTE)
-now = chrome.now(connection)
+connection = sidebar.current_connection()
+parsed = url_filters.read_view(ROUTE)
+now = sidebar.now(connection)
 
 st.title("Executions")
 
@@ -22,23 +28,23 @@ try:
     plans = cache.plans(connection, active_only=False).plans
 except ApiError as error:
     plans = None
-    ui.show_error(error, part="the plan list (the project and plan filters show ids only)")
-choices = views.executions_filters(
+    notices.show_error(error, part="the plan list (the project and plan filters show ids only)")
+filters = choices.executions_filters(
     parsed.state, plans, email=connection.email, source=connection.source
 )
-state, problems = choices.state, parsed.problems + choices.problems
+state, problems = filters.state, parsed.problems + filters.problems
 
 # -- filters ----------------------------------------------------------------------------------
-widgets = ui.UrlFilters(ROUTE, state)
+widgets = url_filters.UrlFilters(ROUTE, state)
 row1 = st.columns([2, 2, 1])
 with row1[0]:
-    widgets.selectbox("Project", "project", choices.projects, resets={"plan": None})
+    widgets.selectbox("Project", "project", filters.projects, resets={"plan": None})
 with row1[1]:
-    widgets.selectbox("Plan", "plan", choices.plans)
+    widgets.selectbox("Plan", "plan", filters.plans)
 with row1[2]:
-    widgets.selectbox("Status", "status", choices.statuses)
+    widgets.selectbox("Status", "status", filters.statuses)
 
-window = url_state.time_window(state, now)
+window = time_window(state, now)
 row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
 with row2[0]:
     widgets.segmented(
@@ -55,15 +61,15 @@ if state.date_range is DateRange.CUSTOM:
         widgets.date(
             "From (UTC)",
             "date_from",
-            min_value=url_state.FIRST_DAY,
-            max_value=state.date_to or url_state.LAST_DAY,
+            min_value=url.FIRST_DAY,
+            max_value=state.date_to or url.LAST_DAY,
         )
     with row2[2]:
         widgets.date(
             "To (UTC)",
             "date_to",
-            min_value=state.date_from or url_state.FIRST_DAY,
-            max_value=url_state.LAST_DAY,
+            min_value=state.date_from or url.FIRST_DAY,
+            max_value=url.LAST_DAY,
         )
 with row2[3]:
     widgets.toggle(
@@ -72,29 +78,29 @@ with row2[3]:
         disabled=not connection.email,
         help="Executions started by the user of the configured e-mail address.",
     )
-ui.write_url(state, ROUTE)
-ui.show_notes(problems)
+url_filters.write_url(state, ROUTE)
+notices.show_notes(problems)
 
 # -- data -------------------------------------------------------------------------------------
-query = loaders.ExecutionFilters.for_view(state, now=now, email=connection.email)
+query = execution_query(state, now=now, email=connection.email)
 try:
     data = cache.executions(connection, query)
 except ApiError as error:
-    ui.show_error(error, filters=query.in_words(), source=connection.source)
+    notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()
-ui.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
+notices.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
 
 executions, status_counts = data.executions, data.status_counts
-slice_text = views.executions_slice(executions, choices, window=window, now=now)
+slice_text = choices.executions_slice(executions, filters, window=window, now=now)
 if executions.empty:
-    ui.show_notes(
+    notices.show_notes(
         [f"No executions match: {slice_text}. Widen the date range or clear a filter."],
         severity="info",
     )
     st.stop()
 
 # -- KPIs -------------------------------------------------------------------------------------
-kpis = transforms.execution_kpis(executions)
+kpis = execution_analytics.execution_kpis(executions)
 columns = st.columns(4)
 columns[0].metric("Executions", f"{kpis.executions:,}", border=True)
 columns[1].metric(
@@ -112,43 +118,46 @@ columns[3].metric(
     help="Plans whose latest execution here has a FAILURE or ERROR result.",
     border=True,
 )
-ui.caption(slice_text + ". Times are UTC.")
+notices.caption(slice_text + ". Times are UTC.")
 
 # -- charts -----------------------------------------------------------------------------------
 st.subheader("Results by status", divider="gray")
-ui.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
+notices.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
 per_execution, per_day = st.tabs(["Per execution", "Per day"])
 with per_execution:
     # One bar per execution stays readable (and quick to draw) up to a limit; the day chart
     # and the table below cover every execution.
-    latest, latest_counts = transforms.latest_executions(
+    latest, latest_counts = execution_analytics.latest_executions(
         executions, status_counts, charts.EXECUTION_BAR_LIMIT
     )
     if len(latest) < len(executions):
-        ui.caption(
+        notices.caption(
             f"Latest {len(latest):,} of {plural(len(executions), 'execution')}; the per-day "
             "chart and the table count them all."
         )
     st.plotly_chart(charts.status_per_execution(latest_counts, latest), key="status.exec")
 with per_day:
     st.plotly_chart(
-        charts.status_per_day(transforms.status_counts_per_day(status_counts)), key="status.day"
+        charts.status_per_day(execution_analytics.status_counts_per_day(status_counts)),
+        key="status.day",
     )
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
     st.subheader("Runtime per execution", divider="gray")
-    ui.caption(slice_text + "; executions with results still running or unknown left out.")
+    notices.caption(slice_text + "; executions with results still running or unknown left out.")
     st.plotly_chart(charts.runtime_trend(executions), key="runtime")
 with rate_column:
     st.subheader("Pass rate per day", divider="gray")
-    ui.caption(slice_text + "; only results with a verdict count (SUCCESS passes).")
-    st.plotly_chart(charts.pass_rate_trend(transforms.pass_rate_per_day(executions)), key="rate")
+    notices.caption(slice_text + "; only results with a verdict count (SUCCESS passes).")
+    st.plotly_chart(
+        charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions)), key="rate"
+    )
 
 # -- table ------------------------------------------------------------------------------------
 st.subheader("Executions", divider="gray")
-ui.caption(slice_text + ", newest first. Select one to open its results.")
-selected = ui.table(
-    transforms.executions_display(executions, status_counts),
+notices.caption(slice_text + ", newest first. Select one to open its results.")
+selected = table(
+    tables.executions_display(executions, status_counts),
     key="executions.table",
     file_name="executions.csv",
     selectable=True,
@@ -165,6 +174,8 @@ selected = ui.table(
         ),
     },
 )
-target = views.opened_by_execution(executions, selected, state)
+target = choices.opened_by_execution(executions, selected, state)
 if target is not None:
-    st.switch_page(routes.RESULTS.script, query_params=ui.link_params(target, routes.RESULTS))
+    st.switch_page(
+        routes.RESULTS.script, query_params=url_filters.link_params(target, routes.RESULTS)
+    )

@@ -3,14 +3,19 @@
 import streamlit as st
 
 from api_client import ApiError
-from dashboard import cache, chrome, routes, transforms, ui, url_state, views
-from dashboard.formatting import describe_slice
-from dashboard.messages import describe_skipped
+from dashboard.analytics import plans as plan_analytics
+from dashboard.data import cache
+from dashboard.present import tables
+from dashboard.present.formatting import describe_slice
+from dashboard.present.messages import describe_skipped
+from dashboard.state import choices, routes
+from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui.tables import table
 
 ROUTE = routes.PLANS
 
-connection = chrome.current_connection()
-parsed = ui.read_view(ROUTE)
+connection = sidebar.current_connection()
+parsed = url_filters.read_view(ROUTE)
 state, problems = parsed.state, list(parsed.problems)
 
 st.title("Test plans")
@@ -18,27 +23,27 @@ st.title("Test plans")
 try:
     data = cache.plans(connection, active_only=state.active_only)
 except ApiError as error:
-    ui.write_url(state, ROUTE)
-    ui.show_notes(problems)
-    ui.show_error(error)
+    url_filters.write_url(state, ROUTE)
+    notices.show_notes(problems)
+    notices.show_error(error)
     st.stop()
 
-projects = transforms.project_names(data.plans)
-checked = url_state.reconcile(state, known_projects=projects, plan_projects={})
+projects = plan_analytics.project_names(data.plans)
+checked = choices.reconcile(state, known_projects=projects, plan_projects={})
 state, problems = checked.state, problems + checked.problems
 
 # -- filters ----------------------------------------------------------------------------------
-filters = ui.UrlFilters(ROUTE, state)
+filters = url_filters.UrlFilters(ROUTE, state)
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
     filters.selectbox("Project", "project", {None: "All projects", **projects})
 with right:
     filters.toggle("Active plans only", "active_only", help="Leave out disabled plans.")
-ui.write_url(state, ROUTE)
-ui.show_notes(problems)
-ui.show_notes([describe_skipped((s.reason for s in data.skipped), "plan") or ""])
+url_filters.write_url(state, ROUTE)
+notices.show_notes(problems)
+notices.show_notes([describe_skipped((s.reason for s in data.skipped), "plan") or ""])
 
-plans = transforms.filter_plans(data.plans, project_id=state.project)
+plans = plan_analytics.filter_plans(data.plans, project_id=state.project)
 if plans.empty:
     st.info(
         "No plans match these filters."
@@ -47,7 +52,7 @@ if plans.empty:
     st.stop()
 
 # -- KPIs -------------------------------------------------------------------------------------
-kpis = transforms.plan_kpis(plans)
+kpis = plan_analytics.plan_kpis(plans)
 columns = st.columns(4)
 columns[0].metric("Plans", f"{kpis.plans:,}", border=True)
 columns[1].metric("Enabled", f"{kpis.enabled:,}", border=True)
@@ -57,12 +62,12 @@ columns[3].metric("With alerts", f"{kpis.with_alerts:,}", border=True)
 # -- table ------------------------------------------------------------------------------------
 scope = f"in project {projects[state.project]}" if state.project else "in every project"
 kind = "active " if state.active_only else ""
-ui.caption(
-    describe_slice(kpis.plans, f"{kind}plan", None, None, today=chrome.now(connection).date())
+notices.caption(
+    describe_slice(kpis.plans, f"{kind}plan", None, None, today=sidebar.now(connection).date())
     + f" {scope}. Select a plan to open its executions."
 )
-selected = ui.table(
-    transforms.plans_display(plans),
+selected = table(
+    tables.plans_display(plans),
     key="plans.table",
     file_name="plans.csv",
     selectable=True,
@@ -77,6 +82,8 @@ selected = ui.table(
         "Updated": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
     },
 )
-target = views.opened_by_plan(plans, selected)
+target = choices.opened_by_plan(plans, selected)
 if target is not None:
-    st.switch_page(routes.EXECUTIONS.script, query_params=ui.link_params(target, routes.EXECUTIONS))
+    st.switch_page(
+        routes.EXECUTIONS.script, query_params=url_filters.link_params(target, routes.EXECUTIONS)
+    )

@@ -3,7 +3,70 @@ them, analytics and presentation consume them. Every frame has exactly these, ev
 
 from __future__ import annotations
 
-UTC_TIME = "datetime64[us, UTC]"
+from dashboard.analytics.cells import UTC_TIME
+
+PLAN_COLUMNS: dict[str, str] = {
+    "plan_id": "int64",
+    "plan": "str",
+    "type": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "scenarios": "int64",
+    "scenario_ids": "object",  # tuple of scenario ids, for the results page
+    "enabled": "boolean",
+    "parallel_limit": "Int64",
+    "retries": "Int64",
+    "alerts": "int64",  # enabled alerts
+    "created": UTC_TIME,
+    "created_by": "str",
+    "updated": UTC_TIME,
+    "updated_by": "str",
+}
+
+EXECUTION_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "start": UTC_TIME,
+    "end": UTC_TIME,
+    "plan_id": "Int64",
+    "plan": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "user": "str",
+    "runtime_ms": "Int64",
+    "results": "int64",
+    "verdicts": "int64",  # results with a verdict (analytics.verdicts.VERDICT_STATUSES)
+    "passed": "int64",  # results that passed (SUCCESS)
+    "failed": "int64",
+    "pass_rate": "float64",  # passed / verdicts, NaN when there is no verdict yet
+}
+
+STATUS_COUNT_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "start": UTC_TIME,
+    "status": "str",
+    "count": "int64",
+}
+
+RESULT_COLUMNS: dict[str, str] = {
+    "scenario_id": "Int64",
+    "result_id": "int64",
+    "level": "str",
+    "runtime_s": "Int64",
+    "os": "str",
+    "browser": "str",
+    "browser_version": "str",
+    "device": "str",
+    "mobile": "boolean",
+    "resolution": "str",
+    "message": "str",
+    "screenshots": "boolean",
+    "video": "boolean",
+    "node_log": "str",  # an http(s) URL, or missing
+    "executor_log": "str",  # an http(s) URL, or missing
+    "unlinked_logs": "str",  # log paths that are not web links, shown as inert text
+    "start": UTC_TIME,
+}
+
 
 RESULT_HISTORY_COLUMNS: dict[str, str] = {
     "result_id": "int64",

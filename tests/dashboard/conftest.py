@@ -119,7 +119,7 @@ def service_requests(sandbox: RunningSandbox) -> Iterator[Requests]:
     uvicorn decides per connection whether to log, so the dashboard's clients (and their
     kept-alive connections) are replaced once the log is listened to.
     """
-    from dashboard import cache
+    from dashboard.data import cache
 
     logger = logging.getLogger("uvicorn.access")
     handler, level = _AccessLog(), logger.level
@@ -150,7 +150,7 @@ def app(monkeypatch: pytest.MonkeyPatch) -> AppFactory:
         monkeypatch.delenv(name, raising=False)
 
     def make(page: str | None = None, **query: str) -> AppTest:
-        from dashboard import cache
+        from dashboard.data import cache
 
         cache.refresh()  # every test starts from the service, not an earlier test's data
         at = AppTest.from_file(str(APP), default_timeout=60)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard import charts, status_colors, transforms
+from dashboard.analytics import executions as execution_analytics
+from dashboard.analytics import results as result_analytics
+from dashboard.analytics import verdicts
+from dashboard.data import frames
+from dashboard.present import charts, colors
 from tests.dashboard import records
 
 
@@ -22,7 +26,7 @@ def executions_and_counts():
             3, start_date="2026-11-20T09:00:00Z", result_summary={"WAITING": 3}, runtime=2_000
         ),
     ]
-    return transforms.executions_frame(executions), transforms.status_counts_frame(executions)
+    return frames.executions_frame(executions), frames.status_counts_frame(executions)
 
 
 def test_status_per_execution_is_stacked_bars_in_fixed_colours() -> None:
@@ -35,10 +39,10 @@ def test_status_per_execution_is_stacked_bars_in_fixed_colours() -> None:
     assert {trace.type for trace in fig.data} == {"bar"}
     colours = {trace.name: trace.marker.color for trace in fig.data}
     assert colours == {
-        "SUCCESS": status_colors.STATUS_COLORS["SUCCESS"],
-        "FAILURE": status_colors.STATUS_COLORS["FAILURE"],
-        "WAITING": status_colors.STATUS_COLORS["WAITING"],
-        "Quarantined": status_colors.UNKNOWN_STATUS_COLOR,  # unknown: itself, in neutral grey
+        "SUCCESS": colors.STATUS_COLORS["SUCCESS"],
+        "FAILURE": colors.STATUS_COLORS["FAILURE"],
+        "WAITING": colors.STATUS_COLORS["WAITING"],
+        "Quarantined": colors.UNKNOWN_STATUS_COLOR,  # unknown: itself, in neutral grey
     }
     # Oldest execution on the left.
     assert list(fig.layout.xaxis.categoryarray) == ["#1", "#2", "#3"]
@@ -47,7 +51,7 @@ def test_status_per_execution_is_stacked_bars_in_fixed_colours() -> None:
 def test_status_per_day_stacks_daily_totals() -> None:
     _, counts = executions_and_counts()
 
-    fig = charts.status_per_day(transforms.status_counts_per_day(counts))
+    fig = charts.status_per_day(execution_analytics.status_counts_per_day(counts))
 
     assert fig.layout.barmode == "stack"
     success = next(trace for trace in fig.data if trace.name == "SUCCESS")
@@ -56,9 +60,9 @@ def test_status_per_day_stacks_daily_totals() -> None:
 
 
 def test_status_colours_are_case_insensitive_and_unknown_is_neutral() -> None:
-    assert status_colors.status_color("failure") == status_colors.STATUS_COLORS["FAILURE"]
-    assert status_colors.status_color("Brand-new state") == status_colors.UNKNOWN_STATUS_COLOR
-    assert status_colors.ordered_statuses(["zeta", "ERROR", "SUCCESS", "alpha"]) == [
+    assert colors.status_color("failure") == colors.STATUS_COLORS["FAILURE"]
+    assert colors.status_color("Brand-new state") == colors.UNKNOWN_STATUS_COLOR
+    assert verdicts.ordered_statuses(["zeta", "ERROR", "SUCCESS", "alpha"]) == [
         "SUCCESS",
         "ERROR",
         "alpha",
@@ -68,10 +72,10 @@ def test_status_colours_are_case_insensitive_and_unknown_is_neutral() -> None:
 
 def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> None:
     executions, _ = executions_and_counts()
-    partly_running = transforms.executions_frame(
+    partly_running = frames.executions_frame(
         [records.execution(4, result_summary={"SUCCESS": 2, "WAITING": 1}, runtime=1_000)]
     )
-    finished = transforms.executions_frame(
+    finished = frames.executions_frame(
         [
             records.execution(
                 5,
@@ -95,7 +99,7 @@ def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> N
 
 def test_runtime_trend_of_many_executions_is_drawn_with_webgl() -> None:
     many = charts.WEBGL_POINTS + 1
-    executions = transforms.executions_frame(
+    executions = frames.executions_frame(
         [
             records.execution(i, start_date=f"2026-11-{1 + i % 19:02d}T{i % 24:02d}:00:00Z")
             for i in range(1, many + 1)
@@ -111,7 +115,7 @@ def test_runtime_trend_of_many_executions_is_drawn_with_webgl() -> None:
 
 
 def test_runtime_trend_has_one_line_per_plan() -> None:
-    executions = transforms.executions_frame(
+    executions = frames.executions_frame(
         [records.execution(1, runtime=5_000), records.execution(2, plan_id=4, plan_name="Other")]
     )
 
@@ -124,7 +128,7 @@ def test_runtime_trend_has_one_line_per_plan() -> None:
 def test_pass_rate_trend_is_a_percentage_line() -> None:
     executions, _ = executions_and_counts()
 
-    fig = charts.pass_rate_trend(transforms.pass_rate_per_day(executions))
+    fig = charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions))
 
     (trace,) = fig.data
     assert trace.type == "scatter"
@@ -134,37 +138,37 @@ def test_pass_rate_trend_is_a_percentage_line() -> None:
 
 
 def test_level_breakdown_colours_each_level() -> None:
-    results = transforms.results_frame(
+    results = frames.results_frame(
         [records.result(1, level="SUCCESS"), records.result(2, level="Odd")]
     )
 
-    fig = charts.level_breakdown(transforms.level_breakdown(results))
+    fig = charts.level_breakdown(result_analytics.level_breakdown(results))
 
     (trace,) = fig.data
     assert trace.type == "bar"
     assert trace.orientation == "h"
     assert list(trace.y) == ["SUCCESS", "Odd"]
     assert list(trace.marker.color) == [
-        status_colors.STATUS_COLORS["SUCCESS"],
-        status_colors.UNKNOWN_STATUS_COLOR,
+        colors.STATUS_COLORS["SUCCESS"],
+        colors.UNKNOWN_STATUS_COLOR,
     ]
 
 
 def test_environment_matrix_is_a_heatmap_of_outcomes() -> None:
     linux = {"operating_system_clean_name": "Linux", "browser_type": "FIREFOX"}
-    results = transforms.results_frame(
+    results = frames.results_frame(
         [records.result(1), records.result(2, level="FAILURE", environment=linux)]
     )
 
-    fig = charts.environment_matrix(transforms.environment_matrix(results))
+    fig = charts.environment_matrix(result_analytics.environment_matrix(results))
 
     (trace,) = fig.data
     assert trace.type == "heatmap"
     assert list(trace.x) == ["CHROME", "FIREFOX"]
     assert list(trace.y) == ["Linux", "Windows 10"]
     passed, failed = (
-        transforms.OUTCOME_ORDER.index("all passed"),
-        transforms.OUTCOME_ORDER.index("all failed"),
+        result_analytics.OUTCOME_ORDER.index("all passed"),
+        result_analytics.OUTCOME_ORDER.index("all failed"),
     )
     assert [list(row) for row in trace.z] == [[None, failed], [passed, None]]
     assert trace.text[0][1].startswith("0/1 passed")
@@ -172,15 +176,15 @@ def test_environment_matrix_is_a_heatmap_of_outcomes() -> None:
 
 def test_names_from_the_service_are_shown_literally_not_as_html() -> None:
     hostile = '<a href="javascript:alert(1)">click</a><b>x</b>'
-    executions = transforms.executions_frame([records.execution(1, plan_name=hostile)])
-    results = transforms.results_frame(
+    executions = frames.executions_frame([records.execution(1, plan_name=hostile)])
+    results = frames.results_frame(
         [records.result(1, environment={"operating_system_clean_name": "<img src=x>"})]
     )
 
     figures = [
-        charts.status_per_execution(transforms.status_counts_frame([]), executions),
+        charts.status_per_execution(frames.status_counts_frame([]), executions),
         charts.runtime_trend(executions),
-        charts.environment_matrix(transforms.environment_matrix(results)),
+        charts.environment_matrix(result_analytics.environment_matrix(results)),
     ]
 
     rendered = "".join(fig.to_json() for fig in figures)
@@ -192,17 +196,17 @@ def test_names_from_the_service_are_shown_literally_not_as_html() -> None:
 
 
 def test_every_chart_copes_with_no_data() -> None:
-    executions = transforms.executions_frame([])
-    counts = transforms.status_counts_frame([])
-    results = transforms.results_frame([])
+    executions = frames.executions_frame([])
+    counts = frames.status_counts_frame([])
+    results = frames.results_frame([])
 
     figures = [
         charts.status_per_execution(counts, executions),
-        charts.status_per_day(transforms.status_counts_per_day(counts)),
+        charts.status_per_day(execution_analytics.status_counts_per_day(counts)),
         charts.runtime_trend(executions),
-        charts.pass_rate_trend(transforms.pass_rate_per_day(executions)),
-        charts.level_breakdown(transforms.level_breakdown(results)),
-        charts.environment_matrix(transforms.environment_matrix(results)),
+        charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions)),
+        charts.level_breakdown(result_analytics.level_breakdown(results)),
+        charts.environment_matrix(result_analytics.environment_matrix(results)),
     ]
 
     for fig in figures:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from dashboard.connection import Connection, resolve
+from dashboard.data.connection import Connection, resolve
 
 TOKEN = "sbx-1111222233334444555566667777888899990000"
 ENV = {

@@ -7,7 +7,8 @@ from datetime import date
 
 import pytest
 
-from dashboard import formatting
+from dashboard.data import frames
+from dashboard.present import formatting
 
 
 @pytest.mark.parametrize(
@@ -76,7 +77,7 @@ def test_escape_markdown_keeps_the_words() -> None:
     ],
 )
 def test_only_absolute_http_urls_are_links(value: object, is_link: bool) -> None:
-    assert formatting.is_web_url(value) is is_link
+    assert frames.is_web_url(value) is is_link
 
 
 def test_describe_slice_says_how_much_and_when() -> None:

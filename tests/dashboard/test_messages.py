@@ -27,8 +27,14 @@ from api_client import (
     ServerError,
     UnauthorizedUserError,
 )
-from dashboard.connection import FORM_EMAIL_LABEL, FORM_TITLE, Source
-from dashboard.messages import describe_error, describe_skipped, email_setting
+from dashboard.data.connection import Source
+from dashboard.present.messages import (
+    FORM_EMAIL_LABEL,
+    FORM_TITLE,
+    describe_error,
+    describe_skipped,
+    email_setting,
+)
 
 TOKEN = "sbx-7f3a9c0e1d2b4a5f6e7d8c9b0a1f2e3d4c5b6a79"
 

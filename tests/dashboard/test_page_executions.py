@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient
-from dashboard.url_state import DateRange
+from dashboard.state.url import DateRange
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import EXECUTIONS, assert_no_failure, joined, metrics, sources
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
@@ -249,7 +249,7 @@ def test_a_status_the_service_rejects_is_shown_and_named_in_the_message(
 def test_the_per_execution_chart_draws_the_latest_executions_and_says_so(
     app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dashboard import charts
+    from dashboard.present import charts
 
     monkeypatch.setattr(charts, "EXECUTION_BAR_LIMIT", 5)
     connect()

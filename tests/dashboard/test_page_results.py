@@ -8,6 +8,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from api_client import ApiClient, Execution, TestPlan
+from dashboard.analytics import plans as plan_analytics
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import RESULTS, assert_no_failure, joined, metrics
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
@@ -199,12 +200,11 @@ def test_one_scenario_that_fails_is_a_warning_beside_the_others(
     monkeypatch: pytest.MonkeyPatch,
     finished: tuple[Execution, TestPlan],
 ) -> None:
-    from dashboard import transforms
 
     # The plan names a scenario the service does not know (removed since, say).
-    real = transforms.plan_scenarios
+    real = plan_analytics.plan_scenarios
     monkeypatch.setattr(
-        transforms, "plan_scenarios", lambda plans, plan_id: (*real(plans, plan_id), 987654)
+        plan_analytics, "plan_scenarios", lambda plans, plan_id: (*real(plans, plan_id), 987654)
     )
     connect()
     execution, plan = finished

@@ -6,8 +6,10 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from dashboard import url_state
-from dashboard.url_state import DateRange, ViewState
+from dashboard.state import choices
+from dashboard.state import query as query_state
+from dashboard.state import url as url_state
+from dashboard.state.url import DateRange, ViewState
 
 EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
 
@@ -117,11 +119,11 @@ def test_repeated_parameters_use_the_last_value() -> None:
 def test_preset_window_counts_back_from_now_on_a_stable_grid() -> None:
     now = datetime(2026, 11, 20, 18, 3, 41, tzinfo=UTC)
 
-    window = url_state.time_window(ViewState(date_range=DateRange.LAST_24_HOURS), now)
+    window = query_state.time_window(ViewState(date_range=DateRange.LAST_24_HOURS), now)
 
     assert window.start == datetime(2026, 11, 19, 18, 0, tzinfo=UTC)
     assert window.end is None
-    later = url_state.time_window(
+    later = query_state.time_window(
         ViewState(date_range=DateRange.LAST_24_HOURS), now.replace(minute=4)
     )
     assert later == window  # reruns within the grid ask the cache for the same window
@@ -132,7 +134,7 @@ def test_custom_window_covers_whole_utc_days() -> None:
         date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
     )
 
-    window = url_state.time_window(state, datetime(2026, 12, 1, tzinfo=UTC))
+    window = query_state.time_window(state, datetime(2026, 12, 1, tzinfo=UTC))
 
     assert window.start == datetime(2026, 11, 1, tzinfo=UTC)
     assert window.end == datetime(2026, 11, 23, tzinfo=UTC) - timedelta(milliseconds=1)
@@ -142,13 +144,13 @@ def test_reconcile_drops_ids_the_service_does_not_know() -> None:
     known_projects = {1: "App", 2: "Web"}
     plan_projects: dict[int, int | None] = {10: 1, 20: 2}
 
-    unknown = url_state.reconcile(
+    unknown = choices.reconcile(
         ViewState(project=9, plan=99), known_projects=known_projects, plan_projects=plan_projects
     )
-    mismatched = url_state.reconcile(
+    mismatched = choices.reconcile(
         ViewState(project=1, plan=20), known_projects=known_projects, plan_projects=plan_projects
     )
-    fine = url_state.reconcile(
+    fine = choices.reconcile(
         ViewState(project=2, plan=20), known_projects=known_projects, plan_projects=plan_projects
     )
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from dashboard import transforms, url_state, views
-from dashboard.url_state import ViewState
+from dashboard.data import frames
+from dashboard.state import choices
+from dashboard.state import query as query_state
+from dashboard.state.url import ViewState
 from tests.dashboard import records
 
-PLANS = transforms.plans_frame(
+PLANS = frames.plans_frame(
     [
         records.plan(3, plan_name="Checkout", project_id=2, project_name="Web"),
         records.plan(4, plan_name="Login", project_id=1, project_name="App"),
@@ -17,7 +19,7 @@ PLANS = transforms.plans_frame(
 
 
 def test_status_choices_are_what_the_service_accepts_plus_the_links_own() -> None:
-    assert list(views.status_options(None)) == [
+    assert list(choices.status_options(None)) == [
         None,
         "SUCCESS",
         "FAILURE",
@@ -25,12 +27,12 @@ def test_status_choices_are_what_the_service_accepts_plus_the_links_own() -> Non
         "WARNING",
         "WAITING",
     ]
-    assert list(views.status_options("PROCESSING"))[-1] == "PROCESSING"
-    assert list(views.status_options("ERROR")).count("ERROR") == 1
+    assert list(choices.status_options("PROCESSING"))[-1] == "PROCESSING"
+    assert list(choices.status_options("ERROR")).count("ERROR") == 1
 
 
 def test_executions_filters_reconcile_the_link_with_the_plan_list() -> None:
-    chosen = views.executions_filters(
+    chosen = choices.executions_filters(
         ViewState(project=2, plan=4), PLANS, email="me@example.test", source="environment"
     )
 
@@ -41,7 +43,7 @@ def test_executions_filters_reconcile_the_link_with_the_plan_list() -> None:
 
 
 def test_without_the_plan_list_ids_from_the_link_stay_selectable() -> None:
-    chosen = views.executions_filters(
+    chosen = choices.executions_filters(
         ViewState(project=9, plan=99), None, email=None, source="environment"
     )
 
@@ -52,7 +54,7 @@ def test_without_the_plan_list_ids_from_the_link_stay_selectable() -> None:
 
 
 def test_only_mine_without_an_email_is_turned_off_with_advice_for_that_connection() -> None:
-    chosen = views.executions_filters(ViewState(mine=True), PLANS, email=None, source="session")
+    chosen = choices.executions_filters(ViewState(mine=True), PLANS, email=None, source="session")
 
     assert chosen.state.mine is False
     (problem,) = chosen.problems
@@ -62,32 +64,32 @@ def test_only_mine_without_an_email_is_turned_off_with_advice_for_that_connectio
 
 
 def test_a_selected_plan_opens_its_executions_and_a_stale_selection_nothing() -> None:
-    assert views.opened_by_plan(PLANS, 1) == ViewState(project=2, plan=3)  # sorted by project
-    assert views.opened_by_plan(PLANS, None) is None
-    assert views.opened_by_plan(PLANS, 2) is None
-    assert views.opened_by_plan(PLANS, -1) is None
+    assert choices.opened_by_plan(PLANS, 1) == ViewState(project=2, plan=3)  # sorted by project
+    assert choices.opened_by_plan(PLANS, None) is None
+    assert choices.opened_by_plan(PLANS, 2) is None
+    assert choices.opened_by_plan(PLANS, -1) is None
 
 
 def test_a_selected_execution_opens_its_results_with_the_filters_unchanged() -> None:
-    executions = transforms.executions_frame(
+    executions = frames.executions_frame(
         [records.execution(7, start_date="2026-11-20T09:15:07Z", plan_id=3)]
     )
     state = ViewState(project=2, status="FAILURE")
 
-    assert views.opened_by_execution(executions, 0, state) == ViewState(
+    assert choices.opened_by_execution(executions, 0, state) == ViewState(
         project=2,
         status="FAILURE",
         execution=7,
         execution_start=datetime(2026, 11, 20, 9, 15, 7, tzinfo=UTC),
     )
-    assert views.opened_by_execution(executions, 1, state) is None
+    assert choices.opened_by_execution(executions, 1, state) is None
 
 
 def test_the_slice_names_the_filters_and_the_window() -> None:
-    executions = transforms.executions_frame(
+    executions = frames.executions_frame(
         [records.execution(1, plan_id=3, start_date="2026-11-14T08:00:00Z")]
     )
-    chosen = views.executions_filters(
+    chosen = choices.executions_filters(
         ViewState(plan=3, status="ERROR", mine=True),
         PLANS,
         email="me@example.test",
@@ -95,12 +97,12 @@ def test_the_slice_names_the_filters_and_the_window() -> None:
     )
     now = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 
-    until_now = url_state.TimeWindow(datetime(2026, 11, 13, tzinfo=UTC), None)
-    open_start = url_state.TimeWindow(None, datetime(2026, 11, 18, tzinfo=UTC))
+    until_now = query_state.TimeWindow(datetime(2026, 11, 13, tzinfo=UTC), None)
+    open_start = query_state.TimeWindow(None, datetime(2026, 11, 18, tzinfo=UTC))
 
-    assert views.executions_slice(executions, chosen, window=until_now, now=now) == (
+    assert choices.executions_slice(executions, chosen, window=until_now, now=now) == (
         "1 execution of plan Checkout, with status ERROR, started by you, 13 Nov \u2013 20 Nov"
     )
-    assert views.executions_slice(executions, chosen, window=open_start, now=now).endswith(
+    assert choices.executions_slice(executions, chosen, window=open_start, now=now).endswith(
         "14 Nov \u2013 18 Nov"  # an open start is the first execution's
     )

@@ -6,17 +6,27 @@ the screen. No Streamlit import: each rule is unit-tested with plain frames and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 import pandas as pd
 
-from dashboard import transforms, url_state
-from dashboard.connection import Source
-from dashboard.formatting import describe_slice, filter_scope
-from dashboard.messages import email_setting
-from dashboard.status_colors import FILTER_STATUSES
-from dashboard.url_state import ViewState
+from dashboard.analytics.cells import (
+    optional_datetime,
+    optional_int,
+    row_for_selection,
+    time_extent,
+)
+from dashboard.analytics.plans import plan_names as plan_names_of
+from dashboard.analytics.plans import plan_projects, project_names
+from dashboard.analytics.verdicts import FILTER_STATUSES
+from dashboard.data.connection import Source
+from dashboard.data.frames import plans_frame
+from dashboard.present.formatting import describe_slice, filter_scope
+from dashboard.present.messages import email_setting
+from dashboard.state.query import TimeWindow
+from dashboard.state.url import ParsedState, ViewState
 
 
 @dataclass(frozen=True)
@@ -38,16 +48,14 @@ def executions_filters(
     e-mail address, and list what each filter offers."""
     problems: list[str] = []
     if plans is None:
-        plans = transforms.plans_frame([])
+        plans = plans_frame([])
     else:
-        checked = url_state.reconcile(
-            state,
-            known_projects=transforms.project_names(plans),
-            plan_projects=transforms.plan_projects(plans),
+        checked = reconcile(
+            state, known_projects=project_names(plans), plan_projects=plan_projects(plans)
         )
         state, problems = checked.state, list(checked.problems)
-    projects = transforms.project_names(plans)
-    plan_names = transforms.plan_names(plans, project_id=state.project)
+    projects = project_names(plans)
+    plan_names = plan_names_of(plans, project_id=state.project)
     # Without the plan list, ids from the URL stay selectable (and applied) by their number.
     if state.project is not None:
         projects.setdefault(state.project, f"Project {state.project}")
@@ -72,7 +80,7 @@ def executions_slice(
     executions: pd.DataFrame,
     filters: ExecutionsFilters,
     *,
-    window: url_state.TimeWindow,
+    window: TimeWindow,
     now: datetime,
 ) -> str:
     """What the executions page's figures were computed from, in words: "312 executions of
@@ -84,7 +92,7 @@ def executions_slice(
         status=state.status,
         mine=state.mine,
     )
-    extent = transforms.time_extent(executions["start"])
+    extent = time_extent(executions["start"])
     return describe_slice(
         len(executions),
         "execution",
@@ -103,10 +111,10 @@ def status_options(current: str | None) -> dict[str | None, str]:
 
 def opened_by_plan(plans: pd.DataFrame, position: int | None) -> ViewState | None:
     """The executions view a selected row of the plans table opens: that plan's executions."""
-    row = transforms.row_for_selection(plans, position)
+    row = row_for_selection(plans, position)
     if row is None:
         return None
-    return ViewState(project=transforms.optional_int(row["project_id"]), plan=int(row["plan_id"]))
+    return ViewState(project=optional_int(row["project_id"]), plan=int(row["plan_id"]))
 
 
 def opened_by_execution(
@@ -118,13 +126,46 @@ def opened_by_execution(
     in the very answer this page loaded, and "back" returns to this view; the start time lets a
     shared link find it even when the filters no longer select it.
     """
-    row = transforms.row_for_selection(executions, position)
+    row = row_for_selection(executions, position)
     if row is None:
         return None
     return state.with_changes(
         execution=int(row["execution_id"]),
-        execution_start=transforms.optional_datetime(row["start"]),
+        execution_start=optional_datetime(row["start"]),
     )
+
+
+def reconcile(
+    state: ViewState,
+    *,
+    known_projects: Mapping[int, str],
+    plan_projects: Mapping[int, int | None],
+) -> ParsedState:
+    """Check ids from the URL against what the service knows; drop unknown ones with a problem.
+
+    `known_projects` maps project id to name; `plan_projects` maps plan id to its project id.
+    """
+    problems: list[str] = []
+    if state.project is not None and state.project not in known_projects:
+        problems.append(
+            f"Project {state.project} is not one of this company's projects (or has no plans "
+            f"you can see), so every project is shown."
+        )
+        state = state.with_changes(project=None)
+    plan = state.plan
+    if plan is not None:
+        if plan not in plan_projects:
+            problems.append(
+                f"Plan {plan} is not one of this company's plans, so every plan is shown."
+            )
+            state = state.with_changes(plan=None)
+        elif state.project is not None and plan_projects[plan] != state.project:
+            problems.append(
+                f"Plan {plan} is not in project {state.project}, so every plan of the "
+                f"project is shown."
+            )
+            state = state.with_changes(plan=None)
+    return ParsedState(state, problems)
 
 
 def _with_all(label: str, choices: dict[int, str]) -> dict[int | None, str]:

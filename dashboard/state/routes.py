@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dashboard import url_state
+from dashboard.state import url
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Route:
     url_path: str
     title: str
     icon: str
-    params: tuple[str, ...]  # the query parameters the page owns (see url_state)
+    params: tuple[str, ...]  # the query parameters the page owns (see dashboard.state.url)
     default: bool = False
 
 
@@ -27,7 +27,7 @@ PLANS = Route(
     url_path="plans",
     title="Plans",
     icon=":material/checklist:",
-    params=url_state.PLANS_PARAMS,
+    params=url.PLANS_PARAMS,
     default=True,  # served at "/"
 )
 EXECUTIONS = Route(
@@ -35,13 +35,13 @@ EXECUTIONS = Route(
     url_path="executions",
     title="Executions",
     icon=":material/play_circle:",
-    params=url_state.EXECUTIONS_PARAMS,
+    params=url.EXECUTIONS_PARAMS,
 )
 RESULTS = Route(
     script="app_pages/execution_results.py",
     url_path="results",
     title="Execution results",
     icon=":material/fact_check:",
-    params=url_state.RESULTS_PARAMS,
+    params=url.RESULTS_PARAMS,
 )
 ALL = (PLANS, EXECUTIONS, RESULTS)

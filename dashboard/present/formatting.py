@@ -6,13 +6,15 @@ Nothing here imports Streamlit, so every rule is unit-tested directly.
 from __future__ import annotations
 
 import math
-import re
 import string
 from datetime import date, datetime
 
+import pandas as pd
+
+from dashboard.analytics.cells import EN_DASH
+
 _MARKDOWN_SPECIALS = frozenset(string.punctuation)
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-EN_DASH = "\u2013"  # between the ends of a span; also stands for "no value"
 
 
 def escape_markdown(text: object) -> str:
@@ -24,19 +26,6 @@ def escape_markdown(text: object) -> str:
     """
     flat = " ".join(str(text).split())
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in flat)
-
-
-def is_web_url(value: object) -> bool:
-    """True only for absolute http(s) URLs: the only log paths rendered as links.
-
-    Anything else (`javascript:`, `data:`, relative paths, blanks) stays inert text.
-    """
-    if not isinstance(value, str):
-        return False
-    candidate = value.strip()
-    if candidate != value or any(ch.isspace() or ord(ch) < 32 for ch in candidate):
-        return False
-    return re.match(r"(?i)^https?://[^/\s?#]+", candidate) is not None
 
 
 def human_duration(seconds: float | None) -> str:
@@ -131,3 +120,11 @@ def filter_scope(
     if mine:
         parts.append("started by you")
     return ", ".join(parts)
+
+
+def utc_text(value: object) -> str:
+    """A timestamp as "20 Nov 2026, 09:15 UTC"; a missing one as an en dash."""
+    if value is None or pd.isna(value):
+        return EN_DASH
+    stamp = pd.Timestamp(value)
+    return f"{format_day(stamp, with_year=True)}, {stamp:%H:%M} UTC"

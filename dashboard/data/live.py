@@ -1,9 +1,10 @@
-"""Load what a page needs from the client, as frames plus the problems met on the way.
+"""Load what a page needs from the service, as frames plus what was met on the way.
 
-These functions take a client and plain arguments and return picklable dataclasses (frames and
-strings), which is what `dashboard.cache` keeps. No Streamlit import: they are tested against
-the sandbox directly. Model objects never leave this module: frames are built column by column
-(see `transforms`), so nothing sensitive a record carries reaches the cache or the page.
+These functions take a client and plain arguments and return picklable dataclasses (frames,
+counts and typed errors, never sentences: `dashboard.present.messages` words them), which is
+what `dashboard.data.cache` keeps. No Streamlit import: they are tested against the sandbox
+directly. Model objects never leave this module: frames are built column by column (see
+`dashboard.data.frames`), so nothing sensitive a record carries reaches the cache or the page.
 """
 
 from __future__ import annotations
@@ -13,69 +14,33 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import pandas as pd
 
+import api_client
 from api_client import (
     ApiClient,
     ApiError,
     ExecutionNotFoundError,
+    ExecutionQuery,
     InvalidRequestError,
+    Operation,
+    ProgressCallback,
     ScenarioNotFoundError,
     SkippedRecord,
     TestResult,
 )
-from dashboard import transforms, url_state
-from dashboard.messages import describe_error
+from dashboard.analytics.cells import time_extent
+from dashboard.analytics.executions import ExecutionHeader, execution_header
+from dashboard.data import frames
 
-ProgressCallback = Callable[[int, int], None]
+EVERY_EXECUTION = ExecutionQuery()
+"""The query without filters (frozen: safe to share as a default)."""
 
 # Scenarios' results are fetched this many at a time: enough to hide latency, few enough not
 # to look like a burst to the service.
 RESULT_FETCH_CONCURRENCY = 6
-
-
-@dataclass(frozen=True)
-class ExecutionFilters:
-    """The arguments of one executions query.
-
-    The executions page asks with `for_view(...)`, and the results page asks again with the very
-    same filters to find its execution: the same cache key, so a drill-down costs no request.
-    """
-
-    project_id: int | None = None
-    plan_id: int | None = None
-    date_from: datetime | None = None
-    date_to: datetime | None = None
-    status: str | None = None
-    email: str | None = None
-
-    @classmethod
-    def for_view(
-        cls, state: url_state.ViewState, *, now: datetime, email: str | None
-    ) -> ExecutionFilters:
-        """What the executions page lists for `state`; "only mine" needs the viewer's e-mail."""
-        window = url_state.time_window(state, now)
-        return cls(
-            project_id=state.project,
-            plan_id=state.plan,
-            date_from=window.start,
-            date_to=window.end,
-            status=state.status,
-            email=email if state.mine and email else None,
-        )
-
-    def in_words(self) -> list[str]:
-        """The filters as a viewer would name them ("status ERROR", "plan 3"), never the e-mail."""
-        words = [f"status {self.status}"] if self.status else []
-        words += [f"project {self.project_id}"] if self.project_id is not None else []
-        words += [f"plan {self.plan_id}"] if self.plan_id is not None else []
-        if self.date_from is not None:
-            words.append(f"started from {transforms.utc_text(self.date_from)}")
-        if self.date_to is not None:
-            words.append(f"started until {transforms.utc_text(self.date_to)}")
-        words += ["only mine"] if self.email else []
-        return words
 
 
 @dataclass(frozen=True)
@@ -100,11 +65,43 @@ class ExecutionsData:
 
 
 @dataclass(frozen=True)
+class ErrorRecord:
+    """An `ApiError` as plain values: cached data holds no client object, and the page still
+    words it from its type (`error` rebuilds it)."""
+
+    kind: str  # the name of its class in `api_client`
+    attributes: tuple[tuple[str, Any], ...]  # its typed attributes (operation by value)
+
+    @classmethod
+    def of(cls, error: ApiError) -> ErrorRecord:
+        values = {
+            name: value.value if isinstance(value, Operation) else value
+            for name, value in vars(error).items()
+        }
+        return cls(type(error).__name__, tuple(sorted(values.items())))
+
+    @property
+    def error(self) -> ApiError:
+        error_class = getattr(api_client, self.kind, ApiError)
+        error = error_class.__new__(error_class)
+        values = dict(self.attributes)
+        Exception.__init__(error, values.get("message", ""))
+        if values.get("operation") is not None:
+            values["operation"] = Operation(values["operation"])
+        vars(error).update(values)
+        return error
+
+
+@dataclass(frozen=True)
 class ScenarioFailure:
-    """A scenario whose results could not be loaded, and the message to show beside the rest."""
+    """A scenario whose results could not be loaded (the page words its error beside the rest)."""
 
     scenario_id: int
-    message: str
+    record: ErrorRecord
+
+    @property
+    def error(self) -> ApiError:
+        return self.record.error
 
 
 @dataclass(frozen=True)
@@ -117,28 +114,20 @@ class ResultsData:
 
 def load_plans(client: ApiClient, *, active_only: bool) -> PlansData:
     plans = client.plans(active=active_only)
-    return PlansData(transforms.plans_frame(plans), _skipped(plans.skipped))
+    return PlansData(frames.plans_frame(plans), _skipped(plans.skipped))
 
 
 def load_executions(
     client: ApiClient,
-    filters: ExecutionFilters = ExecutionFilters(),  # frozen: safe to share as a default
+    query: ExecutionQuery = EVERY_EXECUTION,
     *,
     on_progress: ProgressCallback | None = None,
 ) -> ExecutionsData:
-    """Every execution matching the filters, from all pages."""
-    executions = client.all_executions(
-        project_id=filters.project_id,
-        plan_id=filters.plan_id,
-        date_from=filters.date_from,
-        date_to=filters.date_to,
-        status=filters.status,
-        email=filters.email,
-        on_progress=on_progress,
-    )
+    """Every execution matching the query, from all pages."""
+    executions = client.all_executions(query=query, on_progress=on_progress)
     return ExecutionsData(
-        transforms.executions_frame(executions),
-        transforms.status_counts_frame(executions),
+        frames.executions_frame(executions),
+        frames.status_counts_frame(executions),
         _skipped(executions.skipped),
     )
 
@@ -182,13 +171,12 @@ def load_execution_results(
     for scenario_id in unique_ids:
         outcome = outcomes[scenario_id]
         if isinstance(outcome, ApiError):
-            text = describe_error(outcome, part=f"scenario {scenario_id}").text
-            failures.append(ScenarioFailure(scenario_id, text))
+            failures.append(ScenarioFailure(scenario_id, ErrorRecord.of(outcome)))
             continue
         results.extend(outcome)
         skipped.extend(getattr(outcome, "skipped", []))
     return ResultsData(
-        results=transforms.results_frame(results),
+        results=frames.results_frame(results),
         scenarios=len(unique_ids),
         failures=tuple(failures),
         skipped=_skipped(skipped),
@@ -204,18 +192,24 @@ RESULT_LEAD = timedelta(days=1)
 
 @dataclass(frozen=True)
 class FoundExecution:
-    """The header of the execution a results link names, or why it cannot be shown."""
+    """The header of the execution a results link names, or where it was looked for in vain.
 
-    header: transforms.ExecutionHeader | None
-    problem: str | None = None  # plain text, when `header` is None
+    When `header` is None, `unknown_to_service` says the service itself denied the execution;
+    otherwise it was not among the executions the search was given, nor around `started`.
+    """
+
+    execution_id: int
+    header: ExecutionHeader | None
+    started: datetime | None = None
+    unknown_to_service: bool = False
 
 
 def find_execution(
     execution_id: int,
     *,
-    listed: ExecutionFilters,
+    listed: ExecutionQuery,
     started: datetime | None,
-    load: Callable[[ExecutionFilters], ExecutionsData],
+    load: Callable[[ExecutionQuery], ExecutionsData],
     results: Callable[[], ResultsData] | None = None,
 ) -> FoundExecution:
     """Find one execution without walking its plan's or company's history.
@@ -241,22 +235,18 @@ def find_execution(
         with contextlib.suppress(InvalidRequestError):
             header = _header_in(load(listed), execution_id)
     if header is not None:
-        return FoundExecution(header)
+        return FoundExecution(execution_id, header)
 
-    narrow: ExecutionFilters | None = None
+    narrow: ExecutionQuery | None = None
     if started is not None:
-        narrow = ExecutionFilters(date_from=started - START_MARGIN, date_to=started + START_MARGIN)
+        narrow = ExecutionQuery(date_from=started - START_MARGIN, date_to=started + START_MARGIN)
     elif results is not None:
         try:
-            first = transforms.time_extent(results().results["start"])
+            first = time_extent(results().results["start"])
         except ExecutionNotFoundError:
-            return FoundExecution(
-                None,
-                f"The service has no execution {execution_id}: it may have been deleted, or the "
-                f"link's execution id is wrong. Pick an execution in the executions table.",
-            )
+            return FoundExecution(execution_id, None, started, unknown_to_service=True)
         if first is not None:
-            narrow = ExecutionFilters(
+            narrow = ExecutionQuery(
                 plan_id=listed.plan_id,
                 date_from=first[0] - RESULT_LEAD,
                 date_to=first[0] + START_MARGIN,
@@ -264,20 +254,12 @@ def find_execution(
     if narrow is not None:
         header = _header_in(load(narrow), execution_id)
         if header is not None:
-            return FoundExecution(header)
-
-    among = ", ".join(listed.in_words()) or "no filter"
-    near = f", nor around {transforms.utc_text(started)}" if started is not None else ""
-    return FoundExecution(
-        None,
-        f"Execution {execution_id} was not found among the executions of this link's filters "
-        f"({among}){near}. It may have been deleted, or the link is wrong: pick an execution "
-        f"in the executions table.",
-    )
+            return FoundExecution(execution_id, header)
+    return FoundExecution(execution_id, None, started)
 
 
-def _header_in(data: ExecutionsData, execution_id: int) -> transforms.ExecutionHeader | None:
-    return transforms.execution_header(data.executions, data.status_counts, execution_id)
+def _header_in(data: ExecutionsData, execution_id: int) -> ExecutionHeader | None:
+    return execution_header(data.executions, data.status_counts, execution_id)
 
 
 def _skipped(records: Sequence[SkippedRecord]) -> tuple[Skipped, ...]:

@@ -1,9 +1,10 @@
-"""The thin Streamlit caching layer over `loaders`: the client as a resource, frames as data.
+"""The thin Streamlit caching layer over `live`: the client as a resource, frames as data.
 
 Cached functions take plain arguments (a `Connection` and values), never read widgets or the
 URL. A `Connection` is hashed by its fingerprint (service, company and a SHA-256 of the token),
 so the token is never part of a cache key, and viewers with different tokens never share data.
-Only frames and strings are cached, never model objects: nothing sensitive is pickled.
+Only frames, counts and typed errors are cached, never model objects: nothing sensitive is
+pickled. This is the one module of the data layer that imports Streamlit.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any
 
 import streamlit as st
 
-from api_client import ApiClient
-from dashboard import demo, loaders, transforms, url_state
-from dashboard.connection import Connection
+from api_client import ApiClient, ExecutionQuery
+from dashboard.analytics import plans as plan_analytics
+from dashboard.data import demo, live
+from dashboard.data.connection import Connection
 
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
@@ -52,12 +54,12 @@ def client(connection: Connection) -> ApiClient:
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner="Loading test plans…")
-def plans(connection: Connection, *, active_only: bool) -> loaders.PlansData:
-    return loaders.load_plans(client(connection), active_only=active_only)
+def plans(connection: Connection, *, active_only: bool) -> live.PlansData:
+    return live.load_plans(client(connection), active_only=active_only)
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner=False)
-def executions(connection: Connection, filters: loaders.ExecutionFilters) -> loaders.ExecutionsData:
+def executions(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
     # The bar is created inside the cached function so Streamlit can replay it on a cache hit
     # (where it is emptied at once); a bar created by the caller could not be replayed.
     bar = st.progress(0.0, text="Loading executions…")
@@ -66,7 +68,7 @@ def executions(connection: Connection, filters: loaders.ExecutionFilters) -> loa
         bar.progress(done / max(total, 1), text=f"Loading executions: page {done} of {total}")
 
     try:
-        return loaders.load_executions(client(connection), filters, on_progress=on_progress)
+        return live.load_executions(client(connection), query, on_progress=on_progress)
     finally:
         bar.empty()
 
@@ -76,39 +78,41 @@ def executions(connection: Connection, filters: loaders.ExecutionFilters) -> loa
 )
 def execution_results(
     connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
-) -> loaders.ResultsData:
-    return loaders.load_execution_results(
+) -> live.ResultsData:
+    return live.load_execution_results(
         client(connection), execution_id=execution_id, scenario_ids=scenario_ids
     )
 
 
 def find_execution(
-    connection: Connection, state: url_state.ViewState, *, now: datetime
-) -> loaders.FoundExecution:
-    """The execution a results link names (`loaders.find_execution`), every query cached.
+    connection: Connection,
+    execution_id: int,
+    *,
+    listed: ExecutionQuery,
+    started: datetime | None,
+    plan_id: int | None,
+) -> live.FoundExecution:
+    """The execution a results link names (`live.find_execution`), every query cached.
 
-    It is first looked for with the executions page's own filters for `state`, which that page
-    has usually just loaded; the results it may load to learn when the execution ran are the
-    ones the results page shows next.
+    It is first looked for with `listed`, the executions page's own query for the link's
+    filters, which that page has usually just loaded; the results it may load to learn when the
+    execution ran (on `plan_id`) are the ones the results page shows next.
     """
-    execution_id = state.execution
-    if execution_id is None:
-        raise ValueError("the view state names no execution")
 
-    def results_on(plan_id: int) -> Callable[[], loaders.ResultsData]:
-        def results() -> loaders.ResultsData:
+    def results_on(plan: int) -> Callable[[], live.ResultsData]:
+        def results() -> live.ResultsData:
             every_plan = plans(connection, active_only=False).plans
-            scenarios = transforms.plan_scenarios(every_plan, plan_id) or ()
+            scenarios = plan_analytics.plan_scenarios(every_plan, plan) or ()
             return execution_results(connection, execution_id=execution_id, scenario_ids=scenarios)
 
         return results
 
-    return loaders.find_execution(
+    return live.find_execution(
         execution_id,
-        listed=loaders.ExecutionFilters.for_view(state, now=now, email=connection.email),
-        started=state.execution_start,
-        load=lambda filters: executions(connection, filters),
-        results=results_on(state.plan) if state.plan is not None else None,
+        listed=listed,
+        started=started,
+        load=lambda query: executions(connection, query),
+        results=results_on(plan_id) if plan_id is not None else None,
     )
 
 

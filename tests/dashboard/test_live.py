@@ -11,15 +11,19 @@ import pytest
 
 from api_client import (
     ApiClient,
+    ExecutionQuery,
     InternalServerError,
     InvalidRequestError,
     Operation,
     PermissionDeniedError,
     RetryPolicy,
+    ScenarioNotFoundError,
 )
-from dashboard import loaders, transforms
-from dashboard.loaders import ExecutionFilters
-from dashboard.url_state import ViewState
+from dashboard.data import frames, live
+from dashboard.present.formatting import utc_text
+from dashboard.present.messages import execution_not_found
+from dashboard.state.query import execution_query
+from dashboard.state.url import ViewState
 from sandbox import RunningSandbox
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token
 from sandbox.data.catalog import PEOPLE
@@ -46,7 +50,7 @@ def client(sandbox: RunningSandbox) -> Iterator[ApiClient]:
 
 
 def test_load_plans_gives_one_row_per_plan(client: ApiClient) -> None:
-    data = loaders.load_plans(client, active_only=False)
+    data = live.load_plans(client, active_only=False)
 
     assert len(data.plans) == len(client.plans(active=False))
     assert data.plans["plan_id"].is_unique
@@ -56,7 +60,7 @@ def test_load_plans_gives_one_row_per_plan(client: ApiClient) -> None:
 def test_load_executions_reports_progress_and_matches_the_service(client: ApiClient) -> None:
     progress: list[tuple[int, int]] = []
 
-    data = loaders.load_executions(
+    data = live.load_executions(
         client, on_progress=lambda done, total: progress.append((done, total))
     )
 
@@ -71,13 +75,14 @@ def test_one_scenario_that_fails_is_a_warning_beside_the_others(client: ApiClien
     execution = client.all_executions(plan_id=plan.id)[0]
     unknown_scenario = 987_654
 
-    data = loaders.load_execution_results(
+    data = live.load_execution_results(
         client, execution_id=execution.id, scenario_ids=[*plan.scenarios, unknown_scenario]
     )
 
     assert data.scenarios == len(plan.scenarios) + 1
     assert [f.scenario_id for f in data.failures] == [unknown_scenario]
-    assert "scenario 987654" in data.failures[0].message
+    # The error itself is kept (the page words it): the service does not know that scenario.
+    assert isinstance(data.failures[0].error, ScenarioNotFoundError)
     assert set(data.results["scenario_id"]) == set(plan.scenarios)
     assert USER_INFO_ACCESS_TOKEN_PREFIX not in data.results.to_csv()
 
@@ -92,15 +97,13 @@ def test_a_failure_of_every_scenario_for_one_reason_is_raised_once(
         client_for(sandbox, lacking="TEST_RESULT_VIEW") as limited,
         pytest.raises(PermissionDeniedError),
     ):
-        loaders.load_execution_results(
-            limited, execution_id=execution.id, scenario_ids=plan.scenarios
-        )
+        live.load_execution_results(limited, execution_id=execution.id, scenario_ids=plan.scenarios)
 
 
 def test_skipped_records_are_reported_not_raised(faulty_sandbox: RunningSandbox) -> None:
     with client_for(faulty_sandbox) as faulty:
-        plans = loaders.load_plans(faulty, active_only=False)
-        executions = loaders.load_executions(faulty)
+        plans = live.load_plans(faulty, active_only=False)
+        executions = live.load_executions(faulty)
 
     assert plans.skipped
     assert plans.skipped[0].reason
@@ -127,24 +130,24 @@ def test_when_every_scenario_fails_the_most_telling_error_is_raised() -> None:
         ) as client,
         pytest.raises(InternalServerError),
     ):
-        loaders.load_execution_results(client, execution_id=5, scenario_ids=[1, 2, 3])
+        live.load_execution_results(client, execution_id=5, scenario_ids=[1, 2, 3])
 
 
 def test_the_executions_page_and_the_results_page_ask_with_the_same_filters() -> None:
     now = datetime(2026, 11, 20, 18, 3, tzinfo=UTC)
     state = ViewState(project=2, plan=3, status="ERROR", mine=True, execution=9)
 
-    filters = ExecutionFilters.for_view(state, now=now, email="me@example.test")
+    filters = execution_query(state, now=now, email="me@example.test")
 
-    assert filters == ExecutionFilters(
+    assert filters == ExecutionQuery(
         project_id=2,
         plan_id=3,
         date_from=datetime(2026, 11, 13, 18, 0, tzinfo=UTC),
         status="ERROR",
         email="me@example.test",
     )
-    assert ExecutionFilters.for_view(state, now=now, email=None).email is None
-    assert filters.in_words() == [
+    assert execution_query(state, now=now, email=None).email is None
+    assert filters.describe(utc_text) == [
         "status ERROR",
         "project 2",
         "plan 3",
@@ -157,14 +160,14 @@ def test_an_execution_is_found_in_the_listed_executions_with_one_query(
     client: ApiClient,
 ) -> None:
     execution = client.all_executions()[0]
-    listed = ExecutionFilters(date_from=execution.start_date)
-    asked: list[ExecutionFilters] = []
+    listed = ExecutionQuery(date_from=execution.start_date)
+    asked: list[ExecutionQuery] = []
 
-    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+    def load(filters: ExecutionQuery) -> live.ExecutionsData:
         asked.append(filters)
-        return loaders.load_executions(client, filters)
+        return live.load_executions(client, filters)
 
-    found = loaders.find_execution(execution.id, listed=listed, started=None, load=load)
+    found = live.find_execution(execution.id, listed=listed, started=None, load=load)
 
     assert found.header is not None
     assert found.header.execution_id == execution.id
@@ -174,14 +177,14 @@ def test_an_execution_is_found_in_the_listed_executions_with_one_query(
 def test_an_execution_the_filters_miss_is_found_around_its_start(client: ApiClient) -> None:
     execution = client.all_executions(date_to=datetime(2026, 10, 1, tzinfo=UTC))[0]
     assert execution.start_date is not None
-    listed = ExecutionFilters(date_from=datetime(2026, 11, 19, tzinfo=UTC))
-    asked: list[ExecutionFilters] = []
+    listed = ExecutionQuery(date_from=datetime(2026, 11, 19, tzinfo=UTC))
+    asked: list[ExecutionQuery] = []
 
-    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+    def load(filters: ExecutionQuery) -> live.ExecutionsData:
         asked.append(filters)
-        return loaders.load_executions(client, filters)
+        return live.load_executions(client, filters)
 
-    found = loaders.find_execution(
+    found = live.find_execution(
         execution.id, listed=listed, started=execution.start_date, load=load
     )
 
@@ -190,7 +193,7 @@ def test_an_execution_the_filters_miss_is_found_around_its_start(client: ApiClie
     margin = timedelta(minutes=1)
     assert asked == [
         listed,
-        ExecutionFilters(
+        ExecutionQuery(
             date_from=execution.start_date - margin, date_to=execution.start_date + margin
         ),
     ]
@@ -199,20 +202,20 @@ def test_an_execution_the_filters_miss_is_found_around_its_start(client: ApiClie
 def test_without_a_start_time_the_results_tell_when_the_execution_ran(client: ApiClient) -> None:
     plan = next(p for p in client.plans(active=False) if p.scenarios)
     execution = client.all_executions(plan_id=plan.id, date_to=datetime(2026, 10, 1, tzinfo=UTC))[0]
-    listed = ExecutionFilters(plan_id=plan.id, date_from=datetime(2026, 11, 19, tzinfo=UTC))
+    listed = ExecutionQuery(plan_id=plan.id, date_from=datetime(2026, 11, 19, tzinfo=UTC))
 
-    def results() -> loaders.ResultsData:
-        return loaders.load_execution_results(
+    def results() -> live.ResultsData:
+        return live.load_execution_results(
             client, execution_id=execution.id, scenario_ids=plan.scenarios
         )
 
-    asked: list[ExecutionFilters] = []
+    asked: list[ExecutionQuery] = []
 
-    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+    def load(filters: ExecutionQuery) -> live.ExecutionsData:
         asked.append(filters)
-        return loaders.load_executions(client, filters)
+        return live.load_executions(client, filters)
 
-    found = loaders.find_execution(
+    found = live.find_execution(
         execution.id, listed=listed, started=None, load=load, results=results
     )
 
@@ -226,48 +229,49 @@ def test_without_a_start_time_the_results_tell_when_the_execution_ran(client: Ap
 
 
 def test_filters_without_a_start_bound_are_not_walked_when_the_link_has_a_start() -> None:
-    asked: list[ExecutionFilters] = []
+    asked: list[ExecutionQuery] = []
 
-    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+    def load(filters: ExecutionQuery) -> live.ExecutionsData:
         asked.append(filters)
-        return loaders.ExecutionsData(
-            transforms.executions_frame([records.execution(1)]),
-            transforms.status_counts_frame([records.execution(1)]),
+        return live.ExecutionsData(
+            frames.executions_frame([records.execution(1)]),
+            frames.status_counts_frame([records.execution(1)]),
         )
 
     started = datetime(2026, 11, 20, 9, 15, tzinfo=UTC)
-    everything_until = ExecutionFilters(date_to=datetime(2026, 11, 21, tzinfo=UTC))
+    everything_until = ExecutionQuery(date_to=datetime(2026, 11, 21, tzinfo=UTC))
 
-    found = loaders.find_execution(1, listed=everything_until, started=started, load=load)
+    found = live.find_execution(1, listed=everything_until, started=started, load=load)
 
     assert found.header is not None
     assert [f.date_from for f in asked] == [started - timedelta(minutes=1)]
 
 
 def test_a_rejected_filter_does_not_stop_the_search_and_missing_is_worded() -> None:
-    def load(filters: ExecutionFilters) -> loaders.ExecutionsData:
+    def load(filters: ExecutionQuery) -> live.ExecutionsData:
         if filters.status:
             raise InvalidRequestError(
                 "bad", status_code=400, code="INVALID_REQUEST", operation=Operation.EXECUTIONS
             )
-        return loaders.ExecutionsData(
-            transforms.executions_frame([records.execution(1)]),
-            transforms.status_counts_frame([records.execution(1)]),
+        return live.ExecutionsData(
+            frames.executions_frame([records.execution(1)]),
+            frames.status_counts_frame([records.execution(1)]),
         )
 
-    listed = ExecutionFilters(status="PROCESSING")
+    listed = ExecutionQuery(status="PROCESSING")
     started = datetime(2026, 11, 20, 9, 15, tzinfo=UTC)
 
-    found = loaders.find_execution(1, listed=listed, started=started, load=load)
-    missing = loaders.find_execution(2, listed=listed, started=started, load=load)
+    found = live.find_execution(1, listed=listed, started=started, load=load)
+    missing = live.find_execution(2, listed=listed, started=started, load=load)
 
     assert found.header is not None
     assert missing.header is None
-    assert missing.problem is not None
     assert "Execution 2 was not found among the executions of this link's filters" in (
-        missing.problem
+        execution_not_found(missing, listed)
     )
-    assert "(status PROCESSING), nor around 20 Nov 2026, 09:15 UTC" in missing.problem
+    assert "(status PROCESSING), nor around 20 Nov 2026, 09:15 UTC" in execution_not_found(
+        missing, listed
+    )
 
 
 def test_what_loaders_return_pickles_without_a_model_or_a_credential(
@@ -277,19 +281,19 @@ def test_what_loaders_return_pickles_without_a_model_or_a_credential(
     `user_info.access_token` is another user's credential) and never a token."""
     plan = next(p for p in client.plans(active=False) if len(p.scenarios) >= 2)
     execution = client.all_executions(plan_id=plan.id)[0]
-    filters = ExecutionFilters(plan_id=plan.id)
+    filters = ExecutionQuery(plan_id=plan.id)
 
     outputs = [
-        loaders.load_plans(client, active_only=False),
-        loaders.load_executions(client, filters),
-        loaders.load_execution_results(
+        live.load_plans(client, active_only=False),
+        live.load_executions(client, filters),
+        live.load_execution_results(
             client, execution_id=execution.id, scenario_ids=[*plan.scenarios, 987_654]
         ),
-        loaders.find_execution(
+        live.find_execution(
             execution.id,
             listed=filters,
             started=None,
-            load=lambda f: loaders.load_executions(client, f),
+            load=lambda f: live.load_executions(client, f),
         ),
     ]
 

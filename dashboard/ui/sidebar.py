@@ -14,12 +14,12 @@ import streamlit as st
 from pydantic import SecretStr
 from streamlit.errors import StreamlitSecretNotFoundError
 
-from dashboard import cache, connection
-from dashboard.connection import Connection
-from dashboard.formatting import escape_markdown, format_day
+from dashboard.data import cache, connection
+from dashboard.data.connection import Connection
+from dashboard.present.formatting import escape_markdown, format_day
+from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
 
 _FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
-_PROBLEMS = "connection.problems"
 
 
 def current_connection() -> Connection:
@@ -62,7 +62,7 @@ def _badge(conn: Connection) -> None:
             f"Generated sample data{as_of}, served by the embedded sandbox. To see your own, "
             "set `QA_DASHBOARD_BASE_URL`, `QA_DASHBOARD_TOKEN` and `QA_DASHBOARD_COMPANY_ID` "
             f"(or the `[service]` table of `.streamlit/secrets.toml`), or use "
-            f"*{connection.FORM_TITLE}* below."
+            f"*{FORM_TITLE}* below."
         )
     else:
         st.badge(f"Live: {conn.host}", icon=":material/cloud_done:", color="green")
@@ -73,15 +73,13 @@ def _badge(conn: Connection) -> None:
 
 
 def _connection_form(conn: Connection) -> None:
-    with st.expander(connection.FORM_TITLE, expanded=False, icon=":material/key:"):
+    with st.expander(FORM_TITLE, expanded=False, icon=":material/key:"):
         st.caption("Kept in this browser session only: never saved, never put in the page's link.")
         with st.form("connection.form", clear_on_submit=True, border=False):
             st.text_input("Base URL", placeholder="https://your-host/Api", key=_field("base_url"))
             st.text_input("Token", type="password", key=_field("token"))
             st.text_input("Company id", placeholder="7", key=_field("company_id"))
-            st.text_input(
-                connection.FORM_EMAIL_LABEL, help="Enables *Only mine*.", key=_field("email")
-            )
+            st.text_input(FORM_EMAIL_LABEL, help="Enables *Only mine*.", key=_field("email"))
             # A callback runs before the next script run, so that very run uses the new
             # connection (the page above the form has already resolved it by the time the
             # button's value could be read below).

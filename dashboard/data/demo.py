@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
 
-from dashboard.connection import Connection
+from dashboard.data.connection import Connection
 
 if TYPE_CHECKING:
     from sandbox import RunningSandbox

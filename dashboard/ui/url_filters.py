@@ -1,4 +1,4 @@
-"""Streamlit building blocks the pages share: URL-bound filters, tables with CSV, notices.
+"""Filters bound to the URL: widgets seeded from the view state, writing back to the URL.
 
 The URL is the single source of truth for what a page shows. Each filter widget is seeded from
 the view state before it is drawn and, when the viewer changes it, a callback writes the new
@@ -8,23 +8,16 @@ address bar says, whether it came from a click, a pasted link or the browser's b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, TypeVar
 
-import pandas as pd
 import streamlit as st
 
-from api_client import ApiError
-from dashboard import transforms, url_state
-from dashboard.connection import Source
-from dashboard.formatting import escape_markdown
-from dashboard.messages import Severity, UserMessage, describe_error
-from dashboard.routes import Route
+from dashboard.state import url as url_state
+from dashboard.state.routes import Route
 
 T = TypeVar("T")
-
-_NOTICES = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
 # -- view state <-> URL -----------------------------------------------------------------------
@@ -143,83 +136,3 @@ def _none_to_all(value: Any) -> Any:
 
 def _all_to_none(value: Any) -> Any:
     return None if value == _ALL else value
-
-
-# -- notices ----------------------------------------------------------------------------------
-
-
-def show_notes(texts: Iterable[str], *, severity: Severity = "warning") -> None:
-    """Show plain-text notes (which may quote the URL or the service) literally, as one box."""
-    lines = [f"- {escape_markdown(text)}" for text in texts if text]
-    if lines:
-        _NOTICES[severity]("\n".join(lines) if len(lines) > 1 else lines[0][2:])
-
-
-def show_messages(texts: Sequence[str], *, severity: Severity) -> None:
-    """Show several messages from `dashboard.messages` (trusted markdown) as one box."""
-    if texts:
-        _NOTICES[severity]("\n".join(f"- {text}" for text in texts) if len(texts) > 1 else texts[0])
-
-
-def show_message(message: UserMessage) -> None:
-    """Show a message from `dashboard.messages` (trusted markdown without service data)."""
-    _NOTICES[message.severity](message.text)
-
-
-def show_error(
-    error: ApiError,
-    *,
-    part: str | None = None,
-    filters: Sequence[str] = (),
-    source: Source | None = None,
-) -> None:
-    """Show `error` as `dashboard.messages` words it (see `describe_error` for the arguments)."""
-    show_message(describe_error(error, part=part, filters=filters, source=source))
-
-
-def caption(text: str) -> None:
-    """A caption that may contain names from the service: shown literally."""
-    st.caption(escape_markdown(text))
-
-
-# -- tables -----------------------------------------------------------------------------------
-
-
-def table(
-    display: pd.DataFrame,
-    *,
-    key: str,
-    file_name: str,
-    column_config: Mapping[str, Any] | None = None,
-    selectable: bool = False,
-) -> int | None:
-    """Show a display frame with a CSV download of exactly it; return the selected row, if any.
-
-    The selected row is a position in `display` (Streamlit reports positions in the data it
-    was given, whatever sorting the viewer applied in the browser).
-    """
-    config = dict(column_config or {})
-    selected: int | None = None
-    if selectable:
-        event = st.dataframe(
-            display,
-            key=key,
-            hide_index=True,
-            column_config=config,
-            on_select="rerun",
-            selection_mode="single-row",
-        )
-        rows: Sequence[int] = event.selection.rows
-        selected = rows[0] if rows else None
-    else:
-        st.dataframe(display, key=key, hide_index=True, column_config=config)
-    st.download_button(
-        "Download CSV",
-        data=transforms.to_csv(display),
-        file_name=file_name,
-        mime="text/csv",
-        key=f"{key}.csv",
-        icon=":material/download:",
-        on_click="ignore",
-    )
-    return selected

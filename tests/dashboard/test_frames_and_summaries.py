@@ -1,4 +1,4 @@
-"""Records -> frames, and the summaries the pages show (pure pandas)."""
+"""Records -> frames (data), summaries (analytics), display tables and CSV (present)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ import pandas as pd
 import pandas.testing as pdt
 import pytest
 
-from dashboard import transforms
+from dashboard.analytics import cells
+from dashboard.analytics import executions as execution_analytics
+from dashboard.analytics import plans as plan_analytics
+from dashboard.analytics import results as result_analytics
+from dashboard.data import frames
+from dashboard.present import csv as csv_export
+from dashboard.present import formatting, tables
 from tests.dashboard import records
 
 # -- plans ------------------------------------------------------------------------------------
@@ -32,7 +38,7 @@ def test_plans_frame_builds_the_columns_the_table_needs() -> None:
         ),
     ]
 
-    frame = transforms.plans_frame(plans)
+    frame = frames.plans_frame(plans)
 
     expected = pd.DataFrame(
         {
@@ -58,14 +64,14 @@ def test_plans_frame_builds_the_columns_the_table_needs() -> None:
 
 
 def test_plans_frame_of_nothing_has_the_same_columns_and_types() -> None:
-    empty = transforms.plans_frame([])
-    full = transforms.plans_frame([records.plan()])
+    empty = frames.plans_frame([])
+    full = frames.plans_frame([records.plan()])
     assert empty.empty
     pdt.assert_series_equal(empty.dtypes, full.dtypes)
 
 
 def test_project_and_plan_names_are_sorted_by_name_and_scoped_to_a_project() -> None:
-    frame = transforms.plans_frame(
+    frame = frames.plans_frame(
         [
             records.plan(1, plan_name="Zeta", project_id=2, project_name="Web"),
             records.plan(2, plan_name="alpha", project_id=2, project_name="Web"),
@@ -74,23 +80,23 @@ def test_project_and_plan_names_are_sorted_by_name_and_scoped_to_a_project() -> 
         ]
     )
 
-    assert transforms.project_names(frame) == {1: "App", 5: "Project 5", 2: "Web"}
-    assert transforms.plan_names(frame, project_id=2) == {2: "alpha", 1: "Zeta"}
-    assert list(transforms.plan_names(frame)) == [2, 3, 4, 1]
-    assert transforms.plan_projects(frame) == {1: 2, 2: 2, 3: 1, 4: 5}
-    assert transforms.plan_scenarios(frame, 3) == (21, 22, 23)
-    assert transforms.plan_scenarios(frame, 99) is None
+    assert plan_analytics.project_names(frame) == {1: "App", 5: "Project 5", 2: "Web"}
+    assert plan_analytics.plan_names(frame, project_id=2) == {2: "alpha", 1: "Zeta"}
+    assert list(plan_analytics.plan_names(frame)) == [2, 3, 4, 1]
+    assert plan_analytics.plan_projects(frame) == {1: 2, 2: 2, 3: 1, 4: 5}
+    assert plan_analytics.plan_scenarios(frame, 3) == (21, 22, 23)
+    assert plan_analytics.plan_scenarios(frame, 99) is None
 
 
 def test_plan_kpis_and_display_columns() -> None:
-    frame = transforms.plans_frame(
+    frame = frames.plans_frame(
         [records.plan(1), records.plan(2, enabled=False, alerts=[], scenarios=[1])]
     )
 
-    assert transforms.plan_kpis(frame) == transforms.PlanKpis(
+    assert plan_analytics.plan_kpis(frame) == plan_analytics.PlanKpis(
         plans=2, enabled=1, scenarios=4, with_alerts=1
     )
-    display = transforms.plans_display(frame)
+    display = tables.plans_display(frame)
     assert list(display.columns) == [
         "Id",
         "Plan",
@@ -123,7 +129,7 @@ def test_executions_frame_computes_pass_rate_over_results_with_a_verdict() -> No
         ),
     ]
 
-    frame = transforms.executions_frame(executions)
+    frame = frames.executions_frame(executions)
 
     expected = pd.DataFrame(
         {
@@ -153,8 +159,8 @@ def test_status_counts_keep_unknown_statuses_as_themselves() -> None:
         records.execution(3, start_date="2026-11-21T01:00:00Z", result_summary={"SUCCESS": 4}),
     ]
 
-    long = transforms.status_counts_frame(executions)
-    per_day = transforms.status_counts_per_day(long)
+    long = frames.status_counts_frame(executions)
+    per_day = execution_analytics.status_counts_per_day(long)
 
     pdt.assert_frame_equal(
         long,
@@ -182,7 +188,7 @@ def test_status_counts_keep_unknown_statuses_as_themselves() -> None:
 
 
 def test_pass_rate_per_day_sums_the_days_results() -> None:
-    frame = transforms.executions_frame(
+    frame = frames.executions_frame(
         [
             records.execution(1, result_summary={"SUCCESS": 3, "FAILURE": 1}),
             records.execution(2, result_summary={"SUCCESS": 1, "ERROR": 3}),
@@ -191,7 +197,7 @@ def test_pass_rate_per_day_sums_the_days_results() -> None:
     )
 
     pdt.assert_frame_equal(
-        transforms.pass_rate_per_day(frame),
+        execution_analytics.pass_rate_per_day(frame),
         pd.DataFrame(
             {
                 "day": pd.to_datetime(["2026-11-20", "2026-11-21"], utc=True).as_unit("us"),
@@ -205,7 +211,7 @@ def test_pass_rate_per_day_sums_the_days_results() -> None:
 
 
 def test_execution_kpis_count_failing_plans_by_their_latest_execution() -> None:
-    frame = transforms.executions_frame(
+    frame = frames.executions_frame(
         [
             # plan 3 failed before, passes now: not failing
             records.execution(1, start_date="2026-11-19T09:00:00Z"),
@@ -215,16 +221,16 @@ def test_execution_kpis_count_failing_plans_by_their_latest_execution() -> None:
         ]
     )
 
-    kpis = transforms.execution_kpis(frame)
+    kpis = execution_analytics.execution_kpis(frame)
 
-    assert kpis == transforms.ExecutionKpis(
+    assert kpis == execution_analytics.ExecutionKpis(
         executions=3, pass_rate=7 / 9, median_runtime_s=60.0, failing_plans=1, plans=2
     )
 
 
 def test_execution_kpis_of_nothing() -> None:
-    kpis = transforms.execution_kpis(transforms.executions_frame([]))
-    assert kpis == transforms.ExecutionKpis(0, None, None, 0, 0)
+    kpis = execution_analytics.execution_kpis(frames.executions_frame([]))
+    assert kpis == execution_analytics.ExecutionKpis(0, None, None, 0, 0)
 
 
 def test_executions_display_has_a_count_column_per_status_and_pass_rate_in_percent() -> None:
@@ -232,9 +238,9 @@ def test_executions_display_has_a_count_column_per_status_and_pass_rate_in_perce
         records.execution(1, result_summary={"SUCCESS": 3, "FAILURE": 1}),
         records.execution(2, start_date="2026-11-21T00:00:00Z", result_summary={"Stopped": 2}),
     ]
-    frame = transforms.executions_frame(executions)
+    frame = frames.executions_frame(executions)
 
-    display = transforms.executions_display(frame, transforms.status_counts_frame(executions))
+    display = tables.executions_display(frame, frames.status_counts_frame(executions))
 
     assert list(display.columns) == [
         "Id",
@@ -270,23 +276,25 @@ def test_pass_rate_counts_known_verdicts_only_and_a_warning_is_not_a_pass() -> N
         "WAITING": 1,
     }
 
-    frame = transforms.executions_frame([records.execution(1, result_summary=summary)])
+    frame = frames.executions_frame([records.execution(1, result_summary=summary)])
 
     row = frame.iloc[0]
     assert (row["results"], row["verdicts"], row["passed"], row["failed"]) == (11, 4, 2, 1)
     assert row["pass_rate"] == 0.5
-    assert transforms.execution_kpis(frame).pass_rate == 0.5
+    assert execution_analytics.execution_kpis(frame).pass_rate == 0.5
 
 
 def test_execution_row_and_its_status_counts() -> None:
     executions = [records.execution(1, result_summary={"WAITING": 1, "SUCCESS": 2, "Odd": 1})]
-    frame = transforms.executions_frame(executions)
+    frame = frames.executions_frame(executions)
 
-    row = transforms.execution_row(frame, 1)
+    row = execution_analytics.execution_row(frame, 1)
     assert row is not None
     assert row["plan"] == "Checkout smoke"
-    assert transforms.execution_row(frame, 2) is None
-    assert transforms.execution_status_counts(transforms.status_counts_frame(executions), 1) == {
+    assert execution_analytics.execution_row(frame, 2) is None
+    assert execution_analytics.execution_status_counts(
+        frames.status_counts_frame(executions), 1
+    ) == {
         "SUCCESS": 2,
         "WAITING": 1,
         "Odd": 1,
@@ -300,10 +308,12 @@ def test_execution_header_reads_one_execution_of_the_frames() -> None:
             2, plan_id=None, plan_name=None, start_date=None, runtime=None, result_summary={}
         ),
     ]
-    frame = transforms.executions_frame(executions)
-    counts = transforms.status_counts_frame(executions)
+    frame = frames.executions_frame(executions)
+    counts = frames.status_counts_frame(executions)
 
-    assert transforms.execution_header(frame, counts, 1) == transforms.ExecutionHeader(
+    assert execution_analytics.execution_header(
+        frame, counts, 1
+    ) == execution_analytics.ExecutionHeader(
         execution_id=1,
         plan_id=3,
         plan="Checkout smoke",
@@ -318,7 +328,7 @@ def test_execution_header_reads_one_execution_of_the_frames() -> None:
         summary=(("SUCCESS", 2), ("FAILURE", 1), ("WAITING", 1)),
     )
     # A record with gaps still gives a header: missing values read as a dash or None.
-    sparse = transforms.execution_header(frame, counts, 2)
+    sparse = execution_analytics.execution_header(frame, counts, 2)
     assert sparse is not None
     assert (sparse.plan_id, sparse.plan, sparse.start, sparse.runtime_s) == (
         None,
@@ -327,7 +337,7 @@ def test_execution_header_reads_one_execution_of_the_frames() -> None:
         None,
     )
     assert (sparse.results, sparse.pass_rate, sparse.summary) == (0, None, ())
-    assert transforms.execution_header(frame, counts, 3) is None
+    assert execution_analytics.execution_header(frame, counts, 3) is None
 
 
 def test_latest_executions_keeps_the_newest_and_their_counts() -> None:
@@ -335,34 +345,34 @@ def test_latest_executions_keeps_the_newest_and_their_counts() -> None:
         records.execution(i, start_date=f"2026-11-{10 + i}T09:00:00Z", result_summary={"ERROR": i})
         for i in range(1, 6)
     ]
-    frame = transforms.executions_frame(executions)
-    counts = transforms.status_counts_frame(executions)
+    frame = frames.executions_frame(executions)
+    counts = frames.status_counts_frame(executions)
 
-    latest, latest_counts = transforms.latest_executions(frame, counts, 2)
+    latest, latest_counts = execution_analytics.latest_executions(frame, counts, 2)
 
     assert latest["execution_id"].tolist() == [5, 4]
     assert sorted(latest_counts["execution_id"]) == [4, 5]
-    everything, _ = transforms.latest_executions(frame, counts, 200)
+    everything, _ = execution_analytics.latest_executions(frame, counts, 200)
     pdt.assert_frame_equal(everything, frame)
 
 
 def test_row_for_selection_ignores_positions_that_name_no_row() -> None:
-    frame = transforms.executions_frame([records.execution(1), records.execution(2)])
+    frame = frames.executions_frame([records.execution(1), records.execution(2)])
 
-    assert transforms.row_for_selection(frame, 1)["execution_id"] == 1  # newest first
+    assert cells.row_for_selection(frame, 1)["execution_id"] == 1  # newest first
     for stale in (None, 2, 99, -1):
-        assert transforms.row_for_selection(frame, stale) is None
+        assert cells.row_for_selection(frame, stale) is None
 
 
 # -- results ----------------------------------------------------------------------------------
 
 
 def test_results_frame_never_holds_user_info_or_its_access_token() -> None:
-    frame = transforms.results_frame([records.result(1)])
+    frame = frames.results_frame([records.result(1)])
 
     assert not any("user" in column for column in frame.columns)
     assert records.ACCESS_TOKEN not in frame.to_csv()
-    assert records.ACCESS_TOKEN not in transforms.results_display(frame).to_csv()
+    assert records.ACCESS_TOKEN not in tables.results_display(frame).to_csv()
 
 
 def test_results_frame_reads_the_environment_and_keeps_only_web_log_links() -> None:
@@ -385,7 +395,7 @@ def test_results_frame_reads_the_environment_and_keeps_only_web_log_links() -> N
         records.result(3, scenario_id=23, environment=None, node_log_path=None),
     ]
 
-    frame = transforms.results_frame(results)
+    frame = frames.results_frame(results)
 
     assert frame["os"].tolist()[:2] == ["Windows 10", "IOS"]  # the readable name, else the code
     assert pd.isna(frame["os"].iloc[2])
@@ -400,20 +410,20 @@ def test_results_frame_reads_the_environment_and_keeps_only_web_log_links() -> N
 
 
 def test_results_display_puts_failures_first_and_shows_inert_paths_only_when_needed() -> None:
-    safe = transforms.results_frame(
+    safe = frames.results_frame(
         [records.result(1, scenario_id=21), records.result(2, scenario_id=22, level="ERROR")]
     )
-    display = transforms.results_display(safe)
+    display = tables.results_display(safe)
     assert display["Scenario"].tolist() == [22, 21]
     assert display["Runtime"].tolist() == ["42 s", "42 s"]
     assert "Log paths (not web links)" not in display.columns
 
-    unsafe = transforms.results_frame([records.result(1, node_log_path="file:///etc/passwd")])
-    assert "Log paths (not web links)" in transforms.results_display(unsafe).columns
+    unsafe = frames.results_frame([records.result(1, node_log_path="file:///etc/passwd")])
+    assert "Log paths (not web links)" in tables.results_display(unsafe).columns
 
 
 def test_level_breakdown_in_the_fixed_status_order() -> None:
-    frame = transforms.results_frame(
+    frame = frames.results_frame(
         [
             records.result(1, level="Unexecuted-ish"),
             records.result(2, level="FAILURE"),
@@ -423,7 +433,7 @@ def test_level_breakdown_in_the_fixed_status_order() -> None:
     )
 
     pdt.assert_frame_equal(
-        transforms.level_breakdown(frame),
+        result_analytics.level_breakdown(frame),
         pd.DataFrame(
             {"level": ["SUCCESS", "FAILURE", "Unexecuted-ish"], "count": [2, 1, 1]}
         ).astype({"level": "str"}),
@@ -432,7 +442,7 @@ def test_level_breakdown_in_the_fixed_status_order() -> None:
 
 def test_environment_matrix_gives_each_os_and_browser_an_outcome() -> None:
     linux = {"operating_system_clean_name": "Linux", "browser_type": "FIREFOX"}
-    frame = transforms.results_frame(
+    frame = frames.results_frame(
         [
             records.result(1, level="SUCCESS"),
             records.result(2, level="FAILURE"),
@@ -442,7 +452,7 @@ def test_environment_matrix_gives_each_os_and_browser_an_outcome() -> None:
     )
 
     pdt.assert_frame_equal(
-        transforms.environment_matrix(frame),
+        result_analytics.environment_matrix(frame),
         pd.DataFrame(
             {
                 "os": ["Linux", "Windows 10", "Windows 10"],
@@ -457,18 +467,18 @@ def test_environment_matrix_gives_each_os_and_browser_an_outcome() -> None:
 
 
 def test_environment_matrix_and_levels_of_no_results_are_empty() -> None:
-    empty = transforms.results_frame([])
-    assert transforms.environment_matrix(empty).empty
-    assert transforms.level_breakdown(empty).empty
+    empty = frames.results_frame([])
+    assert result_analytics.environment_matrix(empty).empty
+    assert result_analytics.level_breakdown(empty).empty
 
 
 # -- shared -----------------------------------------------------------------------------------
 
 
 def test_csv_is_exactly_the_display_frame() -> None:
-    display = transforms.plans_display(transforms.plans_frame([records.plan(plan_name='A, "B"')]))
+    display = tables.plans_display(frames.plans_frame([records.plan(plan_name='A, "B"')]))
 
-    data = transforms.to_csv(display)
+    data = csv_export.to_csv(display)
 
     roundtrip = pd.read_csv(pd.io.common.BytesIO(data))
     assert list(roundtrip.columns) == list(display.columns)
@@ -477,15 +487,15 @@ def test_csv_is_exactly_the_display_frame() -> None:
 
 def test_csv_disarms_text_a_spreadsheet_would_run_as_a_formula() -> None:
     hostile = ['=HYPERLINK("http://x")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx", "plain"]
-    results = transforms.results_frame(
+    results = frames.results_frame(
         [
             records.result(i, scenario_id=20 + i, message=message)
             for i, message in enumerate(hostile)
         ]
     )
-    display = transforms.results_display(results)
+    display = tables.results_display(results)
 
-    roundtrip = pd.read_csv(pd.io.common.BytesIO(transforms.to_csv(display)))
+    roundtrip = pd.read_csv(pd.io.common.BytesIO(csv_export.to_csv(display)))
 
     by_scenario = dict(zip(roundtrip["Scenario"], roundtrip["Message"], strict=True))
     assert [by_scenario[20 + i] for i in range(len(hostile))] == [
@@ -502,8 +512,8 @@ def test_csv_disarms_text_a_spreadsheet_would_run_as_a_formula() -> None:
     assert len(roundtrip) == len(hostile)
     assert roundtrip["Scenario"].dtype == "int64"
     assert set(display["Message"]) == set(hostile)
-    limited = transforms.plans_frame([records.plan(plan_parallel_test_limit=-1)])
-    assert "-1" in transforms.to_csv(transforms.plans_display(limited)).decode().split(",")
+    limited = frames.plans_frame([records.plan(plan_parallel_test_limit=-1)])
+    assert "-1" in csv_export.to_csv(tables.plans_display(limited)).decode().split(",")
 
 
 @pytest.mark.parametrize(
@@ -511,13 +521,13 @@ def test_csv_disarms_text_a_spreadsheet_would_run_as_a_formula() -> None:
     [(None, None), (pd.NA, None), (float("nan"), None), (7, 7), (pd.array([3], "Int64")[0], 3)],
 )
 def test_optional_int(value: object, expected: int | None) -> None:
-    assert transforms.optional_int(value) == expected
+    assert cells.optional_int(value) == expected
 
 
 def test_cell_and_time_text() -> None:
-    assert transforms.cell_text(None) == "\u2013"
-    assert transforms.cell_text("x") == "x"
-    assert transforms.utc_text(pd.Timestamp("2026-11-20T09:05:00Z")) == "20 Nov 2026, 09:05 UTC"
-    assert transforms.utc_text(pd.NaT) == "\u2013"
-    assert transforms.runtime_seconds(1500) == 1.5
-    assert transforms.runtime_seconds(pd.NA) is None
+    assert cells.cell_text(None) == "\u2013"
+    assert cells.cell_text("x") == "x"
+    assert formatting.utc_text(pd.Timestamp("2026-11-20T09:05:00Z")) == "20 Nov 2026, 09:05 UTC"
+    assert formatting.utc_text(pd.NaT) == "\u2013"
+    assert cells.runtime_seconds(1500) == 1.5
+    assert cells.runtime_seconds(pd.NA) is None

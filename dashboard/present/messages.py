@@ -22,6 +22,7 @@ from api_client import (
     AuthenticationError,
     CompanyNotFoundError,
     ExecutionNotFoundError,
+    ExecutionQuery,
     InvalidRequestError,
     NoExecutionsMatchError,
     NotFoundError,
@@ -33,10 +34,16 @@ from api_client import (
     ServerError,
     UnauthorizedUserError,
 )
-from dashboard.connection import ENV_EMAIL, FORM_EMAIL_LABEL, FORM_TITLE, SECRETS_SECTION, Source
-from dashboard.formatting import escape_markdown
+from dashboard.data.connection import ENV_EMAIL, SECRETS_SECTION, Source
+from dashboard.data.live import FoundExecution
+from dashboard.present.formatting import escape_markdown, utc_text
 
 Severity = Literal["error", "warning", "info"]
+
+# The sidebar form's labels, named here so that messages sending a viewer to the form use the
+# words the viewer sees (dashboard/ui/sidebar.py draws it).
+FORM_TITLE = "Connect to a service"
+FORM_EMAIL_LABEL = "Your e-mail (optional)"
 
 _CODE_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
@@ -217,4 +224,22 @@ def describe_skipped(reasons: Iterable[str], noun: str, nouns: str | None = None
     return (
         f"{total:,} {word} {verb} skipped because the service sent {pronoun} in an unexpected "
         f"shape: {why}. Everything else is shown."
+    )
+
+
+def execution_not_found(found: FoundExecution, listed: ExecutionQuery) -> str:
+    """Why the execution a results link names cannot be shown, after it was looked for among
+    the executions of `listed` (plain text: it quotes filters)."""
+    execution_id = found.execution_id
+    if found.unknown_to_service:
+        return (
+            f"The service has no execution {execution_id}: it may have been deleted, or the "
+            f"link's execution id is wrong. Pick an execution in the executions table."
+        )
+    among = ", ".join(listed.describe(utc_text)) or "no filter"
+    near = f", nor around {utc_text(found.started)}" if found.started is not None else ""
+    return (
+        f"Execution {execution_id} was not found among the executions of this link's filters "
+        f"({among}){near}. It may have been deleted, or the link is wrong: pick an execution "
+        f"in the executions table."
     )

@@ -13,17 +13,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.formatting import duration_unit, human_duration
-from dashboard.status_colors import ordered_statuses, status_color
-from dashboard.transforms import OUTCOME_ORDER
+from dashboard.analytics.results import OUTCOME_ORDER
+from dashboard.analytics.verdicts import ordered_statuses
+from dashboard.present.colors import OUTCOME_COLORS, TREND_COLOR, status_color
+from dashboard.present.formatting import duration_unit, human_duration
 
-OUTCOME_COLORS = {
-    "all passed": "#2e9e5b",
-    "some failed": "#e0a526",
-    "all failed": "#d64545",
-    "no verdict": "#8e8e8e",
-}
-TREND_COLOR = "#4f86c6"
 EXECUTION_BAR_LIMIT = 200
 """Most executions drawn as bars of their own; pages pass the latest ones and say so."""
 WEBGL_POINTS = 2_000

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime
 from enum import StrEnum
 
 # The query parameter names. Values are always strings in the URL.
@@ -59,21 +59,11 @@ _RANGE_LABELS = {
     DateRange.LAST_90_DAYS: "90 d",
     DateRange.CUSTOM: "Custom",
 }
-_PRESET_SPANS = {
-    DateRange.LAST_24_HOURS: timedelta(hours=24),
-    DateRange.LAST_7_DAYS: timedelta(days=7),
-    DateRange.LAST_30_DAYS: timedelta(days=30),
-    DateRange.LAST_90_DAYS: timedelta(days=90),
-}
 DEFAULT_RANGE = DateRange.LAST_7_DAYS
 # The days a custom range may name. The date pickers need bounds, and a day outside these is a
 # typo rather than a test run (and would overflow a window around it).
 FIRST_DAY = date(1970, 1, 1)
 LAST_DAY = date(9998, 12, 31)
-
-# Preset windows start on a whole multiple of this, so that reruns within it ask the cache for
-# the same window (and hit it) instead of a window that moved by a few seconds.
-WINDOW_GRANULARITY = timedelta(minutes=5)
 
 _MAX_ID = 2**63 - 1  # ids are 64-bit Longs (spec section 2)
 _ID_RE = re.compile(r"^[0-9]{1,19}$")
@@ -290,63 +280,6 @@ def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
     if unknown:
         raise ValueError(f"unknown query parameters: {sorted(unknown)}")
     return {name: value for name, value in values.items() if name in wanted and value is not None}
-
-
-@dataclass(frozen=True)
-class TimeWindow:
-    """The time window to ask the service for. `end` None means "up to now"."""
-
-    start: datetime | None
-    end: datetime | None
-
-
-def time_window(state: ViewState, now: datetime) -> TimeWindow:
-    """The window of the state's date range, in UTC; custom days are whole UTC days, inclusive."""
-    if state.date_range is DateRange.CUSTOM:
-        start = datetime.combine(state.date_from, time.min, UTC) if state.date_from else None
-        end = (
-            datetime.combine(state.date_to, time.min, UTC) + timedelta(days=1, milliseconds=-1)
-            if state.date_to
-            else None
-        )
-        return TimeWindow(start, end)
-    span = _PRESET_SPANS[state.date_range]
-    epoch = datetime(1970, 1, 1, tzinfo=UTC)
-    floored = now - (now - epoch) % WINDOW_GRANULARITY
-    return TimeWindow(floored - span, None)
-
-
-def reconcile(
-    state: ViewState,
-    *,
-    known_projects: Mapping[int, str],
-    plan_projects: Mapping[int, int | None],
-) -> ParsedState:
-    """Check ids from the URL against what the service knows; drop unknown ones with a problem.
-
-    `known_projects` maps project id to name; `plan_projects` maps plan id to its project id.
-    """
-    problems: list[str] = []
-    if state.project is not None and state.project not in known_projects:
-        problems.append(
-            f"Project {state.project} is not one of this company's projects (or has no plans "
-            f"you can see), so every project is shown."
-        )
-        state = state.with_changes(project=None)
-    plan = state.plan
-    if plan is not None:
-        if plan not in plan_projects:
-            problems.append(
-                f"Plan {plan} is not one of this company's plans, so every plan is shown."
-            )
-            state = state.with_changes(plan=None)
-        elif state.project is not None and plan_projects[plan] != state.project:
-            problems.append(
-                f"Plan {plan} is not in project {state.project}, so every plan of the "
-                f"project is shown."
-            )
-            state = state.with_changes(plan=None)
-    return ParsedState(state, problems)
 
 
 def _quote(raw: str, limit: int = 40) -> str:

@@ -35,11 +35,6 @@ ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
 SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
 
-# The sidebar form's labels, named here so that messages sending a viewer to the form use the
-# words the viewer sees (dashboard/chrome.py draws it).
-FORM_TITLE = "Connect to a service"
-FORM_EMAIL_LABEL = "Your e-mail (optional)"
-
 SOURCE_LABELS: dict[Source, str] = {
     "session": "the sidebar form (this session only)",
     "secrets": ".streamlit/secrets.toml",

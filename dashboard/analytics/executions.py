@@ -1,0 +1,152 @@
+"""Summaries of a slice of executions: per day, per execution, KPIs, one execution's header.
+
+Pure pandas over the frames of `dashboard.data.frames`; pass rates follow the verdict rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import pandas as pd
+
+from dashboard.analytics.cells import (
+    UTC_TIME,
+    cell_text,
+    optional_datetime,
+    optional_int,
+    runtime_seconds,
+    typed_frame,
+)
+from dashboard.analytics.verdicts import ordered_statuses
+
+
+def status_counts_per_day(status_counts: pd.DataFrame) -> pd.DataFrame:
+    """Status counts summed per UTC day: columns day, status, count."""
+    dated = status_counts.dropna(subset=["start"])
+    if dated.empty:
+        return typed_frame([], {"day": UTC_TIME, "status": "str", "count": "int64"})
+    per_day = (
+        dated.assign(day=dated["start"].dt.floor("D"))
+        .groupby(["day", "status"], as_index=False)["count"]
+        .sum()
+    )
+    return per_day.astype({"day": UTC_TIME, "status": "str", "count": "int64"})
+
+
+def pass_rate_per_day(executions: pd.DataFrame) -> pd.DataFrame:
+    """Daily pass rate over the day's results with a verdict: columns day, executions, passed,
+    verdicts, pass_rate (NaN on a day without any verdict)."""
+    schema = {
+        "day": UTC_TIME,
+        "executions": "int64",
+        "passed": "int64",
+        "verdicts": "int64",
+        "pass_rate": "float64",
+    }
+    dated = executions.dropna(subset=["start"])
+    if dated.empty:
+        return typed_frame([], schema)
+    daily = (
+        dated.assign(day=dated["start"].dt.floor("D"))
+        .groupby("day", as_index=False)
+        .agg(
+            executions=("execution_id", "count"),
+            passed=("passed", "sum"),
+            verdicts=("verdicts", "sum"),
+        )
+    )
+    daily["pass_rate"] = daily["passed"] / daily["verdicts"].where(daily["verdicts"] > 0)
+    return daily.astype(schema)
+
+
+def execution_row(executions: pd.DataFrame, execution_id: int) -> pd.Series | None:
+    """The row of one execution, or None when it is not in the frame."""
+    match = executions[executions["execution_id"] == execution_id]
+    return None if match.empty else match.iloc[0]
+
+
+def execution_status_counts(status_counts: pd.DataFrame, execution_id: int) -> dict[str, int]:
+    """One execution's `result_summary`, in the fixed status order."""
+    rows = status_counts[status_counts["execution_id"] == execution_id]
+    totals = rows.groupby("status")["count"].sum()
+    return {status: int(totals[status]) for status in ordered_statuses(totals.index)}
+
+
+@dataclass(frozen=True)
+class ExecutionHeader:
+    """What the results page says about one execution; missing texts are an en dash."""
+
+    execution_id: int
+    plan_id: int | None
+    plan: str
+    project: str
+    user: str
+    start: datetime | None
+    end: datetime | None
+    runtime_s: float | None
+    results: int
+    failed: int
+    pass_rate: float | None  # None while no result has a verdict
+    summary: tuple[tuple[str, int], ...]  # (status, count) in the fixed status order
+
+
+def execution_header(
+    executions: pd.DataFrame, status_counts: pd.DataFrame, execution_id: int
+) -> ExecutionHeader | None:
+    """The header of one execution of the frames, or None when it is not in them."""
+    row = execution_row(executions, execution_id)
+    if row is None:
+        return None
+    pass_rate = row["pass_rate"]
+    return ExecutionHeader(
+        execution_id=execution_id,
+        plan_id=optional_int(row["plan_id"]),
+        plan=cell_text(row["plan"]),
+        project=cell_text(row["project"]),
+        user=cell_text(row["user"]),
+        start=optional_datetime(row["start"]),
+        end=optional_datetime(row["end"]),
+        runtime_s=runtime_seconds(row["runtime_ms"]),
+        results=int(row["results"]),
+        failed=int(row["failed"]),
+        pass_rate=None if pd.isna(pass_rate) else float(pass_rate),
+        summary=tuple(execution_status_counts(status_counts, execution_id).items()),
+    )
+
+
+def latest_executions(
+    executions: pd.DataFrame, status_counts: pd.DataFrame, limit: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The newest `limit` executions and their status counts (for a chart that draws each)."""
+    latest = executions.sort_values(
+        ["start", "execution_id"], ascending=False, na_position="last", kind="stable"
+    ).head(limit)
+    counts = status_counts[status_counts["execution_id"].isin(latest["execution_id"])]
+    return latest.reset_index(drop=True), counts.reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class ExecutionKpis:
+    executions: int
+    pass_rate: float | None  # passed out of the slice's results with a verdict
+    median_runtime_s: float | None
+    failing_plans: int  # plans whose latest execution in the slice has a failed result
+    plans: int
+
+
+def execution_kpis(executions: pd.DataFrame) -> ExecutionKpis:
+    verdicts = int(executions["verdicts"].sum())
+    runtimes = executions["runtime_ms"].dropna()
+    latest = (
+        executions.dropna(subset=["plan_id"])
+        .sort_values(["start", "execution_id"], ascending=False, na_position="last")
+        .drop_duplicates("plan_id")
+    )
+    return ExecutionKpis(
+        executions=len(executions),
+        pass_rate=int(executions["passed"].sum()) / verdicts if verdicts else None,
+        median_runtime_s=float(runtimes.median()) / 1000 if not runtimes.empty else None,
+        failing_plans=int((latest["failed"] > 0).sum()),
+        plans=int(executions["plan_id"].nunique()),
+    )

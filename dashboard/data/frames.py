@@ -1,0 +1,148 @@
+"""Records -> data frames: machine column names and fixed dtypes (`dashboard.data.schemas`).
+
+Columns are built one by one from the model attributes the dashboard needs. Nothing is dumped
+wholesale from a model: a test result's `user_info` (which carries another user's access token)
+never enters a frame.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import pandas as pd
+
+from api_client import Execution, TestPlan, TestResult
+from dashboard.analytics.cells import sorted_frame, typed_frame
+from dashboard.analytics.verdicts import has_verdict, is_failing, is_passed
+from dashboard.data.schemas import (
+    EXECUTION_COLUMNS,
+    PLAN_COLUMNS,
+    RESULT_COLUMNS,
+    STATUS_COUNT_COLUMNS,
+)
+
+
+def plans_frame(plans: Iterable[TestPlan]) -> pd.DataFrame:
+    """One row per plan, sorted by project then plan name."""
+    rows = [
+        {
+            "plan_id": plan.id,
+            "plan": plan.plan_name,
+            "type": plan.type,
+            "project_id": plan.project_id,
+            "project": plan.project_name,
+            "scenarios": len(plan.scenarios),
+            "scenario_ids": tuple(plan.scenarios),
+            "enabled": plan.enabled,
+            "parallel_limit": plan.plan_parallel_test_limit,
+            "retries": plan.failed_test_retry_count,
+            "alerts": sum(1 for alert in plan.alerts if alert.enabled is not False),
+            "created": plan.created_at,
+            "created_by": plan.created_by,
+            "updated": plan.updated_at,
+            "updated_by": plan.updated_by,
+        }
+        for plan in plans
+    ]
+    frame = typed_frame(rows, PLAN_COLUMNS)
+    return sorted_frame(frame, ["project", "plan", "plan_id"])
+
+
+def executions_frame(executions: Iterable[Execution]) -> pd.DataFrame:
+    """One row per execution, newest first."""
+    rows = []
+    for execution in executions:
+        counts = execution.result_summary
+        total = sum(counts.values())
+        # Only known verdicts count: a waiting, stopped or unknown status is neither a pass nor
+        # a failure, so it is left out of the pass rate instead of lowering it.
+        verdicts = sum(n for status, n in counts.items() if has_verdict(status))
+        passed = sum(n for status, n in counts.items() if is_passed(status))
+        failed = sum(n for status, n in counts.items() if is_failing(status))
+        rows.append(
+            {
+                "execution_id": execution.id,
+                "start": execution.start_date,
+                "end": execution.end_date,
+                "plan_id": execution.plan_id,
+                "plan": execution.plan_name,
+                "project_id": execution.project_id,
+                "project": execution.project_name,
+                "user": execution.username,
+                "runtime_ms": execution.runtime,
+                "results": total,
+                "verdicts": verdicts,
+                "passed": passed,
+                "failed": failed,
+                "pass_rate": passed / verdicts if verdicts else float("nan"),
+            }
+        )
+    return sorted_frame(
+        typed_frame(rows, EXECUTION_COLUMNS), ["start", "execution_id"], ascending=False
+    )
+
+
+def status_counts_frame(executions: Iterable[Execution]) -> pd.DataFrame:
+    """`result_summary` in long form: one row per (execution, status) with a count."""
+    rows = [
+        {"execution_id": e.id, "start": e.start_date, "status": status, "count": count}
+        for e in executions
+        for status, count in e.result_summary.items()
+    ]
+    return sorted_frame(
+        typed_frame(rows, STATUS_COUNT_COLUMNS), ["start", "execution_id", "status"]
+    )
+
+
+def results_frame(results: Iterable[TestResult]) -> pd.DataFrame:
+    """One row per result (a scenario on one environment), by scenario then environment."""
+    rows = []
+    for result in results:
+        env = result.environment
+        unlinked = [
+            f"{label}: {path}"
+            for label, path in (
+                ("node", result.node_log_path),
+                ("executor", result.executor_log_path),
+            )
+            if path and not is_web_url(path)
+        ]
+        rows.append(
+            {
+                "scenario_id": result.scenario_id,
+                "result_id": result.id,
+                "level": result.level,
+                "runtime_s": result.runtime,
+                "os": (env.operating_system_clean_name or env.operating_system) if env else None,
+                "browser": env.browser_type if env else None,
+                "browser_version": env.environment_version if env else None,
+                "device": env.environment_type if env else None,
+                "mobile": env.mobile if env else None,
+                "resolution": result.screen_resolution,
+                "message": result.message,
+                "screenshots": result.screenshots_enabled,
+                "video": result.video_enabled,
+                "node_log": result.node_log_path if is_web_url(result.node_log_path) else None,
+                "executor_log": (
+                    result.executor_log_path if is_web_url(result.executor_log_path) else None
+                ),
+                "unlinked_logs": "; ".join(unlinked) or None,
+                "start": result.start_date,
+            }
+        )
+    frame = typed_frame(rows, RESULT_COLUMNS)
+    return sorted_frame(frame, ["scenario_id", "os", "browser", "browser_version", "result_id"])
+
+
+def is_web_url(value: object) -> bool:
+    """True only for absolute http(s) URLs: the only log paths rendered as links.
+
+    Anything else (`javascript:`, `data:`, relative paths, blanks) stays inert text.
+    """
+    if not isinstance(value, str):
+        return False
+    candidate = value.strip()
+    if candidate != value or any(ch.isspace() or ord(ch) < 32 for ch in candidate):
+        return False
+    return re.match(r"(?i)^https?://[^/\s?#]+", candidate) is not None

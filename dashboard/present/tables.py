@@ -1,0 +1,92 @@
+"""Display frames: the tables as a viewer reads them, with their column labels.
+
+A page shows one of these and offers the very same frame as CSV (`dashboard.present.csv`), so
+the download is exactly what the table shows.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from dashboard.analytics.verdicts import is_failing, ordered_statuses
+from dashboard.present.formatting import human_duration
+
+
+def plans_display(plans: pd.DataFrame) -> pd.DataFrame:
+    """The plans table as shown (and downloaded)."""
+    return pd.DataFrame(
+        {
+            "Id": plans["plan_id"],
+            "Plan": plans["plan"],
+            "Type": plans["type"],
+            "Project": plans["project"],
+            "Scenarios": plans["scenarios"],
+            "Enabled": plans["enabled"],
+            "Parallel limit": plans["parallel_limit"],
+            "Retries": plans["retries"],
+            "Alerts": plans["alerts"],
+            "Created": plans["created"],
+            "Created by": plans["created_by"],
+            "Updated": plans["updated"],
+            "Updated by": plans["updated_by"],
+        }
+    ).reset_index(drop=True)
+
+
+def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) -> pd.DataFrame:
+    """The executions table as shown: one count column per status present, pass rate in %."""
+    counts = status_counts.pivot_table(
+        index="execution_id", columns="status", values="count", aggfunc="sum", fill_value=0
+    )
+    statuses = ordered_statuses(counts.columns)
+    display = pd.DataFrame(
+        {
+            "Id": executions["execution_id"],
+            "Start": executions["start"],
+            "End": executions["end"],
+            "Plan": executions["plan"],
+            "Project": executions["project"],
+            "User": executions["user"],
+            "Duration": executions["runtime_ms"].map(
+                lambda ms: human_duration(None if pd.isna(ms) else ms / 1000)
+            ),
+        }
+    )
+    for status in statuses:
+        display[status] = (
+            executions["execution_id"].map(counts[status]).fillna(0).astype("int64").to_numpy()
+        )
+    display["Pass rate"] = (executions["pass_rate"] * 100).round(1)
+    return display.reset_index(drop=True)
+
+
+def results_display(results: pd.DataFrame) -> pd.DataFrame:
+    """The results table as shown: failed results first, then by scenario; what a QA lead reads
+    first (level, message, logs) on the left. The inert log-path column appears only if needed."""
+    failing_first = results.assign(
+        _failing=~results["level"].fillna("").map(is_failing).astype("bool")
+    ).sort_values(["_failing", "scenario_id"], kind="stable", na_position="last")
+    ordered = failing_first.drop(columns="_failing")
+    display = pd.DataFrame(
+        {
+            "Scenario": ordered["scenario_id"],
+            "Level": ordered["level"],
+            "Message": ordered["message"],
+            "Node log": ordered["node_log"],
+            "Executor log": ordered["executor_log"],
+            "Runtime": ordered["runtime_s"].map(
+                lambda s: human_duration(None if pd.isna(s) else float(s))
+            ),
+            "OS": ordered["os"],
+            "Browser": ordered["browser"],
+            "Version": ordered["browser_version"],
+            "Device": ordered["device"],
+            "Mobile": ordered["mobile"],
+            "Resolution": ordered["resolution"],
+            "Screenshots": ordered["screenshots"],
+            "Video": ordered["video"],
+        }
+    )
+    if ordered["unlinked_logs"].notna().any():
+        display["Log paths (not web links)"] = ordered["unlinked_logs"]
+    return display.reset_index(drop=True)

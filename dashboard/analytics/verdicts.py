@@ -100,18 +100,22 @@ def execution_status(summary: Mapping[str, int]) -> str:
        (the first of them in `KNOWN_STATUSES` order, so WAITING before PROCESSING);
     2. else ERROR if any result has it; 3. else FAILURE; 4. else WARNING; 5. else SUCCESS.
 
-    Statuses are matched case-insensitively; zero (or negative) counts and unknown statuses are
-    ignored, so a summary of only STOPPED or unknown results, or an empty one, says SUCCESS.
-    That is why no rate reads `status`: a pass needs verdicts (`execution_outcome`).
+    6. else, when no result passed either (only STOPPED, UNEXECUTED or unknown statuses), the
+       first of those as the service spells it: a run that was stopped never reads as passed.
+
+    Statuses are matched case-insensitively; zero (or negative) counts are ignored; an empty
+    summary says SUCCESS, as the service's own filter does. No rate reads `status`: a pass needs
+    verdicts (`execution_outcome`).
     """
     present = {_norm(status) for status, count in summary.items() if count and count > 0}
     for status in KNOWN_STATUSES:
         if status in RUNNING_STATUSES and status in present:
             return status
-    for status in ("ERROR", "FAILURE", "WARNING"):
+    for status in ("ERROR", "FAILURE", "WARNING", SUCCESS):
         if status in present:
             return status
-    return SUCCESS
+    others = [status for status, count in summary.items() if count and count > 0]
+    return ordered_statuses(others)[0] if others else SUCCESS
 
 
 def execution_finished(end: object, summary: Mapping[str, int]) -> bool:

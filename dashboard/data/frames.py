@@ -14,7 +14,13 @@ import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
 from dashboard.analytics.cells import sorted_frame, typed_frame
-from dashboard.analytics.verdicts import has_verdict, is_failing, is_passed
+from dashboard.analytics.verdicts import (
+    execution_finished,
+    execution_status,
+    has_verdict,
+    is_failing,
+    is_passed,
+)
 from dashboard.data.schemas import (
     EXECUTION_COLUMNS,
     PLAN_COLUMNS,
@@ -76,6 +82,8 @@ def executions_frame(executions: Iterable[Execution]) -> pd.DataFrame:
                 "passed": passed,
                 "failed": failed,
                 "pass_rate": passed / verdicts if verdicts else float("nan"),
+                "status": execution_status(counts),
+                "finished": execution_finished(execution.end_date, counts),
             }
         )
     return sorted_frame(

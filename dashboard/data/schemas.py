@@ -38,6 +38,8 @@ EXECUTION_COLUMNS: dict[str, str] = {
     "passed": "int64",  # results that passed (SUCCESS)
     "failed": "int64",
     "pass_rate": "float64",  # passed / verdicts, NaN when there is no verdict yet
+    "status": "str",  # the execution's status from its summary (verdicts.execution_status)
+    "finished": "bool",  # an end and no result still running (verdicts.execution_finished)
 }
 
 STATUS_COUNT_COLUMNS: dict[str, str] = {

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from dashboard.analytics.results import OUTCOME_ORDER
 from dashboard.analytics.verdicts import ordered_statuses
-from dashboard.present.colors import OUTCOME_COLORS, TREND_COLOR, status_color
+from dashboard.present.colors import OUTCOME_COLORS, TREND_COLOR, plan_color, status_color
 from dashboard.present.formatting import duration_unit, human_duration
 
 EXECUTION_BAR_LIMIT = 200
@@ -103,6 +103,8 @@ def runtime_trend(executions: pd.DataFrame) -> go.Figure:
     dashboard cannot read) are left out: a runtime so far would read as a sudden speed-up.
     """
     unfinished = executions["results"] > executions["verdicts"]
+    if "finished" in executions:  # a running execution's runtime so far is no runtime
+        unfinished = unfinished | ~executions["finished"].astype("bool")
     timed = executions[~unfinished].dropna(subset=["start", "runtime_ms"]).sort_values("start")
     seconds = timed["runtime_ms"].astype("float64") / 1000
     unit, per_unit = duration_unit(float(seconds.max()) if not seconds.empty else 0.0)
@@ -117,9 +119,12 @@ def runtime_trend(executions: pd.DataFrame) -> go.Figure:
                 rows["seconds"].map(human_duration).to_numpy(dtype=object),
             ]
         )
+        color = plan_color(rows["plan_id"].iloc[0]) if "plan_id" in rows else None
         fig.add_trace(
             trace(
                 name=_text(plan),
+                line_color=color,
+                marker_color=color,
                 x=rows["start"].dt.tz_convert(None).to_numpy(),  # UTC, as the axis says
                 y=(rows["seconds"] / per_unit).round(2).to_numpy(),
                 mode="lines+markers",

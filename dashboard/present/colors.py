@@ -39,3 +39,51 @@ TREND_COLOR = "#4f86c6"
 def status_color(status: str) -> str:
     """The colour of a status; statuses are compared case-insensitively."""
     return STATUS_COLORS.get(status.strip().upper(), UNKNOWN_STATUS_COLOR)
+
+
+STATUS_SYMBOLS: dict[str, str] = {
+    "SUCCESS": "\u2714",  # heavy check mark
+    "FAILURE": "\u2716",  # heavy multiplication x
+    "ERROR": "\u26a0",  # warning sign: broke rather than failed
+    "WARNING": "\u25b2",  # triangle
+    "WAITING": "\u23f3",  # hourglass
+    "PROCESSING": "\u25b6",  # play: running
+    "REPORTING": "\u25b6",
+    "TERMINATING": "\u25b6",
+    "STOPPED": "\u25a0",  # square: stopped
+    "UNEXECUTED": "\u25cb",  # circle: never ran
+}
+"""A second cue beside the colour, so a status reads the same without colour vision."""
+
+UNKNOWN_STATUS_SYMBOL = "?"
+
+
+def status_label(status: str) -> str:
+    """A status as "\u2716 FAILURE": its symbol, then its name as the service spells it."""
+    symbol = STATUS_SYMBOLS.get(status.strip().upper(), UNKNOWN_STATUS_SYMBOL)
+    return f"{symbol} {status}"
+
+
+PLAN_PALETTE: tuple[str, ...] = (
+    "#2f6fd6",
+    "#7a5cc7",
+    "#1d9aa8",
+    "#c2731c",
+    "#5b6b82",
+    "#b04f9a",
+    "#3f8f6b",
+    "#8c6d3f",
+    "#4b56a8",
+    "#9aa3b2",
+)
+"""Colours for plans: none is a status colour (red and green mean failed and passed here)."""
+
+
+def plan_color(plan_id: object) -> str:
+    """A plan's colour, derived from its id: the same plan has the same colour in every chart
+    and on every page, whatever else is shown beside it."""
+    try:
+        index = int(plan_id)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return UNKNOWN_STATUS_COLOR
+    return PLAN_PALETTE[index % len(PLAN_PALETTE)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
+from dashboard.present.colors import status_label
 from dashboard.present.formatting import human_duration
 
 
@@ -34,7 +35,8 @@ def plans_display(plans: pd.DataFrame) -> pd.DataFrame:
 
 
 def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) -> pd.DataFrame:
-    """The executions table as shown: one count column per status present, pass rate in %."""
+    """The executions table as shown: its status (a running one says so), one count column per
+    status present, pass rate in %."""
     counts = status_counts.pivot_table(
         index="execution_id", columns="status", values="count", aggfunc="sum", fill_value=0
     )
@@ -42,6 +44,12 @@ def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) ->
     display = pd.DataFrame(
         {
             "Id": executions["execution_id"],
+            "Status": [
+                status_label(status) + ("" if finished else " (running)")
+                for status, finished in zip(
+                    executions["status"], executions["finished"], strict=True
+                )
+            ],
             "Start": executions["start"],
             "End": executions["end"],
             "Plan": executions["plan"],

@@ -21,8 +21,9 @@ from dashboard.analytics.outcomes import execution_outcomes, level_outcomes
         ({"REPORTING": 1, "WAITING": 1}, "WAITING"),  # first running status in known order
         ({"error": 2, "success": 1}, "ERROR"),  # case-insensitive
         ({"ERROR": 0, "SUCCESS": 4}, "SUCCESS"),  # zero counts are ignored
-        ({"MYSTERY": 4}, "SUCCESS"),  # unknown statuses say nothing
-        ({"STOPPED": 2, "UNEXECUTED": 1}, "SUCCESS"),
+        ({"MYSTERY": 4}, "MYSTERY"),  # nothing passed: shown as itself, never as a pass
+        ({"STOPPED": 2, "UNEXECUTED": 1}, "STOPPED"),  # a stopped run never reads as passed
+        ({"SUCCESS": 2, "STOPPED": 1}, "SUCCESS"),
         ({}, "SUCCESS"),
     ],
 )

@@ -147,6 +147,9 @@ def test_executions_frame_computes_pass_rate_over_results_with_a_verdict() -> No
             "passed": [0, 3],
             "failed": [0, 1],
             "pass_rate": [math.nan, 0.75],
+            # Both still have waiting results: neither is finished, whatever its end says.
+            "status": ["WAITING", "WAITING"],
+            "finished": [False, False],
         }
     ).astype({"plan": "str", "project": "str", "user": "str"})
     pdt.assert_frame_equal(frame, expected)
@@ -244,6 +247,7 @@ def test_executions_display_has_a_count_column_per_status_and_pass_rate_in_perce
 
     assert list(display.columns) == [
         "Id",
+        "Status",
         "Start",
         "End",
         "Plan",
@@ -258,6 +262,8 @@ def test_executions_display_has_a_count_column_per_status_and_pass_rate_in_perce
     assert display["Id"].tolist() == [2, 1]
     assert display["SUCCESS"].tolist() == [0, 3]
     assert display["Stopped"].tolist() == [2, 0]
+    # A symbol beside each status name, so the status reads without colour.
+    assert display["Status"].tolist() == ["\u25a0 Stopped", "\u2716 FAILURE"]
     assert display["Duration"].tolist() == ["2 min 05 s", "2 min 05 s"]
     # A stopped test has no verdict: it neither passes nor fails, so it has no pass rate.
     pdt.assert_series_equal(

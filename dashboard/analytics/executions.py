@@ -5,6 +5,7 @@ Pure pandas over the frames of `dashboard.data.frames`; pass rates follow the ve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -150,3 +151,16 @@ def execution_kpis(executions: pd.DataFrame) -> ExecutionKpis:
         failing_plans=int((latest["failed"] > 0).sum()),
         plans=int(executions["plan_id"].nunique()),
     )
+
+
+def with_statuses(
+    executions: pd.DataFrame, status_counts: pd.DataFrame, statuses: Sequence[str]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The executions whose status is one of `statuses` (any, when none is given), and their
+    status counts. Applied to loaded executions, so changing it asks the service for nothing."""
+    if not statuses:
+        return executions, status_counts
+    wanted = {status.strip().upper() for status in statuses}
+    kept = executions[executions["status"].str.upper().isin(wanted)]
+    counts = status_counts[status_counts["execution_id"].isin(kept["execution_id"])]
+    return kept.reset_index(drop=True), counts.reset_index(drop=True)

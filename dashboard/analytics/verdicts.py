@@ -43,9 +43,16 @@ RUNNING_STATUSES: frozenset[str] = frozenset({"WAITING", "PROCESSING", "REPORTIN
 is never a verdict, never stored as history, and its results are always fetched fresh. Unknown
 statuses are not counted as running (an execution that never finishes would never be kept)."""
 
-FILTER_STATUSES: tuple[str, ...] = ("SUCCESS", "FAILURE", "ERROR", "WARNING", "WAITING")
-"""The execution statuses the service's `status` filter accepts (README, decision 11); it
-answers 400 to any other value, so the status picker offers these."""
+EXECUTION_STATUSES: tuple[str, ...] = (
+    "SUCCESS",
+    "FAILURE",
+    "ERROR",
+    "WARNING",
+    "WAITING",
+    "PROCESSING",
+    "STOPPED",
+)
+"""The statuses an execution usually has (`execution_status`), offered by the status filter."""
 
 
 def _norm(status: str) -> str:

@@ -8,7 +8,7 @@ from dashboard.analytics import executions as execution_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
 from dashboard.present.formatting import human_duration, percent, plural, utc_text
-from dashboard.present.messages import describe_skipped
+from dashboard.present.messages import STATUS_RULE, describe_skipped
 from dashboard.state import choices, routes, url
 from dashboard.state.query import execution_query, time_window
 from dashboard.state.url import DateRange
@@ -42,7 +42,13 @@ with row1[0]:
 with row1[1]:
     widgets.selectbox("Plan", "plan", filters.plans)
 with row1[2]:
-    widgets.selectbox("Status", "status", filters.statuses)
+    widgets.multiselect(
+        "Status",
+        "statuses",
+        filters.statuses,
+        placeholder="Any status",
+        help=STATUS_RULE,
+    )
 
 window = time_window(state, now)
 row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
@@ -90,7 +96,9 @@ except ApiError as error:
     st.stop()
 notices.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
 
-executions, status_counts = data.executions, data.status_counts
+executions, status_counts = execution_analytics.with_statuses(
+    data.executions, data.status_counts, state.statuses
+)
 slice_text = choices.executions_slice(executions, filters, window=window, now=now)
 if executions.empty:
     notices.show_notes(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import string
+from collections.abc import Sequence
 from datetime import date, datetime
 
 import pandas as pd
@@ -106,7 +107,7 @@ def filter_scope(
     *,
     project: str | None = None,
     plan: str | None = None,
-    status: str | None = None,
+    statuses: Sequence[str] = (),
     mine: bool = False,
 ) -> str:
     """The filters in words, to follow a count: "of plan Checkout, status ERROR, started by you"."""
@@ -115,8 +116,8 @@ def filter_scope(
         parts.append(f"of plan {plan}")
     elif project:
         parts.append(f"in project {project}")
-    if status:
-        parts.append(f"with status {status}")
+    if statuses:
+        parts.append(f"with status {' or '.join(statuses)}")
     if mine:
         parts.append("started by you")
     return ", ".join(parts)

@@ -40,6 +40,13 @@ from dashboard.present.formatting import escape_markdown, utc_text
 
 Severity = Literal["error", "warning", "info"]
 
+STATUS_RULE = (
+    "An execution's status comes from its results: a running status (WAITING, PROCESSING, ...) "
+    "while any result runs, else ERROR if any result is an ERROR, else FAILURE, else WARNING, "
+    "else SUCCESS. Choose FAILURE and ERROR together to see every failed execution."
+)
+"""The rule of `verdicts.execution_status`, as the status filter explains it."""
+
 # The sidebar form's labels, named here so that messages sending a viewer to the form use the
 # words the viewer sees (dashboard/ui/sidebar.py draws it).
 FORM_TITLE = "Connect to a service"

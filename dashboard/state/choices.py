@@ -6,7 +6,7 @@ the screen. No Streamlit import: each rule is unit-tested with plain frames and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,9 +20,10 @@ from dashboard.analytics.cells import (
 )
 from dashboard.analytics.plans import plan_names as plan_names_of
 from dashboard.analytics.plans import plan_projects, project_names
-from dashboard.analytics.verdicts import FILTER_STATUSES
+from dashboard.analytics.verdicts import EXECUTION_STATUSES
 from dashboard.data.connection import Source
 from dashboard.data.frames import plans_frame
+from dashboard.present.colors import status_label
 from dashboard.present.formatting import describe_slice, filter_scope
 from dashboard.present.messages import email_setting
 from dashboard.state.query import TimeWindow
@@ -32,13 +33,13 @@ from dashboard.state.url import ParsedState, ViewState
 @dataclass(frozen=True)
 class ExecutionsFilters:
     """The executions page's view state checked against what is known, and each filter's
-    choices (id -> label; the key None stands for "no filter")."""
+    choices (id -> label; the key None stands for "no filter"; no status chosen means any)."""
 
     state: ViewState
     problems: list[str]
     projects: dict[int | None, str]
     plans: dict[int | None, str]
-    statuses: dict[str | None, str]
+    statuses: dict[str, str]
 
 
 def executions_filters(
@@ -72,7 +73,7 @@ def executions_filters(
         problems=problems,
         projects=_with_all("All projects", projects),
         plans=_with_all("All plans", plan_names),
-        statuses=status_options(state.status),
+        statuses=status_options(state.statuses),
     )
 
 
@@ -89,7 +90,7 @@ def executions_slice(
     scope = filter_scope(
         project=filters.projects.get(state.project) if state.project else None,
         plan=filters.plans.get(state.plan) if state.plan else None,
-        status=state.status,
+        statuses=state.statuses,
         mine=state.mine,
     )
     extent = time_extent(executions["start"])
@@ -103,10 +104,10 @@ def executions_slice(
     )
 
 
-def status_options(current: str | None) -> dict[str | None, str]:
-    """The statuses the service's filter accepts, plus a link's own value when it is another:
-    the picker then shows what the link asks for, and the service's answer explains it."""
-    return {None: "Any status"} | {s: s for s in (*FILTER_STATUSES, current) if s}
+def status_options(current: Sequence[str]) -> dict[str, str]:
+    """The statuses an execution may have (`verdicts.execution_status`), plus a link's own
+    values when they are others: the picker then shows what the link asks for."""
+    return {s: status_label(s) for s in dict.fromkeys((*EXECUTION_STATUSES, *current))}
 
 
 def opened_by_plan(plans: pd.DataFrame, position: int | None) -> ViewState | None:

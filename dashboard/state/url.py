@@ -84,7 +84,7 @@ class ViewState:
     date_range: DateRange = DEFAULT_RANGE
     date_from: date | None = None  # only with DateRange.CUSTOM
     date_to: date | None = None  # only with DateRange.CUSTOM
-    status: str | None = None
+    statuses: tuple[str, ...] = ()  # executions of any of these statuses; () means any
     mine: bool = False
     execution: int | None = None
     execution_start: datetime | None = None  # a hint to find `execution` (UTC)
@@ -114,7 +114,7 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
     project = reader.id(PROJECT, "project")
     plan = reader.id(PLAN, "plan")
     active_only = reader.flag(ACTIVE, default=True, meaning='"active plans only"')
-    status = reader.status()
+    statuses = reader.statuses()
     date_range, date_from, date_to = reader.date_range()
     state = ViewState(
         project=project,
@@ -123,7 +123,7 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
         date_range=date_range,
         date_from=date_from,
         date_to=date_to,
-        status=status,
+        statuses=statuses,
         mine=reader.flag(MINE, default=False, meaning='"only my executions"'),
         execution=reader.id(EXECUTION, "execution"),
         execution_start=reader.instant(STARTED),
@@ -172,17 +172,21 @@ class _Reader:
         )
         return default
 
-    def status(self) -> str | None:
+    def statuses(self) -> tuple[str, ...]:
+        """Comma-separated status names (`status=FAILURE,ERROR`); a bad one is dropped."""
         raw = self.raw(STATUS)
         if raw is None:
-            return None
-        if _STATUS_RE.match(raw):
-            return raw.upper()
-        self.problems.append(
-            f'The link\'s "{STATUS}" value {_quote(raw)} is not a status name, so executions '
-            f"of every status are shown."
-        )
-        return None
+            return ()
+        names = [name.strip() for name in raw.split(",") if name.strip()]
+        good = [name.upper() for name in names if _STATUS_RE.match(name)]
+        bad = [name for name in names if not _STATUS_RE.match(name)] or ([] if names else [raw])
+        for name in bad:
+            rest = "the other statuses are" if good else "executions of every status are"
+            self.problems.append(
+                f'The link\'s "{STATUS}" value {_quote(name)} is not a status name, so {rest} '
+                f"shown."
+            )
+        return tuple(dict.fromkeys(good))
 
     def day(self, name: str) -> date | None:
         raw = self.raw(name)
@@ -270,7 +274,7 @@ def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
         RANGE: None if state.date_range is DEFAULT_RANGE else state.date_range.value,
         FROM: _iso_or_none(state.date_from) if state.date_range is DateRange.CUSTOM else None,
         TO: _iso_or_none(state.date_to) if state.date_range is DateRange.CUSTOM else None,
-        STATUS: state.status,
+        STATUS: ",".join(state.statuses) or None,
         MINE: "true" if state.mine else None,
         EXECUTION: _str_or_none(state.execution),
         STARTED: _instant_or_none(state.execution_start),

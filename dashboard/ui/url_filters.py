@@ -73,6 +73,22 @@ class UrlFilters:
         )
         return _all_to_none(value)
 
+    def multiselect(
+        self, label: str, field: str, options: Mapping[T, str], **widget_args: Any
+    ) -> tuple[T, ...]:
+        """Several values of a tuple field; none chosen means "no filter"."""
+        key = self._seed(field, to_widget=list)
+        labels = dict(options)
+        value = st.multiselect(
+            label,
+            list(labels),
+            format_func=lambda option: labels.get(option, str(option)),
+            key=key,
+            on_change=self._commit(field, key, from_widget=tuple),
+            **widget_args,
+        )
+        return tuple(value)
+
     def toggle(self, label: str, field: str, **widget_args: Any) -> bool:
         key = self._seed(field)
         return st.toggle(label, key=key, on_change=self._commit(field, key), **widget_args)

@@ -154,6 +154,25 @@ def choose(page: Page, label: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
 
 
+def multiselect(page: Page, label: str) -> Locator:
+    """The multiselect labelled `label`."""
+    combobox = page.get_by_role("combobox", name=label, exact=True)
+    return main(page).get_by_test_id("stMultiSelect").filter(has=combobox)
+
+
+def pick(page: Page, label: str, option: str) -> None:
+    """Add `option` to the multiselect labelled `label`, as a person does, and close it."""
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    page.keyboard.press("Escape")
+
+
+def picked(page: Page, label: str) -> list[str]:
+    """The options chosen in the multiselect labelled `label`, as their tags read."""
+    tags = multiselect(page, label).locator("[data-tag]")
+    return [tag.get_attribute("aria-label") or "" for tag in tags.all()]
+
+
 def segment(page: Page, label: str, option: str) -> Locator:
     """The button of `option` in the segmented control labelled `label` (a radio group)."""
     group = page.get_by_role("radiogroup", name=label, exact=True)
@@ -190,6 +209,12 @@ def view(page: Page) -> dict[str, object]:
         ).input_value()
         for box in main_area.get_by_test_id("stSelectbox").all()
     }
+    picks = {
+        box.get_by_test_id("stWidgetLabel").inner_text().strip(): [
+            tag.get_attribute("aria-label") or "" for tag in box.locator("[data-tag]").all()
+        ]
+        for box in main_area.get_by_test_id("stMultiSelect").all()
+    }
     toggles = {
         box.inner_text().strip(): box.locator("input[type=checkbox]").is_checked()
         for box in main_area.get_by_test_id("stCheckbox").all()
@@ -211,6 +236,7 @@ def view(page: Page) -> dict[str, object]:
         "query": query(page),
         "title": main_area.get_by_role("heading", level=1).inner_text().strip(),
         "selects": selects,
+        "picks": picks,
         "toggles": toggles,
         "segments": segments,
         "dates": dates,

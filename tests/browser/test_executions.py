@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from dashboard.present.colors import status_label
 from tests.browser import screen
 from tests.browser.conftest import DemoPlan
 from tests.browser.harness import Secrets, StreamlitServer
@@ -67,7 +68,7 @@ def test_date_range_and_status_change_table_kpis_charts_and_url(
     assert page.url != url
 
     # Narrower: one status.
-    screen.choose(page, "Status", demo_plan.status)
+    screen.pick(page, "Status", status_label(demo_plan.status))
     expect(page).to_have_url(re.compile(rf"[?&]status={demo_plan.status}(&|$)"))
     screen.wait_until_idle(page)
     expect(screen.metric(page, "Executions")).to_have_text(str(demo_plan.executions_30d_status))
@@ -79,7 +80,7 @@ def test_date_range_and_status_change_table_kpis_charts_and_url(
         "range": "30d",
         "status": demo_plan.status,
     }
-    expect(screen.selectbox(page, "Status")).to_have_value(demo_plan.status)
+    assert screen.picked(page, "Status") == [status_label(demo_plan.status)]
     screen.caption_matching(page, rf"with status {demo_plan.status}")
     screen.expect_no_failure_shown(page)
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from dashboard.present.colors import status_label
 from tests.browser import screen
 from tests.browser.conftest import DemoPlan
 from tests.browser.harness import Secrets, StreamlitServer
@@ -58,17 +59,14 @@ def test_each_pages_link_reopens_the_same_view_in_a_new_browser(
     screen.segment(page, "Started in the last", "30 d").click()
     expect(page).to_have_url(re.compile(r"[?&]range=30d(&|$)"))
     screen.wait_until_idle(page)
-    screen.choose(page, "Status", demo_plan.status)
+    screen.pick(page, "Status", status_label(demo_plan.status))
     expect(page).to_have_url(re.compile(rf"[?&]status={demo_plan.status}(&|$)"))
     screen.wait_until_idle(page)
     screen.Grid.only(page).expect_rows(demo_plan.executions_30d_status)
     screen.expect_charts(page, 4)
     executions_view = screen.view(page)
-    assert executions_view["selects"] == {
-        "Project": project,
-        "Plan": demo_plan.name,
-        "Status": demo_plan.status,
-    }
+    assert executions_view["selects"] == {"Project": project, "Plan": demo_plan.name}
+    assert executions_view["picks"] == {"Status": [status_label(demo_plan.status)]}
     assert executions_view["segments"] == {"Started in the last": ["30 d"]}
 
     shared = reopen(new_page, page.url, secrets)

@@ -18,17 +18,19 @@ PLANS = frames.plans_frame(
 )
 
 
-def test_status_choices_are_what_the_service_accepts_plus_the_links_own() -> None:
-    assert list(choices.status_options(None)) == [
-        None,
+def test_status_choices_are_the_execution_statuses_plus_the_links_own() -> None:
+    assert list(choices.status_options(())) == [
         "SUCCESS",
         "FAILURE",
         "ERROR",
         "WARNING",
         "WAITING",
+        "PROCESSING",
+        "STOPPED",
     ]
-    assert list(choices.status_options("PROCESSING"))[-1] == "PROCESSING"
-    assert list(choices.status_options("ERROR")).count("ERROR") == 1
+    assert list(choices.status_options(("QUARANTINED",)))[-1] == "QUARANTINED"
+    assert list(choices.status_options(("ERROR",))).count("ERROR") == 1
+    assert choices.status_options(())["FAILURE"] == "\u2716 FAILURE"
 
 
 def test_executions_filters_reconcile_the_link_with_the_plan_list() -> None:
@@ -74,11 +76,11 @@ def test_a_selected_execution_opens_its_results_with_the_filters_unchanged() -> 
     executions = frames.executions_frame(
         [records.execution(7, start_date="2026-11-20T09:15:07Z", plan_id=3)]
     )
-    state = ViewState(project=2, status="FAILURE")
+    state = ViewState(project=2, statuses=("FAILURE",))
 
     assert choices.opened_by_execution(executions, 0, state) == ViewState(
         project=2,
-        status="FAILURE",
+        statuses=("FAILURE",),
         execution=7,
         execution_start=datetime(2026, 11, 20, 9, 15, 7, tzinfo=UTC),
     )
@@ -90,7 +92,7 @@ def test_the_slice_names_the_filters_and_the_window() -> None:
         [records.execution(1, plan_id=3, start_date="2026-11-14T08:00:00Z")]
     )
     chosen = choices.executions_filters(
-        ViewState(plan=3, status="ERROR", mine=True),
+        ViewState(plan=3, statuses=("ERROR",), mine=True),
         PLANS,
         email="me@example.test",
         source="environment",

@@ -100,7 +100,7 @@ def test_describe_slice_says_how_much_and_when() -> None:
 def test_filter_scope_and_percent() -> None:
     assert formatting.filter_scope() == ""
     assert (
-        formatting.filter_scope(project="Web", plan="Smoke", status="ERROR", mine=True)
+        formatting.filter_scope(project="Web", plan="Smoke", statuses=("ERROR",), mine=True)
         == "of plan Smoke, with status ERROR, started by you"
     )
     assert formatting.filter_scope(project="Web") == "in project Web"

@@ -18,7 +18,9 @@ EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
     "state",
     [
         ViewState(),
-        ViewState(project=2, plan=3, status="FAILURE", mine=True, execution=9_007_199_254_740_993),
+        ViewState(
+            project=2, plan=3, statuses=("FAILURE",), mine=True, execution=9_007_199_254_740_993
+        ),
         ViewState(execution=5, execution_start=datetime(2026, 11, 20, 9, 15, 7, tzinfo=UTC)),
         ViewState(active_only=False, date_range=DateRange.LAST_90_DAYS),
         ViewState(
@@ -98,7 +100,9 @@ def test_bad_values_are_dropped_with_a_readable_problem(
 def test_good_values_beside_bad_ones_are_kept() -> None:
     parsed = url_state.parse({"plan": "x", "project": "2", "status": "error", "range": "30d"})
 
-    assert parsed.state == ViewState(project=2, status="ERROR", date_range=DateRange.LAST_30_DAYS)
+    assert parsed.state == ViewState(
+        project=2, statuses=("ERROR",), date_range=DateRange.LAST_30_DAYS
+    )
     assert len(parsed.problems) == 1
 
 
@@ -175,3 +179,19 @@ def test_the_start_time_belongs_to_the_results_page_only() -> None:
 
     assert "started" in url_state.to_query_params(state, url_state.RESULTS_PARAMS)
     assert url_state.to_query_params(state, url_state.EXECUTIONS_PARAMS) == {}
+
+
+def test_several_statuses_travel_as_one_comma_separated_parameter() -> None:
+    parsed = url_state.parse({"status": "failure, ERROR,,FAILURE"})
+
+    assert parsed.state.statuses == ("FAILURE", "ERROR")
+    assert parsed.problems == []
+    assert url_state.to_query_params(parsed.state, ["status"]) == {"status": "FAILURE,ERROR"}
+
+
+def test_a_bad_status_in_a_list_is_dropped_and_the_others_kept() -> None:
+    parsed = url_state.parse({"status": "FAILURE,<b>x</b>"})
+
+    assert parsed.state.statuses == ("FAILURE",)
+    (problem,) = parsed.problems
+    assert '"<b>x</b>" is not a status name, so the other statuses are shown' in problem

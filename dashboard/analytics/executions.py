@@ -37,7 +37,8 @@ def status_counts_per_day(status_counts: pd.DataFrame) -> pd.DataFrame:
 
 def pass_rate_per_day(executions: pd.DataFrame) -> pd.DataFrame:
     """Daily pass rate over the day's results with a verdict: columns day, executions, passed,
-    verdicts, pass_rate (NaN on a day without any verdict)."""
+    verdicts, pass_rate (NaN on a day without any verdict). Running executions are counted as
+    executions but their results are not: a run half-way through is no pass yet."""
     schema = {
         "day": UTC_TIME,
         "executions": "int64",
@@ -45,7 +46,7 @@ def pass_rate_per_day(executions: pd.DataFrame) -> pd.DataFrame:
         "verdicts": "int64",
         "pass_rate": "float64",
     }
-    dated = executions.dropna(subset=["start"])
+    dated = _finished_verdicts_only(executions.dropna(subset=["start"]))
     if dated.empty:
         return typed_frame([], schema)
     daily = (
@@ -130,26 +131,47 @@ def latest_executions(
 @dataclass(frozen=True)
 class ExecutionKpis:
     executions: int
-    pass_rate: float | None  # passed out of the slice's results with a verdict
+    pass_rate: float | None  # passed out of the finished executions' results with a verdict
     median_runtime_s: float | None
-    failing_plans: int  # plans whose latest execution in the slice has a failed result
+    failing_plans: int  # plans whose latest finished execution in the slice has a failed result
     plans: int
+    running: int = 0  # executions still running: in the count, not in the rate or "latest"
 
 
 def execution_kpis(executions: pd.DataFrame) -> ExecutionKpis:
-    verdicts = int(executions["verdicts"].sum())
-    runtimes = executions["runtime_ms"].dropna()
+    finished = _finished(executions)
+    verdicts = int(executions["verdicts"].where(finished, 0).sum())
+    passed = int(executions["passed"].where(finished, 0).sum())
+    runtimes = executions["runtime_ms"].where(finished).dropna()
     latest = (
-        executions.dropna(subset=["plan_id"])
+        executions[finished]
+        .dropna(subset=["plan_id"])
         .sort_values(["start", "execution_id"], ascending=False, na_position="last")
         .drop_duplicates("plan_id")
     )
     return ExecutionKpis(
         executions=len(executions),
-        pass_rate=int(executions["passed"].sum()) / verdicts if verdicts else None,
+        pass_rate=passed / verdicts if verdicts else None,
         median_runtime_s=float(runtimes.median()) / 1000 if not runtimes.empty else None,
         failing_plans=int((latest["failed"] > 0).sum()),
         plans=int(executions["plan_id"].nunique()),
+        running=int((~finished).sum()),
+    )
+
+
+def _finished(executions: pd.DataFrame) -> pd.Series:
+    """Which executions are finished; frames without the column count as finished."""
+    if "finished" not in executions:
+        return pd.Series(True, index=executions.index)
+    return executions["finished"].astype("bool")
+
+
+def _finished_verdicts_only(executions: pd.DataFrame) -> pd.DataFrame:
+    """`executions` with the results of running ones left out of `passed` and `verdicts`."""
+    finished = _finished(executions)
+    return executions.assign(
+        passed=executions["passed"].where(finished, 0),
+        verdicts=executions["verdicts"].where(finished, 0),
     )
 
 

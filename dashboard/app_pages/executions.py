@@ -110,20 +110,27 @@ if executions.empty:
 # -- KPIs -------------------------------------------------------------------------------------
 kpis = execution_analytics.execution_kpis(executions)
 columns = st.columns(4)
-columns[0].metric("Executions", f"{kpis.executions:,}", border=True)
+columns[0].metric(
+    "Executions",
+    f"{kpis.executions:,}",
+    delta=f"{kpis.running:,} running" if kpis.running else None,
+    delta_color="off",
+    border=True,
+)
 columns[1].metric(
     "Pass rate",
     percent(kpis.pass_rate),
     help="Passed (SUCCESS) results out of those with a verdict: SUCCESS, FAILURE, ERROR or "
-    "WARNING (a warning counts as a verdict, not a pass). Waiting, running, stopped and unknown "
-    "statuses are left out.",
+    "WARNING (a warning counts as a verdict, not a pass), in finished executions. Running "
+    "executions, and waiting, stopped and unknown statuses, are left out.",
     border=True,
 )
 columns[2].metric("Median duration", human_duration(kpis.median_runtime_s), border=True)
 columns[3].metric(
     "Failing plans",
     f"{kpis.failing_plans} of {kpis.plans}",
-    help="Plans whose latest execution here has a FAILURE or ERROR result.",
+    help="Plans whose latest finished execution here has a FAILURE or ERROR result (a plan "
+    "whose newest execution is still running is judged on the one before).",
     border=True,
 )
 notices.caption(slice_text + ". Times are UTC.")

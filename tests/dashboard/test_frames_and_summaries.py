@@ -279,15 +279,35 @@ def test_pass_rate_counts_known_verdicts_only_and_a_warning_is_not_a_pass() -> N
         "STOPPED": 3,
         "UNEXECUTED": 1,
         "Quarantined": 2,
-        "WAITING": 1,
     }
 
     frame = frames.executions_frame([records.execution(1, result_summary=summary)])
 
     row = frame.iloc[0]
-    assert (row["results"], row["verdicts"], row["passed"], row["failed"]) == (11, 4, 2, 1)
+    assert (row["results"], row["verdicts"], row["passed"], row["failed"]) == (10, 4, 2, 1)
     assert row["pass_rate"] == 0.5
     assert execution_analytics.execution_kpis(frame).pass_rate == 0.5
+
+
+def test_a_running_execution_is_counted_but_never_passes_nor_is_the_latest() -> None:
+    """Issue 15: a plan whose newest execution is still running read "100 %"; it is judged on
+    its latest finished execution, and the running one is counted as running."""
+    frame = frames.executions_frame(
+        [
+            records.execution(1, start_date="2026-11-19T09:00:00Z", result_summary={"ERROR": 2}),
+            records.execution(2, result_summary={"SUCCESS": 3, "WAITING": 2}),
+        ]
+    )
+
+    kpis = execution_analytics.execution_kpis(frame)
+
+    assert kpis.executions == 2
+    assert kpis.running == 1
+    assert kpis.pass_rate == 0.0  # the finished one's 0 of 2; the running one's 3 are no pass
+    assert kpis.failing_plans == 1  # judged on the latest finished: red
+    per_day = execution_analytics.pass_rate_per_day(frame)
+    assert per_day["verdicts"].tolist() == [2, 0]
+    assert per_day["executions"].tolist() == [1, 1]
 
 
 def test_execution_row_and_its_status_counts() -> None:

@@ -3,12 +3,15 @@
 import streamlit as st
 
 from api_client import ApiError
+from dashboard.analytics import plan_state
 from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
 from dashboard.present import tables
 from dashboard.present.formatting import describe_slice
 from dashboard.present.messages import describe_skipped
 from dashboard.state import choices, routes
+from dashboard.state.query import execution_query
+from dashboard.state.url import DateRange, ViewState
 from dashboard.ui import notices, sidebar, url_filters
 from dashboard.ui.tables import table
 
@@ -59,6 +62,17 @@ columns[1].metric("Enabled", f"{kpis.enabled:,}", border=True)
 columns[2].metric("Scenarios", f"{kpis.scenarios:,}", border=True)
 columns[3].metric("With alerts", f"{kpis.with_alerts:,}", border=True)
 
+# -- where each plan stands: its executions of the last 30 days -----------------------------
+# The same query as the executions page's "30 d" view, so each page fills the other's cache.
+recent = ViewState(date_range=DateRange.LAST_30_DAYS)
+now = sidebar.now(connection)
+states = None
+try:
+    history = cache.executions(connection, execution_query(recent, now=now, email=None))
+    states = plan_state.plan_states(history.executions)
+except ApiError as error:
+    notices.show_error(error, part="the plans' recent executions (the table shows settings only)")
+
 # -- table ------------------------------------------------------------------------------------
 scope = f"in project {projects[state.project]}" if state.project else "in every project"
 kind = "active " if state.active_only else ""
@@ -66,8 +80,15 @@ notices.caption(
     describe_slice(kpis.plans, f"{kind}plan", None, None, today=sidebar.now(connection).date())
     + f" {scope}. Select a plan to open its executions."
 )
+if states is not None:
+    notices.caption(
+        "Now, Latest finished and Same since come from the last 30 days of executions "
+        f"({len(history.executions):,}): a plan is judged on its latest finished execution; "
+        "a running one is not a verdict. Same since is the first execution of the current run "
+        "of passes or failures within those 30 days."
+    )
 selected = table(
-    tables.plans_display(plans),
+    tables.plans_display(plans, states),
     key="plans.table",
     file_name="plans.csv",
     selectable=True,
@@ -78,6 +99,11 @@ selected = table(
         "Parallel limit": st.column_config.NumberColumn(help="Maximum parallel tests"),
         "Retries": st.column_config.NumberColumn(help="Retries of a failed test"),
         "Alerts": st.column_config.NumberColumn(help="Enabled alerts (e.g. e-mail)"),
+        "Latest finished": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
+        "Same since": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
+        "Executions since": st.column_config.NumberColumn(
+            help="Finished executions in a row with the same outcome, newest back"
+        ),
         "Created": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
         "Updated": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
     },

@@ -12,13 +12,42 @@ from dashboard.analytics.verdicts import is_failing, ordered_statuses
 from dashboard.present.colors import status_label
 from dashboard.present.formatting import human_duration
 
+PLAN_NOW_LABELS = {
+    "fail": "\u2716 failing",
+    "pass": "\u2714 passing",
+}
+NO_VERDICT_LABEL = "\u2013 no finished run"
 
-def plans_display(plans: pd.DataFrame) -> pd.DataFrame:
-    """The plans table as shown (and downloaded)."""
+
+def plans_display(plans: pd.DataFrame, states: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The plans table as shown (and downloaded). With `states` (`analytics.plan_state`), each
+    plan leads with where it stands: its latest finished outcome, when, and since when."""
+    where: dict[str, object] = {}
+    if states is not None:
+        by_plan = states.set_index("plan_id")
+        ids = plans["plan_id"]
+
+        def column(name: str) -> pd.Series:
+            return (
+                ids.map(by_plan[name]) if not by_plan.empty else pd.Series(pd.NA, index=ids.index)
+            )
+
+        outcome = column("latest_outcome")
+        running = column("running_execution_id").notna()
+        where = {
+            "Now": [
+                PLAN_NOW_LABELS.get(str(o), NO_VERDICT_LABEL) + (" (one running)" if r else "")
+                for o, r in zip(outcome, running, strict=True)
+            ],
+            "Latest finished": column("latest_start"),
+            "Same since": column("streak_since"),
+            "Executions since": column("streak").astype("Int64"),
+        }
     return pd.DataFrame(
         {
             "Id": plans["plan_id"],
             "Plan": plans["plan"],
+            **where,
             "Type": plans["type"],
             "Project": plans["project"],
             "Scenarios": plans["scenarios"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from api_client import ApiClient
@@ -139,3 +141,37 @@ def test_when_retries_run_out_the_page_says_what_failed(
     error = joined(at.error)
     assert "failed while loading the test plans" in error
     assert "Refresh" in error
+
+
+def test_each_plan_leads_with_its_latest_finished_outcome(
+    app: AppFactory, sandbox: RunningSandbox, oracle: ApiClient
+) -> None:
+    """Issue 15: "which plans are red, and since when" on the first page. Each plan is judged on
+    its latest finished execution of the last 30 days, computed here from the service directly.
+    The demo (same seeded data as `oracle`) counts its 30 days back from the data's own clock."""
+    now = sandbox.settings.now
+    recent = oracle.all_executions(date_from=now - timedelta(days=30))
+    expected: dict[int, str] = {}
+    for execution in sorted(recent, key=lambda e: (e.start_date, e.id)):
+        summary = {k.upper(): n for k, n in execution.result_summary.items() if n}
+        if any(status in summary for status in ("WAITING", "PROCESSING")):
+            continue  # running: not a verdict
+        if summary.get("FAILURE") or summary.get("ERROR"):
+            expected[execution.plan_id] = "\u2716 failing"
+        elif any(summary.get(s) for s in ("SUCCESS", "WARNING")):
+            expected[execution.plan_id] = "\u2714 passing"
+    assert "\u2716 failing" in expected.values(), "the demo should hold a red plan"
+    at = app(active="false")
+
+    at.run()
+
+    assert_no_failure(at)
+    table = at.dataframe[0].value
+    shown = {
+        int(plan_id): now_text.replace(" (one running)", "")
+        for plan_id, now_text in zip(table["Id"], table["Now"], strict=True)
+    }
+    for plan_id, outcome in expected.items():
+        assert shown[plan_id] == outcome, plan_id
+    assert all(shown[p] == "\u2013 no finished run" for p in set(shown) - set(expected))
+    assert "last 30 days of executions" in joined(at.caption)

@@ -7,7 +7,7 @@ them. Colours live in `dashboard.present.colors`; this module only decides.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 SUCCESS = "SUCCESS"
 
@@ -91,3 +91,47 @@ def outcome(status: str) -> str | None:
 def pass_rate(passed: int, verdicts: int) -> float | None:
     """Passed out of results with a verdict; None when nothing has a verdict yet."""
     return passed / verdicts if verdicts else None
+
+
+def execution_status(summary: Mapping[str, int]) -> str:
+    """An execution's status from its `result_summary` (status name -> count). The rule, once:
+
+    1. a running status (WAITING, PROCESSING, REPORTING, TERMINATING) if any result has one
+       (the first of them in `KNOWN_STATUSES` order, so WAITING before PROCESSING);
+    2. else ERROR if any result has it; 3. else FAILURE; 4. else WARNING; 5. else SUCCESS.
+
+    Statuses are matched case-insensitively; zero (or negative) counts and unknown statuses are
+    ignored, so a summary of only STOPPED or unknown results, or an empty one, says SUCCESS.
+    That is why no rate reads `status`: a pass needs verdicts (`execution_outcome`).
+    """
+    present = {_norm(status) for status, count in summary.items() if count and count > 0}
+    for status in KNOWN_STATUSES:
+        if status in RUNNING_STATUSES and status in present:
+            return status
+    for status in ("ERROR", "FAILURE", "WARNING"):
+        if status in present:
+            return status
+    return SUCCESS
+
+
+def execution_finished(end: object, summary: Mapping[str, int]) -> bool:
+    """Finished = it has an end time and no result in a running status. A missing end
+    (None or NaT) means it is still going, whatever its results say so far."""
+    if end is None or end != end:  # NaT and NaN are not equal to themselves
+        return False
+    return not any(
+        _norm(status) in RUNNING_STATUSES
+        for status, count in summary.items()
+        if count and count > 0
+    )
+
+
+def execution_outcome(*, finished: bool, verdicts: int, failed: int) -> str | None:
+    """An execution's verdict: "fail" when any result failed (FAILURE or ERROR), "pass" when it
+    is finished, has verdicts and none failed, else None (running, or nothing with a verdict).
+    A running execution is never a pass; a failure already seen stays a failure."""
+    if failed > 0:
+        return "fail"
+    if finished and verdicts > 0:
+        return "pass"
+    return None

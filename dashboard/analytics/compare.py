@@ -1,0 +1,224 @@
+"""Comparing two executions scenario by scenario and environment by environment.
+
+Each scenario x environment cell (see `outcomes.result_cells`) of the *before* and the *after*
+execution lands in one bucket:
+
+| before \\ after | pass           | fail          | warn / no verdict | absent         |
+|----------------|----------------|---------------|-------------------|----------------|
+| pass           | still passing  | new failure   | no verdict        | missing after  |
+| fail           | fixed          | still failing | no verdict        | missing after  |
+| warn / none    | no verdict     | no verdict    | no verdict        | missing after  |
+| absent         | missing before | missing before| missing before    |                |
+
+"New failure" and "fixed" are strict (a pass turned fail, a fail turned pass), the same rule as
+the standup's newly failing scenarios; the row's outcomes always say what each side had.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dashboard.analytics.basis import Basis
+from dashboard.analytics.frames import UTC_TIME, require_columns, typed
+from dashboard.analytics.outcomes import FAIL, PASS, result_cells
+from dashboard.analytics.plan_state import judged_executions
+
+NEW_FAILURE = "new failure"
+FIXED = "fixed"
+STILL_FAILING = "still failing"
+STILL_PASSING = "still passing"
+MISSING_BEFORE = "missing before"
+MISSING_AFTER = "missing after"
+NO_VERDICT = "no verdict"
+BUCKETS: tuple[str, ...] = (
+    NEW_FAILURE,
+    FIXED,
+    STILL_FAILING,
+    MISSING_BEFORE,
+    MISSING_AFTER,
+    NO_VERDICT,
+    STILL_PASSING,
+)
+"""Every bucket, in the order a comparison lists them (most urgent first)."""
+
+UNCHANGED: frozenset[str] = frozenset({STILL_PASSING, STILL_FAILING})
+
+COMPARE_COLUMNS: dict[str, str] = {
+    "plan_id": "Int64",
+    "plan": "str",  # from the pairs when they carry it
+    "before_execution_id": "int64",
+    "after_execution_id": "int64",
+    "scenario_id": "Int64",
+    "env_key": "str",
+    "environment": "str",
+    "bucket": "str",
+    "before_outcome": "str",  # "pass" / "fail" / "warn" / missing (no verdict or absent)
+    "after_outcome": "str",
+    "before_level": "str",
+    "after_level": "str",
+    "before_result_id": "Int64",
+    "after_result_id": "Int64",
+    "before_runtime_s": "Int64",
+    "after_runtime_s": "Int64",
+    "runtime_delta_s": "Int64",  # after - before, when both have a runtime
+    "before_message": "str",
+    "after_message": "str",
+    "before_start": UTC_TIME,
+    "after_start": UTC_TIME,
+}
+
+_SIDE = ("outcome", "level", "result_id", "runtime_s", "message", "start")
+
+
+def compare_pairs(results: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """Buckets for several (before, after) pairs at once.
+
+    `pairs` has plan_id, before_execution_id, after_execution_id (and optionally plan);
+    `results` holds those executions' results (others are ignored). Columns
+    `COMPARE_COLUMNS`, by pair, then bucket order, scenario and environment."""
+    require_columns(
+        pairs, ("plan_id", "before_execution_id", "after_execution_id"), "comparison pairs"
+    )
+    require_columns(results, ("execution_id",), "comparison results")
+    pairs = pairs.reset_index(drop=True)
+    if "plan" not in pairs.columns:
+        pairs = pairs.assign(plan=pd.Series(pd.NA, index=pairs.index, dtype="str"))
+    wanted = pd.concat([pairs["before_execution_id"], pairs["after_execution_id"]]).unique()
+    cells = result_cells(results[results["execution_id"].isin(wanted)])
+    for column in _SIDE:
+        if column not in cells.columns:
+            cells[column] = pd.NA
+    keep = ["execution_id", "scenario_id", "env_key", "environment", *_SIDE]
+    sides = []
+    for side in ("before", "after"):
+        linked = pairs[[f"{side}_execution_id"]].reset_index(names="pair")
+        side_cells = linked.merge(
+            cells[keep], left_on=f"{side}_execution_id", right_on="execution_id"
+        ).drop(columns=["execution_id", f"{side}_execution_id"])
+        sides.append(side_cells.rename(columns={c: f"{side}_{c}" for c in (*_SIDE, "environment")}))
+    both = sides[0].merge(sides[1], on=["pair", "scenario_id", "env_key"], how="outer")
+    both = both.merge(pairs.reset_index(names="pair"), on="pair", how="left")
+    both["environment"] = both["after_environment"].fillna(both["before_environment"])
+    both["bucket"] = _buckets(both)
+    delta = both["after_runtime_s"].astype("Float64") - both["before_runtime_s"].astype("Float64")
+    both["runtime_delta_s"] = delta.round().astype("Int64")
+    order = {bucket: i for i, bucket in enumerate(BUCKETS)}
+    both["_order"] = both["bucket"].map(order)
+    both = both.sort_values(["pair", "_order", "scenario_id", "environment"], kind="stable")
+    return typed(both, COMPARE_COLUMNS)
+
+
+def _buckets(both: pd.DataFrame) -> np.ndarray:
+    before, after = both["before_outcome"], both["after_outcome"]
+    absent_before = both["before_result_id"].isna().to_numpy()
+    absent_after = both["after_result_id"].isna().to_numpy()
+    b_pass, b_fail = (before == PASS).to_numpy(), (before == FAIL).to_numpy()
+    a_pass, a_fail = (after == PASS).to_numpy(), (after == FAIL).to_numpy()
+    return np.select(
+        [
+            absent_before,
+            absent_after,
+            b_pass & a_fail,
+            b_fail & a_pass,
+            b_fail & a_fail,
+            b_pass & a_pass,
+        ],
+        [MISSING_BEFORE, MISSING_AFTER, NEW_FAILURE, FIXED, STILL_FAILING, STILL_PASSING],
+        default=NO_VERDICT,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Two executions side by side.
+
+    cells: `COMPARE_COLUMNS`, one row per scenario x environment seen on either side.
+    counts: cells per bucket, every bucket of `BUCKETS` present (zero when empty).
+    before_runtime_ms / after_runtime_ms: the executions' own runtimes when known.
+    basis: the two executions; with_results says how many of them had results.
+    """
+
+    before_execution_id: int
+    after_execution_id: int
+    cells: pd.DataFrame
+    counts: tuple[tuple[str, int], ...]
+    before_runtime_ms: int | None
+    after_runtime_ms: int | None
+    basis: Basis
+
+    @property
+    def runtime_delta_ms(self) -> int | None:
+        if self.before_runtime_ms is None or self.after_runtime_ms is None:
+            return None
+        return self.after_runtime_ms - self.before_runtime_ms
+
+    def count(self, bucket: str) -> int:
+        return dict(self.counts)[bucket]
+
+
+def compare_executions(
+    results: pd.DataFrame,
+    before_execution_id: int,
+    after_execution_id: int,
+    *,
+    executions: pd.DataFrame | None = None,
+) -> Comparison:
+    """Compare two executions' results. `executions`, when given (execution_id, runtime_ms,
+    and optionally finished), supplies the runtimes and the basis's running count."""
+    before, after = int(before_execution_id), int(after_execution_id)
+    plan = pd.NA
+    runtimes: dict[int, int | None] = {before: None, after: None}
+    finished = 2
+    if executions is not None:
+        require_columns(executions, ("execution_id", "runtime_ms"), "comparison executions")
+        two = executions[executions["execution_id"].isin([before, after])]
+        for row in two.itertuples(index=False):
+            ms = row.runtime_ms
+            runtimes[int(row.execution_id)] = None if pd.isna(ms) else int(ms)
+        if "plan_id" in two.columns and len(two):
+            plan = two["plan_id"].iloc[0]
+        if "finished" in two.columns:
+            finished = int(two["finished"].fillna(False).astype(bool).sum())
+    pairs = pd.DataFrame(
+        {
+            "plan_id": pd.array([plan], dtype="Int64"),
+            "before_execution_id": [before],
+            "after_execution_id": [after],
+        }
+    )
+    cells = compare_pairs(results, pairs)
+    tally = cells["bucket"].value_counts()
+    counts = tuple((bucket, int(tally.get(bucket, 0))) for bucket in BUCKETS)
+    present = set(results["execution_id"].unique()) & {before, after}
+    read = results[results["execution_id"].isin([before, after])]
+    basis = Basis(
+        executions=len({before, after}),
+        finished=finished,
+        running=len({before, after}) - finished,
+        judged=finished,
+        with_results=len(present),
+        results=len(read),
+    )
+    return Comparison(before, after, cells, counts, runtimes[before], runtimes[after], basis)
+
+
+def only_changes(cells: pd.DataFrame) -> pd.DataFrame:
+    """The "only changes" view: drop cells that are still passing or still failing, and
+    no-verdict cells whose two sides had the same outcome."""
+    require_columns(cells, ("bucket", "before_outcome", "after_outcome"), "only changes")
+    same = cells["before_outcome"].fillna("") == cells["after_outcome"].fillna("")
+    unchanged = cells["bucket"].isin(UNCHANGED) | ((cells["bucket"] == NO_VERDICT) & same)
+    return cells[~unchanged].reset_index(drop=True)
+
+
+def default_pair(executions: pd.DataFrame, plan_id: int) -> tuple[int, int] | None:
+    """(before, after): the plan's latest judged execution and the judged one before it, or
+    None when it has fewer than two."""
+    judged = judged_executions(executions)
+    mine = judged[judged["plan_id"] == plan_id]
+    if len(mine) < 2:
+        return None
+    return int(mine["execution_id"].iloc[-2]), int(mine["execution_id"].iloc[-1])

@@ -1,0 +1,48 @@
+"""Small frame helpers shared by the analytics: checking a caller's columns, typed empty frames.
+
+Each analytic names the columns it reads, so a frame missing one fails at once with the
+column's name instead of a KeyError deep in a groupby; extra columns are always welcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+UTC_TIME = "datetime64[us, UTC]"
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+    """Raise ValueError naming every column `what` needs that `frame` lacks."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{what}: expected a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(missing)}")
+
+
+def typed(frame: pd.DataFrame, schema: Mapping[str, str]) -> pd.DataFrame:
+    """`frame` with exactly the schema's columns, in its order and dtypes, and a fresh index."""
+    if frame.empty:
+        return empty(schema)
+    return frame[list(schema)].astype(dict(schema)).reset_index(drop=True)
+
+
+def empty(schema: Mapping[str, str]) -> pd.DataFrame:
+    """A frame with no rows and the schema's columns and dtypes."""
+    return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in schema.items()})
+
+
+def as_utc(value: object, name: str) -> pd.Timestamp:
+    """A time-zone-aware instant as a UTC Timestamp; naive or unparsable values are refused,
+    because a naive time means a different instant in every viewer's zone."""
+    try:
+        stamp = pd.Timestamp(value)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name}: not a point in time: {value!r}") from error
+    if stamp is pd.NaT:
+        raise ValueError(f"{name}: a point in time is required, got a missing value")
+    if stamp.tzinfo is None:
+        raise ValueError(f"{name}: needs a time zone (got the naive time {stamp})")
+    return stamp.tz_convert("UTC")

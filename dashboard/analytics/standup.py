@@ -1,0 +1,401 @@
+"""The standup digest: what changed since the last standup. One definition of each rule, used
+by the standup page and by the chat digest alike.
+
+Rules (plans are judged as in `plan_state`: on finished executions with a verdict; a running
+newest execution is not a verdict, and the plan is listed in `running`):
+
+- Activity: executions that started in the window, and the results pass rate of the finished
+  ones (passed / results with a verdict, pooled), against the previous window of equal length.
+- Turned red: the latest judged execution failed and the one before passed.
+- Fixed: the latest judged execution passed and the one before failed.
+  Both only count when the latest judged execution *started in the window*: they are changes
+  since the last standup, and a change seen yesterday is not news today.
+- Still failing: the latest two judged executions failed, whenever they ran (a plan that is
+  still red is still red, even if it did not run today; `latest_in_window` tells which did).
+  `red_since` is the start of the first failing execution after the last pass, and
+  `red_executions` how many failing executions that is; when no pass is in the history given,
+  `red_since_is_bound` is true and both count only what the history holds.
+- Newly failing scenarios: scenario x environment cells that fail in the latest judged
+  execution and passed in the one before, for plans whose latest judged execution started in
+  the window and failed something. `results_needed` lists exactly those two executions per plan.
+- Slower: plans whose median runtime of finished executions that started in the window is at
+  least `slower_threshold` (+25 %) above their median over the `baseline_days` (14) before the
+  window, with at least `slower_min_executions` (3) executions on each side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import pandas as pd
+
+from dashboard.analytics.basis import Basis, execution_basis
+from dashboard.analytics.compare import compare_pairs
+from dashboard.analytics.frames import UTC_TIME, empty, require_columns, typed
+from dashboard.analytics.outcomes import FAIL, PASS, execution_outcomes
+from dashboard.analytics.plan_state import plan_states
+from dashboard.analytics.windows import Window
+
+SLOWER_THRESHOLD = 0.25
+SLOWER_MIN_EXECUTIONS = 3
+BASELINE_DAYS = 14
+
+_PLAN_COLUMNS: dict[str, str] = {
+    "plan_id": "Int64",
+    "plan": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "execution_id": "Int64",  # the latest judged execution
+    "start": UTC_TIME,
+    "failed": "Int64",
+    "verdicts": "Int64",
+    "pass_rate": "float64",
+    "previous_execution_id": "Int64",
+    "previous_start": UTC_TIME,
+    "running_execution_id": "Int64",  # a newer execution still running, if any
+}
+CHANGE_COLUMNS = _PLAN_COLUMNS
+"""Columns of `turned_red` and `fixed`."""
+
+STILL_FAILING_COLUMNS: dict[str, str] = {
+    **_PLAN_COLUMNS,
+    "red_since": UTC_TIME,
+    "red_executions": "int64",
+    "red_since_is_bound": "boolean",
+    "last_pass_execution_id": "Int64",
+    "latest_in_window": "boolean",
+}
+
+RUNNING_COLUMNS: dict[str, str] = {
+    "plan_id": "Int64",
+    "plan": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "running_execution_id": "Int64",
+    "running_start": UTC_TIME,
+    "latest_execution_id": "Int64",  # what the plan is judged on meanwhile
+    "latest_start": UTC_TIME,
+    "latest_outcome": "str",
+}
+
+SLOWER_COLUMNS: dict[str, str] = {
+    "plan_id": "Int64",
+    "plan": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "window_median_ms": "float64",
+    "baseline_median_ms": "float64",
+    "change": "float64",  # window / baseline - 1: 0.31 is +31 %
+    "window_executions": "int64",
+    "baseline_executions": "int64",
+}
+
+PAIR_COLUMNS: dict[str, str] = {
+    "plan_id": "Int64",
+    "plan": "str",
+    "before_execution_id": "int64",
+    "after_execution_id": "int64",
+}
+
+NEWLY_FAILING_COLUMNS: dict[str, str] = {
+    "plan_id": "Int64",
+    "plan": "str",
+    "execution_id": "int64",  # the latest judged execution, where it fails
+    "previous_execution_id": "int64",  # where it passed
+    "scenario_id": "Int64",
+    "env_key": "str",
+    "environment": "str",
+    "result_id": "Int64",
+    "message": "str",
+}
+
+
+@dataclass(frozen=True)
+class Activity:
+    """Executions that started in a window, and how their finished ones did."""
+
+    executions: int
+    finished: int
+    running: int
+    passed: int  # finished executions that passed
+    failed: int  # finished executions that failed
+    no_verdict: int  # finished executions without a verdict
+    results_passed: int
+    results_with_verdict: int
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Passed results of finished executions over their results with a verdict."""
+        if not self.results_with_verdict:
+            return None
+        return self.results_passed / self.results_with_verdict
+
+
+@dataclass(frozen=True, eq=False)
+class StandupDigest:
+    """Everything the standup page and the chat digest show, as numbers and frames."""
+
+    window: Window
+    previous_window: Window
+    current: Activity
+    previous: Activity
+    turned_red: pd.DataFrame  # CHANGE_COLUMNS, newest first
+    fixed: pd.DataFrame  # CHANGE_COLUMNS, newest first
+    still_failing: pd.DataFrame  # STILL_FAILING_COLUMNS, red longest first
+    slower: pd.DataFrame  # SLOWER_COLUMNS, biggest change first
+    running: pd.DataFrame  # RUNNING_COLUMNS: plans whose newest execution is running
+    pairs: pd.DataFrame  # PAIR_COLUMNS: where newly failing scenarios are looked for
+    newly_failing: pd.DataFrame | None  # NEWLY_FAILING_COLUMNS once results are given
+    basis: Basis  # executions that started in the window
+    newly_failing_basis: Basis | None = None  # the executions needed, and which had results
+    slower_threshold: float = SLOWER_THRESHOLD
+    slower_min_executions: int = SLOWER_MIN_EXECUTIONS
+    baseline_days: int = BASELINE_DAYS
+
+    @property
+    def pass_rate_delta(self) -> float | None:
+        """This window's pass rate minus the previous window's (None if either has none)."""
+        now, before = self.current.pass_rate, self.previous.pass_rate
+        return None if now is None or before is None else now - before
+
+    @property
+    def results_needed(self) -> tuple[int, ...]:
+        """Executions whose results `with_newly_failing` needs, sorted."""
+        ids = pd.concat([self.pairs["before_execution_id"], self.pairs["after_execution_id"]])
+        return tuple(sorted(int(i) for i in ids.unique()))
+
+
+def activity(executions: pd.DataFrame, window: Window) -> Activity:
+    """Executions that started in `window` (needs start, finished, verdicts, passed, failed)."""
+    require_columns(
+        executions, ("start", "finished", "verdicts", "passed", "failed"), "window activity"
+    )
+    inside = executions[window.contains(executions["start"])]
+    finished = inside["finished"].fillna(False).astype(bool)
+    outcomes = execution_outcomes(inside)[finished]
+    done = inside[finished]
+    return Activity(
+        executions=len(inside),
+        finished=int(finished.sum()),
+        running=int((~finished).sum()),
+        passed=int((outcomes == PASS).sum()),
+        failed=int((outcomes == FAIL).sum()),
+        no_verdict=int(outcomes.isna().sum()),
+        results_passed=int(done["passed"].sum()),
+        results_with_verdict=int(done["verdicts"].sum()),
+    )
+
+
+def standup_digest(
+    executions: pd.DataFrame,
+    window: Window,
+    *,
+    slower_threshold: float = SLOWER_THRESHOLD,
+    slower_min_executions: int = SLOWER_MIN_EXECUTIONS,
+    baseline_days: int = BASELINE_DAYS,
+) -> StandupDigest:
+    """The digest of `executions` for `window`.
+
+    `executions` should hold each plan's history far enough back to judge it: the window, the
+    `baseline_days` before it, and ideally back to each red plan's last pass (else its
+    `red_since` is a bound). Needs execution_id, start, plan_id, finished, verdicts, passed,
+    failed, runtime_ms; plan, project_id and project are carried when present.
+    Newly failing scenarios need results: call `with_newly_failing` with the results of
+    `results_needed`.
+    """
+    require_columns(
+        executions,
+        ("execution_id", "start", "plan_id", "finished", "verdicts", "passed", "failed",
+         "runtime_ms"),
+        "standup digest",
+    )  # fmt: skip
+    if slower_threshold < 0 or slower_min_executions < 1 or baseline_days < 1:
+        raise ValueError("the slower rule needs a threshold >= 0 and counts >= 1")
+    states = plan_states(executions)
+    in_window = window.contains(states["latest_start"]).fillna(False).astype(bool)
+    latest, previous = states["latest_outcome"], states["previous_outcome"]
+
+    turned_red = _plan_rows(states[in_window & (latest == FAIL) & (previous == PASS)])
+    fixed = _plan_rows(states[in_window & (latest == PASS) & (previous == FAIL)])
+
+    failing = states[(latest == FAIL) & (previous == FAIL)]
+    still = _plan_rows(failing, sort=False)
+    still["red_since"] = failing["streak_since"].to_numpy()
+    still["red_executions"] = failing["streak"].to_numpy()
+    still["red_since_is_bound"] = failing["streak_from_oldest"].to_numpy()
+    still["last_pass_execution_id"] = failing["last_pass_execution_id"].to_numpy()
+    still["latest_in_window"] = in_window[failing.index].to_numpy()
+    still = typed(still.sort_values(["red_since", "plan_id"], kind="stable"), STILL_FAILING_COLUMNS)
+
+    running = typed(
+        states[states["running_execution_id"].notna()].sort_values(
+            ["running_start", "plan_id"], ascending=[False, True], kind="stable"
+        ),
+        RUNNING_COLUMNS,
+    )
+
+    candidates = states[
+        in_window & (latest == FAIL) & states["previous_execution_id"].notna()
+        & (states["latest_failed"] > 0)
+    ]  # fmt: skip
+    pairs = typed(
+        pd.DataFrame(
+            {
+                "plan_id": candidates["plan_id"],
+                "plan": candidates["plan"],
+                "before_execution_id": candidates["previous_execution_id"],
+                "after_execution_id": candidates["latest_execution_id"],
+            }
+        ),
+        PAIR_COLUMNS,
+    )
+
+    previous_window = window.previous()
+    inside = executions[window.contains(executions["start"])]
+    return StandupDigest(
+        window=window,
+        previous_window=previous_window,
+        current=activity(executions, window),
+        previous=activity(executions, previous_window),
+        turned_red=turned_red,
+        fixed=fixed,
+        still_failing=still,
+        slower=slower_plans(
+            executions,
+            window,
+            threshold=slower_threshold,
+            min_executions=slower_min_executions,
+            baseline_days=baseline_days,
+        ),
+        running=running,
+        pairs=pairs,
+        newly_failing=None,
+        basis=execution_basis(inside, start=window.start, end=window.end),
+        slower_threshold=slower_threshold,
+        slower_min_executions=slower_min_executions,
+        baseline_days=baseline_days,
+    )
+
+
+def _plan_rows(states: pd.DataFrame, *, sort: bool = True) -> pd.DataFrame:
+    rows = pd.DataFrame(
+        {
+            "plan_id": states["plan_id"],
+            "plan": states["plan"],
+            "project_id": states["project_id"],
+            "project": states["project"],
+            "execution_id": states["latest_execution_id"],
+            "start": states["latest_start"],
+            "failed": states["latest_failed"],
+            "verdicts": states["latest_verdicts"],
+            "pass_rate": states["latest_pass_rate"],
+            "previous_execution_id": states["previous_execution_id"],
+            "previous_start": states["previous_start"],
+            "running_execution_id": states["running_execution_id"],
+        }
+    )
+    if not sort:
+        return rows
+    rows = rows.sort_values(["start", "plan_id"], ascending=[False, True], kind="stable")
+    return typed(rows, CHANGE_COLUMNS)
+
+
+def slower_plans(
+    executions: pd.DataFrame,
+    window: Window,
+    *,
+    threshold: float = SLOWER_THRESHOLD,
+    min_executions: int = SLOWER_MIN_EXECUTIONS,
+    baseline_days: int = BASELINE_DAYS,
+) -> pd.DataFrame:
+    """Plans clearly slower in `window` than over the `baseline_days` before it (see module
+    docstring); only finished executions with a runtime count. Columns `SLOWER_COLUMNS`."""
+    require_columns(executions, ("start", "plan_id", "finished", "runtime_ms"), "slower plans")
+    done = executions[
+        executions["finished"].fillna(False).astype(bool)
+        & executions["runtime_ms"].notna()
+        & executions["plan_id"].notna()
+    ]
+    baseline_window = Window(
+        window.start - pd.Timedelta(days=baseline_days), window.start, window.tz
+    )
+    now = done[window.contains(done["start"])]
+    base = done[baseline_window.contains(done["start"])]
+    runtime_now = now["runtime_ms"].astype("float64").groupby(now["plan_id"])
+    runtime_base = base["runtime_ms"].astype("float64").groupby(base["plan_id"])
+    table = pd.DataFrame(
+        {
+            "window_median_ms": runtime_now.median(),
+            "window_executions": runtime_now.size(),
+        }
+    ).join(
+        pd.DataFrame(
+            {
+                "baseline_median_ms": runtime_base.median(),
+                "baseline_executions": runtime_base.size(),
+            }
+        ),
+        how="inner",
+    )
+    table = table[
+        (table["window_executions"] >= min_executions)
+        & (table["baseline_executions"] >= min_executions)
+        & (table["baseline_median_ms"] > 0)
+    ]
+    table["change"] = table["window_median_ms"] / table["baseline_median_ms"] - 1
+    table = table[table["change"] >= threshold - 1e-12].reset_index(names="plan_id")
+    names = _plan_names(executions)
+    table = table.merge(names, on="plan_id", how="left")
+    table = table.sort_values(["change", "plan_id"], ascending=[False, True], kind="stable")
+    return typed(table, SLOWER_COLUMNS) if len(table) else empty(SLOWER_COLUMNS)
+
+
+def _plan_names(executions: pd.DataFrame) -> pd.DataFrame:
+    present = executions[executions["plan_id"].notna()].sort_values("start", kind="stable")
+    names = present.drop_duplicates("plan_id", keep="last")
+    columns = {"plan_id": names["plan_id"]}
+    for name in ("plan", "project_id", "project"):
+        columns[name] = names[name] if name in names.columns else pd.NA
+    return pd.DataFrame(columns)
+
+
+def newly_failing_scenarios(pairs: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """Scenario x environment cells that fail in each pair's after-execution and passed in its
+    before-execution. `results` should hold the results of both executions of every pair
+    (extra rows are ignored). Columns `NEWLY_FAILING_COLUMNS`, by plan, scenario, environment."""
+    require_columns(pairs, tuple(PAIR_COLUMNS), "newly failing scenarios")
+    compared = compare_pairs(results, pairs)
+    new = compared[(compared["before_outcome"] == PASS) & (compared["after_outcome"] == FAIL)]
+    rows = pd.DataFrame(
+        {
+            "plan_id": new["plan_id"],
+            "plan": new["plan"],
+            "execution_id": new["after_execution_id"],
+            "previous_execution_id": new["before_execution_id"],
+            "scenario_id": new["scenario_id"],
+            "env_key": new["env_key"],
+            "environment": new["environment"],
+            "result_id": new["after_result_id"],
+            "message": new["after_message"] if "after_message" in new.columns else pd.NA,
+        }
+    )
+    rows = rows.sort_values(["plan_id", "scenario_id", "environment"], kind="stable")
+    return typed(rows, NEWLY_FAILING_COLUMNS)
+
+
+def with_newly_failing(digest: StandupDigest, results: pd.DataFrame) -> StandupDigest:
+    """The digest with `newly_failing` filled from `results` (those of `results_needed`), and
+    `newly_failing_basis` saying how many of the needed executions had results."""
+    newly = newly_failing_scenarios(digest.pairs, results)
+    needed = digest.results_needed
+    read = results[results["execution_id"].isin(needed)]
+    basis = Basis(
+        executions=len(needed),
+        finished=len(needed),
+        running=0,
+        judged=len(needed),
+        with_results=int(read["execution_id"].nunique()),
+        results=len(read),
+    )
+    return dataclasses.replace(digest, newly_failing=newly, newly_failing_basis=basis)

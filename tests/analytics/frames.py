@@ -1,0 +1,149 @@
+"""Hand-built input frames for the analytics tests, in the shapes the loaders produce.
+
+`execution(...)` and `result(...)` make one row each with readable defaults; `executions(...)`
+and `results(...)` turn rows into frames with the contract's dtypes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
+
+UTC_TIME = "datetime64[us, UTC]"
+
+EXECUTION_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "start": UTC_TIME,
+    "end": UTC_TIME,
+    "plan_id": "Int64",
+    "plan": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "user": "str",
+    "runtime_ms": "Int64",
+    "results": "int64",
+    "verdicts": "int64",
+    "passed": "int64",
+    "failed": "int64",
+    "pass_rate": "float64",
+    "status": "str",
+    "finished": "boolean",
+}
+
+
+def ts(text: str) -> pd.Timestamp:
+    """A UTC instant from "2025-03-31 08:00"."""
+    return pd.Timestamp(text, tz="UTC")
+
+
+def execution(
+    execution_id: int,
+    plan_id: int | None,
+    start: str,
+    kind: str = "pass",
+    *,
+    runtime_ms: int | None = 60_000,
+    results: int = 10,
+    failed: int | None = None,
+    plan: str | None = None,
+) -> dict[str, Any]:
+    """One execution row. kind: "pass" (all SUCCESS), "fail" (some FAILURE), "running"
+    (results still WAITING, no end), "running-fail" (a failure seen, still running),
+    "none" (finished, every result in an unknown status), "warn" (finished, warnings only)."""
+    begin = ts(start)
+    finished = kind not in ("running", "running-fail")
+    n_failed = failed if failed is not None else (2 if "fail" in kind else 0)
+    if kind == "pass":
+        verdicts, passed, status = results, results, "SUCCESS"
+    elif kind == "fail":
+        verdicts, passed, status = results, results - n_failed, "FAILURE"
+    elif kind == "running":
+        verdicts, passed, status = 3, 3, "WAITING"
+    elif kind == "running-fail":
+        verdicts, passed, status = 3, 3 - n_failed, "WAITING"
+    elif kind == "none":
+        verdicts, passed, status = 0, 0, "SUCCESS"
+    elif kind == "warn":
+        verdicts, passed, status = results, 0, "WARNING"
+    else:
+        raise ValueError(kind)
+    return {
+        "execution_id": execution_id,
+        "start": begin,
+        "end": begin + pd.Timedelta(milliseconds=runtime_ms or 0) if finished else pd.NaT,
+        "plan_id": plan_id,
+        "plan": plan if plan is not None else (f"Plan {plan_id}" if plan_id else None),
+        "project_id": 1,
+        "project": "Shop",
+        "user": "qa",
+        "runtime_ms": runtime_ms if finished else None,
+        "results": results,
+        "verdicts": verdicts,
+        "passed": passed,
+        "failed": n_failed,
+        "pass_rate": passed / verdicts if verdicts else float("nan"),
+        "status": status,
+        "finished": finished,
+    }
+
+
+def executions(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    if not rows:
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in EXECUTION_COLUMNS.items()})
+    frame = pd.DataFrame(rows, columns=list(EXECUTION_COLUMNS))
+    frame = frame.astype(EXECUTION_COLUMNS)
+    return frame.sort_values(["start", "execution_id"], ascending=False).reset_index(drop=True)
+
+
+DESKTOP = {"os": "macOS", "browser": "SAFARI", "browser_version": "17", "device": "safari"}
+CHROME = {"os": "Windows 11", "browser": "CHROME", "browser_version": "134", "device": "chrome"}
+FIREFOX = {"os": "Linux", "browser": "FIREFOX", "browser_version": "128", "device": "firefox"}
+IPHONE = {"os": "iOS", "browser": None, "browser_version": None, "device": "IPHONE 8"}
+
+_next_result_id = [1000]
+
+
+def result(
+    execution_id: int,
+    scenario_id: int,
+    level: str,
+    env: dict[str, Any] | None = None,
+    *,
+    plan_id: int = 1,
+    start: str | pd.Timestamp = "2025-03-31 08:00",
+    runtime_s: int | None = 30,
+    message: str | None = None,
+    result_id: int | None = None,
+    mobile: bool | None = None,
+) -> dict[str, Any]:
+    """One result row of the results-history frame."""
+    env = env if env is not None else CHROME
+    if result_id is None:
+        _next_result_id[0] += 1
+        result_id = _next_result_id[0]
+    return {
+        "result_id": result_id,
+        "execution_id": execution_id,
+        "plan_id": plan_id,
+        "project_id": 1,
+        "scenario_id": scenario_id,
+        "level": level,
+        "runtime_s": runtime_s,
+        "start": ts(start) if isinstance(start, str) else start,
+        "environment_id": 7,
+        **env,
+        "mobile": mobile if mobile is not None else env is IPHONE,
+        "resolution": "1920x1080",
+        "message": message,
+        "node_log": f"https://logs.example/{result_id}/node.log",
+        "executor_log": None,
+    }
+
+
+def results(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    if not rows:
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in RESULT_HISTORY_COLUMNS.items()})
+    return pd.DataFrame(rows, columns=list(RESULT_HISTORY_COLUMNS)).astype(RESULT_HISTORY_COLUMNS)

@@ -77,10 +77,18 @@ def plan_health(
     all of it."""
     require_columns(
         executions,
-        ("execution_id", "start", "plan_id", "finished", "verdicts", "passed", "failed",
-         "runtime_ms"),
+        (
+            "execution_id",
+            "start",
+            "plan_id",
+            "finished",
+            "verdicts",
+            "passed",
+            "failed",
+            "runtime_ms",
+        ),
         "plan health",
-    )  # fmt: skip
+    )
     if not 0 < short_days <= long_days:
         raise ValueError("plan health needs 0 < short_days <= long_days")
     current = as_utc(now, "now")
@@ -125,7 +133,7 @@ def plan_health(
         "streak_since",
         "last_fully_green_start",
     ):
-        out[column] = states[column]  # fmt: skip
+        out[column] = states[column]
     out["since_fully_green"] = current - out["last_fully_green_start"]
     out["median_runtime_ms_short"] = median_runtime(in_short)
     out["median_runtime_ms_before"] = median_runtime(in_before)

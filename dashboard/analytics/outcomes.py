@@ -45,20 +45,21 @@ def execution_outcomes(executions: pd.DataFrame) -> pd.Series:
 
 
 CELL_KEYS = ("execution_id", "scenario_id", "env_key")
-_CARRIED = ("level", "runtime_s", "message", "node_log", "executor_log", "start")
+_OPTIONAL = ("runtime_s", "message", "node_log", "executor_log", "start")
 
 
 def result_cells(results: pd.DataFrame) -> pd.DataFrame:
     """One row per (execution, scenario, environment) from a results-history frame.
 
     Columns: execution_id, plan_id, scenario_id, env_key, environment, outcome, results (how
-    many results the cell had), and, when the input has them, the representative result's
-    result_id, level, runtime_s, message, node_log, executor_log and start.
+    many results the cell had), and the representative result's level, environment columns
+    (os, browser, browser_version, device, mobile) and result_id, plus its runtime_s, message,
+    node_log, executor_log and start when the input has them.
     """
     needed = ("execution_id", "plan_id", "scenario_id", "level", "result_id")
     require_columns(results, (*needed, *ENVIRONMENT_COLUMNS), "result cells")
-    carried = [c for c in _CARRIED if c in results.columns and c not in needed]
-    frame = with_environments(results[[*needed, *carried, *ENVIRONMENT_COLUMNS]])
+    optional = [c for c in _OPTIONAL if c in results.columns]
+    frame = with_environments(results[[*needed, *optional, *ENVIRONMENT_COLUMNS]])
     frame["outcome"] = level_outcomes(frame["level"])
     columns = [
         "execution_id",
@@ -68,7 +69,9 @@ def result_cells(results: pd.DataFrame) -> pd.DataFrame:
         "environment",
         "outcome",
         "results",
-        *carried,
+        "level",
+        *optional,
+        *ENVIRONMENT_COLUMNS,
         "result_id",
     ]
     if frame.empty:

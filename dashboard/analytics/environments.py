@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.environment_names import environment_label
+from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, environment_label
 from dashboard.analytics.frames import UTC_TIME, require_columns, typed
-from dashboard.analytics.outcomes import FAIL, PASS, WARN, result_cells
+from dashboard.analytics.outcomes import outcome_ranks, result_cells
 
 FAIL_SHARE = 0.8
 PASS_SHARE = 0.8
@@ -83,6 +83,17 @@ VERSION_CHANGE_COLUMNS: dict[str, str] = {
 }
 
 
+_RESULT_INPUT = (
+    "result_id",
+    "execution_id",
+    "plan_id",
+    "scenario_id",
+    "level",
+    "start",
+    *ENVIRONMENT_COLUMNS,
+)
+
+
 @dataclass(frozen=True, eq=False)
 class EnvironmentReport:
     """matrix: `MATRIX_COLUMNS`; specific: `SPECIFIC_COLUMNS`; version_changes:
@@ -104,7 +115,9 @@ def environment_report(
 ) -> EnvironmentReport:
     """Everything of the module for the window's `executions` and their `results`."""
     require_columns(executions, ("execution_id", "start", "finished"), "environment report")
-    own = results[results["execution_id"].isin(executions["execution_id"])]
+    require_columns(results, ("execution_id",), "environment report")
+    narrow = results[[c for c in _RESULT_INPUT if c in results.columns]]
+    own = narrow[narrow["execution_id"].isin(executions["execution_id"])]
     cells = result_cells(own)
     matrix = environment_matrix(cells=cells)
     return EnvironmentReport(
@@ -120,20 +133,15 @@ def environment_report(
 
 
 def _counted(cells: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    outcome = cells["outcome"]
+    rank = outcome_ranks(cells["outcome"])
     marks = cells[keys].assign(
-        passed=(outcome == PASS).astype("int64"),
-        failed=(outcome == FAIL).astype("int64"),
-        warned=(outcome == WARN).astype("int64"),
-        no_verdict=outcome.isna().astype("int64"),
+        executions=1,
+        passed=(rank == 2).astype("int64"),
+        failed=(rank == 3).astype("int64"),
+        warned=(rank == 1).astype("int64"),
+        no_verdict=(rank == 0).astype("int64"),
     )
-    counts = marks.groupby(keys, dropna=False, as_index=False).agg(
-        executions=("passed", "size"),
-        passed=("passed", "sum"),
-        failed=("failed", "sum"),
-        warned=("warned", "sum"),
-        no_verdict=("no_verdict", "sum"),
-    )
+    counts = marks.groupby(keys, dropna=False, observed=True, as_index=False).sum()
     counts["runs"] = counts["passed"] + counts["failed"]
     with np.errstate(divide="ignore", invalid="ignore"):
         verdicts = counts["runs"] + counts["warned"]
@@ -238,12 +246,16 @@ def version_changes(
     ]
     if "start" not in desktop.columns:
         desktop = desktop.assign(start=pd.NaT)
-    keys = ["plan_id", "scenario_id", "os", "browser"]
-    counts = _counted(desktop, [*keys, "browser_version"])
-    seen = desktop.groupby([*keys, "browser_version"], dropna=False, as_index=False).agg(
+    # Count per environment key (categorical, cheap), then name its parts from a small table.
+    counts = _counted(desktop, ["plan_id", "scenario_id", "env_key"])
+    seen = desktop.groupby(["plan_id", "scenario_id", "env_key"], dropna=False).agg(
         first_seen=("start", "min"), first_execution=("execution_id", "min")
     )
-    counts = counts.merge(seen, on=[*keys, "browser_version"], how="left")
+    counts = counts.join(seen, on=["plan_id", "scenario_id", "env_key"])
+    parts = desktop.drop_duplicates("env_key").set_index("env_key")
+    for column in ("os", "browser", "browser_version"):
+        counts[column] = counts["env_key"].map(parts[column]).astype("str")
+    keys = ["plan_id", "scenario_id", "os", "browser"]
     counts = counts.sort_values([*keys, "first_seen", "first_execution"], kind="stable")
     before = counts.groupby(keys, dropna=False).shift(1)
     counts["previous_version"] = before["browser_version"]

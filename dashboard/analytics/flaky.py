@@ -35,15 +35,15 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
 from dashboard.analytics.frames import UTC_TIME, require_columns, typed
-from dashboard.analytics.outcomes import FAIL, PASS, WARN, result_cells
+from dashboard.analytics.outcomes import outcome_ranks, result_cells
 
 WINDOW = 20
 THRESHOLD = 0.2
 MIN_RUNS = 5
 CONSISTENT_MIN_RUNS = 2
 
-_CHAR = {PASS: "P", FAIL: "F", WARN: "W"}
-_RANK = {FAIL: 3, PASS: 2, WARN: 1}
+_CHARS = np.array(["N", "W", "P", "F"], dtype="<U1")  # by outcome rank
+_PASS_RANK, _FAIL_RANK = 2, 3
 
 _EVIDENCE: dict[str, str] = {
     "runs": "int64",
@@ -76,6 +76,19 @@ SCENARIO_COLUMNS: dict[str, str] = {
     "worst_environment_score": "float64",
     "top_score": "float64",  # max(score, worst_environment_score): what the order uses
 }
+
+_RESULT_INPUT = (
+    "result_id",
+    "execution_id",
+    "plan_id",
+    "scenario_id",
+    "level",
+    "os",
+    "browser",
+    "browser_version",
+    "device",
+    "mobile",
+)
 
 POSITION_COLUMNS: dict[str, str] = {
     "plan_id": "Int64",
@@ -138,28 +151,28 @@ def flaky_scenarios(
     if min_runs < 2:
         raise ValueError(f"a flaky verdict needs at least 2 runs, got {min_runs}")
     positions = last_finished(executions, window)
-    cells = result_cells(results[results["execution_id"].isin(positions["execution_id"])])
-    placed = positions[["execution_id", "plan_id", "position"]].rename(columns={"plan_id": "_plan"})
+    require_columns(results, ("execution_id",), "flaky")
+    narrow = results[[c for c in _RESULT_INPUT if c in results.columns]]
+    chosen = narrow[narrow["execution_id"].isin(positions["execution_id"])]
+    cells = result_cells(chosen, details=False).drop(columns="plan_id")
+    placed = positions[["execution_id", "plan_id", "position"]].assign(
+        _width=positions.groupby("plan_id")["position"].transform("size").astype("int64")
+    )
     cells = cells.merge(placed, on="execution_id", how="inner")
-    cells["plan_id"] = cells["_plan"]
-    width = positions.groupby("plan_id").size()
-    cells["_width"] = cells["plan_id"].map(width).astype("int64")
+    cells["_rank"] = outcome_ranks(cells["outcome"])
 
     env_keys = ["plan_id", "scenario_id", "env_key", "environment"]
     env_rows = _evidence(cells, env_keys, window, threshold, min_runs)
     env_rows = _ordered(env_rows, ["plan_id", "scenario_id", "environment"])
 
-    cells["_rank"] = cells["outcome"].map(_RANK).fillna(0).astype("int64")
     per_execution = cells.groupby(
         ["plan_id", "scenario_id", "position", "_width"], dropna=False, as_index=False
     )["_rank"].max()
-    per_execution["outcome"] = per_execution["_rank"].map({v: k for k, v in _RANK.items()})
     scen = _evidence(per_execution, ["plan_id", "scenario_id"], window, threshold, min_runs)
     scen = _scenario_flags(scen, env_rows)
 
-    read = results[results["execution_id"].isin(positions["execution_id"])]
     considered = executions[executions["execution_id"].isin(positions["execution_id"])]
-    basis = execution_basis(considered, results_of=read["execution_id"], results=len(read))
+    basis = execution_basis(considered, results_of=chosen["execution_id"], results=len(chosen))
     return Flakiness(
         environments=typed(env_rows, ENVIRONMENT_COLUMNS),
         scenarios=typed(scen, SCENARIO_COLUMNS),
@@ -174,17 +187,16 @@ def flaky_scenarios(
 def _evidence(
     cells: pd.DataFrame, keys: list[str], window: int, threshold: float, min_runs: int
 ) -> pd.DataFrame:
-    """Runs, flips and the sequence per key from rows with position, _width and outcome."""
+    """Runs, flips and the sequence per key from rows with position, _width and _rank."""
     if cells.empty:
         return pd.DataFrame(columns=[*keys, *_EVIDENCE])
-    frame = cells.sort_values(["position"], kind="stable")
-    code = frame.groupby(keys, dropna=False, sort=False).ngroup().to_numpy()
-    order = np.argsort(code, kind="stable")  # by key, then position
-    frame = frame.iloc[order]
-    code = code[order]
-    outcome = frame["outcome"]
-    is_pass = (outcome == PASS).to_numpy()
-    is_fail = (outcome == FAIL).to_numpy()
+    unsorted_code = cells.groupby(keys, dropna=False, sort=False).ngroup().to_numpy()
+    order = np.lexsort((cells["position"].to_numpy(), unsorted_code))  # by key, then position
+    code = unsorted_code[order]
+    rank = cells["_rank"].to_numpy()[order]
+    position = cells["position"].to_numpy()[order]
+    is_pass = rank == _PASS_RANK
+    is_fail = rank == _FAIL_RANK
     run = is_pass | is_fail
     run_code, run_fail = code[run], is_fail[run]
     flip = np.zeros(len(run_code), dtype=bool)
@@ -197,14 +209,14 @@ def _evidence(
 
     first = np.ones(len(code), dtype=bool)
     first[1:] = code[1:] != code[:-1]
-    out = frame.loc[frame.index[first], keys].reset_index(drop=True)
-    widths = frame["_width"].to_numpy()[first]
+    out = cells[keys].take(order[first]).reset_index(drop=True)
+    widths = cells["_width"].to_numpy()[order][first]
     # Right-aligned: the newest execution is the last character; a plan with fewer than
     # `window` executions has blanks in front, stripped below.
     before_plan = np.arange(window)[None, :] < window - widths[:, None]
     matrix = np.where(before_plan, " ", ".").astype("<U1")
-    chars = outcome.map(_CHAR).fillna("N").to_numpy(dtype="<U1")
-    column = window - widths[code] + frame["position"].to_numpy()
+    chars = _CHARS[rank]
+    column = window - widths[code] + position
     matrix[code, column] = chars
     sequences = matrix.view(f"<U{window}").ravel()
     out["sequence"] = pd.Series(sequences, dtype="str").str.lstrip(" ")

@@ -9,6 +9,7 @@ analytics group on; the label is for people.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from dashboard.analytics.frames import require_columns
@@ -62,29 +63,31 @@ def environment_key(
 
 
 def with_environments(results: pd.DataFrame) -> pd.DataFrame:
-    """`results` plus `env_key` and `environment` (label) columns.
+    """`results` plus `env_key` and `environment` (label) columns, as categoricals.
 
-    The two are computed once per distinct environment, not per row, so this stays cheap on
-    a million results."""
+    Both are computed once per distinct environment, not per row, and stay categorical (small
+    integer codes) so that sorting and picking among a million rows stays cheap; outputs of
+    the analytics turn them into plain strings."""
     require_columns(results, ENVIRONMENT_COLUMNS, "environments")
-    out = results.copy()
-    if results.empty:
-        out["env_key"] = pd.Series(dtype="str")
-        out["environment"] = pd.Series(dtype="str")
-        return out
     codes = results.groupby(list(ENVIRONMENT_COLUMNS), dropna=False, sort=False).ngroup()
-    first_rows = codes.drop_duplicates()
+    first_rows = codes.drop_duplicates().sort_values()
     combos = results.loc[first_rows.index, list(ENVIRONMENT_COLUMNS)]
-    keys = {}
-    labels = {}
-    for code, row in zip(first_rows.to_numpy(), combos.itertuples(index=False), strict=True):
-        keys[code] = environment_key(*row)
-        labels[code] = environment_label(*row)
-    code_values = codes.to_numpy()
-    key_table = pd.Series(keys).sort_index()
-    label_table = pd.Series(labels).sort_index()
-    out["env_key"] = pd.Series(key_table.to_numpy()[code_values], index=results.index, dtype="str")
-    out["environment"] = pd.Series(
-        label_table.to_numpy()[code_values], index=results.index, dtype="str"
+    keys = [environment_key(*row) for row in combos.itertuples(index=False)]
+    labels = [environment_label(*row) for row in combos.itertuples(index=False)]
+    positions = codes.to_numpy()
+    return results.assign(
+        env_key=_spread(keys, positions, results.index),
+        environment=_spread(labels, positions, results.index),
     )
-    return out
+
+
+def _spread(values: list[str], positions: np.ndarray, index: pd.Index) -> pd.Series:
+    """`values[positions]` as a categorical column (categories sorted)."""
+    categories = sorted(set(values))
+    lookup = {value: i for i, value in enumerate(categories)}
+    table = np.array([lookup[v] for v in values], dtype=np.int32)
+    codes = table[positions] if len(positions) else np.array([], dtype=np.int32)
+    return pd.Series(
+        pd.Categorical.from_codes(codes, categories=pd.Index(categories, dtype="str")),
+        index=index,
+    )

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.frames import UTC_TIME, require_columns, typed
-from dashboard.analytics.outcomes import FAIL, PASS, execution_outcomes
+from dashboard.analytics.outcomes import PASS, execution_outcomes
 
 PLAN_STATE_COLUMNS: dict[str, str] = {
     "plan_id": "Int64",
@@ -129,8 +129,3 @@ def plan_states(executions: pd.DataFrame) -> pd.DataFrame:
     out["running_execution_id"] = running["execution_id"]
     out["running_start"] = running["start"]
     return typed(out.reset_index(), PLAN_STATE_COLUMNS)
-
-
-def latest_is_fail(states: pd.DataFrame) -> pd.Series:
-    """Plans whose latest judged execution failed."""
-    return states["latest_outcome"] == FAIL

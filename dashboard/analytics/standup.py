@@ -206,10 +206,18 @@ def standup_digest(
     """
     require_columns(
         executions,
-        ("execution_id", "start", "plan_id", "finished", "verdicts", "passed", "failed",
-         "runtime_ms"),
+        (
+            "execution_id",
+            "start",
+            "plan_id",
+            "finished",
+            "verdicts",
+            "passed",
+            "failed",
+            "runtime_ms",
+        ),
         "standup digest",
-    )  # fmt: skip
+    )
     if slower_threshold < 0 or slower_min_executions < 1 or baseline_days < 1:
         raise ValueError("the slower rule needs a threshold >= 0 and counts >= 1")
     states = plan_states(executions)
@@ -236,9 +244,11 @@ def standup_digest(
     )
 
     candidates = states[
-        in_window & (latest == FAIL) & states["previous_execution_id"].notna()
+        in_window
+        & (latest == FAIL)
+        & states["previous_execution_id"].notna()
         & (states["latest_failed"] > 0)
-    ]  # fmt: skip
+    ]
     pairs = typed(
         pd.DataFrame(
             {

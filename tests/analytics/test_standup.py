@@ -242,3 +242,23 @@ def test_newly_failing_scenarios_compare_the_latest_two_judged_executions() -> N
     basis = full.newly_failing_basis
     assert basis is not None
     assert (basis.executions, basis.with_results) == (10, 6)
+
+
+def test_executions_without_a_plan_count_as_activity_but_are_no_plan_row() -> None:
+    rows = [
+        execution(1, None, "2025-04-05 10:00", "fail"),
+        execution(2, None, "2025-04-06 10:00", "fail"),
+        execution(3, 1, "2025-04-05 10:00", "pass"),
+    ]
+    digest = standup_digest(executions(rows), WINDOW)
+    assert digest.current.executions == 3
+    assert digest.still_failing.empty
+    assert plan_states(executions(rows))["plan_id"].tolist() == [1]
+
+
+def test_a_missing_finished_flag_is_not_finished() -> None:
+    frame = executions([execution(1, 1, "2025-04-03 10:00"), execution(2, 1, "2025-04-05 10:00")])
+    frame["finished"] = pd.array([pd.NA, True], dtype="boolean")  # newest first: 2 unknown
+    states = plan_states(frame).set_index("plan_id")
+    assert states.loc[1, "latest_execution_id"] == 1
+    assert states.loc[1, "running_execution_id"] == 2

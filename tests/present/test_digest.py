@@ -1,0 +1,121 @@
+"""The standup digest as chat Markdown: exact text on a known digest, links, escaping, limits."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from dashboard.analytics.standup import standup_digest, with_newly_failing
+from dashboard.analytics.windows import custom_window, standup_window
+from dashboard.present.digest import digest_markdown, duration, escape, when
+from tests.analytics.frames import CHROME, DESKTOP, execution, executions, result, results, ts
+
+NOW = ts("2025-04-07 10:00")
+
+
+def small_history() -> pd.DataFrame:
+    rows = [
+        execution(1, 1, "2025-04-03 10:00", "pass", plan="Checkout *smoke*"),
+        execution(2, 1, "2025-04-05 10:00", "fail", plan="Checkout *smoke*"),
+        execution(3, 2, "2025-04-01 10:00", "pass", plan="Search"),
+        execution(4, 2, "2025-04-02 10:00", "fail", plan="Search"),
+        execution(5, 2, "2025-04-06 10:00", "fail", plan="Search"),
+        execution(6, 2, "2025-04-07 09:00", "running", plan="Search"),
+    ]
+    for day in range(21, 31):
+        rows.append(
+            execution(100 + day, 3, f"2025-03-{day} 10:00", plan="Login", runtime_ms=60_000)
+        )
+    for n, hour in enumerate((10, 12, 14)):
+        rows.append(execution(200 + n, 3, f"2025-04-05 {hour}:00", plan="Login", runtime_ms=95_000))
+    return executions(rows)
+
+
+def link_for(kind: str, ident: int) -> str | None:
+    return f"https://dash.example/{kind}s?id={ident}" if kind == "execution" else None
+
+
+def test_the_digest_reads_one_line_per_item_with_links() -> None:
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+    digest = with_newly_failing(
+        digest,
+        results(
+            [
+                result(1, 7, "SUCCESS", DESKTOP),
+                result(2, 7, "FAILURE", DESKTOP),
+                result(1, 7, "SUCCESS", CHROME),
+                result(2, 7, "ERROR", CHROME),
+                result(4, 8, "FAILURE", CHROME, plan_id=2),
+                result(5, 8, "FAILURE", CHROME, plan_id=2),
+            ]
+        ),
+    )
+    text = digest_markdown(digest, link_for=link_for)
+    e = "https://dash.example/executions?id="
+    assert text == (
+        "**Since the last standup** (Fri 4 Apr 09:30 \u2013 Mon 7 Apr 12:00, Europe/Berlin)\n"
+        # In the window: 2 and 5 (8 of 10 passed each), 200-202 (10 of 10), 6 running.
+        "6 executions (previous window 3), pass rate 92.0 % (\u22121.3 pts against 93.3 %), "
+        "1 still running\n"
+        "\n**Turned red**\n"
+        f"- Checkout \\*smoke\\*: failed in [execution 2]({e}2) at Sat 5 Apr 12:00, "
+        f"passed in [execution 1]({e}1)\n"
+        "\n**Fixed**\n- _Nothing fixed_\n"
+        "\n**Still failing**\n"
+        f"- Search: red since Wed 2 Apr 12:00, 2 executions (latest [execution 5]({e}5)); "
+        f"[execution 6]({e}6) is still running\n"
+        "\n**Newly failing scenarios**\n"
+        f"- Checkout \\*smoke\\*: scenario 7 on CHROME 134 / Windows 11, SAFARI 17 / macOS "
+        f"([execution 2]({e}2))\n"
+        "\n**Slower**\n"
+        "- Login: median 1 min 35 s against 1 min 00 s over the 14 days before "
+        "(+58 %, 3 executions)\n"
+        "\n_Running now, judged on their latest finished execution: "
+        f"Search ([execution 6]({e}6))_\n"
+    )
+
+
+def test_empty_sections_say_so() -> None:
+    quiet = custom_window(ts("2025-05-01 00:00"), ts("2025-05-02 00:00"))
+    text = digest_markdown(standup_digest(executions([]), quiet))
+    for line in (
+        "- _Nothing turned red_",
+        "- _Nothing fixed_",
+        "- _Nothing still failing_",
+        "- _No newly failing scenarios_",
+        "- _Nothing slower_",
+    ):
+        assert line in text.splitlines()
+    assert "0 executions (previous window 0), pass rate \u2013\n" in text
+    assert "Running now" not in text
+
+
+def test_a_limit_collapses_the_rest() -> None:
+    rows = []
+    for plan in range(1, 8):
+        rows.append(execution(plan * 10, plan, "2025-04-03 10:00", "pass"))
+        rows.append(execution(plan * 10 + 1, plan, "2025-04-05 10:00", "fail"))
+    text = digest_markdown(standup_digest(executions(rows), standup_window(NOW)), limit=5)
+    section = text.split("**Turned red**\n")[1].split("\n\n")[0].splitlines()
+    assert len(section) == 6
+    assert section[-1] == "- and 2 more"
+
+
+def test_names_cannot_inject_markdown_or_break_links() -> None:
+    assert escape("[evil](http://x) `code` <b>") == "\\[evil\\](http://x) \\`code\\` \\<b\\>"
+    assert escape("two\nlines") == "two lines"
+    rows = [
+        execution(1, 1, "2025-04-03 10:00", plan="A"),
+        execution(2, 1, "2025-04-05 10:00", "fail", plan="A"),
+    ]
+    text = digest_markdown(
+        standup_digest(executions(rows), standup_window(NOW)),
+        link_for=lambda kind, ident: f"https://x.example/a b(c)/{ident}",
+    )
+    assert "(https://x.example/a%20b%28c%29/2)" in text
+
+
+def test_small_formatters() -> None:
+    assert when(ts("2025-04-07 06:12"), "Europe/Istanbul") == "Mon 7 Apr 09:12"
+    assert duration(42_400) == "42 s"
+    assert duration(185_000) == "3 min 05 s"
+    assert duration(3_720_000) == "1 h 02 min"

@@ -9,69 +9,67 @@ mine" is a flag; the address comes from the viewer's own connection).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime
-from enum import StrEnum
+from datetime import UTC, date, datetime, time
 
-# The query parameter names. Values are always strings in the URL.
-PROJECT = "project"
-PLAN = "plan"
-ACTIVE = "active"
-RANGE = "range"
-FROM = "from"
-TO = "to"
-STATUS = "status"
-MINE = "mine"
-EXECUTION = "execution"
-# When the selected execution started (UTC, to the second). The API cannot fetch one execution
-# by id, so this lets a results link find it with a query of a few minutes when it is no longer
-# among the executions its filters select (a "last 7 days" link opened a month later).
-STARTED = "started"
+from dashboard.state.params import (
+    ACTIVE,
+    DEFAULT_RANGE,
+    DEFAULT_STANDUP_AT,
+    EXECUTION,
+    EXECUTIONS_PARAMS,
+    FIRST_DAY,
+    FROM,
+    HEALTH_PARAMS,
+    LAST_DAY,
+    MINE,
+    PLAN,
+    PLANS_PARAMS,
+    PRESENT,
+    PROJECT,
+    RANGE,
+    RESULTS_PARAMS,
+    STANDUP_AT,
+    STANDUP_PARAMS,
+    STARTED,
+    STATUS,
+    TO,
+    TZ,
+    DateRange,
+)
+from dashboard.state.reader import ParamReader
 
-# Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
-# holds what that page shows and nothing stale from another page. The results page keeps the
-# executions filters so that "back to executions" restores them.
-PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE)
-EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE)
-RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
-
-
-class DateRange(StrEnum):
-    """Date-range presets of the executions page; CUSTOM uses the `from`/`to` dates."""
-
-    LAST_24_HOURS = "24h"
-    LAST_7_DAYS = "7d"
-    LAST_30_DAYS = "30d"
-    LAST_90_DAYS = "90d"
-    CUSTOM = "custom"
-
-    @property
-    def label(self) -> str:
-        return _RANGE_LABELS[self]
-
-
-_RANGE_LABELS = {
-    DateRange.LAST_24_HOURS: "24 h",
-    DateRange.LAST_7_DAYS: "7 d",
-    DateRange.LAST_30_DAYS: "30 d",
-    DateRange.LAST_90_DAYS: "90 d",
-    DateRange.CUSTOM: "Custom",
-}
-DEFAULT_RANGE = DateRange.LAST_7_DAYS
-# The days a custom range may name. The date pickers need bounds, and a day outside these is a
-# typo rather than a test run (and would overflow a window around it).
-FIRST_DAY = date(1970, 1, 1)
-LAST_DAY = date(9998, 12, 31)
-
-_MAX_ID = 2**63 - 1  # ids are 64-bit Longs (spec section 2)
-_ID_RE = re.compile(r"^[0-9]{1,19}$")
-# Statuses are an open set (spec 4.2): any name-like value is accepted and passed on as itself.
-_STATUS_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
-_INSTANT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$")
-_TRUE = frozenset({"true", "1", "yes", "on"})
-_FALSE = frozenset({"false", "0", "no", "off"})
+# The names are defined in `params`; callers may take them from here with the state itself.
+__all__ = [
+    "ACTIVE",
+    "DEFAULT_RANGE",
+    "DEFAULT_STANDUP_AT",
+    "EXECUTION",
+    "EXECUTIONS_PARAMS",
+    "FIRST_DAY",
+    "FROM",
+    "HEALTH_PARAMS",
+    "LAST_DAY",
+    "MINE",
+    "PLAN",
+    "PLANS_PARAMS",
+    "PRESENT",
+    "PROJECT",
+    "RANGE",
+    "RESULTS_PARAMS",
+    "STANDUP_AT",
+    "STANDUP_PARAMS",
+    "STARTED",
+    "STATUS",
+    "TO",
+    "TZ",
+    "DateRange",
+    "ParsedState",
+    "ViewState",
+    "parse",
+    "to_query_params",
+]
 
 
 @dataclass(frozen=True)
@@ -88,6 +86,9 @@ class ViewState:
     mine: bool = False
     execution: int | None = None
     execution_start: datetime | None = None  # a hint to find `execution` (UTC)
+    tz: str | None = None  # None: the viewer's own zone (the browser's), else UTC
+    standup_at: time | None = None  # None: DEFAULT_STANDUP_AT
+    present: bool = False
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -109,7 +110,7 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
     if names is not None:
         wanted = set(names)
         params = {name: value for name, value in params.items() if name in wanted}
-    reader = _Reader(params)
+    reader = ParamReader(params)
     # Read in the order the filters appear on the pages, so problems are listed that way too.
     project = reader.id(PROJECT, "project")
     plan = reader.id(PLAN, "plan")
@@ -127,142 +128,11 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
         mine=reader.flag(MINE, default=False, meaning='"only my executions"'),
         execution=reader.id(EXECUTION, "execution"),
         execution_start=reader.instant(STARTED),
+        tz=reader.zone(TZ),
+        standup_at=reader.time_of_day(STANDUP_AT),
+        present=reader.flag(PRESENT, default=False, meaning="presenter mode"),
     )
     return ParsedState(state, reader.problems)
-
-
-class _Reader:
-    """Reads typed values out of raw query parameters, collecting a problem per bad value."""
-
-    def __init__(self, params: Mapping[str, str | list[str]]) -> None:
-        self._params = params
-        self.problems: list[str] = []
-
-    def raw(self, name: str) -> str | None:
-        value = self._params.get(name)
-        if isinstance(value, list):  # a repeated parameter: the last wins, as in st.query_params
-            value = value[-1] if value else None
-        if value is None:
-            return None
-        return value.strip() or None
-
-    def id(self, name: str, what: str) -> int | None:
-        raw = self.raw(name)
-        if raw is None:
-            return None
-        if _ID_RE.match(raw) and 0 < int(raw) <= _MAX_ID:
-            return int(raw)
-        self.problems.append(
-            f'The link\'s "{name}" value {_quote(raw)} is not a valid {what} id (a positive whole '
-            f"number), so it was ignored."
-        )
-        return None
-
-    def flag(self, name: str, *, default: bool, meaning: str) -> bool:
-        raw = self.raw(name)
-        if raw is None:
-            return default
-        if raw.lower() in _TRUE:
-            return True
-        if raw.lower() in _FALSE:
-            return False
-        self.problems.append(
-            f'The link\'s "{name}" value {_quote(raw)} is not true or false, so {meaning} '
-            f"is {'on' if default else 'off'}."
-        )
-        return default
-
-    def statuses(self) -> tuple[str, ...]:
-        """Comma-separated status names (`status=FAILURE,ERROR`); a bad one is dropped."""
-        raw = self.raw(STATUS)
-        if raw is None:
-            return ()
-        names = [name.strip() for name in raw.split(",") if name.strip()]
-        good = [name.upper() for name in names if _STATUS_RE.match(name)]
-        bad = [name for name in names if not _STATUS_RE.match(name)] or ([] if names else [raw])
-        for name in bad:
-            rest = "the other statuses are" if good else "executions of every status are"
-            self.problems.append(
-                f'The link\'s "{STATUS}" value {_quote(name)} is not a status name, so {rest} '
-                f"shown."
-            )
-        return tuple(dict.fromkeys(good))
-
-    def day(self, name: str) -> date | None:
-        raw = self.raw(name)
-        if raw is None:
-            return None
-        if re.match(r"^\d{4}-\d{2}-\d{2}$", raw):
-            try:
-                day = date.fromisoformat(raw)
-            except ValueError:  # a well-shaped impossible date, such as 2025-02-30
-                day = None
-            if day is not None and FIRST_DAY <= day <= LAST_DAY:
-                return day
-            if day is not None:
-                self.problems.append(
-                    f'The link\'s "{name}" value {_quote(raw)} is not between '
-                    f"{FIRST_DAY.isoformat()} and {LAST_DAY.isoformat()}, so it was ignored."
-                )
-                return None
-        self.problems.append(
-            f'The link\'s "{name}" value {_quote(raw)} is not a date like 2025-11-22, '
-            f"so it was ignored."
-        )
-        return None
-
-    def instant(self, name: str) -> datetime | None:
-        raw = self.raw(name)
-        if raw is None:
-            return None
-        if _INSTANT_RE.match(raw):
-            try:
-                instant = datetime.fromisoformat(raw).astimezone(UTC)
-            except (ValueError, OverflowError):  # impossible, such as 2026-11-31T25:00Z
-                instant = None
-            # Years far off would overflow a window around the time; no execution runs then.
-            if instant is not None and 1970 <= instant.year <= 9998:
-                return instant
-        self.problems.append(
-            f'The link\'s "{name}" value {_quote(raw)} is not a UTC time like '
-            f"2026-11-20T09:15:00Z, so it was ignored."
-        )
-        return None
-
-    def date_range(self) -> tuple[DateRange, date | None, date | None]:
-        raw_range = self.raw(RANGE)
-        date_from, date_to = self.day(FROM), self.day(TO)
-        fallback = (DEFAULT_RANGE, None, None)
-        if raw_range is None:
-            # Dates without a preset mean the dates: that is what someone typing them meant.
-            if date_from is None and date_to is None:
-                return fallback
-        else:
-            try:
-                if DateRange(raw_range.lower()) is not DateRange.CUSTOM:
-                    return DateRange(raw_range.lower()), None, None
-            except ValueError:
-                choices = ", ".join(r.value for r in DateRange)
-                self.problems.append(
-                    f'The link\'s "{RANGE}" value {_quote(raw_range)} is not one of {choices}, '
-                    f"so the last {DEFAULT_RANGE.label} are shown."
-                )
-                return fallback
-            if date_from is None and date_to is None:
-                if self.raw(FROM) is None and self.raw(TO) is None:  # bad dates said so already
-                    self.problems.append(
-                        f"A custom date range needs a start or an end date, so the last "
-                        f"{DEFAULT_RANGE.label} are shown."
-                    )
-                return fallback
-        if date_from is not None and date_to is not None and date_from > date_to:
-            self.problems.append(
-                f"The date range is reversed (from {date_from.isoformat()} is after to "
-                f"{date_to.isoformat()}), so the last {DEFAULT_RANGE.label} are shown. "
-                f"Pick the start date first."
-            )
-            return fallback
-        return DateRange.CUSTOM, date_from, date_to
 
 
 def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
@@ -278,17 +148,15 @@ def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
         MINE: "true" if state.mine else None,
         EXECUTION: _str_or_none(state.execution),
         STARTED: _instant_or_none(state.execution_start),
+        TZ: state.tz,
+        STANDUP_AT: state.standup_at.strftime("%H:%M") if state.standup_at else None,
+        PRESENT: "1" if state.present else None,
     }
     wanted = set(names)
     unknown = wanted - set(values)
     if unknown:
         raise ValueError(f"unknown query parameters: {sorted(unknown)}")
     return {name: value for name, value in values.items() if name in wanted and value is not None}
-
-
-def _quote(raw: str, limit: int = 40) -> str:
-    short = raw if len(raw) <= limit else raw[: limit - 1] + "…"
-    return f'"{short}"'
 
 
 def _str_or_none(value: int | None) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
@@ -195,3 +195,27 @@ def test_a_bad_status_in_a_list_is_dropped_and_the_others_kept() -> None:
     assert parsed.state.statuses == ("FAILURE",)
     (problem,) = parsed.problems
     assert '"<b>x</b>" is not a status name, so the other statuses are shown' in problem
+
+
+def test_a_time_zone_a_standup_time_and_presenter_mode_travel_in_the_link() -> None:
+    parsed = url_state.parse({"tz": "Europe/Istanbul", "at": "9:15", "present": "1"})
+
+    assert parsed.problems == []
+    assert parsed.state.tz == "Europe/Istanbul"
+    assert parsed.state.standup_at == time(9, 15)
+    assert parsed.state.present is True
+    assert url_state.to_query_params(parsed.state, url_state.STANDUP_PARAMS) == {
+        "tz": "Europe/Istanbul",
+        "at": "09:15",
+        "present": "1",
+    }
+
+
+def test_an_unknown_zone_or_time_is_dropped_with_a_problem() -> None:
+    parsed = url_state.parse({"tz": "Mars/Olympus", "at": "25:00"})
+
+    assert parsed.state.tz is None
+    assert parsed.state.standup_at is None
+    assert len(parsed.problems) == 2
+    assert "is not a time zone like Europe/Istanbul" in parsed.problems[0]
+    assert "is not a time of day like 09:30" in parsed.problems[1]

@@ -1,0 +1,63 @@
+"""The names of the URL's query parameters, and which page owns which: the one place that
+names them. Values are always strings in the URL; `dashboard.state.url` reads and writes them."""
+
+from __future__ import annotations
+
+from datetime import date, time
+from enum import StrEnum
+
+# The query parameter names. Values are always strings in the URL.
+PROJECT = "project"
+PLAN = "plan"
+ACTIVE = "active"
+RANGE = "range"
+FROM = "from"
+TO = "to"
+STATUS = "status"
+MINE = "mine"
+EXECUTION = "execution"
+# When the selected execution started (UTC, to the second). The API cannot fetch one execution
+# by id, so this lets a results link find it with a query of a few minutes when it is no longer
+# among the executions its filters select (a "last 7 days" link opened a month later).
+STARTED = "started"
+TZ = "tz"  # an IANA time zone; absent: the viewer's browser's
+STANDUP_AT = "at"  # the standup's local time of day, HH:MM
+PRESENT = "present"  # presenter mode: large type, no sidebar, refreshes itself
+
+# Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
+# holds what that page shows and nothing stale from another page. The results page keeps the
+# executions filters so that "back to executions" restores them.
+PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE)
+EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE)
+RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
+STANDUP_PARAMS: tuple[str, ...] = (PROJECT, RANGE, FROM, TO, TZ, STANDUP_AT, PRESENT)
+HEALTH_PARAMS: tuple[str, ...] = (PROJECT, TZ)
+
+
+class DateRange(StrEnum):
+    """Date-range presets of the executions page; CUSTOM uses the `from`/`to` dates."""
+
+    LAST_24_HOURS = "24h"
+    LAST_7_DAYS = "7d"
+    LAST_30_DAYS = "30d"
+    LAST_90_DAYS = "90d"
+    CUSTOM = "custom"
+
+    @property
+    def label(self) -> str:
+        return _RANGE_LABELS[self]
+
+
+_RANGE_LABELS = {
+    DateRange.LAST_24_HOURS: "24 h",
+    DateRange.LAST_7_DAYS: "7 d",
+    DateRange.LAST_30_DAYS: "30 d",
+    DateRange.LAST_90_DAYS: "90 d",
+    DateRange.CUSTOM: "Custom",
+}
+DEFAULT_RANGE = DateRange.LAST_7_DAYS
+DEFAULT_STANDUP_AT = time(9, 30)
+# The days a custom range may name. The date pickers need bounds, and a day outside these is a
+# typo rather than a test run (and would overflow a window around it).
+FIRST_DAY = date(1970, 1, 1)
+LAST_DAY = date(9998, 12, 31)

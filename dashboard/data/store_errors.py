@@ -7,6 +7,8 @@ back to the service rather than fail. Messages name the file and what happened, 
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class StoreError(Exception):
     """Base of every error of the history store."""
@@ -15,6 +17,20 @@ class StoreError(Exception):
         super().__init__(message)
         self.message = message
         self.location = location  # a file path, or a database's host and name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only arguments do not survive pickle's default (a page's cache pickles what
+        # it keeps): rebuild from the class and the attributes instead.
+        return (_rebuild, (type(self), self.args, dict(vars(self))))
+
+
+def _rebuild(
+    cls: type[StoreError], args: tuple[Any, ...], attributes: dict[str, Any]
+) -> StoreError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(attributes)
+    return error
 
 
 class StoreBusyError(StoreError):

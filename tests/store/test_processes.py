@@ -7,6 +7,7 @@ Each test waits on what the other process says (its progress lines), never on a 
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -253,6 +254,9 @@ def test_a_busy_store_does_not_stop_a_page_from_loading_results(
     )
 
     assert isinstance(outcome.store_error, StoreBusyError)
+    kept = pickle.loads(pickle.dumps(outcome))  # noqa: S301 - our own bytes, as a cache keeps them
+    assert isinstance(kept.store_error, StoreBusyError)
+    assert kept.store_error.waited == outcome.store_error.waited
     assert sorted(outcome.results["result_id"]) == sorted(execution.test_results)
     assert wire.sent["results"] == len(scenarios)
     release(holder)

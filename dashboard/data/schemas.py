@@ -89,6 +89,38 @@ RESULT_HISTORY_COLUMNS: dict[str, str] = {
     "message": "str",
     "node_log": "str",  # an http(s) URL, or missing
     "executor_log": "str",  # an http(s) URL, or missing
+    # What the results page shows beside the above, so a stored execution needs no request:
+    "screenshots": "boolean",  # screenshots_enabled
+    "video": "boolean",  # video_enabled
+    "unlinked_logs": "str",  # log paths that are not http(s) links, shown as inert text
 }
 """One row per test result (a scenario on one environment in one execution), across executions:
 what the history store keeps and cross-run analytics read. Never a user's `access_token`."""
+
+EXECUTION_HISTORY_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "start": UTC_TIME,
+    "end": UTC_TIME,
+    "plan_id": "Int64",
+    "plan": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "user": "str",  # the username who started it
+    "runtime_ms": "Int64",  # milliseconds, as the service gives an execution's runtime
+}
+"""One row per finished execution the history store holds (newest first). Its status counts are
+`EXECUTION_STATUS_COLUMNS`, in long form."""
+
+EXECUTION_STATUS_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "start": UTC_TIME,
+    "status": "str",
+    "count": "int64",
+}
+"""An execution's `result_summary` in long form: one row per (execution, status)."""
+
+PAIR_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "scenario_id": "int64",
+}
+"""(execution, scenario) pairs: the unit the service serves results by, one request each."""

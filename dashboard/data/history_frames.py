@@ -1,0 +1,223 @@
+"""Service records -> the frames the history store keeps, and which executions are finished.
+
+Frames are built column by column from the attributes the store keeps, never by dumping a
+model: a result's `user_info` carries another user's access token, and nothing of it is read
+here. These are the only functions that turn `api_client` models into history frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import pandas as pd
+
+from api_client import Execution, TestPlan, TestResult
+from dashboard.analytics.verdicts import is_running
+from dashboard.data.frames import is_web_url
+from dashboard.data.schemas import (
+    EXECUTION_HISTORY_COLUMNS,
+    EXECUTION_STATUS_COLUMNS,
+    RESULT_HISTORY_COLUMNS,
+)
+from dashboard.data.store_engine import typed_frame
+
+PLAN_HISTORY_COLUMNS: dict[str, str] = {
+    "plan_id": "int64",
+    "plan": "str",
+    "type": "str",
+    "project_id": "Int64",
+    "project": "str",
+    "enabled": "boolean",
+    "project_enabled": "boolean",
+    "created": "datetime64[us, UTC]",
+    "updated": "datetime64[us, UTC]",
+}
+"""The plans the store keeps (replaced at each sync): what names an execution's plan and project."""
+
+PLAN_SCENARIO_COLUMNS: dict[str, str] = {
+    "plan_id": "int64",
+    "ordinal": "int64",
+    "scenario_id": "int64",
+}
+"""Each plan's scenarios in its own order: the scenarios whose results an execution has."""
+
+EXECUTION_RESULT_ID_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "ordinal": "int64",
+    "result_id": "int64",
+}
+"""An execution's `test_results` ids, in the service's order."""
+
+
+@dataclass(frozen=True)
+class PlanFrames:
+    plans: pd.DataFrame  # PLAN_HISTORY_COLUMNS
+    scenarios: pd.DataFrame  # PLAN_SCENARIO_COLUMNS
+
+
+@dataclass(frozen=True)
+class ExecutionFrames:
+    executions: pd.DataFrame  # EXECUTION_HISTORY_COLUMNS
+    statuses: pd.DataFrame  # EXECUTION_STATUS_COLUMNS
+    result_ids: pd.DataFrame  # EXECUTION_RESULT_ID_COLUMNS
+
+
+# -- which executions are finished -------------------------------------------------------------
+
+
+def is_finished(end: datetime | None, summary: Mapping[str, int]) -> bool:
+    """An execution is finished when it has an end and no result in a running status.
+
+    Only a finished execution and its results are stored: they never change again. A running
+    one's results are always fetched fresh (the service gives a running execution an end at
+    its "now", so the end alone does not say it is over).
+    """
+    if end is None or pd.isna(end):
+        return False
+    return not any(count and is_running(str(status)) for status, count in summary.items())
+
+
+def execution_is_finished(execution: Execution) -> bool:
+    return is_finished(execution.end_date, execution.result_summary)
+
+
+def finished_execution_ids(executions: pd.DataFrame, status_counts: pd.DataFrame) -> frozenset[int]:
+    """The finished executions among a page's frames: `executions` with `execution_id` and
+    `end`, `status_counts` in long form with `execution_id`, `status` and `count` (the live
+    loaders' frames and the store's have these columns)."""
+    if executions.empty:
+        return frozenset()
+    ended = executions.loc[executions["end"].notna(), "execution_id"]
+    counts = status_counts.loc[status_counts["count"].fillna(0) > 0]
+    running_status = counts["status"].astype("str").map(is_running).astype("bool")
+    running = set(counts.loc[running_status, "execution_id"].astype("int64"))
+    return frozenset(int(e) for e in ended if int(e) not in running)
+
+
+# -- records -> frames -------------------------------------------------------------------------
+
+
+def plan_frames(plans: Iterable[TestPlan]) -> PlanFrames:
+    plans = list(plans)
+    frame = pd.DataFrame(
+        {
+            "plan_id": [p.id for p in plans],
+            "plan": [p.plan_name for p in plans],
+            "type": [p.type for p in plans],
+            "project_id": [p.project_id for p in plans],
+            "project": [p.project_name for p in plans],
+            "enabled": [p.enabled for p in plans],
+            "project_enabled": [p.project_enabled for p in plans],
+            "created": [p.created_at for p in plans],
+            "updated": [p.updated_at for p in plans],
+        }
+    )
+    scenarios = pd.DataFrame(
+        {
+            "plan_id": [p.id for p in plans for _ in p.scenarios],
+            "ordinal": [i for p in plans for i in range(len(p.scenarios))],
+            "scenario_id": [s for p in plans for s in p.scenarios],
+        }
+    )
+    return PlanFrames(
+        typed_frame(frame, PLAN_HISTORY_COLUMNS), typed_frame(scenarios, PLAN_SCENARIO_COLUMNS)
+    )
+
+
+def execution_frames(executions: Iterable[Execution]) -> ExecutionFrames:
+    executions = list(executions)
+    frame = pd.DataFrame(
+        {
+            "execution_id": [e.id for e in executions],
+            "start": [e.start_date for e in executions],
+            "end": [e.end_date for e in executions],
+            "plan_id": [e.plan_id for e in executions],
+            "plan": [e.plan_name for e in executions],
+            "project_id": [e.project_id for e in executions],
+            "project": [e.project_name for e in executions],
+            "user": [e.username for e in executions],
+            "runtime_ms": [e.runtime for e in executions],
+        }
+    )
+    statuses = pd.DataFrame(
+        {
+            "execution_id": [e.id for e in executions for _ in e.result_summary],
+            "start": [e.start_date for e in executions for _ in e.result_summary],
+            "status": [s for e in executions for s in e.result_summary],
+            "count": [n for e in executions for n in e.result_summary.values()],
+        }
+    )
+    result_ids = pd.DataFrame(
+        {
+            "execution_id": [e.id for e in executions for _ in e.test_results],
+            "ordinal": [i for e in executions for i in range(len(e.test_results))],
+            "result_id": [r for e in executions for r in e.test_results],
+        }
+    )
+    return ExecutionFrames(
+        typed_frame(frame, EXECUTION_HISTORY_COLUMNS),
+        typed_frame(statuses, EXECUTION_STATUS_COLUMNS),
+        typed_frame(result_ids, EXECUTION_RESULT_ID_COLUMNS),
+    )
+
+
+def results_frame(
+    results: Sequence[TestResult],
+    *,
+    execution_ids: Sequence[int] | None = None,
+    scenario_ids: Sequence[int] | None = None,
+) -> pd.DataFrame:
+    """One row per result (RESULT_HISTORY_COLUMNS), built column by column.
+
+    `execution_ids` and `scenario_ids` (one per result) file each result under the pair it was
+    fetched for, whatever its own fields say: that is what "this pair is stored" relies on.
+    """
+    envs = [r.environment for r in results]
+    node = [r.node_log_path for r in results]
+    executor = [r.executor_log_path for r in results]
+    frame = pd.DataFrame(
+        {
+            "result_id": [r.id for r in results],
+            "execution_id": (
+                list(execution_ids)
+                if execution_ids is not None
+                else [r.execution_id for r in results]
+            ),
+            "plan_id": [r.plan_id for r in results],
+            "project_id": [r.project_id for r in results],
+            "scenario_id": (
+                list(scenario_ids) if scenario_ids is not None else [r.scenario_id for r in results]
+            ),
+            "level": [r.level for r in results],
+            "runtime_s": [r.runtime for r in results],
+            "start": [r.start_date for r in results],
+            "environment_id": [e.id if e else None for e in envs],
+            "os": [
+                (e.operating_system_clean_name or e.operating_system) if e else None for e in envs
+            ],
+            "browser": [e.browser_type if e else None for e in envs],
+            "browser_version": [e.environment_version if e else None for e in envs],
+            "device": [e.environment_type if e else None for e in envs],
+            "mobile": [e.mobile if e else None for e in envs],
+            "resolution": [r.screen_resolution for r in results],
+            "message": [r.message for r in results],
+            "node_log": [p if is_web_url(p) else None for p in node],
+            "executor_log": [p if is_web_url(p) else None for p in executor],
+            "screenshots": [r.screenshots_enabled for r in results],
+            "video": [r.video_enabled for r in results],
+            "unlinked_logs": [_unlinked(n, x) for n, x in zip(node, executor, strict=True)],
+        }
+    )
+    return typed_frame(frame, RESULT_HISTORY_COLUMNS)
+
+
+def _unlinked(node: str | None, executor: str | None) -> str | None:
+    """Log paths that are not http(s) links, labelled, for the page to show as inert text."""
+    parts = [
+        f"{label}: {path}"
+        for label, path in (("node", node), ("executor", executor))
+        if path and not is_web_url(path)
+    ]
+    return "; ".join(parts) or None

@@ -1,0 +1,348 @@
+"""Results of many (execution, scenario) pairs: from the store when kept, else from the service.
+
+The service serves results one pair per request, so a page over many executions needs many
+requests. `fetch_results` asks the history store first (a stored pair needs no request), fetches
+the rest several at a time over the client's one connection pool (the client retries each
+request as `api_client.retry` decides), stores the pairs of finished executions as they arrive,
+and returns every result as one frame. A pair that fails is reported with its typed `ApiError`
+and the others are kept; a pair of a running execution is fetched but never stored, so it is
+fetched fresh next time.
+
+Errors that no other pair would escape (the token refused, the authority to read results
+missing, the company unknown) stop the fan-out at once: what was fetched is stored, and the
+error is raised for the caller to word, instead of being met once per pair.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from api_client import (
+    ApiClient,
+    ApiError,
+    AuthenticationError,
+    CompanyNotFoundError,
+    PermissionDeniedError,
+    SkippedRecord,
+    TestResult,
+)
+from dashboard.data.history_frames import results_frame
+from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
+from dashboard.data.store import HistoryStore
+from dashboard.data.store_engine import empty_frame
+from dashboard.data.store_errors import StoreError
+
+_LOG = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as `on_progress(pairs_done, pairs_to_fetch)` in the caller's thread."""
+
+DEFAULT_CONCURRENCY = 8
+"""Requests in flight at once: enough to hide latency, well within httpx's pool (100), and few
+enough not to look like a burst to the service."""
+
+MAX_CONCURRENCY = 32
+
+FLUSH_SECONDS = 2.0
+"""Fetched pairs are written to the store at least this often, each batch in one transaction,
+so an interrupted fan-out keeps what it fetched and the store is held only briefly."""
+
+FLUSH_PAIRS = 500
+
+FATAL_ERRORS: tuple[type[ApiError], ...] = (
+    AuthenticationError,
+    PermissionDeniedError,
+    CompanyNotFoundError,
+)
+"""Errors every other pair would meet too: they end the fan-out instead of repeating."""
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PairFailure:
+    """A pair whose results could not be fetched, and the typed error that says why."""
+
+    execution_id: int
+    scenario_id: int
+    error: ApiError
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Status errors take keyword-only arguments, which pickle cannot pass back; rebuild the
+        # error from its class and attributes so a failure survives `st.cache_data`.
+        error = self.error
+        return (
+            _rebuild_failure,
+            (self.execution_id, self.scenario_id, type(error), error.args, dict(vars(error))),
+        )
+
+
+def _rebuild_failure(
+    execution_id: int,
+    scenario_id: int,
+    error_type: type[ApiError],
+    args: tuple[Any, ...],
+    attributes: dict[str, Any],
+) -> PairFailure:
+    error = error_type.__new__(error_type)
+    error.args = args
+    error.__dict__.update(attributes)
+    return PairFailure(execution_id, scenario_id, error)
+
+
+@dataclass(frozen=True)
+class PairSkipped:
+    """A pair whose answer held records that did not fit the model: its good results are
+    returned, but the pair is not stored (it is fetched whole again next time)."""
+
+    execution_id: int
+    scenario_id: int
+    records: tuple[SkippedRecord, ...]
+
+
+@dataclass(frozen=True)
+class FanOutCounts:
+    """What a caption needs ("results of 212 of 230 executions; 18 still running")."""
+
+    pairs: int  # distinct pairs asked for
+    from_store: int  # pairs answered by the store, no request
+    fetched: int  # pairs fetched from the service
+    stored: int  # fetched pairs written to the store now
+    failed: int  # pairs whose request failed
+    executions: int  # distinct executions asked for
+    executions_complete: int  # finished, and every pair's results available
+    executions_running: int  # not finished: results fetched fresh, never stored
+    executions_incomplete: int  # finished, but some pair failed or was cut
+
+
+@dataclass(frozen=True)
+class FanOut:
+    """The results of the pairs asked for, and what could not be had."""
+
+    results: pd.DataFrame  # RESULT_HISTORY_COLUMNS; empty when `return_results=False`
+    counts: FanOutCounts
+    failures: tuple[PairFailure, ...] = ()
+    skipped: tuple[PairSkipped, ...] = ()
+    store_error: StoreError | None = None  # the store could not be used: nothing was kept
+
+
+@dataclass
+class _Progress:
+    """The fan-out's working state, kept in the caller's thread only."""
+
+    store: HistoryStore | None
+    keep_results: bool
+    store_error: StoreError | None = None
+    frames: list[pd.DataFrame] = field(default_factory=list)
+    to_store: list[tuple[Pair, Sequence[TestResult]]] = field(default_factory=list)
+    available: set[Pair] = field(default_factory=set)
+    failures: list[PairFailure] = field(default_factory=list)
+    skipped: list[PairSkipped] = field(default_factory=list)
+    fetched: int = 0
+    stored: int = 0
+    last_flush: float = field(default_factory=time.monotonic)
+
+
+def fetch_results(
+    client: ApiClient,
+    pairs: Iterable[tuple[int, int]],
+    *,
+    finished: Collection[int],
+    store: HistoryStore | None = None,
+    max_concurrency: int = DEFAULT_CONCURRENCY,
+    on_progress: ProgressCallback | None = None,
+    return_results: bool = True,
+) -> FanOut:
+    """The results of every (execution_id, scenario_id) pair in `pairs`.
+
+    `finished` holds the ids of the finished executions (see
+    `history_frames.finished_execution_ids`): only their pairs are read from and written to
+    `store`. Pairs already stored are not fetched. The rest are fetched `max_concurrency` at a
+    time; `on_progress(done, total)` reports each one in the caller's thread. With
+    `return_results=False` (a sync), nothing is kept in memory and `results` is empty.
+
+    A store that cannot be used (busy, unreadable) does not stop the fan-out: everything is
+    fetched, nothing is kept, and `store_error` says why. Raises the first error of
+    `FATAL_ERRORS` after storing what was fetched before it.
+    """
+    if not 1 <= max_concurrency <= MAX_CONCURRENCY:
+        raise ValueError(f"max_concurrency must be between 1 and {MAX_CONCURRENCY}")
+    wanted: list[Pair] = list(dict.fromkeys((int(e), int(s)) for e, s in pairs))
+    done_ids = frozenset(int(e) for e in finished)
+    state = _Progress(store=store, keep_results=return_results)
+
+    stored_pairs: set[Pair] = set()
+    if store is not None:
+        stored_pairs = _read_stored(state, [p for p in wanted if p[0] in done_ids])
+    to_fetch = [p for p in wanted if p not in stored_pairs]
+    state.available |= stored_pairs
+
+    try:
+        _fetch_all(client, to_fetch, done_ids, state, max_concurrency, on_progress)
+    finally:
+        _flush(state)
+
+    results = pd.concat(state.frames, ignore_index=True) if state.frames else None
+    if results is None or results.empty:
+        results = empty_frame(RESULT_HISTORY_COLUMNS)
+    else:
+        results = results.sort_values(
+            ["execution_id", "scenario_id", "result_id"], kind="stable", ignore_index=True
+        )
+    return FanOut(
+        results=results,
+        counts=_counts(wanted, done_ids, stored_pairs, state),
+        failures=tuple(state.failures),
+        skipped=tuple(state.skipped),
+        store_error=state.store_error,
+    )
+
+
+def _read_stored(state: _Progress, candidates: list[Pair]) -> set[Pair]:
+    """The stored pairs among `candidates`, their results added to the answer."""
+    if not candidates or state.store is None:
+        return set()
+    try:
+        found = state.store.stored_pairs(candidates)
+        stored = set(
+            zip(found["execution_id"].tolist(), found["scenario_id"].tolist(), strict=True)
+        )
+        if stored and state.keep_results:
+            state.frames.append(state.store.results_of_pairs(sorted(stored)))
+    except StoreError as error:
+        _give_up_store(state, error)
+        return set()
+    return stored
+
+
+def _fetch_all(
+    client: ApiClient,
+    to_fetch: list[Pair],
+    done_ids: frozenset[int],
+    state: _Progress,
+    max_concurrency: int,
+    on_progress: ProgressCallback | None,
+) -> None:
+    total = len(to_fetch)
+    if on_progress:
+        on_progress(0, total)
+    if not to_fetch:
+        return
+    queue = iter(to_fetch)
+    done = 0
+    pool = ThreadPoolExecutor(max_workers=min(max_concurrency, total))
+    pending: dict[Future[Sequence[TestResult]], Pair] = {}
+
+    def submit_next() -> None:
+        pair = next(queue, None)
+        if pair is not None:
+            pending[pool.submit(client.test_results, *pair)] = pair
+
+    try:
+        # A window of requests in flight, not one future per pair: a stop leaves little behind.
+        for _ in range(max_concurrency * 2):
+            submit_next()
+        while pending:
+            finished_now, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished_now:
+                pair = pending.pop(future)
+                try:
+                    records = future.result()
+                except FATAL_ERRORS:
+                    raise
+                except ApiError as error:
+                    state.failures.append(PairFailure(pair[0], pair[1], error))
+                else:
+                    _take(state, pair, records, finished=pair[0] in done_ids)
+                done += 1
+                submit_next()
+                if on_progress:
+                    on_progress(done, total)
+            if (
+                len(state.to_store) >= FLUSH_PAIRS
+                or time.monotonic() - state.last_flush >= FLUSH_SECONDS
+            ):
+                _flush(state)
+    finally:
+        # On a stop, requests not yet started are dropped rather than waited for.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _take(state: _Progress, pair: Pair, records: Sequence[TestResult], *, finished: bool) -> None:
+    state.fetched += 1
+    skipped = tuple(getattr(records, "skipped", ()))
+    if skipped:
+        state.skipped.append(PairSkipped(pair[0], pair[1], skipped))
+    else:
+        state.available.add(pair)
+    if finished and not skipped and state.store is not None:
+        state.to_store.append((pair, records))
+    elif state.keep_results and records:
+        state.frames.append(_frame_of([(pair, records)]))
+
+
+def _flush(state: _Progress) -> None:
+    """Write the finished pairs fetched since the last flush, in one transaction."""
+    batch, state.to_store = state.to_store, []
+    state.last_flush = time.monotonic()
+    if not batch:
+        return
+    frame = _frame_of(batch)
+    if state.keep_results:
+        state.frames.append(frame)
+    if state.store is None:
+        return
+    counts = pd.DataFrame(
+        {
+            "execution_id": [pair[0] for pair, _ in batch],
+            "scenario_id": [pair[1] for pair, _ in batch],
+            "result_count": [len(records) for _, records in batch],
+        }
+    )
+    try:
+        state.stored += state.store.add_results(frame, counts)
+    except StoreError as error:
+        _give_up_store(state, error)
+
+
+def _give_up_store(state: _Progress, error: StoreError) -> None:
+    _LOG.warning("history store not used for these results: %s", error)
+    state.store_error = error
+    state.store = None
+
+
+def _frame_of(batch: list[tuple[Pair, Sequence[TestResult]]]) -> pd.DataFrame:
+    results = [r for _, records in batch for r in records]
+    return results_frame(
+        results,
+        execution_ids=[pair[0] for pair, records in batch for _ in records],
+        scenario_ids=[pair[1] for pair, records in batch for _ in records],
+    )
+
+
+def _counts(
+    wanted: list[Pair], done_ids: frozenset[int], stored_pairs: set[Pair], state: _Progress
+) -> FanOutCounts:
+    by_execution: dict[int, bool] = {}
+    for pair in wanted:
+        by_execution[pair[0]] = by_execution.get(pair[0], True) and pair in state.available
+    running = sum(1 for e in by_execution if e not in done_ids)
+    complete = sum(1 for e, ok in by_execution.items() if e in done_ids and ok)
+    return FanOutCounts(
+        pairs=len(wanted),
+        from_store=len(stored_pairs),
+        fetched=state.fetched,
+        stored=state.stored,
+        failed=len(state.failures),
+        executions=len(by_execution),
+        executions_complete=complete,
+        executions_running=running,
+        executions_incomplete=len(by_execution) - running - complete,
+    )

@@ -1,0 +1,247 @@
+"""The DuckDB file engine of the history store: one file per (service, company), owner-only.
+
+DuckDB lets one process at a time open a file for writing (it takes a lock on the file; a
+read-only open takes a shared one). So `connect` retries a lock conflict with a growing pause
+until its bounded wait runs out, then raises `StoreBusyError`; it never opens around the lock.
+Frames go in through DuckDB's pandas integration (a frame registered as a view, then one
+`INSERT ... SELECT`), and come out through Arrow (`to_arrow_table()`, then one conversion to
+pandas), never row by row.
+
+Files are kept 0600: DuckDB creates the database and its write-ahead log with the process's
+umask, so they are narrowed right after each open and each write (the folder, made 0700 by
+`store_location`, keeps everyone else out in between).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import os
+import shutil
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+
+from dashboard.data.store_engine import Params, typed_frame, with_placeholders
+from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
+
+_LOG = logging.getLogger(__name__)
+
+FILE_MODE = 0o600
+_FIRST_PAUSE = 0.05
+_LONGEST_PAUSE = 0.5
+_LOCK_CONFLICT = "Could not set lock"
+_MISSING = "database does not exist"
+
+# Arrow -> pandas: integers and booleans become nullable pandas types, so a NULL id stays <NA>
+# (not a float NaN that would lose precision past 2**53) before the schema's astype.
+_PANDAS_TYPES = {
+    pa.int64(): pd.Int64Dtype(),
+    pa.int32(): pd.Int64Dtype(),
+    pa.bool_(): pd.BooleanDtype(),
+}
+
+
+class DuckDBEngine:
+    """A history store in one DuckDB file. Not thread-safe: `HistoryStore` serialises use."""
+
+    kind = "duckdb"
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._read_only = False
+        self._names = itertools.count(1)
+
+    def __repr__(self) -> str:
+        return f"DuckDBEngine({str(self.path)!r})"
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    @property
+    def is_open(self) -> bool:
+        return self._con is not None
+
+    @property
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def connect(self, *, read_only: bool, wait: float) -> None:
+        if self._con is not None:
+            return
+        started = time.monotonic()
+        pause = _FIRST_PAUSE
+        while True:
+            try:
+                con = duckdb.connect(str(self.path), read_only=read_only)
+                break
+            except duckdb.IOException as error:
+                text = str(error)
+                if _MISSING in text:
+                    raise StoreMissingError(
+                        f"No history is stored at {self.path} yet.", location=self.location
+                    ) from None
+                if _LOCK_CONFLICT not in text:
+                    raise StoreError(
+                        f"The history store {self.path} cannot be opened: {_first_line(text)}",
+                        location=self.location,
+                    ) from None
+                waited = time.monotonic() - started
+                if waited + pause > wait:
+                    raise StoreBusyError(
+                        f"The history store {self.path} is in use by another process "
+                        f"(waited {waited:.1f} s).",
+                        location=self.location,
+                        waited=waited,
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 2, _LONGEST_PAUSE)
+            except duckdb.Error as error:
+                raise StoreError(
+                    f"The history store {self.path} cannot be opened: {_first_line(str(error))}",
+                    location=self.location,
+                ) from None
+        try:
+            con.execute("SET TimeZone = 'UTC'")
+        except duckdb.Error:
+            con.close()
+            raise
+        self._con = con
+        self._read_only = read_only
+        if not read_only:
+            self.secure()
+
+    def close(self) -> None:
+        con, self._con = self._con, None
+        if con is not None:
+            con.close()  # a clean close checkpoints the write-ahead log into the file
+            if not self._read_only:
+                self.secure()
+
+    # -- statements ------------------------------------------------------------------------------
+
+    def execute(self, sql: str, params: Params | None = None) -> None:
+        self._run(lambda con: con.execute(_duckdb_sql(sql), _values(params)))
+
+    def scalar(self, sql: str, params: Params | None = None) -> Any:
+        rows = self.rows(sql, params)
+        return rows[0][0] if rows else None
+
+    def rows(self, sql: str, params: Params | None = None) -> list[tuple[Any, ...]]:
+        return self._run(lambda con: con.execute(_duckdb_sql(sql), _values(params)).fetchall())
+
+    def frame(
+        self, sql: str, schema: Mapping[str, str], params: Params | None = None
+    ) -> pd.DataFrame:
+        def read(con: duckdb.DuckDBPyConnection) -> pa.Table:
+            relation = con.sql(_duckdb_sql(sql), params=_values(params) or None)
+            return relation.to_arrow_table()
+
+        table = self._run(read)
+        return typed_frame(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)
+
+    @contextlib.contextmanager
+    def staged(self, frame: pd.DataFrame) -> Iterator[str]:
+        con = self._connection()
+        name = f"staged_{next(self._names)}"
+        con.register(name, frame)
+        try:
+            yield name
+        finally:
+            con.unregister(name)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        con = self._connection()
+        con.execute("BEGIN TRANSACTION")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.execute("ROLLBACK")
+            raise
+        con.execute("COMMIT")
+        self.secure()
+
+    # -- files -----------------------------------------------------------------------------------
+
+    def _files(self) -> list[Path]:
+        return [self.path, self.path.with_name(self.path.name + ".wal")]
+
+    def secure(self) -> None:
+        for file in self._files():
+            with contextlib.suppress(FileNotFoundError):
+                if file.stat().st_mode & 0o777 != FILE_MODE:
+                    file.chmod(FILE_MODE)
+
+    def size_bytes(self) -> int | None:
+        total = 0
+        for file in self._files():
+            with contextlib.suppress(FileNotFoundError):
+                total += file.stat().st_size
+        return total
+
+    def set_aside(self) -> str | None:
+        self.close()
+        if not self.path.exists():
+            return None
+        aside = self.path.with_name(self.path.name + ".unreadable")
+        os.replace(self.path, aside)
+        with contextlib.suppress(FileNotFoundError):
+            self._files()[1].unlink()
+        with contextlib.suppress(OSError):
+            aside.chmod(FILE_MODE)
+        return str(aside)
+
+    def destroy(self) -> None:
+        self.close()
+        for file in self._files():
+            with contextlib.suppress(FileNotFoundError):
+                file.unlink()
+        shutil.rmtree(self.path.with_name(self.path.name + ".tmp"), ignore_errors=True)
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        if self._con is None:
+            raise StoreError("The history store is not open.", location=self.location)
+        return self._con
+
+    def _run(self, action: Any) -> Any:
+        con = self._connection()
+        try:
+            return action(con)
+        except duckdb.FatalException:
+            # DuckDB invalidates a database after a fatal error: let go, so the next use reopens.
+            self._con = None
+            with contextlib.suppress(duckdb.Error):
+                con.close()
+            raise
+
+
+def _duckdb_sql(sql: str) -> str:
+    return with_placeholders(sql, "$")
+
+
+def _values(params: Params | None) -> dict[str, Any]:
+    return dict(params or {})
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0][:300] if lines else "no details"
+
+
+def is_store_file(path: Path) -> bool:
+    """Whether `path` looks like a history store file of this program (by its suffix)."""
+    return path.suffix == ".duckdb" and path.is_file()

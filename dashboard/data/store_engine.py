@@ -1,0 +1,131 @@
+"""What differs between the store's database engines, behind one small interface.
+
+`HistoryStore` (dashboard/data/store.py) speaks only to a `StoreEngine` and runs only the
+statements of `store_sql`. An engine knows how to connect (and what to do when another process
+holds the database), how to run a statement with `:name` parameters, how to hand a pandas frame
+over in bulk (`staged`), how to read a result into a frame, and how to remove everything. Today
+there is one engine, the DuckDB file (`store_duckdb.DuckDBEngine`); the PostgreSQL backend of
+issue #16 is a second implementation of this protocol (psycopg 3 with its pool, COPY into a
+temporary table for `staged`, `pg_advisory_lock` for one sync at a time), with no change to the
+store or its SQL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
+from functools import lru_cache
+from typing import Any, Protocol
+
+import pandas as pd
+
+Params = Mapping[str, Any]
+
+
+class StoreEngine(Protocol):
+    """One database behind the history store. Not thread-safe: `HistoryStore` serialises use."""
+
+    kind: str
+    """"duckdb" (later "postgresql"); migrations may name statements for one kind only."""
+
+    @property
+    def location(self) -> str:
+        """Where the data lives, for messages: a file path, or host and database (no password)."""
+        ...
+
+    @property
+    def is_open(self) -> bool: ...
+
+    @property
+    def exists(self) -> bool:
+        """Whether there is a database to open read-only (a file engine: the file exists)."""
+        ...
+
+    def connect(self, *, read_only: bool, wait: float) -> None:
+        """Open the database, waiting up to `wait` seconds for another process to let go.
+
+        Raises `StoreBusyError` when it does not, `StoreMissingError` for a read-only open of a
+        database that does not exist, `StoreError` when the database cannot be opened at all.
+        """
+        ...
+
+    def close(self) -> None:
+        """Let go of the database (other processes may open it). Safe to call when closed."""
+        ...
+
+    def execute(self, sql: str, params: Params | None = None) -> None: ...
+
+    def scalar(self, sql: str, params: Params | None = None) -> Any:
+        """The first column of the first row (None when there is no row)."""
+        ...
+
+    def rows(self, sql: str, params: Params | None = None) -> list[tuple[Any, ...]]: ...
+
+    def frame(
+        self, sql: str, schema: Mapping[str, str], params: Params | None = None
+    ) -> pd.DataFrame:
+        """The result of a query as a frame with exactly `schema`'s columns and dtypes."""
+        ...
+
+    def staged(self, frame: pd.DataFrame) -> AbstractContextManager[str]:
+        """Make `frame` readable by a statement as the relation whose name this yields (the
+        `{staged}` of `store_sql`), for as long as the context lasts."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """All statements inside commit together or not at all."""
+        ...
+
+    def secure(self) -> None:
+        """Keep what the engine wrote readable by its owner only (a file engine: 0600)."""
+        ...
+
+    def size_bytes(self) -> int | None:
+        """How much space the data takes (None when the engine cannot tell)."""
+        ...
+
+    def set_aside(self) -> str | None:
+        """Move an unreadable database out of the way so a new one can be made; returns where
+        it went (None if there was nothing to move)."""
+        ...
+
+    def destroy(self) -> None:
+        """Remove the database entirely (it is rebuilt on the next open)."""
+        ...
+
+
+_NAMED_PARAMETER = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@lru_cache(maxsize=256)
+def with_placeholders(sql: str, marker: str) -> str:
+    """`:name` parameters written as `{marker}name` (DuckDB: `$`), leaving `::` casts alone."""
+    return _NAMED_PARAMETER.sub(lambda m: marker + m.group(1), sql)
+
+
+def with_staged(sql: str, name: str) -> str:
+    """`{staged}` replaced by a relation's name (a plain replace: SQL has other braces)."""
+    return sql.replace("{staged}", name)
+
+
+def typed_frame(frame: pd.DataFrame, schema: Mapping[str, str]) -> pd.DataFrame:
+    """`frame` with exactly `schema`'s columns, in order and with its dtypes."""
+    missing = [column for column in schema if column not in frame.columns]
+    if missing:
+        raise ValueError(f"the frame lacks the columns {missing}")
+    out = frame.loc[:, list(schema)].astype(dict(schema))
+    return out.reset_index(drop=True)
+
+
+def empty_frame(schema: Mapping[str, str]) -> pd.DataFrame:
+    return pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in schema.items()})
+
+
+def iter_chunks(frame: pd.DataFrame, size: int) -> Iterator[pd.DataFrame]:
+    """Consecutive slices of at most `size` rows (at least one, even of an empty frame)."""
+    if frame.empty:
+        yield frame
+        return
+    for start in range(0, len(frame), size):
+        yield frame.iloc[start : start + size]

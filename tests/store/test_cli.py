@@ -1,0 +1,246 @@
+"""`python -m dashboard store ...` end to end: a real subprocess, configured as an operator
+would configure it (QA_DASHBOARD_* variables or a secrets file), against the sandbox over HTTP."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from dashboard.data import store_sql
+from sandbox import Authority, DemoUser, RunningSandbox
+from tests.store.conftest import REPO, files_under, lacking, lead_of, secret_bytes
+
+Cli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Path:
+    return tmp_path / "cache" / "nested"  # made by the CLI itself
+
+
+@pytest.fixture
+def cli(tmp_path: Path, cache: Path) -> Cli:
+    """Run the CLI in a folder of its own (no .streamlit/secrets.toml there)."""
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+
+    def run(
+        *args: str,
+        running: RunningSandbox | None = None,
+        who: DemoUser | None = None,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("QA_DASHBOARD_")}
+        base["QA_DASHBOARD_CACHE_DIR"] = str(cache)
+        if running is not None:
+            who = who or lead_of(running)
+            base.update(
+                QA_DASHBOARD_BASE_URL=running.base_url,
+                QA_DASHBOARD_TOKEN=who.token,
+                QA_DASHBOARD_COMPANY_ID=str(who.company_id),
+            )
+        base.update(env or {})
+        return subprocess.run(
+            [sys.executable, "-m", "dashboard", *args],
+            capture_output=True,
+            text=True,
+            env=base,
+            cwd=workdir,
+            timeout=300,
+            check=False,
+        )
+
+    return run
+
+
+def assert_no_secrets(result: subprocess.CompletedProcess[str], running: RunningSandbox) -> None:
+    for secret in secret_bytes(running):
+        assert secret.decode() not in result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_sync_info_and_clear_against_a_configured_service(
+    cli: Cli, cache: Path, live_sandbox: RunningSandbox
+) -> None:
+    empty = cli("store", "info", running=live_sandbox)
+    assert empty.returncode == 0, empty.stderr
+    assert "No history stored yet" in empty.stdout
+    assert not cache.exists(), "info never creates anything"
+
+    first = cli("store", "sync", "--days", "3650", running=live_sandbox)
+    assert first.returncode == 0, first.stderr
+    assert "210 executions listed (208 finished, 2 still running)" in first.stdout
+    assert "1,467 fetched, 1,467 stored, 0 failed" in first.stdout
+    assert_no_secrets(first, live_sandbox)
+
+    (store_file,) = files_under(cache)
+    assert store_file.name.startswith("history-127.0.0.1-c1-")
+    assert cache.stat().st_mode & 0o777 == 0o700
+    assert store_file.stat().st_mode & 0o777 == 0o600
+    for file in files_under(cache.parent):
+        content = file.read_bytes()
+        assert all(secret not in content for secret in secret_bytes(live_sandbox)), file
+
+    again = cli("store", "sync", "--days", "3650", running=live_sandbox)
+    assert again.returncode == 0, again.stderr
+    assert "0 (execution, scenario) pairs were missing; 0 fetched" in again.stdout
+
+    info = cli("store", "info", running=live_sandbox)
+    assert info.returncode == 0, info.stderr
+    assert (
+        f"History of 127.0.0.1:{live_sandbox.base_url.rsplit(':', 1)[1]} (company 1)" in info.stdout
+    )
+    assert re.search(r"^  results +2,589$", info.stdout, re.MULTILINE)
+    assert re.search(rf"^  schema version +{store_sql.SCHEMA_VERSION}$", info.stdout, re.MULTILINE)
+    assert str(store_file) in info.stdout
+
+    cleared = cli("store", "clear", running=live_sandbox)
+    assert cleared.returncode == 0, cleared.stderr
+    assert "2,589 results removed" in cleared.stdout
+    after = cli("store", "info", running=live_sandbox)
+    assert re.search(r"^  results +0$", after.stdout, re.MULTILINE)
+    assert_no_secrets(after, live_sandbox)
+
+
+def test_the_secrets_file_names_the_service_and_the_cache_folder(
+    cli: Cli, tmp_path: Path, live_sandbox: RunningSandbox
+) -> None:
+    lead = lead_of(live_sandbox, company_id=2)
+    folder = tmp_path / "from-secrets"
+    secrets = tmp_path / "secrets.toml"
+    secrets.write_text(
+        f'[service]\nbase_url = "{live_sandbox.base_url}"\ntoken = "{lead.token}"\n'
+        f'company_id = 2\n\n[store]\ncache_dir = "{folder}"\n'
+    )
+
+    # Without QA_DASHBOARD_CACHE_DIR (which would win), the secrets file's folder is used.
+    result = cli(
+        "store",
+        "sync",
+        "--days",
+        "1",
+        "--secrets",
+        str(secrets),
+        env={"QA_DASHBOARD_CACHE_DIR": ""},
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "(company 2)" in result.stdout
+    (store_file,) = files_under(folder)
+    assert "-c2-" in store_file.name
+    assert_no_secrets(result, live_sandbox)
+
+
+def test_a_half_configured_service_is_an_error_not_the_demo(cli: Cli, cache: Path) -> None:
+    result = cli("store", "sync", env={"QA_DASHBOARD_BASE_URL": "https://svc.example.test/Api"})
+
+    assert result.returncode == 2
+    assert "The token is missing" in result.stderr
+    assert "demo" not in result.stdout + result.stderr
+    assert not cache.exists()
+
+
+def test_a_refused_token_exits_3_without_printing_it(
+    cli: Cli, live_sandbox: RunningSandbox
+) -> None:
+    result = cli(
+        "store",
+        "sync",
+        running=live_sandbox,
+        env={"QA_DASHBOARD_TOKEN": "sbx-not-a-real-token-0123456789"},
+    )
+
+    assert result.returncode == 3
+    assert "refused the token (401)" in result.stderr
+    assert "sbx-not-a-real-token" not in result.stdout + result.stderr
+
+
+def test_a_token_without_the_results_authority_exits_3_and_names_it(
+    cli: Cli, live_sandbox: RunningSandbox
+) -> None:
+    who = lacking(live_sandbox, Authority.TEST_RESULT_VIEW)
+
+    result = cli("store", "sync", running=live_sandbox, who=who)
+
+    assert result.returncode == 3
+    assert "lacks TEST_RESULT_VIEW" in result.stderr
+    assert_no_secrets(result, live_sandbox)
+
+
+def test_a_store_held_by_another_process_exits_4(
+    cli: Cli, cache: Path, live_sandbox: RunningSandbox
+) -> None:
+    made = cli("store", "sync", "--days", "1", running=live_sandbox)
+    assert made.returncode == 0, made.stderr
+    (store_file,) = files_under(cache)
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "tests.store.sync_driver", "hold", str(store_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "holding"
+        result = cli("store", "sync", "--wait", "0.5", running=live_sandbox)
+    finally:
+        holder.communicate("go\n", timeout=30)
+
+    assert result.returncode == 4
+    assert "in use by another process" in result.stderr
+
+
+def test_usage_errors_exit_2(cli: Cli) -> None:
+    for args in (
+        ("store",),
+        ("store", "sync", "--days", "0"),
+        ("store", "sync", "--days", "x"),
+        ("nope",),
+    ):
+        result = cli(*args)
+        assert result.returncode == 2, args
+        assert "usage:" in result.stderr
+    missing = cli("store", "info", "--secrets", "/nonexistent/secrets.toml")
+    assert missing.returncode == 2
+    assert "does not exist" in missing.stderr
+
+
+def test_a_broken_secrets_file_is_named_without_its_content(cli: Cli, tmp_path: Path) -> None:
+    secrets = tmp_path / "secrets.toml"
+    secrets.write_text('[service]\ntoken = "sbx-secret-value-in-a-broken-file\n')
+
+    result = cli("store", "info", "--secrets", str(secrets))
+
+    assert result.returncode == 2
+    assert "is not valid TOML" in result.stderr
+    assert "sbx-secret-value" not in result.stderr + result.stdout
+
+
+def test_without_configuration_the_embedded_demo_has_its_own_store(cli: Cli, cache: Path) -> None:
+    result = cli("store", "sync", "--days", "7")
+
+    assert result.returncode == 0, result.stderr
+    assert "using the embedded demo sandbox" in result.stderr
+    assert "Synced the embedded demo (company 1)" in result.stdout
+    (store_file,) = files_under(cache)
+    assert store_file.name.startswith("history-demo-c1-")
+    info = cli("store", "info")
+    assert str(store_file) in info.stdout
+
+
+def test_the_command_lines_defaults_are_the_librarys() -> None:
+    import dashboard.__main__ as cli_module
+    from dashboard.data import results_fanout, store, sync
+
+    assert cli_module.DEFAULT_DAYS == sync.DEFAULT_DAYS
+    assert cli_module.DEFAULT_CONCURRENCY == results_fanout.DEFAULT_CONCURRENCY
+    assert cli_module.MAX_CONCURRENCY == results_fanout.MAX_CONCURRENCY
+    assert cli_module.DEFAULT_WAIT == store.DEFAULT_WAIT

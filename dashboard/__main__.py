@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     # pandas, DuckDB and the client.
     from api_client import ApiError
     from dashboard.data.connection import Connection
-    from dashboard.data.store import HistoryStore, StoreIdentity, StoreInfo
+    from dashboard.data.store import HistoryStore, StoreInfo
     from dashboard.data.store_errors import StoreError
     from dashboard.data.sync import SyncReport
 
@@ -274,25 +274,17 @@ def _connection(secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[
 def _open(path: Path, connection: Connection, *, wait: float) -> HistoryStore:
     from dashboard.data.store import open_store
     from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import private_folder
+    from dashboard.data.store_location import identity_of, private_folder
 
     try:
         private_folder(path.parent)
-        return open_store(path, identity=_identity(connection), wait=wait)
+        return open_store(path, identity=identity_of(connection), wait=wait)
     except OSError as error:
         raise CliError(
             f"the folder {path.parent} cannot be used ({error.strerror})", STORE
         ) from None
     except StoreError as error:
         raise CliError(_store_problem(error), STORE) from None
-
-
-def _identity(connection: Connection) -> StoreIdentity:
-    from dashboard.data.store import StoreIdentity
-    from dashboard.data.store_location import service_address
-
-    service = "demo" if connection.is_demo else service_address(connection.base_url)
-    return StoreIdentity(service=service, company_id=connection.company_id, demo=connection.is_demo)
 
 
 @contextmanager

@@ -9,16 +9,25 @@ pickled. This is the one module of the data layer that imports Streamlit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+import os
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
 from dashboard.analytics import plans as plan_analytics
-from dashboard.data import demo, live
+from dashboard.data import demo, live, results_fanout, store_location
 from dashboard.data.connection import Connection
+from dashboard.data.pairs import result_pairs
+from dashboard.data.store import HistoryStore
+from dashboard.data.store_errors import StoreError
+
+_LOG = logging.getLogger(__name__)
 
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
@@ -116,8 +125,64 @@ def find_execution(
     )
 
 
+@st.cache_resource(hash_funcs=_BY_FINGERPRINT, show_spinner=False, max_entries=16)
+def history_store(connection: Connection) -> HistoryStore | None:
+    """The connection's history store, shared by every session of this process (it serialises
+    its writers); None when it cannot be opened (the pages then fetch everything live)."""
+    try:
+        return store_location.open_for(connection, secrets=secrets(), env=os.environ)
+    except (OSError, StoreError) as error:
+        _LOG.warning("history store unavailable: %s", type(error).__name__)
+        return None
+
+
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner=False)
+def _fan_out(
+    connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]
+) -> results_fanout.FanOut:
+    bar = st.progress(0.0, text="Loading results…")
+    executions = len({execution for execution, _ in pairs})
+
+    def on_progress(done: int, total: int) -> None:
+        bar.progress(
+            done / max(total, 1),
+            text=f"Loading the results of {executions:,} executions: {done:,} of {total:,} "
+            "requests",
+        )
+
+    try:
+        return results_fanout.fetch_results(
+            client(connection),
+            pairs,
+            finished=finished,
+            store=history_store(connection),
+            on_progress=on_progress,
+        )
+    finally:
+        bar.empty()
+
+
+def history_results(
+    connection: Connection, execution_ids: Iterable[int], executions: pd.DataFrame
+) -> results_fanout.FanOut:
+    """The results of some executions (rows of `executions`), from the history store where it
+    has them, else fetched several at a time; finished executions' results are kept."""
+    every_plan = plans(connection, active_only=False).plans
+    pairs, finished = result_pairs(executions, every_plan, execution_ids)
+    return _fan_out(connection, pairs, finished)
+
+
+def secrets() -> dict[str, Any]:
+    """`.streamlit/secrets.toml` as a dictionary ({} when there is none)."""
+    try:
+        return st.secrets.to_dict() if st.secrets.load_if_toml_exists() else {}
+    except StreamlitSecretNotFoundError:
+        return {}
+
+
 def refresh() -> None:
     """Forget loaded data so the next run fetches it again (clients and the demo are kept)."""
     plans.clear()
     executions.clear()
     execution_results.clear()
+    _fan_out.clear()

@@ -20,7 +20,7 @@ LinkFor = Callable[[str, int], "str | None"]
 executions page), or None for no link."""
 
 SECTIONS = ("Turned red", "Fixed", "Still failing", "Newly failing scenarios", "Slower")
-_EMPTY = {
+EMPTY_TEXTS = {
     "Turned red": "Nothing turned red",
     "Fixed": "Nothing fixed",
     "Still failing": "Nothing still failing",
@@ -144,7 +144,7 @@ def digest_markdown(
             lines.append("- _Not computed: the results were not loaded_")
             continue
         if not items:
-            lines.append(f"- _{_EMPTY[title]}_")
+            lines.append(f"- _{EMPTY_TEXTS[title]}_")
             continue
         shown = items if limit is None else items[:limit]
         lines.extend(f"- {item}" for item in shown)

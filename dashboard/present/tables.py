@@ -16,6 +16,7 @@ PLAN_NOW_LABELS = {
     "fail": "\u2716 failing",
     "pass": "\u2714 passing",
 }
+MINUS = "\u2212"
 NO_VERDICT_LABEL = "\u2013 no finished run"
 
 
@@ -127,3 +128,45 @@ def results_display(results: pd.DataFrame) -> pd.DataFrame:
     if ordered["unlinked_logs"].notna().any():
         display["Log paths (not web links)"] = ordered["unlinked_logs"]
     return display.reset_index(drop=True)
+
+
+def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
+    """The plan health table (`analytics.health.HEALTH_COLUMNS`) as shown: rates in %, the
+    daily pass rate as a list for a sparkline, durations in words."""
+
+    def rate(column: str) -> pd.Series:
+        return (health[column] * 100).round(1)
+
+    return pd.DataFrame(
+        {
+            "Id": health["plan_id"],
+            "Plan": health["plan"],
+            "Project": health["project"],
+            "Now": [
+                PLAN_NOW_LABELS.get(str(o), NO_VERDICT_LABEL) + (" (one running)" if r else "")
+                for o, r in zip(
+                    health["latest_outcome"], health["running_execution_id"].notna(), strict=True
+                )
+            ],
+            "Latest finished": health["latest_start"],
+            "Pass rate 7 d": rate("pass_rate_short"),
+            "Pass rate 30 d": rate("pass_rate_long"),
+            "Daily pass rate, 30 d": [
+                [None if pd.isna(v) else round(float(v) * 100, 1) for v in values]
+                for values in health["daily_pass_rate"]
+            ],
+            "Since fully green": [
+                human_duration(None if pd.isna(d) else d.total_seconds())
+                for d in health["since_fully_green"]
+            ],
+            "Median runtime 7 d": [
+                human_duration(None if pd.isna(ms) else ms / 1000)
+                for ms in health["median_runtime_ms_short"]
+            ],
+            "Runtime trend": [
+                "" if pd.isna(t) else f"{'+' if t >= 0 else MINUS}{abs(t) * 100:.0f} %"
+                for t in health["runtime_trend"]
+            ],
+            "Executions 30 d": health["executions_long"],
+        }
+    ).reset_index(drop=True)

@@ -44,4 +44,18 @@ RESULTS = Route(
     icon=":material/fact_check:",
     params=url.RESULTS_PARAMS,
 )
-ALL = (PLANS, EXECUTIONS, RESULTS)
+STANDUP = Route(
+    script="app_pages/standup.py",
+    url_path="standup",
+    title="Standup",
+    icon=":material/groups:",
+    params=url.STANDUP_PARAMS,
+)
+HEALTH = Route(
+    script="app_pages/health.py",
+    url_path="health",
+    title="Plan health",
+    icon=":material/monitor_heart:",
+    params=url.HEALTH_PARAMS,
+)
+ALL = (PLANS, STANDUP, HEALTH, EXECUTIONS, RESULTS)

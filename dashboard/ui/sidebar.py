@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
-from typing import Any
 
 import streamlit as st
 from pydantic import SecretStr
-from streamlit.errors import StreamlitSecretNotFoundError
 
 from dashboard.data import cache, connection
 from dashboard.data.connection import Connection
@@ -110,13 +108,6 @@ def _forget_form() -> None:
 def _resolve() -> connection.Resolution:
     return connection.resolve(
         session=st.session_state.get(_FORM_VALUES),
-        secrets=_secrets(),
+        secrets=cache.secrets(),
         env=os.environ,
     )
-
-
-def _secrets() -> dict[str, Any]:
-    try:
-        return st.secrets.to_dict() if st.secrets.load_if_toml_exists() else {}
-    except StreamlitSecretNotFoundError:
-        return {}

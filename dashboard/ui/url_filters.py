@@ -120,6 +120,11 @@ class UrlFilters:
         value = st.date_input(label, key=key, on_change=self._commit(field, key), **widget_args)
         return value if isinstance(value, date) else None
 
+    def time(self, label: str, field: str, default: Any, **widget_args: Any) -> Any:
+        """A time of day; `default` stands in for a field that is None."""
+        key = self._seed(field, to_widget=lambda value: default if value is None else value)
+        return st.time_input(label, key=key, on_change=self._commit(field, key), **widget_args)
+
     def _seed(self, field: str, to_widget: Callable[[Any], Any] = lambda v: v) -> str:
         key = f"{self._route.url_path}.{field}"
         st.session_state[key] = to_widget(getattr(self._state, field))

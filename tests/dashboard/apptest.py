@@ -10,6 +10,8 @@ from streamlit.testing.v1 import AppTest
 PLANS = "app_pages/plans.py"
 EXECUTIONS = "app_pages/executions.py"
 RESULTS = "app_pages/execution_results.py"
+STANDUP = "app_pages/standup.py"
+HEALTH = "app_pages/health.py"
 
 
 def texts(elements: Any) -> list[str]:

@@ -144,10 +144,12 @@ AppFactory = Callable[..., AppTest]
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch) -> AppFactory:
-    """A fresh app under test, with no connection configured unless `connect` is used."""
+def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> AppFactory:
+    """A fresh app under test, with no connection configured unless `connect` is used, and its
+    history stores in a folder of the test session (never the developer's own cache)."""
     for name in ENV_NAMES:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "stores"))
 
     def make(page: str | None = None, **query: str) -> AppTest:
         from dashboard.data import cache

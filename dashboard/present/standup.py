@@ -1,0 +1,148 @@
+"""The standup page's sections as display frames: one small table per section, in one order.
+
+Each item links to its evidence (`link_for`, as in `dashboard.present.digest`), and every table
+has the same plain-text cells as its CSV. Times are shown in the window's zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from dashboard.analytics.standup import StandupDigest
+from dashboard.present.digest import EMPTY_TEXTS, SECTIONS, when
+from dashboard.present.formatting import human_duration
+
+LinkFor = Callable[[str, int], "str | None"]
+
+SHOWN_PER_SECTION = 5
+"""Items shown per section: five of each fit a 1920x1080 screen without scrolling."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section: its title, its rows (all of them), and what to say when it is empty."""
+
+    title: str
+    rows: pd.DataFrame
+    empty_text: str
+    computed: bool = True  # False: its data (results) could not be loaded
+
+    @property
+    def shown(self) -> pd.DataFrame:
+        return self.rows.head(SHOWN_PER_SECTION)
+
+    @property
+    def more(self) -> int:
+        return max(0, len(self.rows) - SHOWN_PER_SECTION)
+
+
+def _plan_name(plan: object, plan_id: object) -> str:
+    return plan if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"  # type: ignore[call-overload]
+
+
+def _running_note(running_id: object) -> str:
+    return "" if pd.isna(running_id) else f"#{int(running_id)} running"  # type: ignore[call-overload]
+
+
+def sections(digest: StandupDigest, link_for: LinkFor) -> list[Section]:
+    """The five sections in their fixed order (`digest.SECTIONS`)."""
+    tz = digest.window.tz
+
+    def change_rows(frame: pd.DataFrame, now_word: str, before_word: str) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "Plan": [_plan_name(r.plan, r.plan_id) for r in frame.itertuples()],
+                now_word: [f"#{r.execution_id}, {when(r.start, tz)}" for r in frame.itertuples()],
+                before_word: [
+                    f"#{r.previous_execution_id}, {when(r.previous_start, tz)}"
+                    for r in frame.itertuples()
+                ],
+                "Now running": [_running_note(r.running_execution_id) for r in frame.itertuples()],
+                "Evidence": [
+                    link_for("execution", int(r.execution_id)) for r in frame.itertuples()
+                ],
+            },
+            dtype=object,
+        )
+
+    red = digest.still_failing
+    still = pd.DataFrame(
+        {
+            "Plan": [_plan_name(r.plan, r.plan_id) for r in red.itertuples()],
+            "Red since": [
+                ("at least " if r.red_since_is_bound else "") + when(r.red_since, tz)
+                for r in red.itertuples()
+            ],
+            "Executions": [int(r.red_executions) for r in red.itertuples()],
+            "Latest": [f"#{r.execution_id}, {when(r.start, tz)}" for r in red.itertuples()],
+            "Evidence": [link_for("execution", int(r.execution_id)) for r in red.itertuples()],
+        },
+        dtype=object,
+    )
+    slow = digest.slower
+    slower = pd.DataFrame(
+        {
+            "Plan": [_plan_name(r.plan, r.plan_id) for r in slow.itertuples()],
+            "Median now": [human_duration(r.window_median_ms / 1000) for r in slow.itertuples()],
+            f"Median, {digest.baseline_days} days before": [
+                human_duration(r.baseline_median_ms / 1000) for r in slow.itertuples()
+            ],
+            "Slower by": [f"+{r.change * 100:.0f} %" for r in slow.itertuples()],
+            "Executions": [int(r.window_executions) for r in slow.itertuples()],
+            "Evidence": [link_for("plan", int(r.plan_id)) for r in slow.itertuples()],
+        },
+        dtype=object,
+    )
+    newly = digest.newly_failing
+    newly_rows = pd.DataFrame(
+        {
+            "Plan": [_plan_name(r.plan, r.plan_id) for r in newly.itertuples()],
+            "Scenario": [int(r.scenario_id) for r in newly.itertuples()],
+            "Environment": list(newly["environment"]),
+            "Message": [m if isinstance(m, str) else "" for m in newly["message"]],
+            "Evidence": [link_for("execution", int(r.execution_id)) for r in newly.itertuples()],
+        }
+        if newly is not None
+        else {"Plan": [], "Scenario": [], "Environment": [], "Message": [], "Evidence": []},
+        dtype=object,
+    )
+    frames = {
+        "Turned red": change_rows(digest.turned_red, "Failed in", "Passed in"),
+        "Fixed": change_rows(digest.fixed, "Passed in", "Failed in"),
+        "Still failing": still,
+        "Newly failing scenarios": newly_rows,
+        "Slower": slower,
+    }
+    return [
+        Section(
+            title,
+            frames[title].reset_index(drop=True),
+            EMPTY_TEXTS[title],
+            computed=not (title == "Newly failing scenarios" and newly is None),
+        )
+        for title in SECTIONS
+    ]
+
+
+def items_csv_frame(all_sections: list[Section]) -> pd.DataFrame:
+    """Every item of every section in one table (the page's CSV): section, plan, what, link."""
+    rows = []
+    for section in all_sections:
+        for record in section.rows.to_dict("records"):
+            details = "; ".join(
+                f"{key}: {value}"
+                for key, value in record.items()
+                if key not in ("Plan", "Evidence") and value not in ("", None)
+            )
+            rows.append(
+                {
+                    "Section": section.title,
+                    "Plan": record.get("Plan", ""),
+                    "Details": details,
+                    "Link": record.get("Evidence") or "",
+                }
+            )
+    return pd.DataFrame(rows, columns=["Section", "Plan", "Details", "Link"])

@@ -1,0 +1,39 @@
+"""Links between pages, built from view states: the evidence behind an analytic's item.
+
+Links are relative ("results?execution=5"), so they work behind any path prefix; the standup's
+chat digest makes them absolute with the dashboard's own address. No link carries a credential.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlencode, urljoin
+
+from dashboard.state import routes
+from dashboard.state.url import DateRange, ViewState, to_query_params
+
+
+def results_link(execution_id: int, *, plan_id: int | None, started: datetime | None) -> str:
+    """The results page of one execution (its start time lets the page find it at once)."""
+    state = ViewState(plan=plan_id, execution=execution_id, execution_start=started)
+    return _link(routes.RESULTS, state)
+
+
+def executions_link(plan_id: int, *, date_range: DateRange = DateRange.LAST_30_DAYS) -> str:
+    """The executions page of one plan over a preset window."""
+    return _link(routes.EXECUTIONS, ViewState(plan=plan_id, date_range=date_range))
+
+
+def absolute(link: str, page_url: str | None) -> str:
+    """`link` made absolute against the address of the page the viewer has open."""
+    return urljoin(page_url, link) if page_url else link
+
+
+def _link(route: routes.Route, state: ViewState) -> str:
+    params = to_query_params(state, route.params)
+    return route.url_path + (f"?{urlencode(params)}" if params else "")
+
+
+def standup_link(state: ViewState) -> str:
+    """The standup page showing `state` (its window, zone and presenter mode)."""
+    return _link(routes.STANDUP, state)

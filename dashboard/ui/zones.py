@@ -1,0 +1,36 @@
+"""The viewer's time zone: the browser's by default, or one chosen on the page and kept in the
+URL (`tz`), so a shared link shows the times its sender saw."""
+
+from __future__ import annotations
+
+from functools import cache
+from zoneinfo import available_timezones
+
+import streamlit as st
+
+from dashboard.state.url import ViewState
+from dashboard.ui.url_filters import UrlFilters
+
+FALLBACK_ZONE = "UTC"
+
+
+@cache
+def _zones() -> tuple[str, ...]:
+    return tuple(sorted(z for z in available_timezones() if "/" in z or z == "UTC"))
+
+
+def browser_zone() -> str:
+    """The zone the viewer's browser reports, or UTC when it reports none (or one unknown)."""
+    reported = st.context.timezone
+    return reported if reported in _zones() else FALLBACK_ZONE
+
+
+def viewer_zone(widgets: UrlFilters, state: ViewState, *, label: str = "Time zone") -> str:
+    """Draw the time-zone picker and return the zone in use."""
+    browser = browser_zone()
+    options: dict[str | None, str] = {None: f"Your browser's ({browser})"}
+    options.update((zone, zone) for zone in _zones())
+    if state.tz is not None:
+        options.setdefault(state.tz, state.tz)
+    chosen = widgets.selectbox(label, "tz", options)
+    return chosen or browser

@@ -1,0 +1,50 @@
+"""The Plan health page, run with AppTest on the demo data (its clock: 20 Nov 2026, 18:00 UTC)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from api_client import ApiClient
+from sandbox import RunningSandbox
+from tests.dashboard.apptest import HEALTH, assert_no_failure, joined
+from tests.dashboard.conftest import AppFactory
+
+
+def test_one_row_per_plan_that_ran_with_rates_and_a_sparkline(
+    app: AppFactory, sandbox: RunningSandbox, oracle: ApiClient
+) -> None:
+    now = sandbox.settings.now
+    month = oracle.all_executions(date_from=now - timedelta(days=30))
+    at = app(HEALTH, tz="Europe/Istanbul")
+
+    at.run()
+
+    assert_no_failure(at)
+    assert [t.value for t in at.title] == ["Plan health"]
+    table = at.dataframe[0].value
+    assert sorted(table["Id"]) == sorted({e.plan_id for e in month})
+    assert set(table["Executions 30 d"]) <= {
+        sum(1 for e in month if e.plan_id == plan) for plan in table["Id"]
+    }
+    assert all(len(series) == 30 for series in table["Daily pass rate, 30 d"])
+    assert all(0 <= r <= 100 for r in table["Pass rate 30 d"].dropna())
+    caption = joined(at.caption)
+    assert f"From {len(month):,} executions" in caption
+    assert "Days are in Europe/Istanbul" in caption
+    assert at.query_params == {"tz": "Europe/Istanbul"}
+
+
+def test_a_project_narrows_the_plans_and_a_bad_zone_is_said(
+    app: AppFactory, oracle: ApiClient
+) -> None:
+    plans = oracle.plans(active=False)
+    project = plans[0].project_id
+    at = app(HEALTH, project=str(project), tz="Mars/Base")
+
+    at.run()
+
+    assert_no_failure(at)
+    in_project = {p.id for p in plans if p.project_id == project}
+    assert set(at.dataframe[0].value["Id"]) <= in_project
+    assert "is not a time zone like Europe/Istanbul" in joined(at.warning)
+    assert at.query_params == {"project": str(project)}

@@ -1,0 +1,59 @@
+"""The standup page's sections: fixed order and titles, at most five shown, links, the CSV."""
+
+from __future__ import annotations
+
+from dashboard.analytics.standup import standup_digest
+from dashboard.analytics.windows import standup_window
+from dashboard.present.standup import SHOWN_PER_SECTION, items_csv_frame, sections
+from tests.analytics.frames import execution, executions, ts
+from tests.present.test_digest import NOW, link_for, small_history
+
+
+def test_five_sections_in_their_order_with_an_empty_text_each() -> None:
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+
+    every = sections(digest, link_for)
+
+    assert [s.title for s in every] == [
+        "Turned red",
+        "Fixed",
+        "Still failing",
+        "Newly failing scenarios",
+        "Slower",
+    ]
+    by_title = {s.title: s for s in every}
+    assert by_title["Turned red"].rows["Plan"].tolist() == ["Checkout *smoke*"]
+    assert by_title["Turned red"].rows["Evidence"].tolist() == [
+        "https://dash.example/executions?id=2"
+    ]
+    assert by_title["Fixed"].rows.empty
+    assert by_title["Fixed"].empty_text == "Nothing fixed"
+    assert by_title["Still failing"].rows["Plan"].tolist() == ["Search"]
+    assert by_title["Still failing"].rows["Executions"].tolist() == [2]
+    assert by_title["Slower"].rows["Slower by"].tolist() == ["+58 %"]
+    # Results were not given: the section says it was not computed, rather than "nothing".
+    assert not by_title["Newly failing scenarios"].computed
+
+
+def test_more_than_five_items_collapse_into_and_n_more() -> None:
+    rows = []
+    for plan in range(1, 9):  # eight plans that passed, then failed in the window
+        rows.append(execution(plan * 10, plan, "2025-04-04 10:00", "pass", plan=f"Plan {plan}"))
+        rows.append(execution(plan * 10 + 1, plan, "2025-04-07 08:00", "fail", plan=f"P{plan}"))
+    digest = standup_digest(executions(rows), standup_window(ts("2025-04-07 10:00")))
+
+    red = sections(digest, link_for)[0]
+
+    assert len(red.rows) == 8
+    assert len(red.shown) == SHOWN_PER_SECTION
+    assert red.more == 3
+
+
+def test_the_csv_lists_every_item_with_its_section_and_link() -> None:
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+
+    frame = items_csv_frame(sections(digest, link_for))
+
+    assert list(frame.columns) == ["Section", "Plan", "Details", "Link"]
+    assert frame["Section"].tolist() == ["Turned red", "Still failing", "Slower"]
+    assert frame["Link"].iloc[0] == "https://dash.example/executions?id=2"

@@ -10,7 +10,7 @@ with ApiClient(base_url="https://host/Api", token="...", company_id=7) as client
 """
 
 from api_client.auth import BearerAuth, RedactBearerFilter
-from api_client.client import ApiClient, ProgressCallback
+from api_client.client import ApiClient
 from api_client.errors import (
     ApiConnectionError,
     ApiError,
@@ -23,7 +23,6 @@ from api_client.errors import (
     InvalidRequestError,
     NoExecutionsMatchError,
     NotFoundError,
-    Operation,
     PermissionDeniedError,
     RateLimitError,
     RequestValidationError,
@@ -43,6 +42,8 @@ from api_client.models import (
     TestResult,
     UserInfo,
 )
+from api_client.operations import Operation
+from api_client.pagination import ProgressCallback
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 

@@ -10,41 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from enum import StrEnum
 from typing import Any
 
 import httpx
 
-from api_client.retry import retry_after_seconds
-
-
-class Operation(StrEnum):
-    """The three read operations of the service."""
-
-    TEST_RESULTS = "test_results"
-    EXECUTIONS = "executions"
-    PLANS = "plans"
-
-    @property
-    def authority(self) -> str:
-        """The authority the service requires for this operation (spec section 5)."""
-        return _AUTHORITY_BY_OPERATION[self]
-
-    @property
-    def label(self) -> str:
-        return _LABEL_BY_OPERATION[self]
-
-
-_AUTHORITY_BY_OPERATION = {
-    Operation.TEST_RESULTS: "TEST_RESULT_VIEW",
-    Operation.EXECUTIONS: "TEST_EXECUTION_VIEW",
-    Operation.PLANS: "PLAN_VIEW",
-}
-_LABEL_BY_OPERATION = {
-    Operation.TEST_RESULTS: "test results",
-    Operation.EXECUTIONS: "executions",
-    Operation.PLANS: "test plans",
-}
+from api_client.headers import retry_after_seconds
+from api_client.operations import Operation
 
 
 class ApiError(Exception):

@@ -10,8 +10,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from api_client.errors import Operation, ResponseValidationError
+from api_client.errors import ResponseValidationError
 from api_client.models import Execution, ExecutionPage, RecordList, SkippedRecord
+from api_client.operations import Operation
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -25,6 +25,7 @@ from api_client.errors import (
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
+    RedirectError,
     RequestValidationError,
     ResponseValidationError,
     ScenarioNotFoundError,
@@ -40,6 +41,8 @@ from api_client.models import (
     SkippedRecord,
     TestPlan,
     TestResult,
+    Truncation,
+    TruncationReason,
     UserInfo,
 )
 from api_client.operations import Operation
@@ -73,6 +76,7 @@ __all__ = [
     "RateLimitError",
     "RecordList",
     "RedactBearerFilter",
+    "RedirectError",
     "RequestValidationError",
     "ResponseValidationError",
     "RetryPolicy",
@@ -81,6 +85,8 @@ __all__ = [
     "SkippedRecord",
     "TestPlan",
     "TestResult",
+    "Truncation",
+    "TruncationReason",
     "UnauthorizedUserError",
     "UserInfo",
     "retry_delay",

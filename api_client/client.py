@@ -7,6 +7,7 @@ live in their own module; this one checks the caller's arguments and names the o
 from __future__ import annotations
 
 import ssl
+import threading
 from types import TracebackType
 from typing import Self
 
@@ -19,7 +20,7 @@ from api_client.errors import NoExecutionsMatchError, RequestValidationError
 from api_client.models import Execution, ExecutionPage, RecordList, TestPlan, TestResult
 from api_client.operations import Operation
 from api_client.pagination import ProgressCallback, walk_executions
-from api_client.parsing import parse_execution_page, parse_records
+from api_client.parsing import execution_page_from_json, records_from_json
 from api_client.query import DateBound, ExecutionQuery
 from api_client.retry import RetryPolicy
 
@@ -50,18 +51,32 @@ class ApiClient:
         verify: bool | str | ssl.SSLContext = True,
         strict: bool = False,
         max_concurrency: int = 4,
+        max_pages: int = 2_000,
+        response_deadline: float = 60.0,
+        max_response_bytes: int = 64 * 2**20,
     ) -> None:
-        url = httpx.URL(base_url)
-        if url.scheme not in ("http", "https") or not url.host:
-            raise RequestValidationError(f"base_url must be an http(s) URL, got {base_url!r}")
+        url = _base_url(base_url)
         _require_positive_id("company_id", company_id)
-        if max_concurrency < 1:
-            raise RequestValidationError("max_concurrency must be >= 1")
-        self._base_url = str(url.copy_with(query=None, fragment=None)).rstrip("/")
+        _require_positive_int("max_concurrency", max_concurrency)
+        _require_positive_int("max_pages", max_pages)
+        _require_positive_int("max_response_bytes", max_response_bytes)
+        if (
+            isinstance(response_deadline, bool)
+            or not isinstance(response_deadline, int | float)
+            or not response_deadline > 0
+        ):
+            raise RequestValidationError(
+                "response_deadline must be a number of seconds > 0", argument="response_deadline"
+            )
+        # Requests go to the base URL without its user part: the token is the credential, and a
+        # password left in the URL would otherwise reach httpx's own log lines.
+        self._base_url = str(url.copy_with(userinfo=b"", query=None, fragment=None)).rstrip("/")
+        self._shown_url = _masked(str(url.copy_with(query=None, fragment=None)).rstrip("/"))
         self._auth = BearerAuth(token, url)
         self._company_id = company_id
         self._strict = strict
         self._max_concurrency = max_concurrency
+        self._max_pages = max_pages
         timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._owns_http_client = http_client is None
         self._http = http_client or httpx.Client(
@@ -77,12 +92,17 @@ class ApiClient:
             company_id=company_id,
             timeout=timeout,
             policy=retry_policy or RetryPolicy(max_retries=max_retries),
+            response_deadline=float(response_deadline),
+            max_response_bytes=max_response_bytes,
+            # A password in the base URL is never sent (the token is), but never shown either.
+            secrets=(*self._auth.secrets, *([url.password] if url.password else [])),
         )
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     @property
     def base_url(self) -> str:
+        """Where requests go: the base URL as given, without a user part or query."""
         return self._base_url
 
     @property
@@ -105,7 +125,7 @@ class ApiClient:
         self.close()
 
     def __repr__(self) -> str:
-        return f"ApiClient(base_url={self._base_url!r}, company_id={self._company_id})"
+        return f"ApiClient(base_url={self._shown_url!r}, company_id={self._company_id})"
 
     # -- operations --------------------------------------------------------------------------
 
@@ -114,12 +134,15 @@ class ApiClient:
         _require_positive_id("execution_id", execution_id)
         _require_positive_id("scenario_id", scenario_id)
         operation = Operation.TEST_RESULTS
-        data = self._loop.get(
+        return self._loop.get(
             operation,
             f"/api/results/execution/{execution_id}/scenario/{scenario_id}",
+            None,
             company_header=False,  # the spec lists no company header for this operation
+            parse=lambda body: records_from_json(
+                TestResult, body, operation=operation, strict=self._strict
+            ),
         )
-        return parse_records(TestResult, data, operation=operation, strict=self._strict)
 
     def executions(
         self,
@@ -165,11 +188,13 @@ class ApiClient:
         """
         # Invalid filters fail here, before any request.
         query = _query(query, project_id, plan_id, date_from, date_to, status, email)
+        _require_positive_int("page_size", page_size)
         return walk_executions(
             self._page,
             query,
             page_size=page_size,
             max_concurrency=self._max_concurrency,
+            max_pages=self._max_pages,
             on_progress=on_progress,
         )
 
@@ -179,29 +204,81 @@ class ApiClient:
         if project_id is not None:
             params["projectId"] = str(_require_positive_id("project_id", project_id))
         operation = Operation.PLANS
-        data = self._loop.get(operation, "/api/plans/lazy", params, company_header=True)
-        return parse_records(TestPlan, data, operation=operation, strict=self._strict)
+        return self._loop.get(
+            operation,
+            "/api/plans/lazy",
+            params,
+            company_header=True,
+            parse=lambda body: records_from_json(
+                TestPlan, body, operation=operation, strict=self._strict
+            ),
+        )
 
-    def _page(self, page: int, size: int, query: ExecutionQuery) -> ExecutionPage:
+    def _page(
+        self, page: int, size: int, query: ExecutionQuery, stop: threading.Event | None = None
+    ) -> ExecutionPage:
         if isinstance(page, bool) or not isinstance(page, int) or page < 1:
-            raise RequestValidationError(f"page must be an integer >= 1, got {page!r}")
+            raise RequestValidationError(
+                f"page must be an integer >= 1, got {page!r}", argument="page"
+            )
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise RequestValidationError(f"size must be an integer >= 1, got {size!r}")
+            raise RequestValidationError(
+                f"size must be an integer >= 1, got {size!r}", argument="size"
+            )
         params = query.to_params()
         params.update(page=str(page), size=str(size))
         try:
-            data = self._loop.get(
-                Operation.EXECUTIONS, "/api/executions/filter", params, company_header=True
+            return self._loop.get(
+                Operation.EXECUTIONS,
+                "/api/executions/filter",
+                params,
+                company_header=True,
+                parse=lambda body: execution_page_from_json(body, strict=self._strict),
+                stop=stop,
             )
         except NoExecutionsMatchError:
             return ExecutionPage(current_page=page, total_count=0, page_count=0)
-        return parse_execution_page(data, strict=self._strict)
 
 
 def _require_positive_id(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RequestValidationError(f"{name} must be a positive integer, got {value!r}")
+        raise RequestValidationError(
+            f"{name} must be a positive integer, got {value!r}", argument=name
+        )
     return value
+
+
+def _require_positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RequestValidationError(f"{name} must be >= 1, got {value!r}", argument=name)
+    return value
+
+
+def _base_url(text: object) -> httpx.URL:
+    """`text` as an http(s) URL with a host; the error never shows a password it carries."""
+    problem = "base_url must be an http(s) URL such as https://host/Api"
+    if not isinstance(text, str):
+        raise RequestValidationError(f"{problem}, got {type(text).__name__}", argument="base_url")
+    try:
+        url = httpx.URL(text)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        raise RequestValidationError(
+            f"{problem}; it could not be read", argument="base_url"
+        ) from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise RequestValidationError(f"{problem}, got {_masked(text)!r}", argument="base_url")
+    return url
+
+
+def _masked(text: str) -> str:
+    """A URL with the password of its user part, if any, replaced by ***."""
+    scheme, separator, rest = text.partition("://")
+    authority, slash, tail = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if not (separator and at and ":" in user):
+        return text
+    name = user.split(":", 1)[0]
+    return f"{scheme}{separator}{name}:***@{host}{slash}{tail}"
 
 
 def _ssl_context(verify: bool | str | ssl.SSLContext) -> bool | ssl.SSLContext:
@@ -212,7 +289,7 @@ def _ssl_context(verify: bool | str | ssl.SSLContext) -> bool | ssl.SSLContext:
         return ssl.create_default_context(cafile=verify)
     except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
         raise RequestValidationError(
-            f"The CA bundle {verify!r} could not be loaded: {first_line(exc)}"
+            f"The CA bundle {verify!r} could not be loaded: {first_line(exc)}", argument="verify"
         ) from None
 
 
@@ -237,5 +314,7 @@ def _query(
             email=email,
         )
     if any(value is not None for value in loose):
-        raise RequestValidationError("pass the filters either as a query or as keywords")
+        raise RequestValidationError(
+            "pass the filters either as a query or as keywords", argument="query"
+        )
     return query

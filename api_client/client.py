@@ -19,7 +19,12 @@ from api_client.auth import BearerAuth
 from api_client.errors import NoExecutionsMatchError, RequestValidationError
 from api_client.models import Execution, ExecutionPage, RecordList, TestPlan, TestResult
 from api_client.operations import Operation
-from api_client.pagination import ProgressCallback, walk_executions
+from api_client.pagination import (
+    PAGE_SIZES,
+    ProgressCallback,
+    first_page_at_largest_size,
+    walk_executions,
+)
 from api_client.parsing import execution_page_from_json, records_from_json
 from api_client.query import DateBound, ExecutionQuery
 from api_client.retry import RetryPolicy
@@ -50,7 +55,7 @@ class ApiClient:
         http_client: httpx.Client | None = None,
         verify: bool | str | ssl.SSLContext = True,
         strict: bool = False,
-        max_concurrency: int = 4,
+        max_concurrency: int = 8,
         max_pages: int = 2_000,
         response_deadline: float = 60.0,
         max_response_bytes: int = 64 * 2**20,
@@ -77,10 +82,17 @@ class ApiClient:
         self._strict = strict
         self._max_concurrency = max_concurrency
         self._max_pages = max_pages
+        self._page_size: int | None = None  # the largest the service accepts, once learnt
         timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._owns_http_client = http_client is None
         self._http = http_client or httpx.Client(
             timeout=timeout,
+            # One keep-alive pool: every page of a walk reuses a warm connection, and room is
+            # left for a second walk or a results fan-out on the same client.
+            limits=httpx.Limits(
+                max_connections=max(100, 4 * max_concurrency),
+                max_keepalive_connections=2 * max_concurrency,
+            ),
             verify=_ssl_context(verify),
             follow_redirects=False,  # a redirect could carry the request to another origin
             headers={"Accept": "application/json"},
@@ -175,27 +187,41 @@ class ApiClient:
         date_to: DateBound | None = None,
         status: str | None = None,
         email: str | None = None,
-        page_size: int = 100,
+        page_size: int | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> RecordList[Execution]:
         """Every execution matching the filters, each exactly once, in the service's order.
 
         The first page tells how many pages there are; the rest are fetched up to
         `max_concurrency` at a time (`api_client.pagination` says how the walk stays exact
-        while executions start). Pagination walks page numbers on this client's own
-        `base_url`: the `next_page` URLs the service returns are never followed, so the token
-        cannot be sent to a host they name.
+        while executions start, and how far a service's page count is believed). Pagination
+        walks page numbers on this client's own `base_url`: the `next_page` URLs the service
+        returns are never followed, so the token cannot be sent to a host they name.
+
+        Without a `page_size`, pages are as large as the service accepts: 1,000 is asked for,
+        and on a `400 INVALID_REQUEST` 100, then 50; the size that worked is kept for this
+        client's later walks. When the walk stopped before the last page the service claimed,
+        the result's `truncation` says so.
         """
         # Invalid filters fail here, before any request.
         query = _query(query, project_id, plan_id, date_from, date_to, status, email)
-        _require_positive_int("page_size", page_size)
+        first = None
+        if page_size is not None:
+            size = _require_positive_int("page_size", page_size)
+        elif self._page_size is not None:
+            size = self._page_size
+        else:
+            size, first = first_page_at_largest_size(self._page, query, PAGE_SIZES)
+            if first.total_count > 0:  # an empty answer may not have looked at the size
+                self._page_size = size
         return walk_executions(
             self._page,
             query,
-            page_size=page_size,
+            page_size=size,
             max_concurrency=self._max_concurrency,
             max_pages=self._max_pages,
             on_progress=on_progress,
+            first=first,
         )
 
     def plans(self, project_id: int | None = None, active: bool = True) -> RecordList[TestPlan]:

@@ -17,10 +17,11 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from api_client.errors import InvalidRequestError
 from api_client.models import (
     Execution,
     ExecutionPage,
@@ -38,6 +39,10 @@ ProgressCallback = Callable[[int, int], None]
 FetchPage = Callable[[int, int, ExecutionQuery, threading.Event | None], ExecutionPage]
 """Fetches one page: `fetch(page_number, page_size, query, stop)`; setting `stop` abandons it."""
 
+PAGE_SIZES = (1000, 100, 50)
+"""Page sizes tried, largest first, until the service accepts one (the spec gives no maximum;
+the fewer the pages, the fewer round trips)."""
+
 # Walks of a filter whose matches keep changing; the last walk is returned as it is.
 _MAX_WALKS = 3
 # How far past the first unmerged page a walk may ask, in multiples of `max_concurrency`: pages
@@ -53,8 +58,12 @@ def walk_executions(
     max_concurrency: int,
     max_pages: int,
     on_progress: ProgressCallback | None = None,
+    first: ExecutionPage | None = None,
 ) -> RecordList[Execution]:
     """Every execution matching `query`, each exactly once, in the service's order.
+
+    `first`, when given, is page 1 of `query` at `page_size`, already fetched (by
+    `first_page_at_largest_size`); the first walk starts from it.
 
     Page numbers shift when executions start or vanish during the walk, which could skip
     or repeat one at a page boundary. So, when the caller sets no upper bound, the walk
@@ -68,7 +77,8 @@ def walk_executions(
     """
     walk = _Walk(pages={}, truncation=None)
     for _ in range(_MAX_WALKS):
-        walk = _walk_once(fetch, query, page_size, max_concurrency, max_pages, on_progress)
+        walk = _walk_once(fetch, query, page_size, max_concurrency, max_pages, on_progress, first)
+        first = None  # a walk again starts afresh
         if len({page.total_count for page in walk.pages.values()}) == 1:
             break
         _LOG.info(
@@ -99,8 +109,10 @@ def _walk_once(
     max_concurrency: int,
     max_pages: int,
     on_progress: ProgressCallback | None,
+    first: ExecutionPage | None,
 ) -> _Walk:
-    first = fetch(1, page_size, query, None)
+    if first is None:
+        first = fetch(1, page_size, query, None)
     total_pages = believed_page_count(first, page_size, max_pages)
     pages = {1: first}
     if on_progress:
@@ -208,6 +220,22 @@ class _PagesInFlight:
         except BaseException as exc:  # handed to the caller's thread, which raises it
             outcome = exc
         self._results.put((number, outcome))
+
+
+def first_page_at_largest_size(
+    fetch: FetchPage, query: ExecutionQuery, sizes: Sequence[int]
+) -> tuple[int, ExecutionPage]:
+    """Page 1 of `query` at the largest of `sizes` the service accepts, and that size.
+
+    A `400 INVALID_REQUEST` at one size is tried at the next; when every size is refused, the
+    size was not the problem, and the last refusal is raised.
+    """
+    for size in sizes[:-1]:
+        try:
+            return size, fetch(1, size, query, None)
+        except InvalidRequestError as error:
+            _LOG.info("page size %d refused (%s); trying a smaller one", size, error.code)
+    return sizes[-1], fetch(1, sizes[-1], query, None)
 
 
 def newest_start_bound(newest: datetime) -> datetime:

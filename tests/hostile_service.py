@@ -75,6 +75,8 @@ class Seen:
     path: str
     params: dict[str, str]
     headers: dict[str, str]
+    client_port: int
+    """The client's end of the connection: requests on one keep-alive connection share it."""
 
 
 @dataclass
@@ -156,7 +158,15 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         behaviour, _, path = parts.path.lstrip("/").partition("/")
         params = {key: values[-1] for key, values in parse_qs(parts.query).items()}
-        self.service.record(Seen(behaviour, "/" + path, params, dict(self.headers.items())))
+        self.service.record(
+            Seen(
+                behaviour,
+                "/" + path,
+                params,
+                dict(self.headers.items()),
+                client_port=int(self.client_address[1]),
+            )
+        )
         path = "/" + path
         if behaviour == "drip":
             return self._drip()

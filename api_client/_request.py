@@ -97,6 +97,8 @@ class RequestLoop:
         deadline = time.monotonic() + self._policy.deadline
         attempt = 0
         while True:
+            if stop is not None and stop.is_set():
+                raise Abandoned  # a page whose walk ended before it was sent is not sent
             try:
                 return self._send_once(operation, url, params, headers, parse, deadline, stop)
             except ApiError as error:

@@ -404,7 +404,7 @@ def test_an_abandoned_walk_stops_promptly_and_leaves_no_thread(service: HostileS
         assert abandoned_after < 5
         # Nothing was started after the caller left: page 1 only.
         assert service.request_count("slow-later-pages") - before == 1
-        assert not page_threads()
+        assert wait_until(lambda: not page_threads(), timeout=5)
 
 
 def test_pages_in_flight_stop_when_a_page_fails(service: HostileService) -> None:
@@ -415,14 +415,15 @@ def test_pages_in_flight_stop_when_a_page_fails(service: HostileService) -> None
         with pytest.raises(ServerError, match="page 2 broke"):
             client.all_executions(page_size=5)
         failed_after = time.monotonic() - started
-        asked = service.request_count("failing-page-2") - before
 
         # Pages 3.. were dripping when page 2 failed; nobody waits for them, and they stop at
         # their next chunk instead of holding a connection for the ten-minute budget.
         assert failed_after < 5
         assert wait_until(lambda: not page_threads(), timeout=10)
-        assert 2 < asked <= 1 + 2 * client_max_concurrency(client)
-        assert service.request_count("failing-page-2") - before == asked  # nothing started later
+        # Only pages started before the failure reached the service: page 1, then at most
+        # `max_concurrency` at a time.
+        asked = service.request_count("failing-page-2") - before
+        assert 2 <= asked <= 1 + client_max_concurrency(client)
 
 
 def client_max_concurrency(client: ApiClient) -> int:

@@ -27,6 +27,7 @@ from api_client.errors import (
     ApiTimeoutError,
     ResponseValidationError,
     error_from_response,
+    first_line,
     redact,
 )
 from api_client.operations import Operation
@@ -236,9 +237,3 @@ class RequestLoop:
             f"limit of {limit / 2**20:g} MiB (max_response_bytes); ask for smaller pages",
             operation=operation,
         )
-
-
-def first_line(exc: Exception) -> str:
-    """The first line of an exception's text, shortened: enough to say what went wrong."""
-    text = str(exc).strip().splitlines()
-    return text[0][:200] if text else "no details"

@@ -14,7 +14,15 @@ from typing import Self
 import httpx
 from pydantic import SecretStr
 
-from api_client._request import RequestLoop, first_line
+from api_client._arguments import (
+    masked_url,
+    parse_base_url,
+    require_positive_id,
+    require_positive_int,
+    require_seconds,
+    ssl_context,
+)
+from api_client._request import RequestLoop
 from api_client.auth import BearerAuth
 from api_client.errors import NoExecutionsMatchError, RequestValidationError
 from api_client.models import Execution, ExecutionPage, RecordList, TestPlan, TestResult
@@ -41,6 +49,10 @@ class ApiClient:
     `base_url` may carry a path prefix; every operation's path (`/api/...`) is appended to it.
     The token is sent only to the origin of `base_url`. Failed requests are retried as
     `api_client.retry` decides; the errors raised are the `api_client.errors` tree.
+
+    Bounds against a misbehaving service: `response_deadline` seconds for one response, from
+    sending to its last byte; `max_response_bytes` for its body; `max_pages` for one walk of
+    `all_executions`, which fetches up to `max_concurrency` pages at once.
     """
 
     def __init__(
@@ -60,23 +72,16 @@ class ApiClient:
         response_deadline: float = 60.0,
         max_response_bytes: int = 64 * 2**20,
     ) -> None:
-        url = _base_url(base_url)
-        _require_positive_id("company_id", company_id)
-        _require_positive_int("max_concurrency", max_concurrency)
-        _require_positive_int("max_pages", max_pages)
-        _require_positive_int("max_response_bytes", max_response_bytes)
-        if (
-            isinstance(response_deadline, bool)
-            or not isinstance(response_deadline, int | float)
-            or not response_deadline > 0
-        ):
-            raise RequestValidationError(
-                "response_deadline must be a number of seconds > 0", argument="response_deadline"
-            )
+        url = parse_base_url(base_url)
+        require_positive_id("company_id", company_id)
+        require_positive_int("max_concurrency", max_concurrency)
+        require_positive_int("max_pages", max_pages)
+        require_positive_int("max_response_bytes", max_response_bytes)
+        require_seconds("response_deadline", response_deadline)
         # Requests go to the base URL without its user part: the token is the credential, and a
         # password left in the URL would otherwise reach httpx's own log lines.
         self._base_url = str(url.copy_with(userinfo=b"", query=None, fragment=None)).rstrip("/")
-        self._shown_url = _masked(str(url.copy_with(query=None, fragment=None)).rstrip("/"))
+        self._shown_url = masked_url(str(url.copy_with(query=None, fragment=None)).rstrip("/"))
         self._auth = BearerAuth(token, url)
         self._company_id = company_id
         self._strict = strict
@@ -93,7 +98,7 @@ class ApiClient:
                 max_connections=max(100, 4 * max_concurrency),
                 max_keepalive_connections=2 * max_concurrency,
             ),
-            verify=_ssl_context(verify),
+            verify=ssl_context(verify),
             follow_redirects=False,  # a redirect could carry the request to another origin
             headers={"Accept": "application/json"},
         )
@@ -143,8 +148,8 @@ class ApiClient:
 
     def test_results(self, execution_id: int, scenario_id: int) -> RecordList[TestResult]:
         """Results of one scenario in one execution (spec 4.1), one per environment it ran on."""
-        _require_positive_id("execution_id", execution_id)
-        _require_positive_id("scenario_id", scenario_id)
+        require_positive_id("execution_id", execution_id)
+        require_positive_id("scenario_id", scenario_id)
         operation = Operation.TEST_RESULTS
         return self._loop.get(
             operation,
@@ -207,7 +212,7 @@ class ApiClient:
         query = _query(query, project_id, plan_id, date_from, date_to, status, email)
         first = None
         if page_size is not None:
-            size = _require_positive_int("page_size", page_size)
+            size = require_positive_int("page_size", page_size)
         elif self._page_size is not None:
             size = self._page_size
         else:
@@ -228,7 +233,7 @@ class ApiClient:
         """The company's test plans (spec 4.3); only active ones unless `active=False`."""
         params: dict[str, str] = {"active": "true" if active else "false"}
         if project_id is not None:
-            params["projectId"] = str(_require_positive_id("project_id", project_id))
+            params["projectId"] = str(require_positive_id("project_id", project_id))
         operation = Operation.PLANS
         return self._loop.get(
             operation,
@@ -264,59 +269,6 @@ class ApiClient:
             )
         except NoExecutionsMatchError:
             return ExecutionPage(current_page=page, total_count=0, page_count=0)
-
-
-def _require_positive_id(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RequestValidationError(
-            f"{name} must be a positive integer, got {value!r}", argument=name
-        )
-    return value
-
-
-def _require_positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RequestValidationError(f"{name} must be >= 1, got {value!r}", argument=name)
-    return value
-
-
-def _base_url(text: object) -> httpx.URL:
-    """`text` as an http(s) URL with a host; the error never shows a password it carries."""
-    problem = "base_url must be an http(s) URL such as https://host/Api"
-    if not isinstance(text, str):
-        raise RequestValidationError(f"{problem}, got {type(text).__name__}", argument="base_url")
-    try:
-        url = httpx.URL(text)
-    except (httpx.InvalidURL, TypeError, ValueError):
-        raise RequestValidationError(
-            f"{problem}; it could not be read", argument="base_url"
-        ) from None
-    if url.scheme not in ("http", "https") or not url.host:
-        raise RequestValidationError(f"{problem}, got {_masked(text)!r}", argument="base_url")
-    return url
-
-
-def _masked(text: str) -> str:
-    """A URL with the password of its user part, if any, replaced by ***."""
-    scheme, separator, rest = text.partition("://")
-    authority, slash, tail = rest.partition("/")
-    user, at, host = authority.rpartition("@")
-    if not (separator and at and ":" in user):
-        return text
-    name = user.split(":", 1)[0]
-    return f"{scheme}{separator}{name}:***@{host}{slash}{tail}"
-
-
-def _ssl_context(verify: bool | str | ssl.SSLContext) -> bool | ssl.SSLContext:
-    """TLS verification is on by default; a string is a CA bundle for a self-hosted service."""
-    if not isinstance(verify, str):
-        return verify
-    try:
-        return ssl.create_default_context(cafile=verify)
-    except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
-        raise RequestValidationError(
-            f"The CA bundle {verify!r} could not be loaded: {first_line(exc)}", argument="verify"
-        ) from None
 
 
 def _query(

@@ -289,6 +289,12 @@ def error_from_response(
     )
 
 
+def first_line(exc: Exception) -> str:
+    """The first line of an exception's text, shortened: enough to say what went wrong."""
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no details"
+
+
 def redact(text: str, secrets: tuple[str, ...]) -> str:
     """`text` with every occurrence of each secret replaced by a marker."""
     for secret in secrets:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any, Self
 
+from api_client._arguments import require_positive_id
 from api_client.errors import RequestValidationError
 
 DateBound = datetime | int
@@ -66,7 +67,7 @@ class ExecutionQuery:
         for name in ("project_id", "plan_id"):
             value = getattr(self, name)
             if value is not None:
-                _require_positive_id(name, value)
+                require_positive_id(name, value)
         for name in ("date_from", "date_to"):
             value = getattr(self, name)
             if value is not None:
@@ -109,14 +110,6 @@ class ExecutionQuery:
     def describe(self) -> list[str]:
         """The filters in words ("plan 3", "status ERROR", "only mine"), never the e-mail."""
         return [spec.words.format(spec.text(value)) for _, spec, value in self.active()]
-
-
-def _require_positive_id(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RequestValidationError(
-            f"{name} must be a positive integer, got {value!r}", argument=name
-        )
-    return value
 
 
 def _to_datetime(name: str, value: object) -> datetime:

@@ -10,7 +10,7 @@ with ApiClient(base_url="https://host/Api", token="...", company_id=7) as client
 """
 
 from api_client.auth import BearerAuth, RedactBearerFilter
-from api_client.client import ApiClient, ProgressCallback
+from api_client.client import ApiClient
 from api_client.errors import (
     ApiConnectionError,
     ApiError,
@@ -23,9 +23,9 @@ from api_client.errors import (
     InvalidRequestError,
     NoExecutionsMatchError,
     NotFoundError,
-    Operation,
     PermissionDeniedError,
     RateLimitError,
+    RedirectError,
     RequestValidationError,
     ResponseValidationError,
     ScenarioNotFoundError,
@@ -41,8 +41,12 @@ from api_client.models import (
     SkippedRecord,
     TestPlan,
     TestResult,
+    Truncation,
+    TruncationReason,
     UserInfo,
 )
+from api_client.operations import Operation
+from api_client.pagination import ProgressCallback
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 
@@ -72,6 +76,7 @@ __all__ = [
     "RateLimitError",
     "RecordList",
     "RedactBearerFilter",
+    "RedirectError",
     "RequestValidationError",
     "ResponseValidationError",
     "RetryPolicy",
@@ -80,6 +85,8 @@ __all__ = [
     "SkippedRecord",
     "TestPlan",
     "TestResult",
+    "Truncation",
+    "TruncationReason",
     "UnauthorizedUserError",
     "UserInfo",
     "retry_delay",

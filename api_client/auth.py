@@ -18,6 +18,31 @@ def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port or default_ports.get(url.scheme)
 
 
+def token_problem(token: str) -> str | None:
+    """What makes `token` unusable as a bearer token, in words that never repeat it; else None.
+
+    A header may carry visible ASCII only; a token pasted with a line break or a non-ASCII
+    character would otherwise fail deep in the HTTP stack, in an error that quotes the header,
+    token and all.
+    """
+    if not token:
+        return "token must not be empty"
+    rule = "token must be visible ASCII characters without spaces or line breaks"
+    for character in token:
+        if "!" <= character <= "~":
+            continue
+        if character in "\r\n":
+            what = "a line break"
+        elif character.isspace():
+            what = "a space" if character == " " else "a blank character (such as a tab)"
+        elif not character.isascii():
+            what = "a non-ASCII character (often a typographic quote or dash from a document)"
+        else:
+            what = "a control character"
+        return f"{rule}; it contains {what}"
+    return None
+
+
 class BearerAuth(httpx.Auth):
     """Adds `Authorization: Bearer <token>` to requests for the configured origin only.
 
@@ -27,16 +52,13 @@ class BearerAuth(httpx.Auth):
     """
 
     def __init__(self, token: str | SecretStr, origin: httpx.URL) -> None:
-        value = (token.get_secret_value() if isinstance(token, SecretStr) else token).strip()
-        if not value:
-            raise RequestValidationError("token must not be empty")
-        # A header may carry visible ASCII only; a token pasted with a line break or a
-        # non-ASCII character would otherwise fail deep in the HTTP stack, in an error that
-        # quotes the header, token and all. The message here never repeats the value.
-        if not all("!" <= character <= "~" for character in value):
-            raise RequestValidationError(
-                "token must be visible ASCII characters without spaces or line breaks"
-            )
+        value = token.get_secret_value() if isinstance(token, SecretStr) else token
+        if not isinstance(value, str):
+            raise RequestValidationError("token must be a string", argument="token")
+        value = value.strip()
+        problem = token_problem(value)
+        if problem:
+            raise RequestValidationError(problem, argument="token")
         self._token = SecretStr(value)
         self._origin = origin_of(origin)
 

@@ -8,43 +8,14 @@ service's own message text, never from request headers.
 
 from __future__ import annotations
 
-import json
 import re
-from enum import StrEnum
 from typing import Any
 
 import httpx
+import pydantic_core
 
-from api_client.retry import retry_after_seconds
-
-
-class Operation(StrEnum):
-    """The three read operations of the service."""
-
-    TEST_RESULTS = "test_results"
-    EXECUTIONS = "executions"
-    PLANS = "plans"
-
-    @property
-    def authority(self) -> str:
-        """The authority the service requires for this operation (spec section 5)."""
-        return _AUTHORITY_BY_OPERATION[self]
-
-    @property
-    def label(self) -> str:
-        return _LABEL_BY_OPERATION[self]
-
-
-_AUTHORITY_BY_OPERATION = {
-    Operation.TEST_RESULTS: "TEST_RESULT_VIEW",
-    Operation.EXECUTIONS: "TEST_EXECUTION_VIEW",
-    Operation.PLANS: "PLAN_VIEW",
-}
-_LABEL_BY_OPERATION = {
-    Operation.TEST_RESULTS: "test results",
-    Operation.EXECUTIONS: "executions",
-    Operation.PLANS: "test plans",
-}
+from api_client.headers import retry_after_seconds
+from api_client.operations import Operation
 
 
 class ApiError(Exception):
@@ -57,7 +28,23 @@ class ApiError(Exception):
 
 
 class RequestValidationError(ApiError, ValueError):
-    """The call's arguments are invalid; raised before any request is sent."""
+    """The call's arguments are invalid; raised before any request is sent.
+
+    `argument` names the argument at fault as the caller wrote it ("token", "company_id",
+    "base_url", "page", ...; an `ExecutionQuery` field's own name, such as "date_from", for a
+    filter), so a caller can say which input to fix. The message says what is wrong with it and
+    never repeats a secret (a token, a password in the URL, an e-mail address).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        argument: str | None = None,
+        operation: Operation | None = None,
+    ) -> None:
+        super().__init__(message, operation=operation)
+        self.argument = argument
 
 
 class ApiConnectionError(ApiError):
@@ -65,7 +52,8 @@ class ApiConnectionError(ApiError):
 
 
 class ApiTimeoutError(ApiConnectionError):
-    """The service did not answer within the configured timeout."""
+    """The service did not answer in time: a connect or read timeout, or a response that was
+    still arriving when the client's per-response deadline (`response_deadline`) ran out."""
 
 
 class ResponseValidationError(ApiError):
@@ -104,6 +92,33 @@ class ApiStatusError(ApiError):
             f"{type(self).__name__}(status_code={self.status_code}, code={self.code!r}, "
             f"operation={self.operation!r}, message={self.message!r})"
         )
+
+
+class RedirectError(ApiStatusError):
+    """3xx: the service redirected the request. Never followed (it could carry the token
+    elsewhere) nor retried (the same request gets the same answer): the base URL is likely not
+    the API's own address. `location_origin` is where it pointed, scheme, host and port only
+    (a path or query may carry a ticket), or None when the answer named no usable place.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status_code: int,
+        code: str | None,
+        operation: Operation | None,
+        retry_after: float | None = None,
+        location_origin: str | None = None,
+    ) -> None:
+        super().__init__(
+            message,
+            status_code=status_code,
+            code=code,
+            operation=operation,
+            retry_after=retry_after,
+        )
+        self.location_origin = location_origin
 
 
 class InvalidRequestError(ApiStatusError):
@@ -192,6 +207,8 @@ _CODE_FIELDS = ("error", "code", "errorCode", "error_code", "message_code", "mes
 _MESSAGE_FIELDS = ("message", "error_description", "detail", "errorMessage", "description")
 _KNOWN_CODES = frozenset(_CLASS_BY_CODE)
 _MAX_MESSAGE_CHARS = 300
+# An error body is read for its code and message only; markup beyond this is not looked at.
+_MAX_ERROR_TEXT_CHARS = 64 * 1024
 
 
 def error_for_status(
@@ -201,14 +218,26 @@ def error_for_status(
     operation: Operation | None,
     service_message: str | None = None,
     retry_after: float | None = None,
+    location_origin: str | None = None,
 ) -> ApiStatusError:
     """Choose the exception class for a status and service code, and word its message."""
+    what = f"{operation.label} request" if operation else "request"
+    if 300 <= status_code < 400:
+        # Whatever the body says, a redirect means the base URL is not the API's address.
+        where = location_origin or "another address"
+        return RedirectError(
+            f"The {what} was redirected (HTTP {status_code}): the service redirected to "
+            f"{where}; check the base URL",
+            status_code=status_code,
+            code=None,
+            operation=operation,
+            location_origin=location_origin,
+        )
     cls = _CLASS_BY_CODE.get(code or "")
     if cls is None:
         cls = _CLASS_BY_STATUS.get(status_code)
     if cls is None:
         cls = ServerError if status_code >= 500 else ApiStatusError
-    what = f"{operation.label} request" if operation else "request"
     parts = [f"The {what} failed with HTTP {status_code}"]
     if code:
         parts[0] += f" ({code})"
@@ -224,14 +253,28 @@ def error_for_status(
 
 
 def error_from_response(
-    response: httpx.Response, operation: Operation | None, *, secrets: tuple[str, ...] = ()
+    response: httpx.Response,
+    operation: Operation | None,
+    *,
+    body: bytes | None = None,
+    secrets: tuple[str, ...] = (),
 ) -> ApiStatusError:
     """Turn an error response into a typed `ApiStatusError`: the one place that does this.
 
+    `body` is the response's body when it was read as a stream (else `response.content`).
     `secrets` are kept out of the error, in case a service echoes a credential back: masked in
     the service's text, and never taken for a code.
     """
-    code, service_message = _code_and_message(response)
+    if body is None:
+        body = response.content
+    if response.is_redirect or 300 <= response.status_code < 400:
+        return error_for_status(
+            status_code=response.status_code,
+            code=None,
+            operation=operation,
+            location_origin=_location_origin(response),
+        )
+    code, service_message = _code_and_message(body, _charset(response))
     secrets = tuple(secret for secret in secrets if secret)
     if code and any(secret in code for secret in secrets):
         code = None
@@ -246,6 +289,12 @@ def error_from_response(
     )
 
 
+def first_line(exc: Exception) -> str:
+    """The first line of an exception's text, shortened: enough to say what went wrong."""
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no details"
+
+
 def redact(text: str, secrets: tuple[str, ...]) -> str:
     """`text` with every occurrence of each secret replaced by a marker."""
     for secret in secrets:
@@ -254,17 +303,45 @@ def redact(text: str, secrets: tuple[str, ...]) -> str:
     return text
 
 
-def _code_and_message(response: httpx.Response) -> tuple[str | None, str | None]:
+def _location_origin(response: httpx.Response) -> str | None:
+    """Scheme, host and port of a redirect's target: the rest may carry a ticket or a token."""
+    location = response.headers.get("location", "").strip()
+    if not location:
+        return None
+    try:
+        target = response.request.url.join(location)
+    except (httpx.InvalidURL, ValueError):
+        return None
+    if target.scheme not in ("http", "https") or not target.host:
+        return None
+    port = f":{target.port}" if target.port else ""
+    return f"{target.scheme}://{target.host}{port}"
+
+
+def _charset(response: httpx.Response) -> str:
+    return response.charset_encoding or "utf-8"
+
+
+def _code_and_message(content: bytes, charset: str) -> tuple[str | None, str | None]:
     """Find the service's error code and message in a body of any shape, or none."""
     try:
-        body: Any = json.loads(response.content) if response.content else None
-    except (ValueError, UnicodeDecodeError):
+        # pydantic-core's parser refuses deep nesting with a ValueError, where `json` would
+        # overflow the stack with a RecursionError.
+        body: Any = pydantic_core.from_json(content) if content else None
+    except ValueError:
         body = None
     if isinstance(body, dict):
         return _code_from_json(body), _message_from_json(body)
-    text = response.text.strip() if response.content else ""
+    text = _text(content, charset).strip()[:_MAX_ERROR_TEXT_CHARS]
     code = _known_code_in_text(text)
     return code, _short(_strip_markup(text)) if text else None
+
+
+def _text(content: bytes, charset: str) -> str:
+    try:
+        return content.decode(charset, errors="replace")
+    except LookupError:  # a charset Python does not know
+        return content.decode("utf-8", errors="replace")
 
 
 def _code_from_json(body: dict[str, Any]) -> str | None:

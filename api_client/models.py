@@ -11,7 +11,9 @@ field the spec always sends and rejects fields it does not name, so drift is cau
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import (
@@ -254,15 +256,54 @@ class SkippedRecord(BaseModel):
 T = TypeVar("T")
 
 
-class RecordList(list[T], Generic[T]):
-    """A list of parsed records that also says which records were skipped and why."""
+class TruncationReason(StrEnum):
+    """Why a walk over the executions' pages stopped before the last page the service claimed."""
 
-    def __init__(self, items: Any = (), skipped: list[SkippedRecord] | None = None) -> None:
+    PAGE_CAP = "page_cap"
+    """More pages than the client's `max_pages`: the first `max_pages` were read."""
+    EMPTY_PAGE = "empty_page"
+    """A page before the claimed end came back empty."""
+    NOTHING_NEW = "nothing_new"
+    """A page held only executions already read on earlier pages."""
+
+
+@dataclass(frozen=True, slots=True)
+class Truncation:
+    """A walk that did not read every page the service claimed, and why.
+
+    The service's own counts are kept as claimed (they may be wrong, even absurd), so a caller
+    can say "the service claims 1,000,000,000 pages; showing the first 2".
+    """
+
+    claimed_pages: int
+    """`page_count` of the first page."""
+    claimed_total: int
+    """`total_count` of the first page."""
+    pages_read: int
+    """Pages whose executions were kept: pages 1 to `pages_read`."""
+    reason: TruncationReason
+
+
+class RecordList(list[T], Generic[T]):
+    """A list of parsed records that also says which records were skipped and why.
+
+    `truncation` is set when `all_executions` stopped before the last page the service claimed
+    (a lying or broken page count); None when every page was read.
+    """
+
+    def __init__(
+        self,
+        items: Any = (),
+        skipped: list[SkippedRecord] | None = None,
+        truncation: Truncation | None = None,
+    ) -> None:
         super().__init__(items)
         self.skipped: list[SkippedRecord] = list(skipped or [])
+        self.truncation = truncation
 
     def __repr__(self) -> str:
-        return f"RecordList({list.__repr__(self)}, skipped={len(self.skipped)})"
+        truncated = f", truncation={self.truncation!r}" if self.truncation else ""
+        return f"RecordList({list.__repr__(self)}, skipped={len(self.skipped)}{truncated})"
 
 
 class ExecutionPage(ApiModel):

@@ -5,7 +5,8 @@ caption uses all sit on one field. The client sends `to_params()`, pages say `de
 caches key on the (frozen, hashable) query itself, so a new filter is one new field.
 
 Values are validated when the query is built, before any request: an invalid one raises
-`RequestValidationError` (a `ValueError`) naming the filter, never echoing an e-mail address.
+`RequestValidationError` (a `ValueError`) whose `argument` is the field's name, never echoing
+an e-mail address.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any, Self
 
+from api_client._arguments import require_positive_id
 from api_client.errors import RequestValidationError
 
 DateBound = datetime | int
@@ -65,20 +67,22 @@ class ExecutionQuery:
         for name in ("project_id", "plan_id"):
             value = getattr(self, name)
             if value is not None:
-                _require_positive_id(name, value)
+                require_positive_id(name, value)
         for name in ("date_from", "date_to"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, _to_datetime(name, value))
         if self.date_from and self.date_to and self.date_from > self.date_to:
-            raise RequestValidationError("date_from must not be after date_to")
+            raise RequestValidationError(
+                "date_from must not be after date_to", argument="date_from"
+            )
         if self.status is not None:
             if not isinstance(self.status, str) or not self.status.strip():
-                raise RequestValidationError("status must be a non-empty string")
+                raise RequestValidationError("status must be a non-empty string", argument="status")
             object.__setattr__(self, "status", self.status.strip())
         if self.email is not None:
             if not isinstance(self.email, str) or "@" not in self.email:
-                raise RequestValidationError("email must be an e-mail address")
+                raise RequestValidationError("email must be an e-mail address", argument="email")
             object.__setattr__(self, "email", self.email.strip())
 
     def with_changes(self, **changes: Any) -> Self:
@@ -115,28 +119,26 @@ class ExecutionQuery:
         return words
 
 
-def _require_positive_id(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RequestValidationError(f"{name} must be a positive integer, got {value!r}")
-    return value
-
-
 def _to_datetime(name: str, value: object) -> datetime:
     """An aware datetime, or Unix milliseconds, as an aware datetime."""
     if isinstance(value, datetime):
         if value.tzinfo is None or value.utcoffset() is None:
             raise RequestValidationError(
-                f"{name} must be a timezone-aware datetime (a naive one is ambiguous)"
+                f"{name} must be a timezone-aware datetime (a naive one is ambiguous)",
+                argument=name,
             )
         return value
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RequestValidationError(
-            f"{name} must be an aware datetime or Unix milliseconds, got {value!r}"
+            f"{name} must be an aware datetime or Unix milliseconds, got {value!r}",
+            argument=name,
         )
     try:
         return datetime.fromtimestamp(value / 1000, UTC)
     except (OverflowError, OSError, ValueError):
-        raise RequestValidationError(f"{name} is out of range, got {value!r}") from None
+        raise RequestValidationError(
+            f"{name} is out of range, got {value!r}", argument=name
+        ) from None
 
 
 def _millis(value: datetime) -> int:

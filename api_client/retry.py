@@ -8,14 +8,21 @@ retry can never do harm twice; what is retried is what a retry can plausibly fix
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from api_client.errors import ApiError
+from api_client.errors import ApiConnectionError, ApiError, ApiStatusError, ResponseValidationError
+from api_client.headers import retry_after_seconds
+
+__all__ = [
+    "NO_RETRIES",
+    "RETRYABLE_STATUSES",
+    "SERVER_ERROR_STATUS",
+    "RetryPolicy",
+    "retry_after_seconds",
+    "retry_delay",
+    "should_retry",
+]
 
 # Gateways and overload answer these; a later attempt usually succeeds.
 RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
@@ -57,8 +64,6 @@ def should_retry(error: ApiError, attempt: int, policy: RetryPolicy) -> bool:
     retried; 500 a bounded number of times; every other status (400, 401, 403, 404...) never,
     because the same request will get the same answer.
     """
-    from api_client.errors import ApiConnectionError, ApiStatusError, ResponseValidationError
-
     if attempt >= policy.max_retries:
         return False
     if isinstance(error, ApiConnectionError):
@@ -94,24 +99,3 @@ def retry_delay(
     if retry_after is not None:
         delay = max(delay, min(retry_after, policy.retry_after_cap))
     return delay
-
-
-def retry_after_seconds(headers: Mapping[str, str], now: datetime | None = None) -> float | None:
-    """Parse a `Retry-After` header: delta-seconds or an HTTP date. None when absent or garbled."""
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if seconds != seconds:  # NaN
-        return None
-    return max(0.0, seconds)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -125,6 +126,23 @@ def test_filters_by_plan_project_status_and_time_window(client_for: ClientFactor
     assert [e.id for e in in_window] == expected_window
     assert failed, "the demo data has failed executions"
     assert all(e.result_summary.get("FAILURE", 0) > 0 for e in failed)
+
+
+def test_the_sandbox_takes_the_largest_page_size_without_a_fallback(
+    client_for: ClientFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = client_for()
+
+    with caplog.at_level(logging.DEBUG, logger="api_client"):
+        largest = client.all_executions()
+    small = client.all_executions(page_size=37)
+
+    asked = [r.getMessage() for r in caplog.records if "executions/filter" in r.getMessage()]
+    assert asked
+    assert all("size=1000" in line and "-> 200" in line for line in asked)
+    assert len(asked) == -(-len(largest) // 1000)  # one request per thousand
+    assert [e.model_dump() for e in largest] == [e.model_dump() for e in small]
+    assert largest.truncation is None
 
 
 def test_no_matching_executions_is_an_empty_answer(client_for: ClientFactory) -> None:

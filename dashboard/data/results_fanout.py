@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +30,7 @@ from api_client import (
     AuthenticationError,
     CompanyNotFoundError,
     PermissionDeniedError,
+    ProgressCallback,
     SkippedRecord,
     TestResult,
 )
@@ -41,8 +42,6 @@ from dashboard.data.store_errors import StoreError
 
 _LOG = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[int, int], None]
-"""Called as `on_progress(pairs_done, pairs_to_fetch)` in the caller's thread."""
 
 DEFAULT_CONCURRENCY = 8
 """Requests in flight at once: enough to hide latency, well within httpx's pool (100), and few

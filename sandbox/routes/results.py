@@ -24,10 +24,12 @@ router = APIRouter(tags=["results"], dependencies=[Depends(authority_guard(Opera
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "INVALID_REQUEST: an id is not a 64-bit integer"},
+    # Two bodies share this status: the service's ACCESS_DENIED, and the security layer's
+    # answer to a missing or invalid token. The document must admit both.
     401: {
-        "model": ErrorBody,
-        "description": "ACCESS_DENIED: the user lacks TEST_RESULT_VIEW. A missing or invalid"
-        f" token gets the security layer's body instead ({AuthErrorBody.__name__}).",
+        "model": ErrorBody | AuthErrorBody,
+        "description": "ACCESS_DENIED (ErrorBody): the user lacks TEST_RESULT_VIEW; or a missing"
+        " or invalid bearer token (AuthErrorBody, from the security layer)",
     },
     404: {"model": ErrorBody, "description": "EXECUTION_NOT_FOUND or TEST_SCENARIO_NOT_FOUND"},
     500: {"model": ErrorBody, "description": "USERS_COMPANY_NOT_EXISTS or SYSTEM_INTERNAL_ERROR"},

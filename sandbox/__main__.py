@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -22,7 +23,11 @@ from sandbox.settings import FaultSettings, SandboxSettings
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "users":
-        _print_users(args.seed)
+        try:
+            _print_users(args.seed)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_broken_pipe()
     else:
         _serve(args)
     return 0
@@ -78,6 +83,16 @@ def _print_users(seed: int) -> None:
     ]
     json.dump(users, sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader left early (`users | head -n 1`): what it read is all it wanted, so no error.
+
+    stdout is pointed at /dev/null so the interpreter's final flush of what is still buffered
+    cannot raise the same error again on the way out."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def settings_from(args: argparse.Namespace) -> SandboxSettings:

@@ -11,7 +11,7 @@ from sandbox.auth import Authenticator, demo_users
 from sandbox.errors import install_error_handlers
 from sandbox.faults import FaultInjector
 from sandbox.operations import OperationMatcher
-from sandbox.routes import executions, plans, results
+from sandbox.routes import executions, logs, plans, results
 from sandbox.settings import SandboxSettings
 from sandbox.store import DemoStore
 
@@ -48,6 +48,7 @@ def create_app(settings: SandboxSettings | None = None) -> FastAPI:
     install_error_handlers(app, matcher)
     for router in (results.router, executions.router, plans.router):
         app.include_router(router, prefix=api_root)
+    app.include_router(logs.router, prefix=settings.path_prefix)
     if settings.faults.enabled:
         app.add_middleware(FaultInjector, faults=settings.faults, matcher=matcher)
     return app

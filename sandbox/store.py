@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sandbox.data.demo_logs import LogSubject
 from sandbox.data.generator import build_database
 from sandbox.data.outcomes import (
+    RESULT_ID_FACTOR,
     Behaviour,
     DerivedResult,
     EnvironmentTraits,
@@ -22,7 +24,13 @@ from sandbox.data.outcomes import (
     Timeline,
     derive_outcome,
 )
-from sandbox.data.result_details import result_details, result_key
+from sandbox.data.result_details import (
+    LOG_FILES,
+    log_folder,
+    result_details,
+    result_id_of_session,
+    result_key,
+)
 from sandbox.schemas import (
     AlertRecord,
     EnvironmentRecord,
@@ -141,8 +149,12 @@ class DemoStore:
             environments=[self._traits[env_id] for env_id in execution.environment_ids],
         )
 
-    def results(self, execution: StoredExecution, scenario_id: int) -> list[ResultRecord]:
-        """The results of one scenario in an execution (none if the plan lacks the scenario)."""
+    def results(
+        self, execution: StoredExecution, scenario_id: int, log_root: str
+    ) -> list[ResultRecord]:
+        """The results of one scenario in an execution (none if the plan lacks the scenario).
+
+        `log_root` is where the caller reached this sandbox's logs; log paths start with it."""
         outcome = self.outcome(execution)
         with self._lock:
             plan = self._connection.execute(
@@ -151,10 +163,52 @@ class DemoStore:
                 (execution.plan_id,),
             ).fetchone()
         return [
-            self._result_record(execution, plan, result)
+            self._result_record(execution, plan, result, log_root)
             for result in outcome.results
             if result.scenario_id == scenario_id
         ]
+
+    def log_subject(
+        self, company_id: int, date_path: str, session_id: str, file_name: str, log_root: str
+    ) -> LogSubject | None:
+        """The result whose log is at `{log_root}/{company_id}/{date_path}/{session_id}/{file}`,
+        or None unless that is exactly one of its two log paths."""
+        result_id = result_id_of_session(self._seed, session_id)
+        if result_id is None or file_name not in LOG_FILES:
+            return None
+        execution = self.execution(result_id // RESULT_ID_FACTOR)
+        if execution is None or execution.company_id != company_id:
+            return None
+        results = self.outcome(execution).results
+        index = result_id % RESULT_ID_FACTOR
+        if index >= len(results):
+            return None
+        result = results[index]
+        details = result_details(self._seed, company_id, result, log_root)
+        asked = f"{log_root}/{company_id}/{date_path}/{session_id}"
+        if asked != log_folder(log_root, company_id, result.start_ms, details.session_id):
+            return None
+        environment = self._environments[result.environment_id]
+        with self._lock:
+            (scenario_name,) = self._connection.execute(
+                "SELECT name FROM scenarios WHERE id = ?", (result.scenario_id,)
+            ).fetchone()
+        return LogSubject(
+            seed=self._seed,
+            result=result,
+            details=details,
+            company_id=company_id,
+            execution_id=execution.id,
+            plan_id=execution.plan_id,
+            plan_name=self._plan_names[execution.plan_id],
+            scenario_name=scenario_name,
+            environment_name=environment.name,
+            operating_system=environment.operating_system,
+            browser_type=environment.browser_type,
+            browser_version=environment.environment_version,
+            screen_resolution=self._screen_resolutions[environment.id],
+            mobile=environment.mobile,
+        )
 
     def find_executions(
         self, criteria: ExecutionCriteria, offset: int, limit: int
@@ -249,10 +303,10 @@ class DemoStore:
         )
 
     def _result_record(
-        self, execution: StoredExecution, plan: sqlite3.Row, result: DerivedResult
+        self, execution: StoredExecution, plan: sqlite3.Row, result: DerivedResult, log_root: str
     ) -> ResultRecord:
         environment = self._environments[result.environment_id]
-        details = result_details(self._seed, execution.company_id, result)
+        details = result_details(self._seed, execution.company_id, result, log_root)
         return ResultRecord(
             id=result.id,
             level=result.level.value,

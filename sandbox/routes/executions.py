@@ -20,6 +20,7 @@ from sandbox.dependencies import (
     get_store,
 )
 from sandbox.errors import ApiError
+from sandbox.links import api_root_url
 from sandbox.operations import RULES, Operation
 from sandbox.schemas import AuthErrorBody, ErrorBody, ExecutionPage
 from sandbox.settings import SandboxSettings
@@ -131,9 +132,3 @@ def filter_executions(
         item_list=items,
         rest_api_url=api_url,
     )
-
-
-def api_root_url(request: Request, settings: SandboxSettings) -> str:
-    """Absolute base of the API, as the caller reached it unless a public URL is configured."""
-    origin = settings.public_base_url or str(request.base_url)
-    return f"{origin.rstrip('/')}{settings.path_prefix}/api"

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from sandbox.auth import Authenticator, demo_users
 from sandbox.errors import install_error_handlers
 from sandbox.faults import FaultInjector
+from sandbox.latency import LatencyMiddleware
 from sandbox.operations import OperationMatcher
 from sandbox.routes import executions, logs, plans, results
 from sandbox.settings import SandboxSettings
@@ -51,4 +52,7 @@ def create_app(settings: SandboxSettings | None = None) -> FastAPI:
     app.include_router(logs.router, prefix=settings.path_prefix)
     if settings.faults.enabled:
         app.add_middleware(FaultInjector, faults=settings.faults, matcher=matcher)
+    if settings.latency_ms:
+        # Added last, so outermost: every API request waits, faulty or not.
+        app.add_middleware(LatencyMiddleware, latency_ms=settings.latency_ms, matcher=matcher)
     return app

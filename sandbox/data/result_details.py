@@ -100,6 +100,11 @@ def result_id_of_session(seed: int, session_id: str) -> int | None:
     return (scrambled - key) * pow(factor, -1, modulus) % modulus
 
 
+def _fill(template: str, rng: random.Random) -> str:
+    n = rng.choice((30, 45, 60, 90, 120) if "{hex}" in template else (2, 3, 4, 5, 6))
+    return template.format(n=n, m=rng.randrange(0, n), hex=f"0x{rng.getrandbits(16):04x}")
+
+
 def log_folder(log_root: str, company_id: int, start_ms: int, session_id: str) -> str:
     """`{log_root}/{company}/{yyyy}/{MM}/{dd}/{session_id}`, dated by the result's start."""
     day = datetime.fromtimestamp(start_ms / 1000, UTC)
@@ -107,12 +112,17 @@ def log_folder(log_root: str, company_id: int, start_ms: int, session_id: str) -
 
 
 def result_details(
-    seed: int, company_id: int, result: DerivedResult, log_root: str
+    seed: int, company_id: int, result: DerivedResult, log_root: str, failure_message: str = ""
 ) -> ResultDetails:
-    """`log_root` is where this sandbox serves its logs, as the caller reached it."""
+    """`log_root` is where this sandbox serves its logs, as the caller reached it.
+
+    A failing result of a scenario with a `failure_message` template gets that template with
+    its numbers and hex id drawn here, so the same failure repeats with different numbers."""
     rng = random.Random(f"{seed}/result/{result.id}")
     session_id = _session_id(seed, result.id, rng)
     message = rng.choice(MESSAGES[result.level])
+    if failure_message and result.level in (Level.FAILURE, Level.ERROR):
+        message = _fill(failure_message, rng)
     folder = log_folder(log_root, company_id, result.start_ms, session_id)
     return ResultDetails(session_id, message, f"{folder}/{NODE_LOG}", f"{folder}/{EXECUTOR_LOG}")
 

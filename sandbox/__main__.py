@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -22,7 +23,11 @@ from sandbox.settings import FaultSettings, SandboxSettings
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "users":
-        _print_users(args.seed)
+        try:
+            _print_users(args.seed)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_broken_pipe()
     else:
         _serve(args)
     return 0
@@ -44,6 +49,12 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", default=SandboxSettings.db_path, help="SQLite file (rebuilt)")
     serve.add_argument("--prefix", default="", help='serve under a path, e.g. "/svc"')
     serve.add_argument("--public-base-url", help="origin used in page links and rest_api_url")
+    serve.add_argument(
+        "--latency-ms",
+        type=_non_negative_int,
+        default=SandboxSettings.latency_ms,
+        help="delay every API response by this many milliseconds (benchmarks)",
+    )
 
     faults = serve.add_argument_group("fault injection (fractions of API requests, 0 to 1)")
     faults.add_argument("--fault-seed", type=int, default=FaultSettings.seed)
@@ -65,6 +76,13 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
+    return value
+
+
 def _print_users(seed: int) -> None:
     users = [
         {
@@ -80,6 +98,16 @@ def _print_users(seed: int) -> None:
     sys.stdout.write("\n")
 
 
+def _quiet_broken_pipe() -> None:
+    """The reader left early (`users | head -n 1`): what it read is all it wanted, so no error.
+
+    stdout is pointed at /dev/null so the interpreter's final flush of what is still buffered
+    cannot raise the same error again on the way out."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def settings_from(args: argparse.Namespace) -> SandboxSettings:
     """The settings a `serve` command line asks for."""
     return SandboxSettings(
@@ -89,6 +117,7 @@ def settings_from(args: argparse.Namespace) -> SandboxSettings:
         db_path=args.db,
         path_prefix=args.prefix,
         public_base_url=args.public_base_url,
+        latency_ms=args.latency_ms,
         faults=FaultSettings(
             seed=args.fault_seed,
             error_rate=args.error_rate,
@@ -111,6 +140,8 @@ def _serve(args: argparse.Namespace) -> None:
     base_url = origin_of(sock) + settings.path_prefix
     print(f"Sandbox API: {base_url}/api  (docs: {base_url}/docs)")
     print(f"Demo data: seed {settings.seed}, {settings.executions} executions")
+    if settings.latency_ms:
+        print(f"Latency: {settings.latency_ms} ms added to every API response")
     print(f"Demo users (tokens: python -m sandbox users --seed {settings.seed}):")
     for user in demo_users(settings):
         authorities = ", ".join(user.authorities) or "none"

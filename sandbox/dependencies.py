@@ -83,7 +83,13 @@ async def current_company(
     user: Annotated[DemoUser, Depends(current_user)],
     company_id: Annotated[
         int,
-        Header(alias="current-company-id", ge=LONG_MIN, le=LONG_MAX, description="Company id"),
+        Header(
+            alias="current-company-id",
+            ge=LONG_MIN,
+            le=LONG_MAX,
+            description="The caller's own company id; any other 64-bit integer is 403"
+            " ACCESS_DENIED, anything else 400 INVALID_REQUEST",
+        ),
         WHOLE_NUMBER,
     ],
 ) -> int:

@@ -80,7 +80,8 @@ class SandboxSettings:
     `path_prefix` serves the API under e.g. "/svc" (routes at "/svc/api/..."), so clients whose
     base URL carries a path can be tested. `public_base_url` (scheme://host[:port], no prefix)
     replaces the address taken from the request when building `rest_api_url` and page links,
-    as a service behind a proxy would.
+    as a service behind a proxy would. `latency_ms` delays every API response by that many
+    milliseconds (the benchmark suite's far-away service); 0 means none.
     """
 
     seed: int = 7
@@ -90,6 +91,7 @@ class SandboxSettings:
     db_path: str = ":memory:"
     path_prefix: str = ""
     public_base_url: str | None = None
+    latency_ms: int = 0
     faults: FaultSettings = field(default_factory=FaultSettings)
 
     def __post_init__(self) -> None:
@@ -97,6 +99,8 @@ class SandboxSettings:
             raise ValueError("executions must not be negative")
         if self.days < 1:
             raise ValueError("days must be at least 1")
+        if self.latency_ms < 0:
+            raise ValueError("latency_ms must not be negative")
         if self.now.utcoffset() is None:
             raise ValueError("now must be timezone-aware")
         if self.path_prefix and (

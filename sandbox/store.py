@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sandbox.data.demo_logs import LogSubject
 from sandbox.data.generator import build_database
 from sandbox.data.outcomes import (
+    RESULT_ID_FACTOR,
     Behaviour,
     DerivedResult,
     EnvironmentTraits,
@@ -22,7 +24,14 @@ from sandbox.data.outcomes import (
     Timeline,
     derive_outcome,
 )
-from sandbox.data.result_details import result_details, result_key
+from sandbox.data.result_details import (
+    LOG_FILES,
+    ResultDetails,
+    log_folder,
+    result_details,
+    result_id_of_session,
+    result_key,
+)
 from sandbox.schemas import (
     AlertRecord,
     EnvironmentRecord,
@@ -75,6 +84,13 @@ class DemoStore:
                 row["id"]: _user_info(row) for row in connection.execute("SELECT * FROM users")
             }
             environment_rows = connection.execute("SELECT * FROM environments").fetchall()
+            self._setup_delays: dict[int, tuple[int, int]] = {
+                row["plan_id"]: (row["from_ms"], row["extra_s"])
+                for row in connection.execute("SELECT * FROM setup_delays")
+            }
+            self._failure_messages: dict[int, str] = dict(
+                connection.execute("SELECT id, failure_message FROM scenarios")
+            )
         self._environments = {row["id"]: _environment(row) for row in environment_rows}
         self._screen_resolutions = {row["id"]: row["screen_resolution"] for row in environment_rows}
         self._traits = {
@@ -117,6 +133,17 @@ class DemoStore:
             environment_ids=tuple(json.loads(row["environment_ids"])),
         )
 
+    def example_result_ids(self, company_id: int) -> dict[str, int] | None:
+        """`executionId` and `scenarioId` of a real result: the company's newest execution."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT e.id, ps.scenario_id FROM executions e"
+                " JOIN plan_scenarios ps ON ps.plan_id = e.plan_id AND ps.position = 0"
+                " WHERE e.company_id = ? ORDER BY e.start_ms DESC, e.id DESC LIMIT 1",
+                (company_id,),
+            ).fetchone()
+        return None if row is None else {"executionId": row[0], "scenarioId": row[1]}
+
     def scenario_company(self, scenario_id: int) -> int | None:
         with self._lock:
             row = self._connection.execute(
@@ -132,6 +159,7 @@ class DemoStore:
                 " WHERE ps.plan_id = ? ORDER BY ps.position",
                 (execution.plan_id,),
             ).fetchall()
+        delay_from_ms, extra_setup_s = self._setup_delays.get(execution.plan_id, (0, 0))
         return derive_outcome(
             seed=self._seed,
             timeline=self._timeline,
@@ -139,10 +167,21 @@ class DemoStore:
             start_ms=execution.start_ms,
             scenarios=[(row["id"], _behaviour(row)) for row in scenario_rows],
             environments=[self._traits[env_id] for env_id in execution.environment_ids],
+            extra_setup_s=extra_setup_s if execution.start_ms >= delay_from_ms else 0,
         )
 
-    def results(self, execution: StoredExecution, scenario_id: int) -> list[ResultRecord]:
-        """The results of one scenario in an execution (none if the plan lacks the scenario)."""
+    def results(
+        self, execution: StoredExecution, scenario_id: int, log_root: str
+    ) -> list[ResultRecord]:
+        """The results of one scenario in an execution (none if the plan lacks the scenario).
+
+        `log_root` is where the caller reached this sandbox's logs; log paths start with it."""
+        return self.execution_results(execution, log_root, scenario_id)
+
+    def execution_results(
+        self, execution: StoredExecution, log_root: str, scenario_id: int | None = None
+    ) -> list[ResultRecord]:
+        """Every result of an execution (or of one of its scenarios), derived once."""
         outcome = self.outcome(execution)
         with self._lock:
             plan = self._connection.execute(
@@ -151,10 +190,52 @@ class DemoStore:
                 (execution.plan_id,),
             ).fetchone()
         return [
-            self._result_record(execution, plan, result)
+            self._result_record(execution, plan, result, log_root)
             for result in outcome.results
-            if result.scenario_id == scenario_id
+            if scenario_id is None or result.scenario_id == scenario_id
         ]
+
+    def log_subject(
+        self, company_id: int, date_path: str, session_id: str, file_name: str, log_root: str
+    ) -> LogSubject | None:
+        """The result whose log is at `{log_root}/{company_id}/{date_path}/{session_id}/{file}`,
+        or None unless that is exactly one of its two log paths."""
+        result_id = result_id_of_session(self._seed, session_id)
+        if result_id is None or file_name not in LOG_FILES:
+            return None
+        execution = self.execution(result_id // RESULT_ID_FACTOR)
+        if execution is None or execution.company_id != company_id:
+            return None
+        results = self.outcome(execution).results
+        index = result_id % RESULT_ID_FACTOR
+        if index >= len(results):
+            return None
+        result = results[index]
+        details = self._details(company_id, result, log_root)
+        asked = f"{log_root}/{company_id}/{date_path}/{session_id}"
+        if asked != log_folder(log_root, company_id, result.start_ms, details.session_id):
+            return None
+        environment = self._environments[result.environment_id]
+        with self._lock:
+            (scenario_name,) = self._connection.execute(
+                "SELECT name FROM scenarios WHERE id = ?", (result.scenario_id,)
+            ).fetchone()
+        return LogSubject(
+            seed=self._seed,
+            result=result,
+            details=details,
+            company_id=company_id,
+            execution_id=execution.id,
+            plan_id=execution.plan_id,
+            plan_name=self._plan_names[execution.plan_id],
+            scenario_name=scenario_name,
+            environment_name=environment.name,
+            operating_system=environment.operating_system,
+            browser_type=environment.browser_type,
+            browser_version=environment.environment_version,
+            screen_resolution=self._screen_resolutions[environment.id],
+            mobile=environment.mobile,
+        )
 
     def find_executions(
         self, criteria: ExecutionCriteria, offset: int, limit: int
@@ -229,6 +310,10 @@ class DemoStore:
             _plan(row, scenarios.get(row["id"], []), alerts.get(row["id"], [])) for row in plan_rows
         ]
 
+    def _details(self, company_id: int, result: DerivedResult, log_root: str) -> ResultDetails:
+        template = self._failure_messages.get(result.scenario_id, "")
+        return result_details(self._seed, company_id, result, log_root, template)
+
     def _execution_record(self, row: sqlite3.Row) -> ExecutionRecord:
         user = self._users[row["user_id"]]
         return ExecutionRecord(
@@ -249,10 +334,10 @@ class DemoStore:
         )
 
     def _result_record(
-        self, execution: StoredExecution, plan: sqlite3.Row, result: DerivedResult
+        self, execution: StoredExecution, plan: sqlite3.Row, result: DerivedResult, log_root: str
     ) -> ResultRecord:
         environment = self._environments[result.environment_id]
-        details = result_details(self._seed, execution.company_id, result)
+        details = self._details(execution.company_id, result, log_root)
         return ResultRecord(
             id=result.id,
             level=result.level.value,
@@ -303,6 +388,10 @@ def _behaviour(row: sqlite3.Row) -> Behaviour:
         fail_until=row["fail_until"],
         fails_on=row["fails_on"],
         slowdown=row["slowdown"],
+        fail_windows=tuple((start, until) for start, until in json.loads(row["fail_windows"])),
+        step_from_ms=row["step_from_ms"],
+        step_factor=row["step_factor"],
+        failure_level=row["failure_level"],
     )
 
 

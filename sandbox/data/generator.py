@@ -1,9 +1,11 @@
 """Builds the demo database from a seed: plans, scenarios and months of executions.
 
 Everything is drawn from one `random.Random(seed)` in a fixed order, and nothing reads the clock,
-so the same settings always give the same database. The mix is meant to look like a real team's
-history: mostly green, a few scenarios broken since some day (some fixed since), flaky ones,
-ones failing on one browser or OS only, ones getting slower, and a run still in progress.
+so the same settings always give the same database. Company 2's mix is meant to look like a real
+team's history: mostly green, a few scenarios broken since some day (some fixed since), flaky
+ones, ones failing on one browser or OS only, ones getting slower, and a run still in progress.
+Company 1 holds the planted cases instead (`planted.py`): each case exactly once, on its own
+clock, and nothing else that looks like one.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from sandbox.auth import user_info_access_token
+from sandbox.data import planted
 from sandbox.data.catalog import (
     COMPANIES,
     ENVIRONMENTS,
@@ -138,9 +141,18 @@ def build_database(connection: sqlite3.Connection, settings: SandboxSettings) ->
     connection.executescript(TABLES)
     with connection:
         _insert_people_and_places(connection, settings.seed)
-        scenarios = _insert_scenarios(connection, rng)
+        scenarios = _insert_scenarios(connection, rng, timeline)
         plans = _insert_plans(connection, rng, timeline, scenarios)
         _insert_executions(connection, rng, settings, timeline, plans)
+        if planted.is_active(settings.executions, settings.days):
+            connection.execute(
+                "INSERT INTO setup_delays VALUES (?, ?, ?)",
+                (
+                    planted.SLOWER_PLAN,
+                    planted.slow_since_ms(timeline.end_ms),
+                    planted.SLOWER_PLAN_EXTRA_SETUP_S,
+                ),
+            )
     connection.executescript(INDEXES)
 
 
@@ -243,24 +255,32 @@ def _behaviour(rng: random.Random, kind: ScenarioKind, project: Project) -> Beha
 
 
 def _insert_scenarios(
-    connection: sqlite3.Connection, rng: random.Random
+    connection: sqlite3.Connection, rng: random.Random, timeline: Timeline
 ) -> dict[int, list[_Scenario]]:
-    """A pool of scenarios per project: one of each troubled kind, the rest stable."""
+    """A pool of scenarios per project. Company 1's pools are fixed and hold the planted
+    cases (the rest always pass); company 2's hold one of each troubled kind, the rest stable."""
     troubled = [kind for kind in ScenarioKind if kind is not ScenarioKind.STABLE]
     pools: dict[int, list[_Scenario]] = {}
     next_id = 1
     for project in PROJECTS:
         names = MOBILE_SCENARIO_NAMES if project.mobile else WEB_SCENARIO_NAMES
-        size = rng.randint(14, len(names))
-        kinds = troubled + [ScenarioKind.STABLE] * (size - len(troubled))
-        rng.shuffle(kinds)
         pool = []
-        for name, kind in zip(rng.sample(names, size), kinds, strict=True):
-            pool.append(_Scenario(next_id, project, name, kind, _behaviour(rng, kind, project)))
-            next_id += 1
+        if project.company_id == planted.COMPANY_ID:
+            _, first, last = planted.POOLS[project.id]
+            for name in names[first:last]:
+                kind, behaviour = _planted_behaviour(rng, next_id, project, timeline)
+                pool.append(_Scenario(next_id, project, name, kind, behaviour))
+                next_id += 1
+        else:
+            size = rng.randint(14, len(names))
+            kinds = troubled + [ScenarioKind.STABLE] * (size - len(troubled))
+            rng.shuffle(kinds)
+            for name, kind in zip(rng.sample(names, size), kinds, strict=True):
+                pool.append(_Scenario(next_id, project, name, kind, _behaviour(rng, kind, project)))
+                next_id += 1
         pools[project.id] = pool
     connection.executemany(
-        "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 s.id,
@@ -275,12 +295,74 @@ def _insert_scenarios(
                 s.behaviour.fail_until,
                 s.behaviour.fails_on,
                 s.behaviour.slowdown,
+                json.dumps(s.behaviour.fail_windows),
+                s.behaviour.step_from_ms,
+                s.behaviour.step_factor,
+                s.behaviour.failure_level,
+                planted.FAILING_SCENARIOS.get(s.id, ("", ""))[0]
+                if s.project.company_id == planted.COMPANY_ID
+                else "",
             )
             for pool in pools.values()
             for s in pool
         ],
     )
     return pools
+
+
+def _planted_behaviour(
+    rng: random.Random, scenario_id: int, project: Project, timeline: Timeline
+) -> tuple[ScenarioKind, Behaviour]:
+    """A company-1 scenario: never failing, unless it is one of the planted cases."""
+    base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
+    behaviour = Behaviour(
+        base_runtime_s=round(base, 1),
+        fail_rate=0.0,
+        focus_fail_rate=0.0,
+        fail_from=0.0,
+        fail_until=0.0,
+        fails_on="",
+        slowdown=0.0,
+    )
+    now_ms = timeline.end_ms
+    level = planted.FAILING_SCENARIOS.get(scenario_id, ("", ""))[1]
+    windows = planted.fail_windows(now_ms, scenario_id)
+    first_failure = timeline.position(min((start for start, _ in windows), default=now_ms))
+    match scenario_id:
+        case planted.TURNED_RED_SCENARIO:
+            return ScenarioKind.BROKEN, replace(
+                behaviour,
+                focus_fail_rate=1.0,
+                fail_from=first_failure,
+                fail_until=2.0,
+                fail_windows=windows,
+                failure_level=level,
+            )
+        case planted.FIXED_SCENARIO:
+            last = timeline.position(max(until for _, until in windows))
+            return ScenarioKind.FIXED, replace(
+                behaviour,
+                fail_from=first_failure,
+                fail_until=last,
+                fail_windows=windows,
+                failure_level=level,
+            )
+        case planted.FLAKY_SCENARIO:
+            return ScenarioKind.FLAKY, replace(behaviour, fail_windows=windows, failure_level=level)
+        case planted.SLOWING_SCENARIO:
+            return ScenarioKind.SLOWING, replace(
+                behaviour,
+                base_runtime_s=planted.SLOWING_BASE_RUNTIME_S,
+                slowdown=planted.SLOWING_DRIFT,
+                step_from_ms=planted.slow_since_ms(now_ms),
+                step_factor=planted.SLOWING_STEP_FACTOR,
+            )
+    if scenario_id == planted.ENVIRONMENT_SPECIFIC[0]:
+        safari = next(env for env in ENVIRONMENTS if env.id == planted.ENVIRONMENT_SPECIFIC[1])
+        return ScenarioKind.ENVIRONMENT_SPECIFIC, replace(
+            behaviour, focus_fail_rate=1.0, fails_on=safari.browser_type, failure_level=level
+        )
+    return ScenarioKind.STABLE, behaviour
 
 
 def _plan_environments(
@@ -323,14 +405,24 @@ def _insert_plans(
     for project in PROJECTS:
         staff = [p for p in PEOPLE if p.company_id == project.company_id and p.logs_in]
         for index, outline in enumerate(project.plans):
-            scenarios = tuple(rng.sample(pools[project.id], rng.randint(3, MAX_SCENARIOS_PER_PLAN)))
+            plan_id = len(plans) + 1
+            if project.company_id == planted.COMPANY_ID:
+                by_id = {scenario.id: scenario for scenario in pools[project.id]}
+                scenarios = tuple(by_id[i] for i in planted.PLAN_SCENARIOS[plan_id])
+                environments = tuple(
+                    env for env in ENVIRONMENTS if env.id in planted.PLAN_ENVIRONMENTS[plan_id]
+                )
+            else:
+                size = rng.randint(3, MAX_SCENARIOS_PER_PLAN)
+                scenarios = tuple(rng.sample(pools[project.id], size))
+                environments = _plan_environments(rng, project, scenarios)
             active_from, active_until = _activity(rng, project, outline, first=index == 0)
             plan = _Plan(
-                id=len(plans) + 1,
+                id=plan_id,
                 project=project,
                 outline=outline,
                 scenarios=scenarios,
-                environments=_plan_environments(rng, project, scenarios),
+                environments=environments,
                 active_from=active_from,
                 active_until=active_until,
             )
@@ -419,6 +511,51 @@ def _alert_rows(
     ]
 
 
+@dataclass(frozen=True)
+class _Slot:
+    """An execution to create: when, for which company, and (if fixed) plan and environments."""
+
+    start_ms: int
+    company_id: int
+    plan_id: int | None = None
+    environment_ids: tuple[int, ...] | None = None
+
+
+def _slots(rng: random.Random, settings: SandboxSettings, timeline: Timeline) -> list[_Slot]:
+    """The runs still going at "now", the planted schedules, and random starts for the rest."""
+    first_company, second_company = (company.id for company in COMPANIES)
+    active = planted.is_active(settings.executions, settings.days)
+    running_plans = iter(planted.RUNNING_PLANS if active else ())
+    slots = []
+    for company_id, seconds in IN_PROGRESS_RUNS[: settings.executions]:
+        plan_id = next(running_plans, None) if company_id == planted.COMPANY_ID else None
+        slots.append(_Slot(timeline.end_ms - seconds * 1000, company_id, plan_id))
+    if active:
+        for schedule in planted.SCHEDULES:
+            for index, offset_ms in enumerate(schedule.offsets_ms()):
+                environments = planted.scheduled_environments(schedule.plan_id, index)
+                slots.append(
+                    _Slot(
+                        timeline.end_ms - offset_ms,
+                        planted.COMPANY_ID,
+                        schedule.plan_id,
+                        environments,
+                    )
+                )
+    # The first company gets its share of all executions, planted ones included.
+    first_wanted = FIRST_COMPANY_SHARE * settings.executions
+    first_placed = sum(slot.company_id == first_company for slot in slots)
+    remaining = settings.executions - len(slots)
+    first_share = min(1.0, max(0.0, (first_wanted - first_placed) / max(remaining, 1)))
+    window_s = (timeline.end_ms - timeline.start_ms) // 1000
+    for _ in range(remaining):
+        company_id = first_company if rng.random() < first_share else second_company
+        slots.append(_Slot(timeline.start_ms + rng.randrange(window_s) * 1000, company_id))
+    # Ids follow start order, as ids handed out at creation would.
+    slots.sort(key=lambda slot: (slot.start_ms, slot.company_id, slot.plan_id or 0))
+    return slots
+
+
 def _insert_executions(
     connection: sqlite3.Connection,
     rng: random.Random,
@@ -426,26 +563,21 @@ def _insert_executions(
     timeline: Timeline,
     plans: Sequence[_Plan],
 ) -> None:
-    first_company, second_company = (company.id for company in COMPANIES)
-    forced = IN_PROGRESS_RUNS[: settings.executions]
-    slots = [(timeline.end_ms - seconds * 1000, company_id) for company_id, seconds in forced]
-    window_s = (timeline.end_ms - timeline.start_ms) // 1000
-    for _ in range(settings.executions - len(forced)):
-        company_id = first_company if rng.random() < FIRST_COMPANY_SHARE else second_company
-        slots.append((timeline.start_ms + rng.randrange(window_s) * 1000, company_id))
-    # Ids follow start order, as ids handed out at creation would.
-    slots.sort()
-
+    active = planted.is_active(settings.executions, settings.days)
+    # Scheduled plans run only on their schedule inside the planted window.
+    window_start_ms = planted.window_start_ms(timeline.end_ms) if active else timeline.end_ms + 1
+    slow_since_ms = planted.slow_since_ms(timeline.end_ms)
     inputs = {
         plan.id: (
             tuple((s.id, s.behaviour) for s in plan.scenarios),
-            tuple(
-                EnvironmentTraits(e.id, e.operating_system, e.browser_type)
+            {
+                e.id: EnvironmentTraits(e.id, e.operating_system, e.browser_type)
                 for e in plan.environments
-            ),
+            },
         )
         for plan in plans
     }
+    by_id = {plan.id: plan for plan in plans}
     executors = {
         company.id: [p for p in PEOPLE if p.company_id == company.id] for company in COMPANIES
     }
@@ -453,19 +585,33 @@ def _insert_executions(
         company_id: [p.execution_weight for p in people] for company_id, people in executors.items()
     }
     rows = []
-    for execution_id, (start_ms, company_id) in enumerate(slots, start=1):
+    for execution_id, slot in enumerate(_slots(rng, settings, timeline), start=1):
+        start_ms, company_id = slot.start_ms, slot.company_id
         position = timeline.position(start_ms)
-        plan = rng.choice(
-            [
-                p
-                for p in plans
-                if p.project.company_id == company_id and p.active_from <= position < p.active_until
-            ]
-        )
+        if slot.plan_id is not None:
+            plan = by_id[slot.plan_id]
+        else:
+            plan = rng.choice(
+                [
+                    p
+                    for p in plans
+                    if p.project.company_id == company_id
+                    and p.active_from <= position < p.active_until
+                    and not (p.id in planted.SCHEDULED_PLANS and start_ms >= window_start_ms)
+                ]
+            )
         scenarios, plan_environments = inputs[plan.id]
-        count = rng.randint(1, min(MAX_ENVIRONMENTS_PER_EXECUTION, len(plan_environments)))
-        environments = sorted(rng.sample(plan_environments, count), key=lambda env: env.id)
+        if slot.environment_ids is not None:
+            environments = [plan_environments[env_id] for env_id in slot.environment_ids]
+        else:
+            choices = list(plan_environments.values())
+            if company_id == planted.COMPANY_ID:
+                allowed = planted.random_environments(plan.id)
+                choices = [env for env in choices if env.id in allowed]
+            count = rng.randint(1, min(MAX_ENVIRONMENTS_PER_EXECUTION, len(choices)))
+            environments = sorted(rng.sample(choices, count), key=lambda env: env.id)
         user = rng.choices(executors[company_id], weights[company_id])[0]
+        slower = active and plan.id == planted.SLOWER_PLAN and start_ms >= slow_since_ms
         outcome = derive_outcome(
             seed=settings.seed,
             timeline=timeline,
@@ -473,6 +619,7 @@ def _insert_executions(
             start_ms=start_ms,
             scenarios=scenarios,
             environments=environments,
+            extra_setup_s=planted.SLOWER_PLAN_EXTRA_SETUP_S if slower else 0,
         )
         summary = outcome.summary
         rows.append(

@@ -53,13 +53,29 @@ class Behaviour:
     fails_on: str
     # Extra runtime reached at the end of the window, as a fraction of the base runtime.
     slowdown: float
+    # Planted cases (sandbox/data/planted.py), on their own clock, in Unix ms: executions
+    # starting inside one of these [from, until) windows fail everywhere ...
+    fail_windows: tuple[tuple[int, int], ...] = ()
+    # ... and from `step_from_ms` on (when not 0) every run takes `step_factor` times as long.
+    step_from_ms: int = 0
+    step_factor: float = 1.0
+    # The level of every failure ("" for the usual mix of FAILURE and ERROR).
+    failure_level: str = ""
 
-    def failure_chance(self, position: float, env: EnvironmentTraits) -> float:
+    def failure_chance(self, position: float, env: EnvironmentTraits, start_ms: int) -> float:
         if self.fails_on and self.fails_on in (env.operating_system, env.browser_type):
             return self.focus_fail_rate
+        if any(start <= start_ms < until for start, until in self.fail_windows):
+            return 1.0
         if self.fail_from <= position < self.fail_until:
             return self.focus_fail_rate
         return self.fail_rate
+
+    def runtime_factor(self, position: float, start_ms: int) -> float:
+        factor = 1 + self.slowdown * position
+        if self.step_from_ms and start_ms >= self.step_from_ms:
+            factor *= self.step_factor
+        return factor
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,28 +141,33 @@ def derive_outcome(
     start_ms: int,
     scenarios: Sequence[tuple[int, Behaviour]],
     environments: Sequence[EnvironmentTraits],
+    extra_setup_s: int = 0,
 ) -> Outcome:
     """Every result of one execution, as a pure function of its inputs.
 
     Environments run in parallel; on each, the plan's scenarios run one after another after a
-    setup time. A result whose scheduled end lies after the timeline's end is still WAITING,
-    and its execution is in progress: its runtime is the time elapsed so far.
+    setup time (`extra_setup_s` longer when the plan's setup got slower). A result whose
+    scheduled end lies after the timeline's end is still WAITING, and its execution is in
+    progress: its runtime is the time elapsed so far.
     """
     rng = random.Random(f"{seed}/{execution_id}")
     position = timeline.position(start_ms)
-    setup_s = rng.randint(5, 40)
+    setup_s = rng.randint(5, 40) + extra_setup_s
     results: list[DerivedResult] = []
     longest_s = 0
     in_progress = False
     for env in environments:
         clock_s = setup_s
         for scenario_id, behaviour in scenarios:
-            failing = rng.random() < behaviour.failure_chance(position, env)
+            failing = rng.random() < behaviour.failure_chance(position, env, start_ms)
             kind_draw = rng.random()
-            runtime = behaviour.base_runtime_s * (1 + behaviour.slowdown * position)
+            runtime = behaviour.base_runtime_s * behaviour.runtime_factor(position, start_ms)
             runtime *= rng.uniform(0.85, 1.15)
             if failing:
-                level = Level.ERROR if kind_draw < ERROR_SHARE_OF_FAILURES else Level.FAILURE
+                if behaviour.failure_level:
+                    level = Level(behaviour.failure_level)
+                else:
+                    level = Level.ERROR if kind_draw < ERROR_SHARE_OF_FAILURES else Level.FAILURE
                 runtime *= 0.3 + 0.7 * kind_draw  # a failing test stops early
             else:
                 level = Level.WARNING if kind_draw < WARNING_RATE else Level.SUCCESS

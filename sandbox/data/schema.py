@@ -5,6 +5,7 @@ Test results have no table: they are derived on request (see `outcomes.py`).
 
 TABLES = """
 DROP TABLE IF EXISTS executions;
+DROP TABLE IF EXISTS setup_delays;
 DROP TABLE IF EXISTS alerts;
 DROP TABLE IF EXISTS plan_environments;
 DROP TABLE IF EXISTS plan_scenarios;
@@ -64,7 +65,14 @@ CREATE TABLE scenarios (
     fail_from REAL NOT NULL,
     fail_until REAL NOT NULL,
     fails_on TEXT NOT NULL,
-    slowdown REAL NOT NULL
+    slowdown REAL NOT NULL,
+    -- Planted cases (planted.py): JSON [[from_ms, until_ms], ...] of failing starts, a runtime
+    -- step, the level and message template of every failure ('' for the usual mix).
+    fail_windows TEXT NOT NULL,
+    step_from_ms INTEGER NOT NULL,
+    step_factor REAL NOT NULL,
+    failure_level TEXT NOT NULL,
+    failure_message TEXT NOT NULL
 );
 -- Nullable columns are the fields the spec allows to be absent.
 CREATE TABLE plans (
@@ -104,6 +112,12 @@ CREATE TABLE plan_environments (
     position INTEGER NOT NULL,
     environment_id INTEGER NOT NULL REFERENCES environments (id),
     PRIMARY KEY (plan_id, position)
+);
+-- A plan whose executions wait longer for their environments from some moment on (planted).
+CREATE TABLE setup_delays (
+    plan_id INTEGER PRIMARY KEY REFERENCES plans (id),
+    from_ms INTEGER NOT NULL,
+    extra_s INTEGER NOT NULL
 );
 CREATE TABLE alerts (
     plan_id INTEGER NOT NULL REFERENCES plans (id),

@@ -57,7 +57,7 @@ def test_no_token_in_pages_urls_downloads_or_logs(
     screen.expect_charts(page, 2)
     check(page, secrets, "the results page")
     _, results_csv = screen.download_table(page, downloads)
-    assert "storage." in results_csv, "the results CSV should hold the log links"
+    assert "/storage/" in results_csv, "the results CSV should hold the log links"
     secrets.assert_absent(results_csv, "the results CSV")
 
     secrets.assert_absent(dashboard.log(), "the demo dashboard's log")
@@ -102,11 +102,17 @@ def test_the_leak_check_sees_what_the_sandbox_serves(
 ) -> None:
     """A control: the raw results JSON holds access tokens, and the check finds them there."""
     lead = oracle_sandbox.users[0]
-    response = httpx.get(
-        f"{oracle_sandbox.base_url}/api/results/execution/290/scenario/12",
-        headers={"Authorization": f"Bearer {lead.token}"},
+    # Company 1's newest execution and a scenario of its plan (the demo's ids are not fixed).
+    with httpx.Client(
+        base_url=f"{oracle_sandbox.base_url}/api",
+        headers={"Authorization": f"Bearer {lead.token}", "current-company-id": "1"},
         timeout=30,
-    )
+    ) as api:
+        execution = api.get("/executions/filter", params={"page": 1, "size": 1}).json()
+        newest = execution["item_list"][0]
+        plans = api.get("/plans/lazy", params={"active": "false"}).json()
+        scenario = next(p for p in plans if p["id"] == newest["plan_id"])["scenarios"][0]
+        response = api.get(f"/results/execution/{newest['id']}/scenario/{scenario}")
     assert response.status_code == 200
     assert secrets.leaks(response.text)
     assert secrets.leaks(f"Authorization: Bearer {lead.token}")

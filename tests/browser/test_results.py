@@ -17,8 +17,9 @@ from tests.browser.harness import Secrets, StreamlitServer
 pytestmark = pytest.mark.browser
 
 LOG_COLUMNS = ["Node log", "Executor log"]
+# The demo's logs are served by the sandbox itself, at its own origin (README, decision 22).
 LOG_URL = re.compile(
-    r"^https?://[^/\s]+/\d+/\d{4}/\d{2}/\d{2}/[0-9A-Za-z-]+/(node|testResult)\.log$"
+    r"^https?://[^/\s]+(/[^\s]*)?/storage/\d+/\d{4}/\d{2}/\d{2}/[0-9A-Za-z-]+/(node|testResult)\.log$"
 )
 STUB_LOG = "stub log served by the browser test"
 
@@ -35,8 +36,8 @@ def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
     oracle: ApiClient,
     secrets: Secrets,
 ) -> None:
-    # The log storage is not reachable from here: the browser gets a stub for anything off
-    # this machine, so that opening a log link can be seen to work.
+    # Anything off this machine gets a stub, so a log link that left it would be seen; the
+    # demo's log links lead to the sandbox, which serves the real log.
     outside_requests: list[str] = []
 
     def serve_stub(route: Route) -> None:
@@ -95,12 +96,19 @@ def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
 
     # Log links: absolute http(s) URLs of the service's logs, and they open in a new tab.
     grid.scroll_to("Executor log")
-    expected_logs = {r.node_log_path for r in expected} | {r.executor_log_path for r in expected}
+    # The dashboard's embedded sandbox and the oracle's listen on different ports, and each
+    # serves the demo's logs at its own origin: the paths agree.
+    expected_logs = {
+        urlsplit(path).path
+        for r in expected
+        for path in (r.node_log_path, r.executor_log_path)
+        if path is not None
+    }
     for column in LOG_COLUMNS:
         links = grid.column(column)
         assert links, column
         assert all(LOG_URL.match(link) for link in links), links
-        assert set(links) <= expected_logs
+        assert {urlsplit(link).path for link in links} <= expected_logs
     node_log = grid.column("Node log")[0]
     where = grid.link_positions(0, LOG_COLUMNS)
     with page.context.expect_page() as opened:
@@ -108,8 +116,9 @@ def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
     log_tab = opened.value
     log_tab.wait_for_load_state()
     assert log_tab.url == node_log
-    expect(log_tab.locator("body")).to_have_text(STUB_LOG)
-    assert [url for url in outside_requests if url.endswith(".log")] == [node_log]
+    session_id = node_log.rsplit("/", 2)[1]
+    expect(log_tab.locator("body")).to_contain_text(f"[node] New session {session_id}")
+    assert [url for url in outside_requests if url.endswith(".log")] == []
     log_tab.close()
 
     screen.expect_charts(page, 2)  # levels, environments

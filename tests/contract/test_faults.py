@@ -37,17 +37,22 @@ PATIENT = RetryPolicy(
     max_retries=8, max_server_error_retries=8, backoff_base=0.01, backoff_max=0.05
 )
 CLIENT_TIMEOUT = 0.5  # below the injected slowness, so slow answers time out and are retried
+# Results carry log links at the sandbox's own origin: both sandboxes present the same public
+# one, so their answers can be compared record for record.
+PUBLIC = "https://qa.example.test"
 
 
 @pytest.fixture(scope="module")
 def healthy() -> Iterator[RunningSandbox]:
-    with serve_in_thread(SandboxSettings(executions=EXECUTIONS)) as running:
+    with serve_in_thread(SandboxSettings(executions=EXECUTIONS, public_base_url=PUBLIC)) as running:
         yield running
 
 
 @pytest.fixture(scope="module")
 def faulty() -> Iterator[RunningSandbox]:
-    settings = SandboxSettings(executions=EXECUTIONS, faults=TWENTY_PERCENT_FAULTY)
+    settings = SandboxSettings(
+        executions=EXECUTIONS, faults=TWENTY_PERCENT_FAULTY, public_base_url=PUBLIC
+    )
     with serve_in_thread(settings) as running:
         yield running
 

@@ -67,7 +67,6 @@ def _status(execution: Execution) -> str:
         {"page": 1, "size": 10, "projectId": "web"},
         {"page": 1, "size": 10, "planId": 2**63},
         {"page": 1, "size": 10, "from": "yesterday"},
-        {"page": 1, "size": 10, "from": 2, "to": 1},
         {"page": 1, "size": 10, "status": "GREEN"},
         {"page": 1, "size": 10, "status": "success"},
     ],

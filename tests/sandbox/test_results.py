@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sandbox import DemoUser
+from sandbox import DemoUser, RunningSandbox
 from sandbox.auth import BEARER_TOKEN_PREFIX, USER_INFO_ACCESS_TOKEN_PREFIX
 from tests.sandbox.helpers import (
     ENVIRONMENT_FIELDS,
@@ -31,8 +31,9 @@ Record = dict[str, Any]
 SESSION_ID = re.compile(
     r"[0-9]{20}|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
 )
-LOG_PATH = re.compile(
-    r"https://storage\.example\.test/(?P<company>\d+)/(?P<date>\d{4}/\d{2}/\d{2})/"
+# The demo's logs are served by the sandbox itself, at the origin the request came to.
+LOG_PATH = (
+    r"/storage/(?P<company>\d+)/(?P<date>\d{4}/\d{2}/\d{2})/"
     r"(?P<session>[^/]+)/(?P<file>node\.log|testResult\.log)"
 )
 LOG_FILES = (("node_log_path", "node.log"), ("executor_log_path", "testResult.log"))
@@ -118,8 +119,13 @@ def test_one_result_per_environment_of_the_execution(
 
 
 def test_keys_sessions_and_log_paths_have_the_services_shapes(
-    http: httpx.Client, lead: DemoUser, recent: list[Record], plan_scenarios: dict[int, list[int]]
+    http: httpx.Client,
+    lead: DemoUser,
+    recent: list[Record],
+    plan_scenarios: dict[int, list[int]],
+    live_sandbox: RunningSandbox,
 ) -> None:
+    log_path = re.compile(re.escape(live_sandbox.base_url) + LOG_PATH)
     seen_mobile = seen_desktop = False
     for execution in recent:
         for result in _all_results(http, lead, execution, plan_scenarios[execution["plan_id"]]):
@@ -140,7 +146,7 @@ def test_keys_sessions_and_log_paths_have_the_services_shapes(
                 ("node_log_path", "node.log"),
                 ("executor_log_path", "testResult.log"),
             ):
-                match = LOG_PATH.fullmatch(result[key])
+                match = log_path.fullmatch(result[key])
                 assert match, result[key]
                 assert match["company"] == "1"
                 assert match["session"] == result["session_id"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -118,3 +119,33 @@ def test_serve_command_serves_and_never_prints_a_token() -> None:
     for user in demo_users(7):
         assert user.token not in printed
     assert USER_INFO_ACCESS_TOKEN_PREFIX not in printed
+
+
+def test_users_piped_into_head_exits_quietly() -> None:
+    """`python -m sandbox users | head -n 1`: the reader leaving early is not an error."""
+    pipeline = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", f"'{sys.executable}' -m sandbox users | head -n 1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (pipeline.returncode, pipeline.stdout, pipeline.stderr) == (0, "[\n", "")
+
+
+def test_users_into_a_pipe_already_closed_exits_quietly() -> None:
+    """The same, without the race: the pipe's reader is gone before the first byte is written."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "sandbox", "users"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert (run.returncode, run.stderr) == (0, "")

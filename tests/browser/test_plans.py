@@ -28,7 +28,16 @@ def test_fresh_dashboard_shows_the_plans_table_and_kpis(
     grid.expect_rows(len(active_plans))
     assert kpis["Plans"] == f"{len(active_plans):,}"
     assert kpis["Scenarios"] == f"{sum(len(p.scenarios) for p in active_plans):,}"
-    assert grid.headers()[:4] == ["Id", "Plan", "Type", "Project"]
+    # Each plan leads with where it stands (issue 15), then its settings.
+    assert grid.headers()[:7] == [
+        "Id",
+        "Plan",
+        "Now",
+        "Latest finished",
+        "Same since",
+        "Executions since",
+        "Type",
+    ]
     assert sorted(grid.column("Plan")) == sorted(p.plan_name for p in active_plans)
     screen.caption_matching(page, rf"^{len(active_plans)} active plans in every project\b")
 

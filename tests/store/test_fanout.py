@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pandas as pd
 import pandas.testing as pdt
 import pytest
@@ -225,8 +226,14 @@ FAULTS = FaultSettings(
 
 
 @pytest.fixture(scope="module")
-def faulty_sandbox() -> Iterator[RunningSandbox]:
-    with serve_in_thread(SandboxSettings(faults=FAULTS)) as running:
+def faulty_sandbox(live_sandbox: RunningSandbox) -> Iterator[RunningSandbox]:
+    # Log links carry the serving origin; the faulty sandbox names the healthy one's, so the
+    # results of the two compare record for record.
+    origin = httpx.URL(live_sandbox.base_url)
+    settings = SandboxSettings(
+        faults=FAULTS, public_base_url=f"{origin.scheme}://{origin.netloc.decode()}"
+    )
+    with serve_in_thread(settings) as running:
         yield running
 
 

@@ -31,7 +31,7 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +39,7 @@ from typing import Any
 import pandas as pd
 
 from dashboard.analytics.verdicts import RUNNING_STATUSES
+from dashboard.connection import Connection
 from dashboard.data import store_sql as sql
 from dashboard.data.history_frames import (
     EXECUTION_RESULT_ID_COLUMNS,
@@ -61,6 +62,7 @@ from dashboard.data.store_errors import (
     StoreMissingError,
     StoreSchemaError,
 )
+from dashboard.data.store_location import private_folder, service_address, store_path
 
 _LOG = logging.getLogger(__name__)
 
@@ -574,6 +576,36 @@ def open_store(
         aside = engine.set_aside()
         _LOG.warning("history store %s could not be read (%s); set aside as %s", path, error, aside)
         return HistoryStore.open(path, identity=identity, wait=wait, idle=idle)
+
+
+def identity_of(connection: Connection) -> StoreIdentity:
+    """What a connection's store records about its service: the address (no credentials) and
+    the company; the demo is recorded as "demo", its loopback port changing at every start."""
+    service = "demo" if connection.is_demo else service_address(connection.base_url)
+    return StoreIdentity(service=service, company_id=connection.company_id, demo=connection.is_demo)
+
+
+def open_for(
+    connection: Connection,
+    *,
+    secrets: Mapping[str, Any] | None,
+    env: Mapping[str, str],
+    wait: float = DEFAULT_WAIT,
+    idle: float = DEFAULT_IDLE,
+) -> HistoryStore:
+    """The writable store of `connection`'s service and company, in the configured cache folder
+    (`store_location`), the folder made owner-only if it is new. Raises `StoreError` (and
+    `StoreBusyError` after `wait` seconds) when it cannot be used."""
+    path = store_path(connection, secrets=secrets, env=env)
+    try:
+        private_folder(path.parent)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise StoreError(
+            f"The history store folder {path.parent} cannot be used ({reason}).",
+            location=str(path.parent),
+        ) from None
+    return open_store(path, identity=identity_of(connection), wait=wait, idle=idle)
 
 
 def pairs_frame(pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:

@@ -147,7 +147,7 @@ def _sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     secrets = _read_secrets(args.secrets)
     with _connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
-        store = _open(path, connection, wait=args.wait)
+        store = _open(connection, secrets, env, wait=args.wait)
         client = ApiClient(
             base_url=connection.base_url,
             token=connection.token,
@@ -214,7 +214,7 @@ def _clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if not path.exists():
             print(f"Nothing to clear: no history stored for {_service_words(connection)}.")
             return OK
-        with _open(path, connection, wait=args.wait) as store:
+        with _open(connection, secrets, env, wait=args.wait) as store:
             try:
                 results = store.clear()
                 info = store.info()
@@ -271,18 +271,14 @@ def _connection(secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[
         service.server.stop()
 
 
-def _open(path: Path, connection: Connection, *, wait: float) -> HistoryStore:
-    from dashboard.data.store import open_store
+def _open(
+    connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str], *, wait: float
+) -> HistoryStore:
+    from dashboard.data.store import open_for
     from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import identity_of, private_folder
 
     try:
-        private_folder(path.parent)
-        return open_store(path, identity=identity_of(connection), wait=wait)
-    except OSError as error:
-        raise CliError(
-            f"the folder {path.parent} cannot be used ({error.strerror})", STORE
-        ) from None
+        return open_for(connection, secrets=secrets, env=env, wait=wait)
     except StoreError as error:
         raise CliError(_store_problem(error), STORE) from None
 

@@ -21,7 +21,7 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
 from dashboard.analytics import plans as plan_analytics
-from dashboard.data import demo, live, results_fanout, store_location
+from dashboard.data import demo, live, results_fanout, store
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
@@ -130,7 +130,7 @@ def history_store(connection: Connection) -> HistoryStore | None:
     """The connection's history store, shared by every session of this process (it serialises
     its writers); None when it cannot be opened (the pages then fetch everything live)."""
     try:
-        return store_location.open_for(connection, secrets=secrets(), env=os.environ)
+        return store.open_for(connection, secrets=secrets(), env=os.environ, wait=2.0)
     except (OSError, StoreError) as error:
         _LOG.warning("history store unavailable: %s", type(error).__name__)
         return None

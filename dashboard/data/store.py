@@ -31,7 +31,7 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -40,6 +40,7 @@ import pandas as pd
 
 from dashboard.analytics.verdicts import RUNNING_STATUSES
 from dashboard.data import store_sql as sql
+from dashboard.data.connection import Connection
 from dashboard.data.history_frames import (
     EXECUTION_RESULT_ID_COLUMNS,
     PLAN_HISTORY_COLUMNS,
@@ -54,13 +55,14 @@ from dashboard.data.schemas import (
     RESULT_HISTORY_COLUMNS,
 )
 from dashboard.data.store_duckdb import DuckDBEngine
-from dashboard.data.store_engine import StoreEngine, empty_frame, typed_frame
+from dashboard.data.store_engine import StoreEngine, empty_frame, typed_frame, with_staged
 from dashboard.data.store_errors import (
     StoreBusyError,
     StoreError,
     StoreMissingError,
     StoreSchemaError,
 )
+from dashboard.data.store_location import private_folder, service_address, store_path
 
 _LOG = logging.getLogger(__name__)
 
@@ -269,7 +271,7 @@ class HistoryStore:
             _upsert(db, "executions", staged_executions)
             with db.staged(staged_executions[["execution_id"]]) as name:
                 for table in ("execution_statuses", "execution_result_ids"):
-                    db.execute(_on(sql.delete_children_of_staged(table), name))
+                    db.execute(with_staged(sql.delete_children_of_staged(table), name))
             _upsert(db, "execution_statuses", staged_statuses)
             _upsert(db, "execution_result_ids", staged_ids)
         return len(finished)
@@ -305,7 +307,7 @@ class HistoryStore:
     def clear(self) -> int:
         """Empty the store (its schema and identity stay); returns how many results it held."""
         with self._write() as db:
-            held = int(db.scalar("SELECT COUNT(*) FROM results") or 0)
+            held = int(db.scalar(sql.COUNT_RESULTS) or 0)
             for table in sql.DATA_TABLES:
                 db.execute(sql.clear_table(table))
             db.execute(sql.SET_META, {"key": "last_sync", "value": None})
@@ -348,19 +350,23 @@ class HistoryStore:
         """The `test_results` ids of stored executions (execution_id, result_id), in order."""
         ids = _ids_frame(execution_ids)
         with self._lease() as db, db.staged(ids) as name:
-            return db.frame(_on(sql.RESULT_IDS_OF_STAGED_EXECUTIONS, name), RESULT_IDS_COLUMNS)
+            return db.frame(
+                with_staged(sql.RESULT_IDS_OF_STAGED_EXECUTIONS, name), RESULT_IDS_COLUMNS
+            )
 
     def results(self, execution_ids: Iterable[int]) -> pd.DataFrame:
         """Every stored result of the given executions (RESULT_HISTORY_COLUMNS)."""
         ids = _ids_frame(execution_ids)
         with self._lease() as db, db.staged(ids) as name:
-            return db.frame(_on(sql.RESULTS_OF_STAGED_EXECUTIONS, name), RESULT_HISTORY_COLUMNS)
+            return db.frame(
+                with_staged(sql.RESULTS_OF_STAGED_EXECUTIONS, name), RESULT_HISTORY_COLUMNS
+            )
 
     def results_of_pairs(self, pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:
         """The stored results of the given (execution, scenario) pairs (RESULT_HISTORY_COLUMNS)."""
         wanted = pairs_frame(pairs)
         with self._lease() as db, db.staged(wanted) as name:
-            return db.frame(_on(sql.RESULTS_OF_STAGED_PAIRS, name), RESULT_HISTORY_COLUMNS)
+            return db.frame(with_staged(sql.RESULTS_OF_STAGED_PAIRS, name), RESULT_HISTORY_COLUMNS)
 
     def stored_pairs(self, pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:
         """Which of the given (execution, scenario) pairs are stored (PAIR_COLUMNS): their
@@ -369,7 +375,7 @@ class HistoryStore:
         if wanted.empty:
             return empty_frame(PAIR_COLUMNS)
         with self._lease() as db, db.staged(wanted) as name:
-            return db.frame(_on(sql.STORED_OF_STAGED_PAIRS, name), PAIR_COLUMNS)
+            return db.frame(with_staged(sql.STORED_OF_STAGED_PAIRS, name), PAIR_COLUMNS)
 
     def missing_pairs(
         self, *, date_from: datetime | None = None, date_to: datetime | None = None
@@ -572,6 +578,36 @@ def open_store(
         return HistoryStore.open(path, identity=identity, wait=wait, idle=idle)
 
 
+def identity_of(connection: Connection) -> StoreIdentity:
+    """What a connection's store records about its service: the address (no credentials) and
+    the company; the demo is recorded as "demo", its loopback port changing at every start."""
+    service = "demo" if connection.is_demo else service_address(connection.base_url)
+    return StoreIdentity(service=service, company_id=connection.company_id, demo=connection.is_demo)
+
+
+def open_for(
+    connection: Connection,
+    *,
+    secrets: Mapping[str, Any] | None,
+    env: Mapping[str, str],
+    wait: float = DEFAULT_WAIT,
+    idle: float = DEFAULT_IDLE,
+) -> HistoryStore:
+    """The writable store of `connection`'s service and company, in the configured cache folder
+    (`store_location`), the folder made owner-only if it is new. Raises `StoreError` (and
+    `StoreBusyError` after `wait` seconds) when it cannot be used."""
+    path = store_path(connection, secrets=secrets, env=env)
+    try:
+        private_folder(path.parent)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise StoreError(
+            f"The history store folder {path.parent} cannot be used ({reason}).",
+            location=str(path.parent),
+        ) from None
+    return open_store(path, identity=identity_of(connection), wait=wait, idle=idle)
+
+
 def pairs_frame(pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:
     """(execution, scenario) pairs as a PAIR_COLUMNS frame, each pair once, in order."""
     unique = list(dict.fromkeys((int(e), int(s)) for e, s in pairs))
@@ -618,11 +654,7 @@ def _upsert(db: StoreEngine, table: str, frame: pd.DataFrame) -> None:
     if frame.empty:
         return
     with db.staged(frame) as name:
-        db.execute(_on(sql.upsert_from_staged(table), name))
-
-
-def _on(statement: str, name: str) -> str:
-    return statement.replace("{staged}", name)
+        db.execute(with_staged(sql.upsert_from_staged(table), name))
 
 
 def _unique(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -240,8 +240,3 @@ def _values(params: Params | None) -> dict[str, Any]:
 def _first_line(text: str) -> str:
     lines = text.strip().splitlines()
     return lines[0][:300] if lines else "no details"
-
-
-def is_store_file(path: Path) -> bool:
-    """Whether `path` looks like a history store file of this program (by its suffix)."""
-    return path.suffix == ".duckdb" and path.is_file()

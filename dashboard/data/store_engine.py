@@ -13,7 +13,7 @@ store or its SQL.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from functools import lru_cache
 from typing import Any, Protocol
@@ -120,12 +120,3 @@ def typed_frame(frame: pd.DataFrame, schema: Mapping[str, str]) -> pd.DataFrame:
 
 def empty_frame(schema: Mapping[str, str]) -> pd.DataFrame:
     return pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in schema.items()})
-
-
-def iter_chunks(frame: pd.DataFrame, size: int) -> Iterator[pd.DataFrame]:
-    """Consecutive slices of at most `size` rows (at least one, even of an empty frame)."""
-    if frame.empty:
-        yield frame
-        return
-    for start in range(0, len(frame), size):
-        yield frame.iloc[start : start + size]

@@ -21,7 +21,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from dashboard.data.connection import Connection
-from dashboard.data.store import DEFAULT_WAIT, HistoryStore, StoreIdentity, open_store
 
 ENV_CACHE_DIR = "QA_DASHBOARD_CACHE_DIR"
 SECRETS_TABLES = ("store", "service")  # where `cache_dir` is looked for, in this order
@@ -86,23 +85,3 @@ def service_address(base_url: str) -> str:
         host = f"[{host}]"
     port = f":{parts.port}" if parts.port else ""
     return f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
-
-
-def identity_of(connection: Connection) -> StoreIdentity:
-    """Which service and company `connection`'s store records (no credentials)."""
-    service = "demo" if connection.is_demo else service_address(connection.base_url)
-    return StoreIdentity(service=service, company_id=connection.company_id, demo=connection.is_demo)
-
-
-def open_for(
-    connection: Connection,
-    *,
-    secrets: Mapping[str, Any] | None,
-    env: Mapping[str, str],
-    wait: float = DEFAULT_WAIT,
-) -> HistoryStore:
-    """`connection`'s store, its folder created owner-only when missing. Raises `OSError` for a
-    folder that cannot be used and `StoreError` for a store that cannot be opened."""
-    path = store_path(connection, secrets=secrets, env=env)
-    private_folder(path.parent)
-    return open_store(path, identity=identity_of(connection), wait=wait)

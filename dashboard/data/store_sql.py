@@ -155,6 +155,9 @@ DATA_TABLES: tuple[str, ...] = (
 """What `clear` empties. The schema version and the store's identity stay."""
 
 
+COUNT_RESULTS = "SELECT COUNT(*) FROM results"
+
+
 def clear_table(table: str) -> str:
     _require_known(table, DATA_TABLES)
     return f"DELETE FROM {table}"

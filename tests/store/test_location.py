@@ -9,6 +9,8 @@ import pytest
 from pydantic import SecretStr
 
 from dashboard.data.connection import Connection
+from dashboard.data.store import open_for
+from dashboard.data.store_errors import StoreError
 from dashboard.data.store_location import (
     cache_dir,
     private_folder,
@@ -105,3 +107,25 @@ def test_a_new_folder_is_owner_only_and_an_existing_one_is_left_alone(tmp_path: 
     (tmp_path / "file").write_text("x")
     with pytest.raises(NotADirectoryError):
         private_folder(tmp_path / "file")
+
+
+def test_open_for_makes_the_folder_and_records_the_service_without_credentials(
+    tmp_path: Path,
+) -> None:
+    env = {"QA_DASHBOARD_CACHE_DIR": str(tmp_path / "cache")}
+    with open_for(
+        connection("https://user:pw@qa.example.test/Api"), secrets=None, env=env
+    ) as store:
+        info = store.info()
+
+    assert (info.service, info.company_id) == ("https://qa.example.test/Api", 7)
+    assert Path(info.location).parent.stat().st_mode & 0o777 == 0o700
+    for file in (tmp_path / "cache").iterdir():
+        assert b"pw@" not in file.read_bytes()
+        assert TOKEN.encode() not in file.read_bytes()
+
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(StoreError, match="cannot be used"):
+        open_for(
+            connection(), secrets=None, env={"QA_DASHBOARD_CACHE_DIR": str(tmp_path / "a-file")}
+        )

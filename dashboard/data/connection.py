@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,9 @@ ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
 SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
+
+MAX_COMPANY_ID = 2**63 - 1
+"""The largest company id: the service's ids are Java longs (signed 64-bit)."""
 
 SOURCE_LABELS: dict[Source, str] = {
     "session": "the sidebar form (this session only)",
@@ -149,7 +153,10 @@ def _from_values(
 
     company_id = _positive_int(values.get(names["company_id"]))
     if company_id is None:
-        missing.append(f"The company id in {where} is missing or not a positive whole number.")
+        missing.append(
+            f"The company id in {where} is missing or not a whole number from 1 to "
+            f"{MAX_COMPANY_ID:,} (ASCII digits only)."
+        )
 
     ca_bundle = _text(values.get(names["ca_bundle"])) or None
     if ca_bundle is not None and not os.path.isfile(ca_bundle):
@@ -185,13 +192,28 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ("" if value is None else str(value))
 
 
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
 def _positive_int(value: Any) -> int | None:
+    """A company id from a form, the environment or TOML; None if it is not one.
+
+    Only ASCII digits count (`str.isdigit` also accepts "²" and "①", which `int` rejects), and
+    the length is checked before converting, so a 5,000-digit value is refused, not an error
+    (Python refuses to convert more than 4,300 digits).
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if value > 0 else None
+        return value if 0 < value <= MAX_COMPANY_ID else None
     text = _text(value)
-    return int(text) if text.isdigit() and int(text) > 0 else None
+    if not _ASCII_DIGITS.fullmatch(text):
+        return None
+    significant = text.lstrip("0")
+    if not significant or len(significant) > len(str(MAX_COMPANY_ID)):
+        return None
+    number = int(significant)
+    return number if number <= MAX_COMPANY_ID else None
 
 
 def _is_http_url(value: str) -> bool:

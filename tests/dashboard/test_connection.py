@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 from dashboard.data.connection import Connection, resolve
@@ -136,3 +137,57 @@ def test_a_missing_ca_bundle_file_is_a_problem_not_a_silent_fallback(tmp_path: P
 
     assert resolution.connection is None
     assert any("CA bundle" in problem for problem in resolution.problems)
+
+
+BAD_COMPANY_IDS = ["²", "①", "٣", "7²", "9" * 5000, str(2**63), "-1", "0", "+7", "7.0", "1e3"]
+
+
+@pytest.mark.parametrize("company_id", BAD_COMPANY_IDS, ids=repr)
+@pytest.mark.parametrize("source", ["session", "secrets", "environment"])
+def test_a_company_id_that_is_not_ascii_digits_in_range_is_reported_not_a_crash(
+    source: str, company_id: str
+) -> None:
+    form = {"base_url": "https://form.example.test", "token": SecretStr("t"), "company_id": "1"}
+    secrets = {"service": {**SECRETS["service"]}}
+    env = dict(ENV)
+    if source == "session":
+        form["company_id"] = company_id
+    elif source == "secrets":
+        secrets["service"]["company_id"] = company_id
+    else:
+        env["QA_DASHBOARD_COMPANY_ID"] = company_id
+    # Only the source under test is given, so nothing falls through to another one.
+    resolution = resolve(
+        session=form if source == "session" else None,
+        secrets=secrets if source == "secrets" else {},
+        env=env if source == "environment" else {},
+    )
+
+    assert resolution.connection is None
+    problem = " ".join(resolution.problems)
+    assert "company id" in problem
+    assert "not a whole number from 1 to 9,223,372,036,854,775,807" in problem
+    if not company_id.isascii() or len(company_id) > 30:
+        assert company_id not in problem  # the value itself is not echoed
+
+
+@pytest.mark.parametrize(
+    ("company_id", "expected"),
+    [("7", 7), (" 7 ", 7), ("007", 7), (str(2**63 - 1), 2**63 - 1), (7, 7), (2**63 - 1, 2**63 - 1)],
+)
+def test_a_company_id_of_ascii_digits_within_a_long_is_accepted(
+    company_id: object, expected: int
+) -> None:
+    secrets = {"service": {**SECRETS["service"], "company_id": company_id}}
+
+    connection = resolve(session=None, secrets=secrets, env={}).connection
+
+    assert connection is not None
+    assert connection.company_id == expected
+
+
+@pytest.mark.parametrize("company_id", [0, -3, 2**63, True, 7.0])
+def test_a_company_id_from_toml_must_be_a_positive_long(company_id: object) -> None:
+    secrets = {"service": {**SECRETS["service"], "company_id": company_id}}
+
+    assert resolve(session=None, secrets=secrets, env={}).connection is None

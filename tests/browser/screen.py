@@ -224,7 +224,10 @@ def view(page: Page) -> dict[str, object]:
 
 
 def download_table(page: Page, folder: Path) -> tuple[str, str]:
-    """Press the page's "Download CSV"; return the file's suggested name and its text."""
+    """Press the page's "Download CSV"; return the file's suggested name and its text.
+
+    The file starts with a UTF-8 byte order mark (for spreadsheets); it is checked and removed.
+    """
     button = main(page).get_by_test_id("stDownloadButton").filter(has_text="Download CSV")
     expect(button).to_have_count(1)
     with page.expect_download() as started:
@@ -233,7 +236,9 @@ def download_table(page: Page, folder: Path) -> tuple[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / download.suggested_filename
     download.save_as(target)
-    return download.suggested_filename, target.read_text(encoding="utf-8")
+    data = target.read_bytes()
+    assert data.startswith("\ufeff".encode()), "the CSV does not start with a UTF-8 BOM"
+    return download.suggested_filename, data.decode("utf-8-sig")
 
 
 @dataclass

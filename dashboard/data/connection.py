@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import SecretStr
 
@@ -82,6 +82,19 @@ class Connection:
     @property
     def is_demo(self) -> bool:
         return self.source == "demo"
+
+    @property
+    def display_url(self) -> str:
+        """The base URL with any password in it masked, for a repr or a log line."""
+        return masked_url(self.base_url)
+
+    def __repr__(self) -> str:
+        # Written out (not the dataclass's) so a password inside the base URL is masked; the
+        # token is never shown at all.
+        return (
+            f"Connection(base_url={self.display_url!r}, company_id={self.company_id!r}, "
+            f"email={self.email!r}, source={self.source!r}, ca_bundle={self.ca_bundle!r})"
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Connection) and other.fingerprint == self.fingerprint
@@ -214,6 +227,16 @@ def _positive_int(value: Any) -> int | None:
         return None
     number = int(significant)
     return number if number <= MAX_COMPANY_ID else None
+
+
+def masked_url(url: str) -> str:
+    """`url` with the password of its user-info part (`https://user:pw@host`) replaced by ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user_info, _, host = parts.netloc.rpartition("@")
+    user = user_info.partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def _is_http_url(value: str) -> bool:

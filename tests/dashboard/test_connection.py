@@ -191,3 +191,27 @@ def test_a_company_id_from_toml_must_be_a_positive_long(company_id: object) -> N
     secrets = {"service": {**SECRETS["service"], "company_id": company_id}}
 
     assert resolve(session=None, secrets=secrets, env={}).connection is None
+
+
+@pytest.mark.parametrize(
+    ("base_url", "shown"),
+    [
+        ("https://ops:hunter2@svc.example.test/Api", "https://ops:***@svc.example.test/Api"),
+        ("https://:hunter2@svc.example.test:8443/Api", "https://:***@svc.example.test:8443/Api"),
+        ("https://ops:p%40ss@x.test", "https://ops:***@x.test"),
+        ("https://ops@svc.example.test/Api", "https://ops@svc.example.test/Api"),
+        ("https://svc.example.test/Api", "https://svc.example.test/Api"),
+    ],
+)
+def test_a_password_in_the_base_url_is_masked_in_the_repr(base_url: str, shown: str) -> None:
+    connection = resolve(
+        session=None, secrets={}, env={**ENV, "QA_DASHBOARD_BASE_URL": base_url}
+    ).connection
+    assert connection is not None
+
+    assert connection.display_url == shown
+    assert repr(connection).startswith(f"Connection(base_url={shown!r}, company_id=7")
+    for secret in ("hunter2", "p%40ss", TOKEN):
+        assert secret not in repr(connection)
+        assert secret not in str(connection)
+    assert "@" not in connection.host

@@ -18,9 +18,10 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import sidebar  # noqa: E402
+from dashboard.ui import notices, sidebar  # noqa: E402
 
 st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
+notices.styles()
 
 page = st.navigation(
     [

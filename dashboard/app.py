@@ -7,7 +7,7 @@ and stay thin: they lay out the screen and call the `dashboard` packages.
 
 Before that, `streamlit run` imports it as a module and finds `app`, an `st.App` that serves
 the script with the server pieces of `dashboard.ui.server`: a "page not found" page for
-unknown paths.
+unknown paths, and a shutdown that ends whatever requests are in flight.
 """
 
 import sys
@@ -60,4 +60,5 @@ else:
                 base_path=st.get_option("server.baseUrlPath") or "",
             )
         ],
+        lifespan=server.lifespan,
     )

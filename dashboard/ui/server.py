@@ -1,4 +1,4 @@
-"""The dashboard's web server around Streamlit: unknown paths.
+"""The dashboard's web server around Streamlit: unknown paths, and a shutdown that ends.
 
 `dashboard/app.py` hands these to `st.App`, which `streamlit run dashboard/app.py` then serves
 (Streamlit finds the `app` object in the script and runs it with uvicorn).
@@ -9,14 +9,29 @@
   shows a "Page not found" dialog and runs the default page. `UnknownPaths` answers a browser's
   request for any path that is not a page with a 404 page that says so and links home.
   `/results/` and the default page's own path (`/plans`) are redirected to their canonical form.
+- **Shutdown.** On SIGTERM uvicorn stops serving and Streamlit stops its runtime, but Python
+  then waits for every non-daemon thread: an HTTP walk in a `ThreadPoolExecutor` still has
+  requests in flight (each up to the client's deadline) and queued pages it will still fetch.
+  `lifespan` arms a watchdog when the server has shut down: if the process has not ended
+  `SHUTDOWN_GRACE_S` later, it ends it. Nothing is lost: the dashboard keeps no state of its own
+  on disk, only caches of what the service answered.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+import logging
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+SHUTDOWN_GRACE_S = 3.0
+"""How long the process may take to end once the server has shut down, before it is ended."""
 
 # The first path segments Streamlit serves itself (its API, assets, media, components, auth):
 # never a page, never ours to answer.
@@ -24,6 +39,8 @@ STREAMLIT_PREFIXES = frozenset(
     {"_stcore", "static", "media", "component", "app", "auth", "oauth2callback"}
 )
 STREAMLIT_FILES = frozenset({"favicon.png", "manifest.json", "index.html", "robots.txt"})
+
+_LOGGER = logging.getLogger(__name__)
 
 
 class UnknownPaths:
@@ -128,3 +145,34 @@ _NOT_FOUND_PAGE = """<!doctype html>
 </body>
 </html>
 """
+
+
+@asynccontextmanager
+async def lifespan(_app: Any) -> AsyncIterator[None]:
+    """Serve; once the server has shut down, make sure the process ends (see module doc)."""
+    yield None
+    arm_exit_watchdog(SHUTDOWN_GRACE_S)
+
+
+def arm_exit_watchdog(grace_s: float) -> threading.Thread:
+    """End the process `grace_s` seconds from now unless it has ended by then.
+
+    A daemon thread: it does not itself keep the process alive, and it still runs while the
+    interpreter waits for the other threads at exit, which is when it is needed.
+    """
+
+    def end() -> None:
+        _LOGGER.warning(
+            "Threads still running %.0f s after shutdown (requests in flight); exiting now.",
+            grace_s,
+        )
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+    timer = threading.Timer(grace_s, end)
+    timer.daemon = True
+    timer.name = "exit-watchdog"
+    timer.start()
+    return timer

@@ -1,8 +1,12 @@
-"""The server around Streamlit: unknown paths get a "page not found" page."""
+"""The server around Streamlit: unknown paths get a "page not found" page; shutdown ends."""
 
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import textwrap
+import time
 
 import httpx
 import pytest
@@ -114,3 +118,24 @@ async def _through_asgi() -> None:
     assert head.status_code == 404
     assert head.content == b""
     assert posted.text == "the app"
+
+
+def test_the_exit_watchdog_ends_a_process_whose_threads_would_keep_it_alive() -> None:
+    """A thread stuck in a request (here: waiting forever) no longer holds the process open."""
+    program = textwrap.dedent(
+        """
+        import threading
+        from dashboard.ui.server import arm_exit_watchdog
+
+        threading.Thread(target=threading.Event().wait, name="stuck request").start()
+        arm_exit_watchdog(0.5)
+        """
+    )
+    started = time.monotonic()
+    process = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=30
+    )
+
+    assert process.returncode == 0, process.stderr
+    assert time.monotonic() - started < 20
+    assert "exiting now" in process.stderr

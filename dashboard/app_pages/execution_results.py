@@ -114,7 +114,9 @@ except ApiError as error:
 # Each failure names its scenario; the others' results are shown below as usual.
 notices.show_messages(
     [
-        describe_error(failure.error, part=f"scenario {failure.scenario_id}").text
+        describe_error(
+            failure.error, part=f"scenario {failure.scenario_id}", source=connection.source
+        ).text
         for failure in data.failures
     ],
     severity="warning",

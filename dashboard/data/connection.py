@@ -9,7 +9,12 @@ Resolved in this order, first complete source wins:
 4. the embedded demo sandbox (see `dashboard.demo`), when nothing is configured.
 
 A half-configured source (a token but no base URL, say) is not used; it becomes a problem the
-page shows, so a typo never silently shows demo data as if it were real. The token is a
+page shows, so a typo never silently shows demo data as if it were real.
+
+The form makes the server fetch an address a viewer types, so the operator decides about it
+(`FormPolicy`): once a connection is configured (secrets or environment) the form is off unless
+`QA_DASHBOARD_ALLOW_CONNECTION_FORM=true` or `allow_connection_form = true` in `[service]`; and
+`QA_DASHBOARD_ALLOWED_HOSTS` / `allowed_hosts` limits the hosts it may reach. The token is a
 `SecretStr` from the moment it is read: it never appears in a repr, a log line or a cache key.
 No Streamlit import: the rules are unit-tested with plain dictionaries.
 """
@@ -34,6 +39,10 @@ ENV_TOKEN = "QA_DASHBOARD_TOKEN"  # noqa: S105 - the name of a variable, not a t
 ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
+ENV_ALLOW_FORM = "QA_DASHBOARD_ALLOW_CONNECTION_FORM"
+ENV_ALLOWED_HOSTS = "QA_DASHBOARD_ALLOWED_HOSTS"
+SECRETS_ALLOW_FORM = "allow_connection_form"
+SECRETS_ALLOWED_HOSTS = "allowed_hosts"
 SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
 
 MAX_COMPANY_ID = 2**63 - 1
@@ -104,11 +113,84 @@ class Connection:
 
 
 @dataclass(frozen=True)
+class FormPolicy:
+    """Whether the sidebar's connection form is offered, and which hosts it may reach.
+
+    `allowed_hosts` holds `host` or `host:port` entries, lower-case; None means any host.
+    """
+
+    enabled: bool = True
+    allowed_hosts: frozenset[str] | None = None
+
+    def allows(self, base_url: str) -> bool:
+        """Whether the form may connect to `base_url` (its host, or its host and port)."""
+        if self.allowed_hosts is None:
+            return True
+        parts = urlsplit(base_url)
+        host = (parts.hostname or "").lower()
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            return False
+        return host in self.allowed_hosts or f"{host}:{port}" in self.allowed_hosts
+
+
+@dataclass(frozen=True)
 class Resolution:
     """The configured connection (None: use the demo) and problems with the configuration."""
 
     connection: Connection | None
     problems: list[str] = field(default_factory=list)
+    form: FormPolicy = field(default_factory=FormPolicy)
+
+
+def form_policy(
+    *, secrets: Mapping[str, Any] | None, env: Mapping[str, str]
+) -> tuple[FormPolicy, list[str]]:
+    """The operator's decision about the form, and problems with how it was written."""
+    problems: list[str] = []
+    section = (secrets or {}).get(SECRETS_SECTION)
+    table: Mapping[str, Any] = section if isinstance(section, Mapping) else {}
+    configured = any(
+        _present(values.get(names[f]))
+        for values, names in ((table, _FIELD_NAMES_SECRETS), (env, _FIELD_NAMES_ENV))
+        for f in ("base_url", "token")
+    )
+    allowed = [
+        _flag(table.get(SECRETS_ALLOW_FORM), SECRETS_ALLOW_FORM, problems),
+        _flag(env.get(ENV_ALLOW_FORM), ENV_ALLOW_FORM, problems),
+    ]
+    enabled = True in allowed or (not configured and False not in allowed)
+    hosts: set[str] = set()
+    listed = False
+    for raw in (table.get(SECRETS_ALLOWED_HOSTS), env.get(ENV_ALLOWED_HOSTS)):
+        entries = raw.split(",") if isinstance(raw, str) else raw
+        if entries is None:
+            continue
+        if not isinstance(entries, list | tuple):
+            problems.append("The allowed hosts are not a list of host names; the form is off.")
+            return FormPolicy(enabled=False), problems
+        names = {str(entry).strip().lower() for entry in entries if str(entry).strip()}
+        listed = listed or bool(names)
+        hosts |= names
+    return FormPolicy(enabled=enabled, allowed_hosts=frozenset(hosts) if listed else None), problems
+
+
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off", ""})
+
+
+def _flag(value: Any, name: str, problems: list[str]) -> bool | None:
+    """A yes/no setting: None when not given (or not understood, which is reported)."""
+    if value is None or isinstance(value, bool):
+        return value
+    text = _text(value).lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False if text else None
+    problems.append(f"{name} is not true or false; it was ignored.")
+    return None
 
 
 def resolve(
@@ -117,9 +199,23 @@ def resolve(
     secrets: Mapping[str, Any] | None,
     env: Mapping[str, str],
 ) -> Resolution:
-    """Pick the connection from the first complete source; None means "use the demo"."""
-    problems: list[str] = []
+    """Pick the connection from the first complete source; None means "use the demo".
+
+    The form's values (`session`) count only where `form_policy` allows the form and its host.
+    """
+    form, problems = form_policy(secrets=secrets, env=env)
     section = (secrets or {}).get(SECRETS_SECTION)
+    session = session if form.enabled else None
+    if (
+        session
+        and _present(session.get("base_url"))
+        and not form.allows(_text(session.get("base_url")))
+    ):
+        problems.append(
+            "The sidebar form's base URL is not on this dashboard's list of allowed hosts, "
+            "so it was not used. Ask the dashboard's operator which services it may reach."
+        )
+        session = None
     candidates: list[tuple[Source, Mapping[str, Any], dict[str, str]]] = [
         ("session", session or {}, _FIELD_NAMES_PLAIN),
         ("secrets", section if isinstance(section, Mapping) else {}, _FIELD_NAMES_SECRETS),
@@ -131,8 +227,8 @@ def resolve(
         connection, source_problems = _from_values(source, values, names)
         problems.extend(source_problems)
         if connection is not None:
-            return Resolution(connection, problems)
-    return Resolution(None, problems)
+            return Resolution(connection, problems, form)
+    return Resolution(None, problems, form)
 
 
 _FIELD_NAMES_PLAIN = {f: f for f in ("base_url", "token", "company_id", "email", "ca_bundle")}

@@ -89,7 +89,15 @@ def show_error(
     filters: Sequence[str] = (),
     source: Source | None = None,
 ) -> None:
-    """Show `error` as `dashboard.messages` words it (see `describe_error` for the arguments)."""
+    """Show `error` as `dashboard.messages` words it (see `describe_error` for the arguments).
+
+    `source` defaults to the current connection's, so a failure through the sidebar's form is
+    always worded as one (see `messages.form_connection_failed`).
+    """
+    if source is None:
+        from dashboard.ui import sidebar  # here: sidebar is drawn by the app, notices by pages
+
+        source = sidebar.current_connection().source
     show_message(describe_error(error, part=part, filters=filters, source=source))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from dashboard.data.connection import Connection, resolve
+from dashboard.data.connection import Connection, FormPolicy, form_policy, resolve
 
 TOKEN = "sbx-1111222233334444555566667777888899990000"
 ENV = {
@@ -48,7 +48,9 @@ def test_secrets_win_over_the_environment_and_the_form_wins_over_both() -> None:
         "company_id": "1",
         "email": "",
     }
-    from_form = resolve(session=form, secrets=SECRETS, env=ENV).connection
+    # With configured sources the form is off unless the operator allows it (#14).
+    allowed = {**ENV, "QA_DASHBOARD_ALLOW_CONNECTION_FORM": "true"}
+    from_form = resolve(session=form, secrets=SECRETS, env=allowed).connection
     assert from_form is not None
     assert from_form.source == "session"
     assert from_form.host == "127.0.0.1:9"
@@ -215,3 +217,91 @@ def test_a_password_in_the_base_url_is_masked_in_the_repr(base_url: str, shown: 
         assert secret not in repr(connection)
         assert secret not in str(connection)
     assert "@" not in connection.host
+
+
+# -- the connection form: the operator's decision ----------------------------------------------
+
+FORM = {"base_url": "https://form.example.test/Api", "token": SecretStr("t3"), "company_id": "1"}
+
+
+def test_the_form_is_on_when_nothing_is_configured() -> None:
+    policy, problems = form_policy(secrets={}, env={})
+
+    assert policy == FormPolicy(enabled=True, allowed_hosts=None)
+    assert problems == []
+    assert resolve(session=FORM, secrets={}, env={}).connection is not None
+
+
+@pytest.mark.parametrize(
+    ("secrets", "env"),
+    [({}, ENV), (SECRETS, {}), ({}, {"QA_DASHBOARD_TOKEN": TOKEN})],  # even half-configured
+    ids=["environment", "secrets", "half-configured"],
+)
+def test_a_configured_connection_turns_the_form_off(secrets: dict, env: dict) -> None:
+    resolution = resolve(session=FORM, secrets=secrets, env=env)
+
+    assert resolution.form.enabled is False
+    assert resolution.connection is None or resolution.connection.source != "session"
+
+
+@pytest.mark.parametrize(
+    ("secrets", "env"),
+    [
+        ({}, {**ENV, "QA_DASHBOARD_ALLOW_CONNECTION_FORM": "true"}),
+        ({}, {**ENV, "QA_DASHBOARD_ALLOW_CONNECTION_FORM": " Yes "}),
+        ({"service": {**SECRETS["service"], "allow_connection_form": True}}, {}),
+        ({"service": {**SECRETS["service"], "allow_connection_form": "on"}}, ENV),
+    ],
+)
+def test_the_operator_can_turn_the_form_back_on(secrets: dict, env: dict) -> None:
+    resolution = resolve(session=FORM, secrets=secrets, env=env)
+
+    assert resolution.form.enabled is True
+    assert resolution.connection is not None
+    assert resolution.connection.source == "session"
+
+
+def test_the_form_can_be_turned_off_in_demo_mode_and_a_bad_flag_is_reported() -> None:
+    off, _ = form_policy(secrets={}, env={"QA_DASHBOARD_ALLOW_CONNECTION_FORM": "false"})
+    odd, problems = form_policy(secrets={}, env={"QA_DASHBOARD_ALLOW_CONNECTION_FORM": "sure"})
+
+    assert off.enabled is False
+    assert odd.enabled is True  # not understood: the default holds, and it is said
+    assert problems == ["QA_DASHBOARD_ALLOW_CONNECTION_FORM is not true or false; it was ignored."]
+
+
+@pytest.mark.parametrize(
+    ("allowed", "base_url", "ok"),
+    [
+        ("form.example.test", "https://form.example.test/Api", True),
+        ("FORM.example.test", "https://form.example.test:8443/Api", True),
+        ("form.example.test:443", "https://form.example.test/Api", True),
+        ("form.example.test:8443", "https://form.example.test/Api", False),
+        ("other.test, form.example.test:8443", "https://form.example.test:8443", True),
+        ("form.example.test", "http://127.0.0.1:22", False),
+        ("form.example.test", "http://form.example.test.evil.test/Api", False),
+        ("form.example.test", "http://evil.test@127.0.0.1/Api", False),
+    ],
+)
+def test_an_allow_list_limits_the_hosts_the_form_may_reach(
+    allowed: str, base_url: str, ok: bool
+) -> None:
+    form = {**FORM, "base_url": base_url}
+
+    resolution = resolve(session=form, secrets={}, env={"QA_DASHBOARD_ALLOWED_HOSTS": allowed})
+
+    assert (resolution.connection is not None) is ok
+    if not ok:
+        assert any("allowed hosts" in problem for problem in resolution.problems)
+        assert base_url not in " ".join(resolution.problems)
+
+
+def test_the_allow_list_can_come_from_the_secrets_as_a_list() -> None:
+    secrets = {"service": {"allowed_hosts": ["form.example.test"]}}
+
+    allowed = resolve(session=FORM, secrets=secrets, env={})
+    refused = resolve(session={**FORM, "base_url": "http://10.0.0.1:8080"}, secrets=secrets, env={})
+
+    assert allowed.form.enabled  # allowed_hosts alone configures no connection
+    assert allowed.connection is not None
+    assert refused.connection is None

@@ -4,6 +4,9 @@ VENV    ?= .venv
 PYTHON  ?= python3
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed-stamp
+# Where `make run` listens: this machine only, unless told otherwise (make run ADDRESS=0.0.0.0).
+ADDRESS ?= 127.0.0.1
+PORT    ?= 8501
 
 .PHONY: run sandbox test test-browser lint users clean
 
@@ -15,7 +18,8 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	@# headless: no first-run e-mail prompt and no browser launch; open the URL it prints
-	$(BIN)/streamlit run dashboard/app.py --server.headless true
+	$(BIN)/streamlit run dashboard/app.py --server.headless true \
+		--server.address $(ADDRESS) --server.port $(PORT)
 
 sandbox: $(STAMP)
 	$(BIN)/python -m sandbox serve --host 127.0.0.1 --port 8000

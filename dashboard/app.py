@@ -1,9 +1,13 @@
 """Entry point: `streamlit run dashboard/app.py` (the README's `make run`).
 
-Streamlit runs this file as a script on every rerun. It declares the pages, draws the frame
-they share (sidebar: which data is shown, the connection form, Refresh) and runs the current
-page. The page scripts live in `app_pages/` and stay thin: they lay out the screen and call
-the `dashboard` packages.
+This file has two roles. Streamlit runs it as the app's script (as `__main__`) on every rerun:
+it declares the pages, draws the frame they share (sidebar: which data is shown, the
+connection form, Refresh) and runs the current page. The page scripts live in `app_pages/`
+and stay thin: they lay out the screen and call the `dashboard` packages.
+
+Before that, `streamlit run` imports it as a module and finds `app`, an `st.App` that serves
+the script with the server pieces of `dashboard.ui.server`: a "page not found" page for
+unknown paths, and a shutdown that ends whatever requests are in flight.
 """
 
 import sys
@@ -18,21 +22,43 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import sidebar  # noqa: E402
+from dashboard.ui import notices, server, sidebar  # noqa: E402
 
-st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
 
-page = st.navigation(
-    [
-        st.Page(
-            route.script,
-            title=route.title,
-            icon=route.icon,
-            url_path=route.url_path,
-            default=route.default,
-        )
-        for route in routes.ALL
-    ]
-)
-sidebar.sidebar(sidebar.current_connection())
-page.run()
+def main() -> None:
+    """One run of the app's script: the page frame, then the current page."""
+    st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
+    notices.styles()
+    page = st.navigation(
+        [
+            st.Page(
+                route.script,
+                title=route.title,
+                icon=route.icon,
+                url_path=route.url_path,
+                default=route.default,
+            )
+            for route in routes.ALL
+        ]
+    )
+    sidebar.sidebar(sidebar.current_connection())
+    page.run()
+
+
+if __name__ == "__main__":
+    main()
+else:
+    from starlette.middleware import Middleware
+
+    app = st.App(
+        __file__,
+        middleware=[
+            Middleware(
+                server.UnknownPaths,
+                pages=[route.url_path for route in routes.ALL],
+                default=next(route.url_path for route in routes.ALL if route.default),
+                base_path=st.get_option("server.baseUrlPath") or "",
+            )
+        ],
+        lifespan=server.lifespan,
+    )

@@ -7,7 +7,7 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
-from dashboard.present.formatting import escape_markdown, human_duration, percent, plural, utc_text
+from dashboard.present.formatting import human_duration, percent, plural, utc_text, visible_text
 from dashboard.present.messages import describe_error, describe_skipped, execution_not_found
 from dashboard.state import routes
 from dashboard.state.query import execution_query
@@ -68,7 +68,10 @@ facts = [
     ("Started by", header.user),
     ("Ran", f"{utc_text(header.start)} to {utc_text(header.end)}"),
 ]
-st.markdown(" · ".join(f"**{label}:** {escape_markdown(value)}" for label, value in facts))
+# Names are the service's: plain text, never markdown (which would make a URL a link).
+notices.plain(
+    " · ".join(f"{label}: {visible_text(value, one_line=True)}" for label, value in facts)
+)
 columns = st.columns(4)
 columns[0].metric("Duration", human_duration(header.runtime_s), border=True)
 columns[1].metric("Results", f"{header.results:,}", border=True)
@@ -111,7 +114,9 @@ except ApiError as error:
 # Each failure names its scenario; the others' results are shown below as usual.
 notices.show_messages(
     [
-        describe_error(failure.error, part=f"scenario {failure.scenario_id}").text
+        describe_error(
+            failure.error, part=f"scenario {failure.scenario_id}", source=connection.source
+        ).text
         for failure in data.failures
     ],
     severity="warning",

@@ -3,6 +3,9 @@
 Cached functions take plain arguments (a `Connection` and values), never read widgets or the
 URL. A `Connection` is hashed by its fingerprint (service, company and a SHA-256 of the token),
 so the token is never part of a cache key, and viewers with different tokens never share data.
+The data caches also key on the connection's *generation*, which `refresh` moves on: Refresh
+then reloads that connection's data only (Streamlit's `.clear()` would empty every viewer's),
+and at most once per `REFRESH_INTERVAL` however many viewers press it.
 Only frames, counts and typed errors are cached, never model objects: nothing sensitive is
 pickled. This is the one module of the data layer that imports Streamlit.
 """
@@ -11,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+import time
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,8 +37,57 @@ _LOG = logging.getLogger(__name__)
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
 
+REFRESH_INTERVAL = timedelta(seconds=10)
+"""Refresh reloads one connection's data at most this often (a viewer's click, or anyone's)."""
+
+
+class Generations:
+    """Per connection fingerprint: which generation of its data is current, and since when.
+
+    Thread-safe (every session's script thread uses it). An entry is forgotten once its data
+    has outlived `DATA_TTL`: by then every cache entry of an older generation has expired too.
+    """
+
+    def __init__(self, *, interval: timedelta, ttl: timedelta) -> None:
+        self._interval = interval.total_seconds()
+        self._ttl = ttl.total_seconds()
+        self._lock = threading.Lock()
+        self._current: dict[str, tuple[int, float]] = {}  # fingerprint -> (generation, when)
+        self._counter = 0
+
+    def of(self, fingerprint: str) -> int:
+        with self._lock:
+            return self._current.get(fingerprint, (0, 0.0))[0]
+
+    def advance(self, fingerprint: str, *, now: float) -> bool:
+        """Start a new generation, unless the last one began less than `interval` ago."""
+        with self._lock:
+            _, since = self._current.get(fingerprint, (0, float("-inf")))
+            if now - since < self._interval:
+                return False
+            self._current = {
+                key: value for key, value in self._current.items() if now - value[1] < self._ttl
+            }
+            self._counter += 1
+            self._current[fingerprint] = (self._counter, now)
+            return True
+
+    def seconds_until_next(self, fingerprint: str, *, now: float) -> float:
+        with self._lock:
+            _, since = self._current.get(fingerprint, (0, float("-inf")))
+        return max(0.0, self._interval - (now - since))
+
+
+GENERATIONS = Generations(interval=REFRESH_INTERVAL, ttl=DATA_TTL)
+
+# The client is one per connection, whatever the generation; data is per generation too.
 _BY_FINGERPRINT: dict[str | type[Any], Callable[[Any], Any]] = {
     Connection: lambda connection: connection.fingerprint
+}
+_BY_GENERATION: dict[str | type[Any], Callable[[Any], Any]] = {
+    Connection: lambda connection: (
+        f"{connection.fingerprint}:{GENERATIONS.of(connection.fingerprint)}"
+    )
 }
 
 
@@ -62,12 +116,12 @@ def client(connection: Connection) -> ApiClient:
     )
 
 
-@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner="Loading test plans…")
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading test plans…")
 def plans(connection: Connection, *, active_only: bool) -> live.PlansData:
     return live.load_plans(client(connection), active_only=active_only)
 
 
-@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner=False)
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
 def executions(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
     # The bar is created inside the cached function so Streamlit can replay it on a cache hit
     # (where it is emptied at once); a bar created by the caller could not be replayed.
@@ -83,7 +137,7 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
 
 
 @st.cache_data(
-    ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner="Loading the scenarios' results…"
+    ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading the scenarios' results…"
 )
 def execution_results(
     connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
@@ -136,7 +190,7 @@ def history_store(connection: Connection) -> HistoryStore | None:
         return None
 
 
-@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_FINGERPRINT, show_spinner=False)
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
 def _fan_out(
     connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]
 ) -> results_fanout.FanOut:
@@ -180,8 +234,22 @@ def secrets() -> dict[str, Any]:
         return {}
 
 
-def refresh() -> None:
-    """Forget loaded data so the next run fetches it again (clients and the demo are kept)."""
+def refresh(connection: Connection, *, now: float | None = None) -> bool:
+    """Load `connection`'s data afresh on the next run; other connections' data is kept.
+
+    False (nothing done) when its data was refreshed less than `REFRESH_INTERVAL` ago: one
+    viewer pressing Refresh in a loop cannot make the dashboard reload all the time.
+    """
+    return GENERATIONS.advance(connection.fingerprint, now=time.monotonic() if now is None else now)
+
+
+def seconds_until_refresh(connection: Connection) -> float:
+    """How long until `refresh(connection)` would reload again (0: now)."""
+    return GENERATIONS.seconds_until_next(connection.fingerprint, now=time.monotonic())
+
+
+def clear_all() -> None:
+    """Forget every connection's loaded data (tests start from the service with this)."""
     plans.clear()
     executions.clear()
     execution_results.clear()

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from dashboard.analytics.results import OUTCOME_ORDER
 from dashboard.analytics.verdicts import ordered_statuses
 from dashboard.present.colors import OUTCOME_COLORS, TREND_COLOR, plan_color, status_color
-from dashboard.present.formatting import duration_unit, human_duration
+from dashboard.present.formatting import duration_unit, human_duration, visible_text
 
 EXECUTION_BAR_LIMIT = 200
 """Most executions drawn as bars of their own; pages pass the latest ones and say so."""
@@ -29,7 +29,7 @@ def _text(value: object) -> str:
     """A value as literal text for plotly: HTML-escaped, missing values as an en dash."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return "\u2013"
-    return html.escape(str(value), quote=False)
+    return html.escape(visible_text(value), quote=False)
 
 
 def _texts(values: Iterable[object]) -> list[str]:

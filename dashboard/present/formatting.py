@@ -15,6 +15,18 @@ import pandas as pd
 from dashboard.analytics.cells import EN_DASH
 
 _MARKDOWN_SPECIALS = frozenset(string.punctuation)
+
+INVISIBLE_MARKER = "\ufffd"
+"""What a character that would reorder or hide text is shown as: the replacement character."""
+# Bidirectional controls reorder what follows them ("evil\u202eexe.txt" reads "eviltxt.exe");
+# zero-width and other format characters hide text or split a word invisibly; C0 and C1
+# controls (other than tab, LF and CR) have no business in a name.
+_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_ZERO_WIDTH = "\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
+_CONTROLS = "".join(chr(c) for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in "\t\n\r")
+_NEUTRALISE = str.maketrans(
+    dict.fromkeys(_BIDI_CONTROLS + _ZERO_WIDTH + _CONTROLS, INVISIBLE_MARKER)
+)
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -27,6 +39,38 @@ def escape_markdown(text: object) -> str:
     """
     flat = " ".join(str(text).split())
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in flat)
+
+
+def visible_text(value: object, *, one_line: bool = False) -> str:
+    """Text from the service as a viewer should see it: nothing in it reorders or hides text.
+
+    Every display path (tables, CSV, captions, notes, headers, chart labels, filter options)
+    passes names through here. Bidirectional controls, zero-width characters and control
+    characters become a visible `INVISIBLE_MARKER`, so "evil\u202eexe.txt" cannot pass for
+    "eviltxt.exe" and a hidden character shows that it is there. `one_line` also folds every
+    run of whitespace (line breaks included) into one space, for text shown inside a sentence.
+    """
+    text = str(value).translate(_NEUTRALISE)
+    return " ".join(text.split()) if one_line else text
+
+
+def visible_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with `visible_text` applied to its text cells and its column labels.
+
+    Numbers, dates and flags are left as they are; the frame's shape and dtypes do not change.
+    """
+    shown = frame.copy()
+    for position, dtype in enumerate(shown.dtypes):
+        if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+            column = shown.iloc[:, position]
+            shown.isetitem(
+                position,
+                column.map(lambda v: visible_text(v) if isinstance(v, str) else v),
+            )
+    shown.columns = [
+        visible_text(label) if isinstance(label, str) else label for label in shown.columns
+    ]
+    return shown
 
 
 def human_duration(seconds: float | None) -> str:

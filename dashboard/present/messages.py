@@ -89,6 +89,8 @@ def describe_error(
             f"Could not ask for {what}: a filter value is not valid. Reset the filters (open the "
             f"page from the sidebar) and choose them again."
         )
+    if source == "session" and not isinstance(error, _ONLY_FROM_A_WORKING_SERVICE):
+        return form_connection_failed(what)
     if isinstance(error, ApiTimeoutError):
         return UserMessage(
             f"The service did not answer in time while loading {what}, even after retrying. "
@@ -108,6 +110,30 @@ def describe_error(
     if isinstance(error, ApiStatusError):
         return _describe_status(error, what, filters, source)
     return UserMessage(f"Could not load {what}. {REFRESH_HINT}")
+
+
+# Answers only the service itself gives, to a token it accepted: worded as usual for the form.
+_ONLY_FROM_A_WORKING_SERVICE = (
+    UnauthorizedUserError,
+    ExecutionNotFoundError,
+    ScenarioNotFoundError,
+    NoExecutionsMatchError,
+)
+
+
+def form_connection_failed(what: str) -> UserMessage:
+    """The one sentence for any failure of a connection made with the sidebar's form.
+
+    The form makes the server fetch an address a viewer typed. Were a closed port, a web server
+    and an API worded apart, the form would be a port scanner of the server's network, so
+    nothing of the answer (or its absence) is told apart here: the sentence depends only on
+    what was being loaded.
+    """
+    return UserMessage(
+        f"Could not load {what} with the connection of the sidebar's *{FORM_TITLE}* form: no "
+        f"usable answer came back. Check the base URL (the part before /api), the token and the "
+        f"company id, then connect again."
+    )
 
 
 def _describe_status(

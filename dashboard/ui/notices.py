@@ -1,24 +1,74 @@
-"""Notices: plain-text notes (which may quote the URL or the service) and worded errors."""
+"""Notices: service text shown as plain text, and worded errors (trusted markdown).
+
+Streamlit's markdown turns a bare `https://...`, `www.host.tld` or `name@host.tld` into a link
+even when every punctuation mark is escaped (the GFM autolink step runs on the parsed text).
+So nothing that can hold text from the service or the URL goes through markdown: captions,
+notes and the results header use `st.text`, which renders its body as text and nothing else.
+A caption or a note is an `st.text` inside a container whose key (a CSS class, `st-key-...`)
+gives it the look of a caption or an alert box; `styles()` holds that look.
+"""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Sequence
 
 import streamlit as st
 
 from api_client import ApiError
 from dashboard.data.connection import Source
-from dashboard.present.formatting import escape_markdown
+from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error
 
 _NOTICES = {"error": st.error, "warning": st.warning, "info": st.info}
 
+# Container keys start with these; the CSS below finds them by prefix (`st-key-<key>`).
+CAPTION_KEY = "qa-plain-caption"
+NOTE_KEY = "qa-plain-note"
+
+_STYLES = f"""
+<style>
+[class*="st-key-{CAPTION_KEY}-"] [data-testid="stText"] {{
+  font-size: 0.875rem;
+  opacity: 0.7;
+}}
+[class*="st-key-{NOTE_KEY}-"] {{
+  border-radius: 0.5rem;
+  padding: 1rem;
+}}
+[class*="st-key-{NOTE_KEY}-warning-"] {{ background-color: rgba(255, 193, 7, 0.16); }}
+[class*="st-key-{NOTE_KEY}-info-"] {{ background-color: rgba(28, 131, 225, 0.12); }}
+[class*="st-key-{NOTE_KEY}-error-"] {{ background-color: rgba(255, 43, 43, 0.12); }}
+</style>
+"""
+
+
+def styles() -> None:
+    """The look of plain captions and notes; called once per run by the app, before any page.
+
+    Style-only HTML takes no room on the page (Streamlit puts it in its event container).
+    """
+    st.html(_STYLES)
+
+
+def plain(text: object) -> None:
+    """Text that may come from the service, as body text: shown literally, never a link."""
+    st.text(visible_text(text))
+
+
+def caption(text: str) -> None:
+    """A caption that may contain names from the service: shown literally, never a link."""
+    with st.container(key=_key(CAPTION_KEY)):
+        st.text(visible_text(text, one_line=True))
+
 
 def show_notes(texts: Iterable[str], *, severity: Severity = "warning") -> None:
-    """Show plain-text notes (which may quote the URL or the service) literally, as one box."""
-    lines = [f"- {escape_markdown(text)}" for text in texts if text]
-    if lines:
-        _NOTICES[severity]("\n".join(lines) if len(lines) > 1 else lines[0][2:])
+    """Plain-text notes (which may quote the URL or the service) as one box, shown literally."""
+    lines = [visible_text(text, one_line=True) for text in texts if text]
+    if not lines:
+        return
+    with st.container(key=_key(f"{NOTE_KEY}-{severity}")):
+        st.text("\n".join(f"• {line}" for line in lines) if len(lines) > 1 else lines[0])
 
 
 def show_messages(texts: Sequence[str], *, severity: Severity) -> None:
@@ -39,10 +89,19 @@ def show_error(
     filters: Sequence[str] = (),
     source: Source | None = None,
 ) -> None:
-    """Show `error` as `dashboard.messages` words it (see `describe_error` for the arguments)."""
+    """Show `error` as `dashboard.messages` words it (see `describe_error` for the arguments).
+
+    `source` defaults to the current connection's, so a failure through the sidebar's form is
+    always worded as one (see `messages.form_connection_failed`).
+    """
+    if source is None:
+        from dashboard.ui import sidebar  # here: sidebar is drawn by the app, notices by pages
+
+        source = sidebar.current_connection().source
     show_message(describe_error(error, part=part, filters=filters, source=source))
 
 
-def caption(text: str) -> None:
-    """A caption that may contain names from the service: shown literally."""
-    st.caption(escape_markdown(text))
+def _key(prefix: str) -> str:
+    # A container key must be unique within a run and only names a style here, so each
+    # caption or note gets a fresh one.
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"

@@ -18,6 +18,7 @@ from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
 
 _FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
+_REFRESH_REFUSED = "refresh.refused"  # seconds to wait, when Refresh came too soon
 
 
 def current_connection() -> Connection:
@@ -38,18 +39,32 @@ def sidebar(conn: Connection) -> None:
     with st.sidebar:
         st.markdown("#### :material/fact_check: QA dashboard")
         _badge(conn)
-        problems = _resolve().problems
-        if problems:
-            st.warning("\n".join(f"- {escape_markdown(p)}" for p in problems))
+        resolution = _resolve()
+        if resolution.problems:
+            st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))
         st.button(
             "Refresh data",
             icon=":material/refresh:",
-            on_click=cache.refresh,
+            on_click=_refresh,
+            args=(conn,),
             help=f"Data is reused for up to {int(cache.DATA_TTL.total_seconds() // 60)} minutes; "
-            "this fetches it again now.",
+            "this fetches it again now (for this connection; at most every "
+            f"{int(cache.REFRESH_INTERVAL.total_seconds())} s).",
             width="stretch",
         )
-        _connection_form(conn)
+        wait = st.session_state.pop(_REFRESH_REFUSED, None)
+        if wait is not None:
+            st.caption(
+                "The data was fetched afresh a moment ago, so it was not fetched again. "
+                f"Try again in {max(1, round(wait))} s."
+            )
+        if resolution.form.enabled:
+            _connection_form(conn)
+        else:
+            st.caption(
+                "The connection form is off: this dashboard's operator configured the service "
+                "it reads."
+            )
 
 
 def _badge(conn: Connection) -> None:
@@ -99,6 +114,11 @@ def _remember_form() -> None:
     st.session_state[_FORM_VALUES] = values
     for name in names:
         st.session_state[_field(name)] = ""
+
+
+def _refresh(conn: Connection) -> None:
+    if not cache.refresh(conn):
+        st.session_state[_REFRESH_REFUSED] = cache.seconds_until_refresh(conn)
 
 
 def _forget_form() -> None:

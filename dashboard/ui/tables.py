@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.present.csv import to_csv
+from dashboard.present.formatting import visible_frame
 
 
 def table(
@@ -24,6 +25,8 @@ def table(
     The selected row is a position in `display` (Streamlit reports positions in the data it
     was given, whatever sorting the viewer applied in the browser).
     """
+    # Names from the service cannot reorder or hide text, on the page or in the file.
+    display = visible_frame(display)
     config = dict(column_config or {})
     selected: int | None = None
     if selectable:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from dashboard.present.formatting import visible_text
 from dashboard.state import url as url_state
 from dashboard.state.routes import Route
 
@@ -62,7 +63,8 @@ class UrlFilters:
     ) -> T:
         """A selectbox; the option keyed None (e.g. "All projects") stands for "no filter"."""
         key = self._seed(field, to_widget=_none_to_all)
-        labels = {_none_to_all(value): text for value, text in options.items()}
+        # Option labels are often the service's names (projects, plans): shown as visible text.
+        labels = {_none_to_all(value): visible_text(text) for value, text in options.items()}
         value = st.selectbox(
             label,
             list(labels),
@@ -103,7 +105,7 @@ class UrlFilters:
         **widget_args: Any,
     ) -> T:
         key = self._seed(field)
-        labels = dict(options)
+        labels = {value: visible_text(text) for value, text in options.items()}
         value = st.segmented_control(
             label,
             list(labels),

@@ -183,6 +183,19 @@ class StreamlitServer:
         except FileNotFoundError:
             return ""
 
+    def terminate(self) -> None:
+        """Send SIGTERM, as a process manager does to stop the dashboard."""
+        assert self._process is not None, "the server is not running"
+        self._process.terminate()
+
+    def wait_for_exit(self, timeout: float) -> int | None:
+        """The exit status once the process has ended, or None if it is still running."""
+        assert self._process is not None, "the server was not started"
+        try:
+            return self._process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
     def stop(self) -> None:
         if self in RUNNING:
             RUNNING.remove(self)

@@ -31,6 +31,11 @@ PLOTLY_SVG = '[data-testid="stPlotlyChart"] .js-plotly-plot svg.main-svg'
 SKELETON = '[data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
 EXCEPTION = '[data-testid="stException"]'
 ERROR_ALERT = '[data-testid="stAlertContentError"]'
+# Captions: Streamlit's own, and the app's plain-text ones (dashboard/ui/notices.py), which
+# show service names as text only.
+CAPTION = (
+    '[data-testid="stCaptionContainer"], [class*="st-key-qa-plain-caption-"] [data-testid="stText"]'
+)
 
 # Streamlit's data grid geometry (default row height; the header row is as tall as a row).
 GRID_ROW_HEIGHT = 35
@@ -138,7 +143,7 @@ def expect_charts_changed(page: Page, before: str) -> str:
 
 def caption_matching(page: Page, pattern: str) -> str:
     """The text of the first caption that matches `pattern` (a regular expression)."""
-    caption = main(page).get_by_test_id("stCaptionContainer").filter(has_text=re.compile(pattern))
+    caption = main(page).locator(CAPTION).filter(has_text=re.compile(pattern))
     expect(caption.first).to_be_visible()
     return caption.first.inner_text().strip()
 
@@ -184,7 +189,7 @@ SLICE_CAPTION = re.compile(r"^(\d[\d,]*) (?:active )?(?:plan|execution|result)s?
 
 def expect_table_settled(page: Page) -> Grid:
     """The page's table has drawn the rows its slice caption counts ("4 executions of ...")."""
-    caption = main(page).get_by_test_id("stCaptionContainer").filter(has_text=SLICE_CAPTION)
+    caption = main(page).locator(CAPTION).filter(has_text=SLICE_CAPTION)
     expect(caption.first).to_be_visible()
     match = SLICE_CAPTION.match(caption.first.inner_text().strip())
     assert match is not None
@@ -241,16 +246,17 @@ def view(page: Page) -> dict[str, object]:
         "segments": segments,
         "dates": dates,
         "metrics": metrics(page) if main_area.locator(METRIC).count() else {},
-        "captions": [
-            c.strip() for c in main_area.get_by_test_id("stCaptionContainer").all_inner_texts()
-        ],
+        "captions": [c.strip() for c in main_area.locator(CAPTION).all_inner_texts()],
         "rows": [grid.row_count() for grid in grids],
         "charts": chart_signature(page),
     }
 
 
 def download_table(page: Page, folder: Path) -> tuple[str, str]:
-    """Press the page's "Download CSV"; return the file's suggested name and its text."""
+    """Press the page's "Download CSV"; return the file's suggested name and its text.
+
+    The file starts with a UTF-8 byte order mark (for spreadsheets); it is checked and removed.
+    """
     button = main(page).get_by_test_id("stDownloadButton").filter(has_text="Download CSV")
     expect(button).to_have_count(1)
     with page.expect_download() as started:
@@ -259,7 +265,9 @@ def download_table(page: Page, folder: Path) -> tuple[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / download.suggested_filename
     download.save_as(target)
-    return download.suggested_filename, target.read_text(encoding="utf-8")
+    data = target.read_bytes()
+    assert data.startswith("\ufeff".encode()), "the CSV does not start with a UTF-8 BOM"
+    return download.suggested_filename, data.decode("utf-8-sig")
 
 
 @dataclass

@@ -135,6 +135,8 @@ def test_an_error_names_the_sidebar_form_the_viewer_can_see(
             "QA_DASHBOARD_BASE_URL": error_sandbox.base_url,
             "QA_DASHBOARD_TOKEN": WRONG_TOKEN,
             "QA_DASHBOARD_COMPANY_ID": "1",
+            # A configured dashboard offers the form only when its operator allows it.
+            "QA_DASHBOARD_ALLOW_CONNECTION_FORM": "true",
         },
     )
     screen.open_app(page, server.url + "/")

@@ -99,6 +99,14 @@ def test_each_pages_link_reopens_the_same_view_in_a_new_browser(
 
 def test_the_watch_sees_a_page_not_found_dialog(page: Page, dashboard: StreamlitServer) -> None:
     """A control: the "Page not found" dialog of an unknown page is noticed, so the journey's
-    "no such dialog" means something (the dialog can vanish before an assertion looks)."""
+    "no such dialog" means something (the dialog can vanish before an assertion looks).
+
+    A browser's page load of an unknown path now gets the server's own 404 page (see
+    test_unknown_paths.py), so the request is sent as a script's would be (no text/html in
+    Accept): Streamlit then serves its app there and shows its dialog, as before."""
+    page.route(
+        "**/no-such-page",
+        lambda route: route.continue_(headers={**route.request.headers, "accept": "*/*"}),
+    )
     screen.open_app(page, dashboard.url + "/no-such-page")
     assert page.evaluate("() => window.__seen.pageNotFound") is True

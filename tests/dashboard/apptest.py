@@ -7,6 +7,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from dashboard.ui.notices import CAPTION_KEY, NOTE_KEY
+
 PLANS = "app_pages/plans.py"
 EXECUTIONS = "app_pages/executions.py"
 RESULTS = "app_pages/execution_results.py"
@@ -26,6 +28,42 @@ def sources(elements: Any) -> list[str]:
 
 def joined(elements: Any) -> str:
     return "\n".join(texts(elements))
+
+
+def _plain_in(node: Any, key_prefix: str) -> list[str]:
+    """The `st.text` values inside containers whose key starts with `key_prefix`."""
+    found: list[str] = []
+
+    def walk(node: Any, inside: bool) -> None:
+        proto = getattr(node, "proto", None)
+        block_id = (
+            str(getattr(proto, "id", "")) if getattr(node, "type", "") == "flex_container" else ""
+        )
+        inside = inside or f"-{key_prefix}-" in block_id
+        if inside and getattr(node, "type", "") == "text":
+            found.append(str(node.value))
+        for child in getattr(node, "children", {}).values():
+            walk(child, inside)
+
+    for root in (node.main, node.sidebar) if isinstance(node, AppTest) else (node,):
+        walk(root, False)
+    return found
+
+
+def captions(at: Any) -> str:
+    """Every caption, markdown (`st.caption`) and plain (`notices.caption`), as read."""
+    return "\n".join([*texts(at.caption), *_plain_in(at, CAPTION_KEY)])
+
+
+def plain_notes(at: Any, severity: str = "warning") -> str:
+    """The plain-text notes of one severity (`notices.show_notes`), exactly as shown."""
+    return "\n".join(_plain_in(at, f"{NOTE_KEY}-{severity}"))
+
+
+def notes(at: Any, severity: str = "warning") -> str:
+    """Every box of one severity, as read: alerts (`st.warning`, ...) and plain-text notes."""
+    alerts = {"warning": at.warning, "info": at.info, "error": at.error}[severity]
+    return "\n".join([*texts(alerts), plain_notes(at, severity)])
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -54,3 +92,4 @@ def assert_no_failure(at: AppTest) -> None:
     """No exception element (a traceback) and no error box."""
     assert not at.exception, texts(at.exception)
     assert not at.error, texts(at.error)
+    assert not plain_notes(at, "error"), plain_notes(at, "error")

@@ -154,7 +154,7 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactor
     def make(page: str | None = None, **query: str) -> AppTest:
         from dashboard.data import cache
 
-        cache.refresh()  # every test starts from the service, not an earlier test's data
+        cache.clear_all()  # every test starts from the service, not an earlier test's data
         at = AppTest.from_file(str(APP), default_timeout=60)
         # Non-empty secrets replace any .streamlit/secrets.toml of the machine running the tests.
         at.secrets["tests"] = "isolated from local secrets"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import date
 
+import pandas as pd
 import pytest
 
 from dashboard.data import frames
@@ -106,3 +107,52 @@ def test_filter_scope_and_percent() -> None:
     assert formatting.filter_scope(project="Web") == "in project Web"
     assert formatting.percent(0.875) == "87.5 %"
     assert formatting.percent(None) == "\u2013"
+
+
+NEUTRALISED = [
+    *"\u202a\u202b\u202c\u202d\u202e",  # embeddings and overrides
+    *"\u2066\u2067\u2068\u2069",  # isolates
+    *"\u200e\u200f\u061c",  # marks
+    *"\u200b\u200c\u200d\u2060\ufeff",  # zero-width
+    *"\x00\x1b\x7f\x85",  # controls
+]
+
+
+@pytest.mark.parametrize("character", NEUTRALISED, ids=lambda c: f"U+{ord(c):04X}")
+def test_visible_text_shows_a_marker_for_reordering_and_invisible_characters(
+    character: str,
+) -> None:
+    assert formatting.visible_text(f"evil{character}exe") == "evil\ufffdexe"
+
+
+def test_visible_text_leaves_ordinary_text_alone() -> None:
+    for text in [
+        "Checkout smoke",
+        "Prüfung · 検証",
+        "متجر",
+        "a\tb\nc",
+        "👍 ok",
+        "https://x.test/a",
+    ]:
+        assert formatting.visible_text(text) == text
+    assert formatting.visible_text("evil\u202eexe.txt") == "evil\ufffdexe.txt"
+    assert formatting.visible_text(" a \n\u2028 b\r\n", one_line=True) == "a b"
+    assert formatting.visible_text(42) == "42"
+
+
+def test_visible_frame_neutralises_text_cells_and_labels_only() -> None:
+    frame = pd.DataFrame(
+        {
+            "Plan": pd.Series(["a\u202eb", None], dtype="str"),
+            "FAIL\u200bURE": [1, 2],
+            "When": pd.to_datetime(["2026-11-20", None], utc=True),
+        }
+    )
+
+    shown = formatting.visible_frame(frame)
+
+    assert list(shown.columns) == ["Plan", "FAIL\ufffdURE", "When"]
+    assert shown["Plan"].iloc[0] == "a\ufffdb"
+    assert pd.isna(shown["Plan"].iloc[1])
+    assert list(shown.dtypes) == list(frame.dtypes)
+    assert frame["Plan"].iloc[0] == "a\u202eb"  # the input is not changed

@@ -213,3 +213,46 @@ def test_the_email_advice_names_the_viewers_own_kind_of_connection(
         assert phrase in text
     for phrase in absent:
         assert phrase not in text
+
+
+# Whatever answered a connection made with the sidebar's form (nothing, a web server, an API
+# refusing the token), the page says the same: the form is no port scanner.
+FORM_FAILURES: list[ApiError] = [
+    ApiConnectionError("Connection refused", operation=Operation.PLANS),
+    ApiTimeoutError("timed out", operation=Operation.PLANS),
+    ResponseValidationError("<html>It works!</html> is not JSON", operation=Operation.PLANS),
+    status(NotFoundError, 404, None, Operation.PLANS),
+    status(ApiStatusError, 302, None, Operation.PLANS),
+    status(ApiStatusError, 418, "TEAPOT", Operation.PLANS),
+    status(AuthenticationError, 401, "invalid_token", Operation.PLANS),
+    status(PermissionDeniedError, 403, None, Operation.PLANS),
+    status(PermissionDeniedError, 403, "ACCESS_DENIED", Operation.PLANS),
+    status(InvalidRequestError, 400, "INVALID_REQUEST", Operation.PLANS),
+    status(RateLimitError, 429, None, Operation.PLANS),
+    status(ServerError, 502, None, Operation.PLANS),
+    status(InternalServerError, 500, "SYSTEM_INTERNAL_ERROR", Operation.PLANS),
+    status(CompanyNotFoundError, 500, "USERS_COMPANY_NOT_EXISTS", Operation.PLANS),
+]
+
+
+def test_every_failure_of_a_form_connection_reads_the_same() -> None:
+    texts = {describe_error(error, source="session").text for error in FORM_FAILURES}
+
+    assert len(texts) == 1, texts
+    (text,) = texts
+    assert f"*{FORM_TITLE}*" in text
+    assert "the test plans" in text
+    for revealing in ("HTTP", "JSON", "token was", "reach", "in time", "authority", "404"):
+        assert revealing not in text
+    # The same errors through a configured connection keep their own words.
+    configured = {describe_error(error, source="environment").text for error in FORM_FAILURES}
+    assert len(configured) == len(FORM_FAILURES) - 1  # the two 403s read alike there
+
+
+def test_answers_only_a_working_service_gives_keep_their_words_for_the_form() -> None:
+    only_mine = status(UnauthorizedUserError, 403, "UNAUTHORIZED_USER", Operation.EXECUTIONS)
+    gone = status(ExecutionNotFoundError, 404, "EXECUTION_NOT_FOUND", Operation.TEST_RESULTS)
+
+    assert "Only my executions" in describe_error(only_mine, source="session").text
+    assert "no such execution" in describe_error(gone, source="session").text
+    assert "filter value" in describe_error(RequestValidationError("x"), source="session").text

@@ -11,7 +11,16 @@ from streamlit.testing.v1 import AppTest
 from api_client import ApiClient
 from dashboard.state.url import DateRange
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import EXECUTIONS, assert_no_failure, joined, metrics, sources
+from tests.dashboard.apptest import (
+    EXECUTIONS,
+    assert_no_failure,
+    captions,
+    joined,
+    metrics,
+    notes,
+    plain_notes,
+    sources,
+)
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
 
 # A fixed week of the sandbox's fixed data (its clock stops at 20 Nov 2026, 18:00 UTC), so the
@@ -39,10 +48,10 @@ def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: Ap
     assert at.selectbox(key="executions.plan").value == plan.id
     assert at.multiselect(key="executions.statuses").value == ["ERROR"]
     assert at.segmented_control(key="executions.date_range").value == DateRange.CUSTOM
-    captions = joined(at.caption)
-    assert f"{len(expected)} executions of plan Web Shop regression, with status ERROR" in captions
-    assert "13 Nov" in captions
-    assert "20 Nov" in captions
+    shown = captions(at)
+    assert f"{len(expected)} executions of plan Web Shop regression, with status ERROR" in shown
+    assert "13 Nov" in shown
+    assert "20 Nov" in shown
     assert at.query_params == {"plan": str(plan.id), "status": "ERROR", **WEEK}
     assert len(at.get("plotly_chart")) == 4
 
@@ -67,8 +76,8 @@ def test_no_matching_executions_is_an_info_not_an_error(app: AppFactory, connect
     at.run()
 
     assert_no_failure(at)
-    assert "No executions match" in joined(at.info)
-    assert "0 executions, 1 Jan 2020" in joined(at.info)
+    assert "No executions match" in notes(at, "info")
+    assert "0 executions, 1 Jan 2020" in notes(at, "info")
     assert not at.dataframe
 
 
@@ -118,11 +127,13 @@ def test_bad_values_in_a_shared_link_are_explained_and_the_page_works(
     at.run()
 
     assert_no_failure(at)
-    warning = joined(at.warning)
+    warning = notes(at)
     for phrase in ("not a valid project id", "not a valid plan id", "not a status name"):
         assert phrase in warning
     assert "date range is reversed" in warning
-    assert "\\<img" in "".join(sources(at.warning))  # shown literally, never as markup
+    # Shown literally: in a plain-text element, never in markdown.
+    assert "<img src=x>" in plain_notes(at)
+    assert "<img" not in "".join(sources(at.markdown) + sources(at.warning))
     assert at.dataframe  # the default range is shown instead
     assert at.query_params == {}
 
@@ -150,7 +161,7 @@ def test_only_mine_needs_the_viewers_own_email(
     connect(email=None)
     no_email = app(EXECUTIONS, mine="true", **WEEK)
     no_email.run()
-    assert "needs your e-mail address" in joined(no_email.warning)
+    assert "needs your e-mail address" in notes(no_email)
     assert no_email.toggle(key="executions.mine").value is False
     assert no_email.dataframe
 
@@ -164,7 +175,7 @@ def test_only_mine_needs_the_viewers_own_email(
     own = app(EXECUTIONS, mine="true", **WEEK)
     own.run()
     assert_no_failure(own)
-    assert "started by you" in joined(own.caption)
+    assert "started by you" in captions(own)
 
 
 def select_row(at: AppTest, key: str, row: int) -> None:
@@ -207,7 +218,7 @@ def test_skipped_executions_are_counted(
     at.run()
 
     assert not at.exception
-    assert "skipped because the service sent" in joined(at.warning)
+    assert "skipped because the service sent" in notes(at)
     assert at.dataframe
 
 
@@ -251,7 +262,7 @@ def test_several_statuses_at_once_narrow_what_was_loaded_without_a_request(
     assert_no_failure(at)
     assert set(at.dataframe[0].value["Id"]) == failed
     assert at.query_params == {"status": "FAILURE,ERROR", **WEEK}
-    assert "with status FAILURE or ERROR" in joined(at.caption)
+    assert "with status FAILURE or ERROR" in captions(at)
     assert not [r for r in service_requests() if "/executions/" in r]  # narrowed locally
 
 
@@ -267,8 +278,8 @@ def test_a_links_unusual_status_is_kept_and_matches_nothing(
     assert not at.error
     statuses = at.multiselect(key="executions.statuses")
     assert statuses.value == ["PROCESSING"]  # the link's own value, shown as it asks
-    assert "No executions match" in joined(at.info)
-    assert "with status PROCESSING" in joined(at.info)
+    assert "No executions match" in notes(at, "info")
+    assert "with status PROCESSING" in notes(at, "info")
     assert at.query_params == {"status": "PROCESSING", **WEEK}
 
 
@@ -286,7 +297,7 @@ def test_the_per_execution_chart_draws_the_latest_executions_and_says_so(
     assert_no_failure(at)
     total = int(metrics(at)["Executions"])
     assert total > 5
-    assert f"Latest 5 of {total} executions" in joined(at.caption)
+    assert f"Latest 5 of {total} executions" in captions(at)
     per_execution = json.loads(at.get("plotly_chart")[0].proto.spec)
     shown = per_execution["layout"]["xaxis"]["categoryarray"]
     table = at.dataframe[0].value

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from api_client import ApiClient
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import HEALTH, assert_no_failure, joined
+from tests.dashboard.apptest import notes, captions, HEALTH, assert_no_failure, joined
 from tests.dashboard.conftest import AppFactory
 
 
@@ -28,7 +28,7 @@ def test_one_row_per_plan_that_ran_with_rates_and_a_sparkline(
     }
     assert all(len(series) == 30 for series in table["Daily pass rate, 30 d"])
     assert all(0 <= r <= 100 for r in table["Pass rate 30 d"].dropna())
-    caption = joined(at.caption)
+    caption = captions(at)
     assert f"From {len(month):,} executions" in caption
     assert "Days are in Europe/Istanbul" in caption
     assert at.query_params == {"tz": "Europe/Istanbul"}
@@ -46,5 +46,5 @@ def test_a_project_narrows_the_plans_and_a_bad_zone_is_said(
     assert_no_failure(at)
     in_project = {p.id for p in plans if p.project_id == project}
     assert set(at.dataframe[0].value["Id"]) <= in_project
-    assert "is not a time zone like Europe/Istanbul" in joined(at.warning)
+    assert "is not a time zone like Europe/Istanbul" in notes(at, "warning")
     assert at.query_params == {"project": str(project)}

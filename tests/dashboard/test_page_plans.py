@@ -8,7 +8,15 @@ import pytest
 
 from api_client import ApiClient
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import assert_no_failure, joined, metrics, sources
+from tests.dashboard.apptest import (
+    assert_no_failure,
+    captions,
+    joined,
+    metrics,
+    notes,
+    plain_notes,
+    sources,
+)
 from tests.dashboard.conftest import AppFactory, Connect, user
 
 
@@ -44,7 +52,7 @@ def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: Ap
     assert sorted(at.dataframe[0].value["Id"]) == sorted(p.id for p in expected)
     assert at.selectbox(key="plans.project").value == project
     assert at.toggle(key="plans.active_only").value is False
-    assert f"{len(expected)} plan" in joined(at.caption)
+    assert f"{len(expected)} plan" in captions(at)
     assert at.query_params == {"project": str(project), "active": "false"}
     assert "Live" in joined(at.sidebar.markdown)
 
@@ -94,11 +102,13 @@ def test_ids_in_a_shared_link_that_are_unknown_or_malformed_are_explained(
     for at in (unknown, malformed):
         assert_no_failure(at)
         assert at.dataframe, "the rest of the page keeps working"
-    assert "Project 999 is not one of this company" in joined(unknown.warning)
-    warning = joined(malformed.warning)
+    assert "Project 999 is not one of this company" in notes(unknown)
+    warning = notes(malformed)
     assert "not a valid project id" in warning
     assert "not true or false" in warning
-    assert "\\<b\\>" in "".join(sources(malformed.warning))  # shown literally, not as markup
+    # Shown literally: in a plain-text element, never in markdown.
+    assert "<b>abc</b>" in plain_notes(malformed)
+    assert "<b>" not in "".join(sources(malformed.markdown) + sources(malformed.warning))
     assert malformed.query_params == {}  # the bad values are dropped from the address
 
 
@@ -124,7 +134,7 @@ def test_records_that_do_not_fit_are_counted_and_the_rest_shown(
     at.run()
 
     assert_no_failure(at)
-    assert "plan was skipped" in joined(at.warning) or "plans were skipped" in joined(at.warning)
+    assert "plan was skipped" in notes(at) or "plans were skipped" in notes(at)
     assert len(at.dataframe[0].value) >= 1
 
 
@@ -174,4 +184,4 @@ def test_each_plan_leads_with_its_latest_finished_outcome(
     for plan_id, outcome in expected.items():
         assert shown[plan_id] == outcome, plan_id
     assert all(shown[p] == "\u2013 no finished run" for p in set(shown) - set(expected))
-    assert "last 30 days of executions" in joined(at.caption)
+    assert "last 30 days of executions" in captions(at)

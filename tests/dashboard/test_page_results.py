@@ -10,7 +10,7 @@ import pytest
 from api_client import ApiClient, Execution, TestPlan
 from dashboard.analytics import plans as plan_analytics
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import RESULTS, assert_no_failure, joined, metrics
+from tests.dashboard.apptest import RESULTS, assert_no_failure, captions, joined, metrics, notes
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
 
 
@@ -60,15 +60,15 @@ def test_drill_down_state_in_the_url_shows_that_executions_results(
 
     assert_no_failure(at)
     assert [t.value for t in at.title] == [f"Execution #{execution.id}"]
-    header = joined(at.main.markdown)
-    assert f"**Plan:** {plan.plan_name}" in header
-    assert f"**Started by:** {execution.username}" in header
+    header = joined(at.main.text)
+    assert f"Plan: {plan.plan_name}" in header
+    assert f"Started by: {execution.username}" in header
     assert metrics(at)["Results"] == str(sum(execution.result_summary.values()))
     table = at.dataframe[0].value
     assert sorted(table["Scenario"]) == sorted(r.scenario_id for r in expected)
     # The demo's logs are served by the sandbox itself (README, decision 22).
     assert table["Node log"].str.startswith(f"{sandbox.base_url}/storage/").all()
-    assert f"{len(expected)} results from {len(plan.scenarios)} of" in joined(at.caption)
+    assert f"{len(expected)} results from {len(plan.scenarios)} of" in captions(at)
     assert len(at.get("plotly_chart")) == 2
     # The address bar gains the start time, so that a copy finds the execution directly.
     assert at.query_params == {
@@ -103,7 +103,7 @@ def test_no_execution_selected_points_to_the_executions_page(
     at.run()
 
     assert_no_failure(at)
-    assert "No execution is selected" in joined(at.info)
+    assert "No execution is selected" in notes(at, "info")
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "1.5", "<script>"])
@@ -116,8 +116,8 @@ def test_a_malformed_execution_id_is_explained(
     at.run()
 
     assert_no_failure(at)
-    assert "not a valid execution id" in joined(at.warning)
-    assert "No execution is selected" in joined(at.info)
+    assert "not a valid execution id" in notes(at)
+    assert "No execution is selected" in notes(at, "info")
 
 
 def test_an_unknown_execution_is_explained(app: AppFactory, connect: Connect) -> None:
@@ -131,12 +131,12 @@ def test_an_unknown_execution_is_explained(app: AppFactory, connect: Connect) ->
         assert_no_failure(at)
         assert not at.dataframe
     # Asked for its results, the service says it has no such execution.
-    assert "The service has no execution 987654321" in joined(with_plan.warning)
+    assert "The service has no execution 987654321" in notes(with_plan)
     assert (
         "Execution 987654321 was not found among the executions of this link's filters "
-        "(started from " in joined(with_start.warning)
+        "(started from " in notes(with_start)
     )
-    assert "nor around 20 Nov 2026, 09:15 UTC" in joined(with_start.warning)
+    assert "nor around 20 Nov 2026, 09:15 UTC" in notes(with_start)
 
 
 def test_a_drill_down_link_finds_its_execution_without_walking_the_history(
@@ -161,7 +161,7 @@ def test_a_drill_down_link_finds_its_execution_without_walking_the_history(
         at.run()
 
         assert_no_failure(at)
-        assert f"**Plan:** {plan.plan_name}" in joined(at.main.markdown), name
+        assert f"Plan: {plan.plan_name}" in joined(at.main.text), name
         assert at.dataframe, name
         assert at.query_params["started"] == iso(execution.start_date), name
         queries = [r for r in service_requests() if "/executions/" in r]
@@ -179,7 +179,7 @@ def test_a_bad_start_time_in_a_link_is_explained_and_the_page_works(
     at.run()
 
     assert_no_failure(at)
-    assert '"started" value "last tuesday" is not a UTC time' in joined(at.warning)
+    assert '"started" value "last tuesday" is not a UTC time' in notes(at)
     assert at.dataframe
     assert at.query_params["started"] == iso(execution.start_date)  # corrected
 
@@ -218,8 +218,6 @@ def test_one_scenario_that_fails_is_a_warning_beside_the_others(
     at.run()
 
     assert_no_failure(at)
-    assert "scenario 987654" in joined(at.warning)
+    assert "scenario 987654" in notes(at)
     assert set(at.dataframe[0].value["Scenario"]) == set(plan.scenarios)
-    assert f"from {len(plan.scenarios)} of {len(plan.scenarios) + 1} scenarios" in joined(
-        at.caption
-    )
+    assert f"from {len(plan.scenarios)} of {len(plan.scenarios) + 1} scenarios" in captions(at)

@@ -3,7 +3,7 @@ exactly those, in their sections, with their evidence."""
 
 from __future__ import annotations
 
-from tests.dashboard.apptest import STANDUP, assert_no_failure, joined
+from tests.dashboard.apptest import captions, STANDUP, assert_no_failure, joined
 from tests.dashboard.conftest import AppFactory
 
 
@@ -20,5 +20,5 @@ def test_the_sections_come_in_order_and_say_when_they_are_empty(app: AppFactory)
         "Newly failing scenarios",
         "Slower",
     ]
-    assert "A plan is judged on its latest finished execution" in joined(at.caption)
+    assert "A plan is judged on its latest finished execution" in captions(at)
     assert at.query_params == {"tz": "UTC"}

@@ -1,0 +1,178 @@
+"""The dashboard's web server around Streamlit: unknown paths, and a shutdown that ends.
+
+`dashboard/app.py` hands these to `st.App`, which `streamlit run dashboard/app.py` then serves
+(Streamlit finds the `app` object in the script and runs it with uvicorn).
+
+- **Unknown paths.** Streamlit answers every path it does not know with the app's HTML, whose
+  scripts are linked relative to the path: at `/results/extra` they resolve to
+  `/results/static/...`, which is HTML again, and the page stays blank forever; at `/nope` it
+  shows a "Page not found" dialog and runs the default page. `UnknownPaths` answers a browser's
+  request for any path that is not a page with a 404 page that says so and links home.
+  `/results/` and the default page's own path (`/plans`) are redirected to their canonical form.
+- **Shutdown.** On SIGTERM uvicorn stops serving and Streamlit stops its runtime, but Python
+  then waits for every non-daemon thread: an HTTP walk in a `ThreadPoolExecutor` still has
+  requests in flight (each up to the client's deadline) and queued pages it will still fetch.
+  `lifespan` arms a watchdog when the server has shut down: if the process has not ended
+  `SHUTDOWN_GRACE_S` later, it ends it. Nothing is lost: the dashboard keeps no state of its own
+  on disk, only caches of what the service answered.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+SHUTDOWN_GRACE_S = 3.0
+"""How long the process may take to end once the server has shut down, before it is ended."""
+
+# The first path segments Streamlit serves itself (its API, assets, media, components, auth):
+# never a page, never ours to answer.
+STREAMLIT_PREFIXES = frozenset(
+    {"_stcore", "static", "media", "component", "app", "auth", "oauth2callback"}
+)
+STREAMLIT_FILES = frozenset({"favicon.png", "manifest.json", "index.html", "robots.txt"})
+
+_LOGGER = logging.getLogger(__name__)
+
+
+class UnknownPaths:
+    """ASGI middleware: a browser asking for a path that is not a page gets a 404 page.
+
+    `pages` are the URL paths of the pages (without slashes); `default` is the default page's
+    own path, which Streamlit serves at `/`. Only page loads are answered (GET or HEAD that
+    accept HTML); Streamlit's own routes and every other request pass through unchanged.
+    """
+
+    def __init__(
+        self, app: ASGIApp, *, pages: Iterable[str], default: str, base_path: str = ""
+    ) -> None:
+        self.app = app
+        self.pages = frozenset(pages) | {""}
+        self.default = default
+        self.base_path = "/" + base_path.strip("/") if base_path.strip("/") else ""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        answer = self.answer(scope["path"], _header(scope, b"accept"))
+        if answer is None:
+            await self.app(scope, receive, send)
+            return
+        status, headers, body = answer
+        if status in (307, 308):
+            query = scope.get("query_string", b"").decode("latin-1")
+            location = headers["location"] + (f"?{query}" if query else "")
+            headers = {**headers, "location": location}
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()],
+            }
+        )
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
+        )
+
+    def answer(self, path: str, accept: str) -> tuple[int, dict[str, str], bytes] | None:
+        """What to answer for `path` (None: let Streamlit answer). Pure, for the tests."""
+        if "text/html" not in accept:
+            return None  # scripts, styles, health checks and API calls are Streamlit's
+        if self.base_path:
+            if path != self.base_path and not path.startswith(self.base_path + "/"):
+                return None
+            path = path[len(self.base_path) :]
+        segments = path.strip("/").split("/")
+        first = segments[0]
+        if first in STREAMLIT_PREFIXES or (len(segments) == 1 and first in STREAMLIT_FILES):
+            return None
+        if len(segments) == 1 and first in self.pages:
+            canonical = "" if first == self.default else first
+            if path == f"/{canonical}":
+                return None
+            # "/results/" (its scripts would resolve under /results/) or "/plans" (the
+            # default page, whose own path Streamlit greets with "Page not found").
+            return 308, {"location": f"{self.base_path}/{canonical}"}, b""
+        return 404, _NOT_FOUND_HEADERS, self.not_found_page()
+
+    def not_found_page(self) -> bytes:
+        home = html.escape(self.base_path + "/", quote=True)
+        return _NOT_FOUND_PAGE.replace("{home}", home).encode()
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+_NOT_FOUND_HEADERS = {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+    "x-content-type-options": "nosniff",
+}
+# The requested path is not repeated: nothing of the request is reflected into the page.
+_NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found · QA dashboard</title>
+<style>
+  :root { color-scheme: light dark; }
+  body { font-family: "Source Sans Pro", system-ui, sans-serif; margin: 4rem auto;
+         max-width: 40rem; padding: 0 1.5rem; line-height: 1.5; }
+  h1 { font-size: 2rem; margin-bottom: 0.5rem; }
+</style>
+</head>
+<body>
+<main>
+<h1>Page not found</h1>
+<p>The QA dashboard has no page at this address. The link may be mistyped or cut short.</p>
+<p><a href="{home}">Go to the dashboard's home page</a></p>
+</main>
+</body>
+</html>
+"""
+
+
+@asynccontextmanager
+async def lifespan(_app: Any) -> AsyncIterator[None]:
+    """Serve; once the server has shut down, make sure the process ends (see module doc)."""
+    yield None
+    arm_exit_watchdog(SHUTDOWN_GRACE_S)
+
+
+def arm_exit_watchdog(grace_s: float) -> threading.Thread:
+    """End the process `grace_s` seconds from now unless it has ended by then.
+
+    A daemon thread: it does not itself keep the process alive, and it still runs while the
+    interpreter waits for the other threads at exit, which is when it is needed.
+    """
+
+    def end() -> None:
+        _LOGGER.warning(
+            "Threads still running %.0f s after shutdown (requests in flight); exiting now.",
+            grace_s,
+        )
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+    timer = threading.Timer(grace_s, end)
+    timer.daemon = True
+    timer.name = "exit-watchdog"
+    timer.start()
+    return timer

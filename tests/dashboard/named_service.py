@@ -1,0 +1,133 @@
+"""A tiny service on loopback whose plan, project, user and result names a test chooses.
+
+The sandbox's demo data is fixed; the names a hostile service could send (a URL, a bidi
+override, markup) are not in it. This answers the three read operations over real HTTP with one
+plan, one execution (started an hour ago by the wall clock, so every date preset finds it) and
+one result per scenario, named as the test says. Any token is accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from tests.client import samples
+
+PLAN_ID = 3
+EXECUTION_ID = 900
+SCENARIOS = (21, 22)
+
+
+@dataclass(frozen=True)
+class Names:
+    plan: str = "Checkout smoke"
+    project: str = "Web shop"
+    user: str = "ada"
+    message: str = "Element #login not found"
+    statuses: tuple[str, ...] = ("SUCCESS", "FAILURE")
+
+
+@dataclass
+class NamedService:
+    names: Names
+    base_url: str = ""
+    started: datetime = field(
+        default_factory=lambda: (datetime.now(UTC) - timedelta(hours=1)).replace(microsecond=0)
+    )
+
+    def plan(self) -> dict[str, Any]:
+        return samples.with_changes(
+            samples.TEST_PLAN,
+            id=PLAN_ID,
+            plan_name=self.names.plan,
+            project_name=self.names.project,
+            created_by=self.names.user,
+            updated_by=self.names.user,
+            scenarios=list(SCENARIOS),
+        )
+
+    def execution(self) -> dict[str, Any]:
+        summary = dict.fromkeys(self.names.statuses, 1)
+        return samples.execution(
+            EXECUTION_ID,
+            plan_id=PLAN_ID,
+            plan_name=self.names.plan,
+            project_name=self.names.project,
+            username=self.names.user,
+            result_summary=summary,
+            test_results=[EXECUTION_ID * 1000 + i for i in range(len(summary))],
+            test_result_status_counts="[" + ", ".join(f"{s}, 1" for s in summary) + "]",
+            start_date=_stamp(self.started),
+            end_date=_stamp(self.started + timedelta(minutes=2)),
+            runtime=120_000,
+        )
+
+    def results(self, scenario_id: int) -> list[dict[str, Any]]:
+        return [
+            samples.with_changes(
+                samples.TEST_RESULT,
+                id=EXECUTION_ID * 1000 + scenario_id,
+                level=self.names.statuses[-1],
+                message=self.names.message,
+                scenario_id=scenario_id,
+                execution_id=EXECUTION_ID,
+                plan_id=PLAN_ID,
+                start_date=_stamp(self.started),
+            )
+        ]
+
+    def answer(self, target: str) -> tuple[int, Any]:
+        parts = urlsplit(target)
+        query = parse_qs(parts.query)
+        if parts.path == "/api/plans/lazy":
+            return 200, [self.plan()]
+        if parts.path == "/api/executions/filter":
+            page = int(query.get("page", ["1"])[0])
+            items = [self.execution()] if page == 1 else []
+            return 200, samples.page(items, current=page, total_count=1, page_count=1)
+        prefix = f"/api/results/execution/{EXECUTION_ID}/scenario/"
+        if parts.path.startswith(prefix):
+            return 200, self.results(int(parts.path.removeprefix(prefix)))
+        return 404, {"error": "NOT_FOUND"}
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@contextmanager
+def serve_names(names: Names) -> Iterator[NamedService]:
+    """Serve `names` on a free loopback port until the block ends."""
+    service = NamedService(names)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status, body = service.answer(self.path)
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # quiet: the tests read what the dashboard shows, not this log
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    service.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, name="named-service", daemon=True)
+    thread.start()
+    try:
+        yield service
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

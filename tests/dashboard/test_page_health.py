@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from api_client import ApiClient
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import notes, captions, HEALTH, assert_no_failure, joined
+from tests.dashboard.apptest import HEALTH, assert_no_failure, captions, notes
 from tests.dashboard.conftest import AppFactory
 
 

@@ -3,7 +3,7 @@ exactly those, in their sections, with their evidence."""
 
 from __future__ import annotations
 
-from tests.dashboard.apptest import captions, STANDUP, assert_no_failure, joined
+from tests.dashboard.apptest import STANDUP, assert_no_failure, captions
 from tests.dashboard.conftest import AppFactory
 
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -91,7 +92,10 @@ def test_a_base_url_path_is_respected() -> None:
 
 
 def test_through_asgi_the_query_survives_a_redirect_and_head_has_no_body() -> None:
-    asyncio.run(_through_asgi())
+    # A thread of its own: the browser tests' Playwright keeps an event loop running in the main
+    # thread of the test session, where asyncio.run() refuses to start another.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, _through_asgi()).result()
 
 
 async def _through_asgi() -> None:

@@ -68,7 +68,7 @@ def fill(path: Path, settings: SandboxSettings, company_id: int = 1) -> tuple[in
                 for scenario_id in scenarios[execution.plan_id]:
                     got = [
                         TestResult.model_validate(r.model_dump(mode="json"))
-                        for r in demo.results(kept, scenario_id)
+                        for r in demo.results(kept, scenario_id, "http://127.0.0.1/storage")
                     ]
                     results += got
                     owners += [(execution.id, scenario_id)] * len(got)

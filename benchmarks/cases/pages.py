@@ -1,0 +1,248 @@
+"""Case 4, pages in a browser: the dashboard on 100,000 executions (no latency), as a viewer
+meets it, each view beside a trivial page's time measured in the same session.
+
+Per run, a fresh `streamlit run` with an empty history store (so an empty cache too), one tab:
+
+1. the Plans page, opened: it starts the server's Python (imports, first script run);
+   reported, no target;
+2. the Executions link for the last 90 days, opened cold; then opened again (a new session:
+   the script runs whole and finds the data in Streamlit's cache);
+3. a status change (FAILURE), then a plan change (the first plan offered), in the page;
+4. Standup and Plan health through the sidebar, each on first visit (their own windows, not
+   loaded before) and again, with the Plans page in between;
+5. the Plans page opened again.
+
+Opening a link loads the front end anew (a second or more before any script runs), a click in
+the page does not, so each kind is set beside its own trivial peer: the Plans page opened, and
+the Plans page reached through the sidebar. Then the server's memory is read for case 5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from playwright.sync_api import Browser, Page, expect
+
+from benchmarks import browser
+from benchmarks.context import Run
+from benchmarks.measure import Bound, CaseResult, Target, timed
+from dashboard.present.colors import status_label
+from tests.browser import screen
+
+NAME = "pages"
+TITLE = "4. Pages in a browser"
+FIRST = "Plans page, first of a fresh server"
+TRIVIAL_LOAD = "Plans page opened (trivial)"
+TRIVIAL_SWITCH = "Plans page via the sidebar (trivial)"
+COLD_MS = 240_000
+WARM_MS = 120_000
+EXECUTIONS_90D = "/executions?range=90d"
+COLD = Target(Bound.VALUE_AT_MOST, 10.0, "< 10 s (cold load)")
+LOCAL = Target(Bound.VALUE_AT_MOST, 1.5, "< 1.5 s (data local)")
+
+# (figure, its trivial peer, its target), in the order of the journey.
+FIGURES: tuple[tuple[str, str, Target | None], ...] = (
+    (FIRST, TRIVIAL_LOAD, None),
+    ("Executions 90 d, cold (open the link)", TRIVIAL_LOAD, COLD),
+    ("Executions 90 d, again (open the link)", TRIVIAL_LOAD, LOCAL),
+    ("status change (FAILURE)", TRIVIAL_SWITCH, LOCAL),
+    ("plan change", TRIVIAL_SWITCH, LOCAL),
+    ("Standup via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
+    ("Standup via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
+    ("Plan health via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
+    ("Plan health via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
+)
+
+
+def run(run: Run) -> CaseResult:
+    result = CaseResult(NAME, TITLE)
+    run.browser_views_tried = True
+    executable = browser.chromium()
+    if executable is None:
+        if run.require_browser:
+            raise RuntimeError("chromium is required (CI=true): apt-get install chromium")
+        result.status = "skipped"
+        result.notes.append("no chromium on this machine: apt-get install chromium")
+        return result
+    sandbox = run.sandbox(executions=run.size.page_executions)
+    for name, peer, target in FIGURES:
+        result.figure(name, "s", peer=peer, target=target)
+    result.figure(TRIVIAL_LOAD, "s")
+    result.figure(TRIVIAL_SWITCH, "s")
+    shown: set[str] = set()
+
+    with browser.launched(executable) as chromium:
+        for number in range(1, run.repeats(slow=True) + 1):
+            server = browser.DashboardServer(
+                sandbox,
+                store_dir=run.folder("store"),
+                home=run.folder("home"),
+                log_path=run.artifacts / f"streamlit-{run.size.name}-{number}.log",
+            ).start()
+            try:
+                times = _journey(chromium, server.url, shown)
+                run.dashboard_memory.append(server.memory())
+            finally:
+                server.stop()
+            for name, seconds in times.items():
+                result.figure(name, "s").runs.extend(seconds)
+    result.notes += [
+        f"Sandbox of {run.size.page_executions:,} executions ending at {run.now:%d %b %Y %H:%M} "
+        f"UTC, no latency; the 90-day view showed {' / '.join(sorted(shown))} executions.",
+        "Each time runs from the navigation or the click to the app's `notRunning` state with "
+        "the page's title and content drawn (Executions: KPIs, a chart and the table; Standup: "
+        "its KPIs; Plan health and Plans: the table), polled every 20 ms.",
+        "First visits of Standup and Plan health load their own windows (30 days and more) "
+        "from the service; they are held to the cold-load target.",
+    ]
+    return result
+
+
+def _journey(chromium: Browser, base: str, shown: set[str]) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {}
+
+    def note(name: str, seconds: float) -> None:
+        times.setdefault(name, []).append(seconds)
+
+    with browser.new_page(chromium) as page:
+        note(FIRST, _navigate(page, base + "/", PLANS, COLD_MS))
+        note(
+            "Executions 90 d, cold (open the link)",
+            _navigate(page, base + EXECUTIONS_90D, EXECUTIONS, COLD_MS),
+        )
+        count = _executions_count(page)
+        shown.add(count)
+        note(
+            "Executions 90 d, again (open the link)",
+            _navigate(page, base + EXECUTIONS_90D, EXECUTIONS, WARM_MS),
+        )
+        expect(screen.metric(page, "Executions")).to_have_text(count)
+
+        note(
+            "status change (FAILURE)",
+            _interact(
+                page,
+                lambda: screen.pick(page, "Status", status_label("FAILURE")),
+                r"[?&]status=FAILURE(&|$)",
+            ),
+        )
+        note("plan change", _interact(page, lambda: _first_plan(page), r"[?&]plan=\d+"))
+
+        for view in (STANDUP, HEALTH):
+            note(f"{view.title} via the sidebar, first visit", _switch(page, view, COLD_MS))
+            note(TRIVIAL_SWITCH, _switch(page, PLANS, WARM_MS))
+            note(f"{view.title} via the sidebar, again", _switch(page, view, WARM_MS))
+        note(TRIVIAL_LOAD, _navigate(page, base + "/", PLANS, WARM_MS))
+        # Nothing above may have been an error page that merely looked ready.
+        expect(page.locator(screen.EXCEPTION)).to_have_count(0)
+        expect(page.locator(screen.ERROR_ALERT)).to_have_count(0)
+    return times
+
+
+# One predicate, evaluated in the page every POLL_MS: the app connected and its script not
+# running, nothing stale or still loading (see tests/browser/screen.py), the page's title and
+# content present and, after a click, the URL and the first KPI changed. Playwright's `expect`
+# retries at 100, 250, 500 and 1,000 ms, which would add up to a second to a measured time.
+READY_JS = """
+({title, selectors, search, kpiBefore}) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app) return false;
+  if (app.getAttribute("data-test-connection-state") !== "CONNECTED") return false;
+  if (app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"], '
+      + '[data-testid="stSkeletonElement"]')) return false;
+  const heading = document.querySelector('[data-testid="stMain"] h1');
+  if (!heading || !new RegExp(title, "i").test(heading.innerText)) return false;
+  if (!selectors.every((selector) => document.querySelector(selector))) return false;
+  if (search && !new RegExp(search).test(window.location.search)) return false;
+  if (kpiBefore !== null) {
+    const kpi = document.querySelector('[data-testid="stMetricValue"]');
+    if (!kpi || kpi.innerText.trim() === kpiBefore) return false;
+  }
+  return true;
+}
+"""
+POLL_MS = 20
+MAIN = '[data-testid="stMain"] '
+
+
+@dataclass(frozen=True)
+class View:
+    """A page as the predicate recognises it: its sidebar link, a title pattern, its content."""
+
+    title: str  # the sidebar link's text
+    heading: str  # a pattern the page's h1 matches
+    content: tuple[str, ...]
+
+
+PLANS = View("Plans", "plans", (MAIN + screen.DATAFRAME,))
+EXECUTIONS = View(
+    "Executions",
+    "executions",
+    (MAIN + screen.METRIC, screen.PLOTLY_SVG, MAIN + screen.DATAFRAME),
+)
+STANDUP = View("Standup", "standup", (MAIN + screen.METRIC,))
+HEALTH = View("Plan health", "plan health", (MAIN + screen.DATAFRAME,))
+
+
+def _ready(
+    page: Page,
+    view: View,
+    timeout_ms: float,
+    *,
+    search: str | None = None,
+    kpi_before: str | None = None,
+) -> None:
+    page.wait_for_function(
+        READY_JS,
+        arg={
+            "title": view.heading,
+            "selectors": list(view.content),
+            "search": search,
+            "kpiBefore": kpi_before,
+        },
+        polling=POLL_MS,
+        timeout=timeout_ms,
+    )
+
+
+def _navigate(page: Page, url: str, view: View, timeout_ms: float) -> float:
+    """Seconds to open `url` in the tab (a full load: the front end starts again)."""
+
+    def go() -> None:
+        page.goto(url, timeout=timeout_ms)
+        _ready(page, view, timeout_ms)
+
+    return timed(go)[0]
+
+
+def _switch(page: Page, view: View, timeout_ms: float) -> float:
+    """Seconds from a click on the page's link in the sidebar to the page drawn."""
+
+    def go() -> None:
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=view.title).click()
+        _ready(page, view, timeout_ms)
+
+    return timed(go)[0]
+
+
+def _interact(page: Page, action: Callable[[], None], search: str) -> float:
+    """Seconds from `action` (a click) to the rerun it starts having drawn a new first KPI
+    (the number of executions) and everything else."""
+    before = _executions_count(page)
+
+    def act() -> None:
+        action()
+        _ready(page, EXECUTIONS, WARM_MS, search=search, kpi_before=before)
+
+    return timed(act)[0]
+
+
+def _first_plan(page: Page) -> None:
+    screen.selectbox(page, "Plan").click()
+    page.get_by_role("option").nth(1).click()
+
+
+def _executions_count(page: Page) -> str:
+    return screen.metric(page, "Executions").inner_text().strip()

@@ -142,9 +142,12 @@ def launched(executable: str) -> Iterator[Browser]:
 
 
 @contextmanager
-def new_page(browser: Browser) -> Iterator[Page]:
-    """A page in a fresh context (no cookies, a new app session); nothing leaves loopback."""
+def new_page(browser: Browser, init_script: str | None = None) -> Iterator[Page]:
+    """A page in a fresh context (no cookies, a new app session); nothing leaves loopback.
+    `init_script` runs in every document before the page's own scripts."""
     context = browser.new_context(viewport=VIEWPORT, timezone_id="UTC", locale="en-GB")
+    if init_script:
+        context.add_init_script(init_script)
     context.route(lambda url: urlsplit(url).hostname not in LOOPBACK, lambda r: r.abort())
     try:
         yield context.new_page()

@@ -37,8 +37,8 @@ FULL = Size(
     parse_records=100_000,
     page_executions=100_000,
     memory_results=50_000,
-    # 117,000 in the sandbox gives company 1 a little over 1,000,000 results of finished runs.
-    store_executions=117_000,
+    # 140,000 in the sandbox give company 1 about 1,150,000 results of finished executions.
+    store_executions=140_000,
     store_results=1_000_000,
     sync_days=1,
     sandbox_requests=500,

@@ -38,9 +38,9 @@ def run(run: Run) -> CaseResult:
             {},
             {"projectId": project},
             {"planId": plan},
-            {"status": "FAILURE"},
+            {"status": "SUCCESS"},
             {"from": week_ago},
-            {"planId": plan, "status": "SUCCESS"},
+            {"planId": plan, "status": "WARNING"},
         ]
         pages = [_page_count(http, f, size.sandbox_page_size) for f in filters]
         draw = random.Random(SEED)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.cases import NAMES
+from benchmarks.markdown import document_markdown
 from benchmarks.report import CASE_KEYS, FIGURE_KEYS
 from sandbox import SandboxSettings, demo_users
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX
@@ -73,6 +74,9 @@ def test_the_tiny_suite_gives_every_case_its_numbers(tmp_path: Path) -> None:
                 assert figure["ratio"] > 0, where
             if figure["target"] is not None:
                 assert figure["met"] in (True, False), where
+    # The record's tables are made from this document (benchmarks/RESULTS.md).
+    tables = document_markdown(document)
+    assert all(f"### {case['title']}" in tables for case in document["cases"].values())
     if browser:
         peak = document["cases"]["memory"]["figures"]
         assert any(f["name"].startswith("dashboard peak RSS") for f in peak)

@@ -7,7 +7,8 @@ Per run, a fresh `streamlit run` with an empty history store (so an empty cache 
    reported, no target;
 2. the Executions link for the last 90 days, opened cold; then opened again (a new session:
    the script runs whole and finds the data in Streamlit's cache);
-3. a status change (FAILURE), then a plan change (the first plan offered), in the page;
+3. in the page: a status change (FAILURE, which few executions have), SUCCESS added (most
+   of them: the rerun redraws nearly everything), then a plan change (the first plan offered);
 4. Standup and Plan health through the sidebar, each on first visit (their own windows, not
    loaded before) and again, with the Plans page in between;
 5. the Plans page opened again.
@@ -43,7 +44,8 @@ LOCAL = Target(Bound.VALUE_AT_MOST, 1.5, "< 1.5 s (data local)")
 
 COLD_VIEW = "Executions 90 d, cold (open the link)"
 AGAIN_VIEW = "Executions 90 d, again (open the link)"
-STATUS_CHANGE = "status change (FAILURE)"
+STATUS_CHANGE = "status change (FAILURE: a few rows)"
+WIDER_STATUS = "status added (SUCCESS: most rows)"
 PLAN_CHANGE = "plan change"
 DRAWING = "  of which drawing, after the script ended"
 
@@ -58,6 +60,8 @@ FIGURES: tuple[tuple[str, str, Target | None], ...] = (
     (f"{DRAWING} (again)", AGAIN_VIEW, None),
     (STATUS_CHANGE, TRIVIAL_SWITCH, LOCAL),
     (f"{DRAWING} (status)", STATUS_CHANGE, None),
+    (WIDER_STATUS, TRIVIAL_SWITCH, LOCAL),
+    (f"{DRAWING} (wider)", WIDER_STATUS, None),
     (PLAN_CHANGE, TRIVIAL_SWITCH, LOCAL),
     (f"{DRAWING} (plan)", PLAN_CHANGE, None),
     ("Standup via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
@@ -141,6 +145,13 @@ def _journey(chromium: Browser, base: str, shown: set[str]) -> dict[str, list[fl
             r"[?&]status=FAILURE(&|$)",
         )
         note_executions(STATUS_CHANGE, "status", failures)
+        # A status that keeps most of the 90 days: the rerun redraws nearly everything.
+        wider = _interact(
+            page,
+            lambda: screen.pick(page, "Status", status_label("SUCCESS")),
+            r"[?&]status=[^&]*SUCCESS",
+        )
+        note_executions(WIDER_STATUS, "wider", wider)
         plan = _interact(page, lambda: _first_plan(page), r"[?&]plan=\d+")
         note_executions(PLAN_CHANGE, "plan", plan)
 

@@ -50,8 +50,8 @@ PLAN_CHANGE = "plan change"
 DRAWING = "  of which drawing, after the script ended"
 
 # (figure, its peer, its target), in the order of the journey. A "drawing" row is the part of
-# the row above it spent in the browser after the server's script run ended (all its data had
-# arrived): set beside that row, it tells the server's share from the browser's.
+# the row above it after the run ended, as the browser sees it (every message of the run has
+# arrived and been handled): what is left to draw.
 FIGURES: tuple[tuple[str, str, Target | None], ...] = (
     (FIRST, TRIVIAL_LOAD, None),
     (COLD_VIEW, TRIVIAL_LOAD, COLD),
@@ -110,9 +110,10 @@ def run(run: Run) -> CaseResult:
         "is `notRunning` with nothing stale or loading, the page's title and content drawn "
         "(Executions: KPIs, every chart's SVG and the table; Standup: its KPIs; Plan health "
         "and Plans: the table) and, after a click, the URL and the first KPI changed.",
-        "A 'drawing' row is the time from the script's end (the last switch to `notRunning`, "
-        "seen by a MutationObserver) to the view being ready: the browser's share. On an "
-        "opened link it includes loading the chart and table components.",
+        "A 'drawing' row is the time from the app's switch to `notRunning` (seen by a "
+        "MutationObserver; the browser has by then received and handled every message of the "
+        "run) to the view being ready: what the browser still draws. On an opened link it "
+        "includes loading the chart and table components.",
         "First visits of Standup and Plan health load their own windows (30 days and more) "
         "from the service; they are held to the cold-load target.",
     ]

@@ -38,5 +38,11 @@ test: lint
 test-browser: $(STAMP)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
 
+# The benchmark suite of issue #10 (README "Benchmarks"); BENCH_ARGS="--size tiny" for a quick
+# check, "--only fetch pages" for some cases. Writes artifacts/benchmarks/results-SIZE.json.
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts

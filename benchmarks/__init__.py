@@ -1,0 +1,7 @@
+"""Issue #10's benchmark suite: `python -m benchmarks --size full` (see the README's
+"Benchmarks" section and `benchmarks/RESULTS.md`).
+
+`cases/` holds one module per case; `context.Run` is what they share (sandbox child processes,
+demo data, scratch folders); `measure` the figures, their peers and targets; `report` the table
+and the JSON document.
+"""

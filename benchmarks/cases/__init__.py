@@ -1,0 +1,25 @@
+"""The cases of issue #10, in the order they run and are reported. Each module has `NAME`,
+`TITLE` and `run(run: Run) -> CaseResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from benchmarks.cases import fanout, fetch, memory, pages, parse, sandbox_latency, store
+from benchmarks.context import Run
+from benchmarks.measure import CaseResult
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    title: str
+    run: Callable[[Run], CaseResult]
+
+
+CASES: tuple[Case, ...] = tuple(
+    Case(module.NAME, module.TITLE, module.run)
+    for module in (fetch, fanout, parse, pages, memory, store, sandbox_latency)
+)
+NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

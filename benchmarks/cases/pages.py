@@ -1,0 +1,303 @@
+"""Case 4, pages in a browser: the dashboard on 100,000 executions (no latency), as a viewer
+meets it, each view beside a trivial page's time measured in the same session.
+
+Per run, a fresh `streamlit run` with an empty history store (so an empty cache too), one tab:
+
+1. the Plans page, opened: it starts the server's Python (imports, first script run);
+   reported, no target;
+2. the Executions link for the last 90 days, opened cold; then opened again (a new session:
+   the script runs whole and finds the data in Streamlit's cache);
+3. in the page: a status change (FAILURE, which few executions have), SUCCESS added (most
+   of them: the rerun redraws nearly everything), then a plan change (the first plan offered);
+4. Standup and Plan health through the sidebar, each on first visit (their own windows, not
+   loaded before) and again, with the Plans page in between;
+5. the Plans page opened again.
+
+Opening a link loads the front end anew (a second or more before any script runs), a click in
+the page does not, so each kind is set beside its own trivial peer: the Plans page opened, and
+the Plans page reached through the sidebar. Then the server's memory is read for case 5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from playwright.sync_api import Browser, Page, expect
+
+from benchmarks import browser
+from benchmarks.context import Run
+from benchmarks.measure import Bound, CaseResult, Target, timed
+from dashboard.present.colors import status_label
+from tests.browser import screen
+
+NAME = "pages"
+TITLE = "4. Pages in a browser"
+FIRST = "Plans page, first of a fresh server"
+TRIVIAL_LOAD = "Plans page opened (trivial)"
+TRIVIAL_SWITCH = "Plans page via the sidebar (trivial)"
+COLD_MS = 240_000
+WARM_MS = 120_000
+EXECUTIONS_90D = "/executions?range=90d"
+COLD = Target(Bound.VALUE_AT_MOST, 10.0, "< 10 s (cold load)")
+LOCAL = Target(Bound.VALUE_AT_MOST, 1.5, "< 1.5 s (data local)")
+
+COLD_VIEW = "Executions 90 d, cold (open the link)"
+AGAIN_VIEW = "Executions 90 d, again (open the link)"
+STATUS_CHANGE = "status change (FAILURE: a few rows)"
+WIDER_STATUS = "status added (SUCCESS: most rows)"
+PLAN_CHANGE = "plan change"
+DRAWING = "  of which drawing, after the script ended"
+
+# (figure, its peer, its target), in the order of the journey. A "drawing" row is the part of
+# the row above it after the run ended, as the browser sees it (every message of the run has
+# arrived and been handled): what is left to draw.
+FIGURES: tuple[tuple[str, str, Target | None], ...] = (
+    (FIRST, TRIVIAL_LOAD, None),
+    (COLD_VIEW, TRIVIAL_LOAD, COLD),
+    (f"{DRAWING} (cold)", COLD_VIEW, None),
+    (AGAIN_VIEW, TRIVIAL_LOAD, LOCAL),
+    (f"{DRAWING} (again)", AGAIN_VIEW, None),
+    (STATUS_CHANGE, TRIVIAL_SWITCH, LOCAL),
+    (f"{DRAWING} (status)", STATUS_CHANGE, None),
+    (WIDER_STATUS, TRIVIAL_SWITCH, LOCAL),
+    (f"{DRAWING} (wider)", WIDER_STATUS, None),
+    (PLAN_CHANGE, TRIVIAL_SWITCH, LOCAL),
+    (f"{DRAWING} (plan)", PLAN_CHANGE, None),
+    ("Standup via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
+    ("Standup via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
+    ("Plan health via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
+    ("Plan health via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
+)
+
+
+def run(run: Run) -> CaseResult:
+    result = CaseResult(NAME, TITLE)
+    run.browser_views_tried = True
+    executable = browser.chromium()
+    if executable is None:
+        if run.require_browser:
+            raise RuntimeError("chromium is required (CI=true): apt-get install chromium")
+        result.status = "skipped"
+        result.notes.append("no chromium on this machine: apt-get install chromium")
+        return result
+    sandbox = run.sandbox(executions=run.size.page_executions)
+    for name, peer, target in FIGURES:
+        result.figure(name, "s", peer=peer, target=target)
+    result.figure(TRIVIAL_LOAD, "s")
+    result.figure(TRIVIAL_SWITCH, "s")
+    shown: set[str] = set()
+
+    with browser.launched(executable) as chromium:
+        for number in range(1, run.repeats(slow=True) + 1):
+            server = browser.DashboardServer(
+                sandbox,
+                store_dir=run.folder("store"),
+                home=run.folder("home"),
+                log_path=run.artifacts / f"streamlit-{run.size.name}-{number}.log",
+            ).start()
+            try:
+                times = _journey(chromium, server.url, shown)
+                run.dashboard_memory.append(server.memory())
+            finally:
+                server.stop()
+            for name, seconds in times.items():
+                result.figure(name, "s").runs.extend(seconds)
+    result.notes += [
+        f"Sandbox of {run.size.page_executions:,} executions ending at {run.now:%d %b %Y %H:%M} "
+        f"UTC, no latency; the 90-day view showed {' / '.join(sorted(shown))} executions.",
+        "Each time runs from the navigation or the click until, polled every 20 ms, the app "
+        "is `notRunning` with nothing stale or loading, the page's title and content drawn "
+        "(Executions: KPIs, every chart's SVG and the table; Standup: its KPIs; Plan health "
+        "and Plans: the table) and, after a click, the URL and the first KPI changed.",
+        "A 'drawing' row is the time from the app's switch to `notRunning` (seen by a "
+        "MutationObserver; the browser has by then received and handled every message of the "
+        "run) to the view being ready: what the browser still draws. On an opened link it "
+        "includes loading the chart and table components.",
+        "First visits of Standup and Plan health load their own windows (30 days and more) "
+        "from the service; they are held to the cold-load target.",
+    ]
+    return result
+
+
+def _journey(chromium: Browser, base: str, shown: set[str]) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {}
+
+    def note(name: str, seconds: float) -> None:
+        times.setdefault(name, []).append(seconds)
+
+    def note_executions(name: str, tag: str, seconds: float) -> None:
+        note(name, seconds)
+        note(f"{DRAWING} ({tag})", _drawing_seconds(page))
+
+    with browser.new_page(chromium, SCRIPT_STATES_JS) as page:
+        note(FIRST, _navigate(page, base + "/", PLANS, COLD_MS))
+        cold = _navigate(page, base + EXECUTIONS_90D, EXECUTIONS, COLD_MS)
+        note_executions(COLD_VIEW, "cold", cold)
+        count = _executions_count(page)
+        shown.add(count)
+        again = _navigate(page, base + EXECUTIONS_90D, EXECUTIONS, WARM_MS)
+        note_executions(AGAIN_VIEW, "again", again)
+        expect(screen.metric(page, "Executions")).to_have_text(count)
+
+        failures = _interact(
+            page,
+            lambda: screen.pick(page, "Status", status_label("FAILURE")),
+            r"[?&]status=FAILURE(&|$)",
+        )
+        note_executions(STATUS_CHANGE, "status", failures)
+        # A status that keeps most of the 90 days: the rerun redraws nearly everything.
+        wider = _interact(
+            page,
+            lambda: screen.pick(page, "Status", status_label("SUCCESS")),
+            r"[?&]status=[^&]*SUCCESS",
+        )
+        note_executions(WIDER_STATUS, "wider", wider)
+        plan = _interact(page, lambda: _first_plan(page), r"[?&]plan=\d+")
+        note_executions(PLAN_CHANGE, "plan", plan)
+
+        for view in (STANDUP, HEALTH):
+            note(f"{view.title} via the sidebar, first visit", _switch(page, view, COLD_MS))
+            note(TRIVIAL_SWITCH, _switch(page, PLANS, WARM_MS))
+            note(f"{view.title} via the sidebar, again", _switch(page, view, WARM_MS))
+        note(TRIVIAL_LOAD, _navigate(page, base + "/", PLANS, WARM_MS))
+        # Nothing above may have been an error page that merely looked ready.
+        expect(page.locator(screen.EXCEPTION)).to_have_count(0)
+        expect(page.locator(screen.ERROR_ALERT)).to_have_count(0)
+    return times
+
+
+# One predicate, evaluated in the page every POLL_MS: the app connected and its script not
+# running, nothing stale or still loading (see tests/browser/screen.py), the page's title and
+# content present and, after a click, the URL and the first KPI changed. Playwright's `expect`
+# retries at 100, 250, 500 and 1,000 ms, which would add up to a second to a measured time.
+READY_JS = """
+({title, selectors, search, kpiBefore}) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app) return false;
+  if (app.getAttribute("data-test-connection-state") !== "CONNECTED") return false;
+  if (app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"], '
+      + '[data-testid="stSkeletonElement"]')) return false;
+  const heading = document.querySelector('[data-testid="stMain"] h1');
+  if (!heading || !new RegExp(title, "i").test(heading.innerText)) return false;
+  if (!selectors.every((selector) => document.querySelector(selector))) return false;
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  if (!charts.every((chart) => chart.querySelector(".js-plotly-plot svg.main-svg"))) {
+    return false;
+  }
+  if (search && !new RegExp(search).test(window.location.search)) return false;
+  if (kpiBefore !== null) {
+    const kpi = document.querySelector('[data-testid="stMetricValue"]');
+    if (!kpi || kpi.innerText.trim() === kpiBefore) return false;
+  }
+  return true;
+}
+"""
+POLL_MS = 20
+
+# When the app's script state last changed to `notRunning`, in the page's clock: the server's
+# run has ended and every element it sent has arrived; what follows is the browser's drawing.
+SCRIPT_STATES_JS = """
+(() => {
+  window.__scriptEnded = null;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.target.getAttribute("data-test-script-state") === "notRunning") {
+        window.__scriptEnded = performance.now();
+      }
+    }
+  }).observe(document, {subtree: true, attributes: true,
+                        attributeFilter: ["data-test-script-state"]});
+})();
+"""
+MAIN = '[data-testid="stMain"] '
+
+
+@dataclass(frozen=True)
+class View:
+    """A page as the predicate recognises it: its sidebar link, a title pattern, its content."""
+
+    title: str  # the sidebar link's text
+    heading: str  # a pattern the page's h1 matches
+    content: tuple[str, ...]
+
+
+PLANS = View("Plans", "plans", (MAIN + screen.DATAFRAME,))
+EXECUTIONS = View(
+    "Executions",
+    "executions",
+    (MAIN + screen.METRIC, screen.PLOTLY_SVG, MAIN + screen.DATAFRAME),
+)
+STANDUP = View("Standup", "standup", (MAIN + screen.METRIC,))
+HEALTH = View("Plan health", "plan health", (MAIN + screen.DATAFRAME,))
+
+
+def _ready(
+    page: Page,
+    view: View,
+    timeout_ms: float,
+    *,
+    search: str | None = None,
+    kpi_before: str | None = None,
+) -> None:
+    page.wait_for_function(
+        READY_JS,
+        arg={
+            "title": view.heading,
+            "selectors": list(view.content),
+            "search": search,
+            "kpiBefore": kpi_before,
+        },
+        polling=POLL_MS,
+        timeout=timeout_ms,
+    )
+
+
+def _navigate(page: Page, url: str, view: View, timeout_ms: float) -> float:
+    """Seconds to open `url` in the tab (a full load: the front end starts again)."""
+
+    def go() -> None:
+        page.goto(url, timeout=timeout_ms)
+        _ready(page, view, timeout_ms)
+
+    return timed(go)[0]
+
+
+def _switch(page: Page, view: View, timeout_ms: float) -> float:
+    """Seconds from a click on the page's link in the sidebar to the page drawn."""
+
+    def go() -> None:
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=view.title).click()
+        _ready(page, view, timeout_ms)
+
+    return timed(go)[0]
+
+
+def _interact(page: Page, action: Callable[[], None], search: str) -> float:
+    """Seconds from `action` (a click) to the rerun it starts having drawn a new first KPI
+    (the number of executions) and everything else."""
+    before = _executions_count(page)
+
+    def act() -> None:
+        action()
+        _ready(page, EXECUTIONS, WARM_MS, search=search, kpi_before=before)
+
+    return timed(act)[0]
+
+
+def _drawing_seconds(page: Page) -> float:
+    """Seconds from the script's end to now (the view just became ready)."""
+    ended, now = page.evaluate("() => [window.__scriptEnded, performance.now()]")
+    if ended is None:
+        raise AssertionError("the app's script state was never seen to end")
+    return max(0.0, (float(now) - float(ended)) / 1000)
+
+
+def _first_plan(page: Page) -> None:
+    screen.selectbox(page, "Plan").click()
+    page.get_by_role("option").nth(1).click()
+
+
+def _executions_count(page: Page) -> str:
+    return screen.metric(page, "Executions").inner_text().strip()

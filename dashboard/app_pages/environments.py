@@ -9,6 +9,7 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import environments as env_view
+from dashboard.present import flaky as flaky_view
 from dashboard.present.captions import describe_basis
 from dashboard.state import links, plan_choice, routes
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
@@ -56,6 +57,7 @@ report = env_analytics.environment_report(loaded.window, loaded.results)
 basis_text = (
     describe_basis(report.basis, today=now.date(), scope=f"of plan {plan_names[state.plan]}")
     + f" (its last {state.window} finished executions)"
+    + flaky_view.running_note(loaded.executions)
 )
 
 st.subheader("Environment-specific failures", divider="gray")

@@ -80,6 +80,7 @@ scope = (
 basis_text = (
     describe_basis(flakiness.basis, today=now.date(), scope=scope)
     + f" (each plan's last {state.window} finished executions)"
+    + flaky_view.running_note(loaded.executions)
 )
 st.subheader("Flaky", divider="gray")
 notices.caption(basis_text)

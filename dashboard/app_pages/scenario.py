@@ -8,6 +8,7 @@ from dashboard.analytics import history as history_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
 from dashboard.present import analytics_charts
+from dashboard.present import flaky as flaky_view
 from dashboard.present import scenario as scenario_view
 from dashboard.present.captions import describe_basis
 from dashboard.state import links, plan_choice, routes
@@ -74,6 +75,7 @@ history = history_analytics.scenario_history(
 basis_text = (
     describe_basis(history.basis, today=now.date(), scope=f"of plan {plan_names[state.plan]}")
     + f" (its last {state.window} finished executions)"
+    + flaky_view.running_note(loaded.executions)
 )
 st.page_link(
     routes.FLAKY.script,

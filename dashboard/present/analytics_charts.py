@@ -104,7 +104,7 @@ def environment_heatmap(matrix: pd.DataFrame) -> go.Figure:
     x = [_text(e) for e in grid.columns]
     fig = go.Figure(
         go.Heatmap(
-            z=(grid.to_numpy(dtype="float64") * 100).round(1),
+            z=(grid.to_numpy(dtype="float64") * 100).round(1).tolist(),
             x=x,
             y=y,
             customdata=hover,

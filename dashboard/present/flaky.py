@@ -164,3 +164,13 @@ def not_enough_runs(flakiness: Flakiness) -> int:
     """Scenarios of the window with runs but too few to judge."""
     scenarios = flakiness.scenarios
     return int(((scenarios["runs"] > 0) & ~scenarios["enough_runs"]).sum())
+
+
+def running_note(executions: pd.DataFrame) -> str:
+    """ "; 1 execution still running is not counted" (empty when none is running): the
+    window holds finished executions only."""
+    running = int((~executions["finished"].fillna(False).astype(bool)).sum())
+    if not running:
+        return ""
+    verb = "is" if running == 1 else "are"
+    return f"; {plural(running, 'execution')} still running {verb} not counted"

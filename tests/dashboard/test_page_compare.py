@@ -39,7 +39,8 @@ def test_the_turned_red_plan_shows_its_newly_failing_scenario_and_nothing_else(
     table = _compare(at)
     assert set(table["Scenario"]) == {planted.TURNED_RED_SCENARIO}
     assert set(table["Change"]) == {NEW}
-    assert set(table["Before"]) == {"\u2714 passed"} and set(table["After"]) == {"\u2716 failed"}
+    assert set(table["Before"]) == {"\u2714 passed"}
+    assert set(table["After"]) == {"\u2716 failed"}
     assert all("SessionNotCreatedException" in m for m in table["Message after"])
     shown = metrics(at)
     assert shown["New failures"] == str(len(table))

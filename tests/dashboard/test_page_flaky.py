@@ -83,7 +83,8 @@ def test_the_rule_is_explained_and_w_and_the_threshold_are_in_the_url(app: AppFa
     assert_no_failure(at)
     rule = joined(at.markdown)
     assert "last 10 finished executions" in rule
-    assert "flips / (runs" in rule and "0.5 or more" in rule
+    assert "flips / (runs" in rule
+    assert "0.5 or more" in rule
     assert at.number_input(key="flaky.window").value == 10
     assert at.number_input(key="flaky.threshold").value == 0.5
     assert dict(at.query_params) == {"tz": "UTC", "window": "10", "threshold": "0.5"}

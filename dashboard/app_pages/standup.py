@@ -140,7 +140,7 @@ def standup_body() -> None:
             return links.executions_link(ident)
         return links.results_link(ident, plan_id=None, started=None)
 
-    every = sections_view.sections(digest, link_for)
+    every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
     left, right = st.columns(2)
     for position, section in enumerate(every):
         with left if position < 3 else right:
@@ -155,6 +155,7 @@ def standup_body() -> None:
                     hide_index=True,
                     column_config={
                         "Evidence": st.column_config.LinkColumn(display_text="open"),
+                        "History": st.column_config.LinkColumn(display_text="history"),
                     },
                     key=f"standup.{position}",
                 )

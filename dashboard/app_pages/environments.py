@@ -112,11 +112,12 @@ if report.matrix.empty:
     st.stop()
 st.plotly_chart(analytics_charts.environment_heatmap(report.matrix), key="environments.heatmap")
 table(
-    env_view.matrix_display(report.matrix),
+    env_view.matrix_display(report.matrix, history),
     key="environments.matrix",
     file_name=f"plan-{state.plan}-environments.csv",
     column_config={
         "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
         "Pass rate": st.column_config.NumberColumn(format="%.1f %%"),
+        "History": st.column_config.LinkColumn(display_text="history"),
     },
 )

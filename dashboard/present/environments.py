@@ -67,7 +67,7 @@ def version_display(changes: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def matrix_display(matrix: pd.DataFrame) -> pd.DataFrame:
+def matrix_display(matrix: pd.DataFrame, scenario_link: ScenarioLink) -> pd.DataFrame:
     """The heat map's cells in long form (its CSV): one row per scenario and environment."""
     return pd.DataFrame(
         {
@@ -79,5 +79,9 @@ def matrix_display(matrix: pd.DataFrame) -> pd.DataFrame:
             "Warnings": matrix["warned"].astype("int64"),
             "No verdict": matrix["no_verdict"].astype("int64"),
             "Executions": matrix["executions"].astype("int64"),
+            "History": [
+                scenario_link(int(p), int(s))
+                for p, s in zip(matrix["plan_id"], matrix["scenario_id"], strict=True)
+            ],
         }
     ).reset_index(drop=True)

@@ -12,6 +12,7 @@ from dashboard.present import analytics_charts
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
 from dashboard.present.captions import describe_basis
+from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.state import choices, links, routes
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
@@ -142,7 +143,8 @@ table(
 )
 starts = dict(zip(loaded.window["execution_id"], loaded.window["start"], strict=True))
 for position, (_, group) in enumerate(grouped.groups.head(groups_view.GROUPS_SHOWN).iterrows()):
-    with st.expander(groups_view.headline(group, tz)):
+    # The message is the service's: shown literally, never as markdown.
+    with st.expander(escape_markdown(visible_text(groups_view.headline(group, tz)))):
         table(
             groups_view.group_results_display(
                 loaded.results,

@@ -11,6 +11,7 @@ from dashboard.present import analytics_charts
 from dashboard.present import flaky as flaky_view
 from dashboard.present import scenario as scenario_view
 from dashboard.present.captions import describe_basis
+from dashboard.present.formatting import visible_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
@@ -36,11 +37,9 @@ scenarios = plan_analytics.plan_scenarios(plans, state.plan) if state.plan is no
 state, scenario_problems = plan_choice.check_scenario(state, scenarios)
 problems += scenario_problems
 
-st.title(
-    f"Scenario {state.scenario} of {plan_names[state.plan]}"
-    if state.plan is not None and state.scenario is not None
-    else "Scenario history"
-)
+st.title(f"Scenario {state.scenario}" if state.scenario is not None else "Scenario history")
+if state.plan is not None and state.scenario is not None:
+    notices.plain(f"Plan: {visible_text(plan_names[state.plan], one_line=True)}")
 widgets = url_filters.UrlFilters(ROUTE, state)
 top = st.columns([3, 2, 1, 2], vertical_alignment="bottom")
 with top[0]:

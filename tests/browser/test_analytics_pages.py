@@ -200,9 +200,8 @@ def test_scenario_page_flags_the_slowing_scenario(
 ) -> None:
     plan, scenario = planted.SCENARIO_CASES_PLAN, planted.SLOWING_SCENARIO
     screen.open_app(page, f"{dashboard.url}/scenario?plan={plan}&scenario={scenario}&tz=UTC")
-    expect(page.get_by_role("heading", level=1)).to_have_text(
-        f"Scenario {scenario} of Web Shop regression"
-    )
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Scenario {scenario}")
+    expect(screen.main(page).get_by_text("Plan: Web Shop regression")).to_be_visible()
     expect(screen.main(page).get_by_text(re.compile(r"^Runtime regression: "))).to_be_visible()
     screen.expect_charts(page, 2)
     history = grid_with(page, "Outcome")

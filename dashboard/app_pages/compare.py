@@ -6,6 +6,7 @@ from api_client import ApiError
 from dashboard.analytics import compare as compare_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
+from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
 from dashboard.present.captions import describe_basis
 from dashboard.present.digest import when
@@ -113,6 +114,8 @@ kpis[3].metric(
     border=True,
 )
 notices.caption(compare_view.counts_text(comparison) + ". " + compare_view.runtime_text(comparison))
+if any(n for _, n in comparison.counts):
+    st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
 
 cells = comparison.cells
 if state.only_changes:

@@ -16,8 +16,10 @@ from dashboard.present.charts import _layout, _text
 from dashboard.present.colors import STATUS_COLORS, UNKNOWN_STATUS_COLOR
 from dashboard.present.digest import when
 from dashboard.present.outcome_marks import (
+    BUCKET_COLORS,
     OUTCOME_WORDS,
     SEQUENCE_OUTCOMES,
+    bucket_label,
     outcome_color,
 )
 
@@ -197,3 +199,21 @@ def labels_for(rows: pd.DataFrame, plan_names: Mapping[int, str]) -> list[str]:
         where = "all environments" if environment is None or pd.isna(environment) else environment
         out.append(f"{name} \u00b7 Scenario {int(scenario)} \u00b7 {where}")
     return out
+
+
+def bucket_counts(counts: tuple[tuple[str, int], ...]) -> go.Figure:
+    """Cells per comparison bucket, most urgent first, in the buckets' status colours."""
+    shown = [(bucket, n) for bucket, n in counts if n]
+    fig = go.Figure(
+        go.Bar(
+            x=[n for _, n in shown],
+            y=[bucket_label(bucket) for bucket, _ in shown],
+            orientation="h",
+            marker_color=[BUCKET_COLORS.get(bucket, UNKNOWN_STATUS_COLOR) for bucket, _ in shown],
+            hovertemplate="%{y}: %{x}<extra></extra>",
+        )
+    )
+    fig = _layout(fig, y_title="", x_title="Scenario x environment cells")
+    fig.update_yaxes(autorange="reversed", type="category", rangemode="normal")
+    fig.update_layout(height=max(160, 70 + 30 * len(shown)), showlegend=False)
+    return fig

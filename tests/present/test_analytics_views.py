@@ -171,6 +171,14 @@ def test_the_comparison_in_words() -> None:
     missing = display[display["Scenario"] == 4].iloc[0]
     assert missing["After"] == "\u2013 absent"
     assert compare_view.signed_duration(-65) == "\u22121 min 05 s"
+    bars = analytics_charts.bucket_counts(comparison.counts).data[0]
+    assert list(bars.y) == [
+        "\u2716 new failure",
+        "\u2714 fixed",
+        "\u25cb missing after",
+        "\u2714 still passing",
+    ]
+    assert list(bars.marker.color)[:2] == [STATUS_COLORS["FAILURE"], STATUS_COLORS["SUCCESS"]]
     assert compare_view.signed_duration(None) == "\u2013"
 
 

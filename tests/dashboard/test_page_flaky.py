@@ -153,3 +153,18 @@ def test_the_hand_built_failure_groups(app: AppFactory, hand_built: hand.History
     assert groups.loc[assertion, "On"] == "FIREFOX 129 / Linux; SAFARI 17 / macOS"
     labels = [unescaped(e.label) for e in at.expander if " failures in " in e.label]
     assert labels[0].startswith(timeout + " - 27 failures in 2 scenarios on 4 environments")
+
+
+def test_a_plan_narrows_the_page_to_its_scenarios(app: AppFactory) -> None:
+    at = app(FLAKY, tz="UTC", plan=str(planted.STILL_FAILING_PLAN))
+    at.run()
+
+    assert_no_failure(at)
+    # Plan 3's scenario 5 fails on Safari in every run: environment-specific, not flaky.
+    assert _flaky(at).empty
+    assert "From 20 executions of plan Web Shop cross-browser nightly" in captions(at)
+    assert at.query_params["plan"] == str(planted.STILL_FAILING_PLAN)
+
+    at.query_params["plan"] = str(planted.SCENARIO_CASES_PLAN)
+    at.run()
+    assert set(_flaky(at)["Scenario"]) == {planted.FLAKY_SCENARIO}

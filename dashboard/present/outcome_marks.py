@@ -37,30 +37,22 @@ NO_VERDICT_WORD = "no verdict"
 SEQUENCE_OUTCOMES: dict[str, str | None] = {"P": PASS, "F": FAIL, "W": WARN, "N": None}
 
 
+def _key(outcome: object) -> str:
+    """An outcome as a lookup key: "" for no verdict (None, pandas' NA)."""
+    return outcome if isinstance(outcome, str) else ""
+
+
 def outcome_symbol(outcome: object) -> str:
-    return (
-        OUTCOME_SYMBOLS.get(outcome, UNKNOWN_STATUS_SYMBOL)
-        if isinstance(outcome, str)
-        else (UNKNOWN_STATUS_SYMBOL)
-    )
+    return OUTCOME_SYMBOLS.get(_key(outcome), UNKNOWN_STATUS_SYMBOL)
 
 
 def outcome_color(outcome: object) -> str:
-    return (
-        OUTCOME_COLORS.get(outcome, UNKNOWN_STATUS_COLOR)
-        if isinstance(outcome, str)
-        else (UNKNOWN_STATUS_COLOR)
-    )
+    return OUTCOME_COLORS.get(_key(outcome), UNKNOWN_STATUS_COLOR)
 
 
 def outcome_label(outcome: object) -> str:
     """ "\u2714 passed", "\u2716 failed", "\u25b2 warning", "? no verdict"."""
-    word = (
-        OUTCOME_WORDS.get(outcome, NO_VERDICT_WORD)
-        if isinstance(outcome, str)
-        else (NO_VERDICT_WORD)
-    )
-    return f"{outcome_symbol(outcome)} {word}"
+    return f"{outcome_symbol(outcome)} {OUTCOME_WORDS.get(_key(outcome), NO_VERDICT_WORD)}"
 
 
 def sequence_symbols(sequence: str) -> str:

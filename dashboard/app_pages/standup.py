@@ -24,6 +24,10 @@ ROUTE = routes.STANDUP
 # Still failing counts back to the last green execution: this much history before the window.
 HISTORY = timedelta(days=30)
 REFRESH_EVERY = timedelta(minutes=3)
+LINK_COLUMNS = {
+    "Evidence": st.column_config.LinkColumn(display_text="open"),
+    "History": st.column_config.LinkColumn(display_text="history"),
+}
 
 connection = sidebar.current_connection()
 parsed = url_filters.read_view(ROUTE)
@@ -153,15 +157,16 @@ def standup_body() -> None:
                 st.dataframe(
                     section.shown,
                     hide_index=True,
-                    column_config={
-                        "Evidence": st.column_config.LinkColumn(display_text="open"),
-                        "History": st.column_config.LinkColumn(display_text="history"),
-                    },
+                    column_config=LINK_COLUMNS,
                     key=f"standup.{position}",
                 )
                 if section.more:
                     with st.expander(f"and {section.more} more"):
-                        st.dataframe(section.rows.iloc[sections_view.SHOWN_PER_SECTION :])
+                        st.dataframe(
+                            section.rows.iloc[sections_view.SHOWN_PER_SECTION :],
+                            hide_index=True,
+                            column_config=LINK_COLUMNS,
+                        )
     if len(digest.running):
         notices.caption(
             "Running now, judged on their latest finished execution: "

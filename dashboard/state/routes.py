@@ -75,7 +75,7 @@ ENVIRONMENTS = Route(
 COMPARE = Route(
     script="app_pages/compare.py",
     url_path="compare",
-    title="Compare executions",
+    title="Compare",
     icon=":material/compare_arrows:",
     params=url.COMPARE_PARAMS,
 )

@@ -5,12 +5,13 @@ of the plan's last `window` finished executions, oldest first. Only passes and f
 *runs*; warnings, non-verdicts and executions where it did not run are shown in the sequence
 but are not runs. *Flips* are changes between pass and fail from one run to the next, and the
 *score* is flips / (runs - 1). A row is flagged when score >= `threshold` and runs >=
-`min_runs`; below `min_runs` it is "not enough runs" (`enough_runs` false), never flaky.
+`min_runs` and at least two flips; below `min_runs` it is "not enough runs" (`enough_runs`
+false), never flaky.
 
-What is not flaky, by construction: a scenario that broke once and stayed broken (1 flip), one
-that was fixed (1 flip), and one that fails in every run on one environment and passes on the
-others (each environment is steady, 0 flips: that is environment-specific, see
-`environments.py`).
+What is not flaky, by construction: a scenario that broke once and stayed broken and one that
+was fixed (a single flip is never flaky, whatever its score), and one that fails in every run
+on one environment and passes on the others (each environment is steady, 0 flips: that is
+environment-specific, see `environments.py`).
 
 Scenario level. The scenario's outcome in an execution is its strongest cell outcome across
 environments (a failure anywhere is a failure), so an environment that always fails makes
@@ -227,7 +228,9 @@ def _evidence(
     with np.errstate(divide="ignore", invalid="ignore"):
         out["score"] = np.where(runs >= 2, flips / np.maximum(runs - 1, 1), np.nan)
     out["enough_runs"] = out["runs"] >= min_runs
-    out["flagged"] = out["enough_runs"] & (out["score"] >= threshold - 1e-12)
+    # One flip is a change of state (it broke, or it was fixed), never flakiness, even when
+    # few runs put its score at the threshold (1 flip in 6 runs is 0.2).
+    out["flagged"] = out["enough_runs"] & (out["flips"] >= 2) & (out["score"] >= threshold - 1e-12)
     return out
 
 

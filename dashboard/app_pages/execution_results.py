@@ -9,7 +9,7 @@ from dashboard.data import cache
 from dashboard.present import charts, tables
 from dashboard.present.formatting import human_duration, percent, plural, utc_text, visible_text
 from dashboard.present.messages import describe_error, describe_skipped, execution_not_found
-from dashboard.state import routes
+from dashboard.state import links, routes
 from dashboard.state.query import execution_query
 from dashboard.ui import notices, sidebar, url_filters
 from dashboard.ui.tables import table
@@ -134,7 +134,9 @@ slice_text = (
 st.subheader("Results", divider="gray")
 notices.caption(slice_text + ". Log links open in a new tab.")
 table(
-    tables.results_display(results),
+    tables.results_display(
+        results, scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario)
+    ),
     key="results.table",
     file_name=f"execution-{execution_id}-results.csv",
     column_config={
@@ -142,6 +144,7 @@ table(
         "Message": st.column_config.TextColumn(width="large"),
         "Node log": st.column_config.LinkColumn(display_text="node log"),
         "Executor log": st.column_config.LinkColumn(display_text="executor log"),
+        "History": st.column_config.LinkColumn(display_text="history"),
     },
 )
 

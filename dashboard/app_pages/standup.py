@@ -24,6 +24,10 @@ ROUTE = routes.STANDUP
 # Still failing counts back to the last green execution: this much history before the window.
 HISTORY = timedelta(days=30)
 REFRESH_EVERY = timedelta(minutes=3)
+LINK_COLUMNS = {
+    "Evidence": st.column_config.LinkColumn(display_text="open"),
+    "History": st.column_config.LinkColumn(display_text="history"),
+}
 
 connection = sidebar.current_connection()
 parsed = url_filters.read_view(ROUTE)
@@ -140,7 +144,7 @@ def standup_body() -> None:
             return links.executions_link(ident)
         return links.results_link(ident, plan_id=None, started=None)
 
-    every = sections_view.sections(digest, link_for)
+    every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
     left, right = st.columns(2)
     for position, section in enumerate(every):
         with left if position < 3 else right:
@@ -153,14 +157,16 @@ def standup_body() -> None:
                 st.dataframe(
                     section.shown,
                     hide_index=True,
-                    column_config={
-                        "Evidence": st.column_config.LinkColumn(display_text="open"),
-                    },
+                    column_config=LINK_COLUMNS,
                     key=f"standup.{position}",
                 )
                 if section.more:
                     with st.expander(f"and {section.more} more"):
-                        st.dataframe(section.rows.iloc[sections_view.SHOWN_PER_SECTION :])
+                        st.dataframe(
+                            section.rows.iloc[sections_view.SHOWN_PER_SECTION :],
+                            hide_index=True,
+                            column_config=LINK_COLUMNS,
+                        )
     if len(digest.running):
         notices.caption(
             "Running now, judged on their latest finished execution: "

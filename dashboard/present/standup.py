@@ -47,8 +47,13 @@ def _running_note(running_id: object) -> str:
     return "" if pd.isna(running_id) else f"#{int(running_id)} running"  # type: ignore[call-overload]
 
 
-def sections(digest: StandupDigest, link_for: LinkFor) -> list[Section]:
-    """The five sections in their fixed order (`digest.SECTIONS`)."""
+def sections(
+    digest: StandupDigest,
+    link_for: LinkFor,
+    scenario_link: Callable[[int, int], str] | None = None,
+) -> list[Section]:
+    """The five sections in their fixed order (`digest.SECTIONS`). With `scenario_link`
+    ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs."""
     tz = digest.window.tz
 
     def change_rows(frame: pd.DataFrame, now_word: str, before_word: str) -> pd.DataFrame:
@@ -109,6 +114,12 @@ def sections(digest: StandupDigest, link_for: LinkFor) -> list[Section]:
         else {"Plan": [], "Scenario": [], "Environment": [], "Message": [], "Evidence": []},
         dtype=object,
     )
+    if scenario_link is not None:
+        newly_rows["History"] = (
+            [scenario_link(int(r.plan_id), int(r.scenario_id)) for r in newly.itertuples()]
+            if newly is not None
+            else []
+        )
     frames = {
         "Turned red": change_rows(digest.turned_red, "Failed in", "Passed in"),
         "Fixed": change_rows(digest.fixed, "Passed in", "Failed in"),
@@ -135,7 +146,7 @@ def items_csv_frame(all_sections: list[Section]) -> pd.DataFrame:
             details = "; ".join(
                 f"{key}: {value}"
                 for key, value in record.items()
-                if key not in ("Plan", "Evidence") and value not in ("", None)
+                if key not in ("Plan", "Evidence", "History") and value not in ("", None)
             )
             rows.append(
                 {

@@ -6,6 +6,8 @@ the download is exactly what the table shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
@@ -98,9 +100,13 @@ def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) ->
     return display.reset_index(drop=True)
 
 
-def results_display(results: pd.DataFrame) -> pd.DataFrame:
+def results_display(
+    results: pd.DataFrame, scenario_link: Callable[[int], str] | None = None
+) -> pd.DataFrame:
     """The results table as shown: failed results first, then by scenario; what a QA lead reads
-    first (level, message, logs) on the left. The inert log-path column appears only if needed."""
+    first (level, message, logs) on the left. The inert log-path column appears only if needed.
+    With `scenario_link` (scenario id -> its history page), a last column links each row's
+    scenario to its history."""
     failing_first = results.assign(
         _failing=~results["level"].fillna("").map(is_failing).astype("bool")
     ).sort_values(["_failing", "scenario_id"], kind="stable", na_position="last")
@@ -127,6 +133,10 @@ def results_display(results: pd.DataFrame) -> pd.DataFrame:
     )
     if ordered["unlinked_logs"].notna().any():
         display["Log paths (not web links)"] = ordered["unlinked_logs"]
+    if scenario_link is not None:
+        display["History"] = [
+            None if pd.isna(s) else scenario_link(int(s)) for s in ordered["scenario_id"]
+        ]
     return display.reset_index(drop=True)
 
 

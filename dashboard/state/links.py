@@ -37,3 +37,21 @@ def _link(route: routes.Route, state: ViewState) -> str:
 def standup_link(state: ViewState) -> str:
     """The standup page showing `state` (its window, zone and presenter mode)."""
     return _link(routes.STANDUP, state)
+
+
+def scenario_link(plan_id: int, scenario_id: int, *, window: int | None = None) -> str:
+    """The history of one scenario of one plan (over the last `window` executions)."""
+    state = ViewState(plan=plan_id, scenario=scenario_id)
+    if window is not None:
+        state = state.with_changes(window=window)
+    return _link(routes.SCENARIO, state)
+
+
+def compare_link(plan_id: int, before: int | None = None, after: int | None = None) -> str:
+    """Two executions of a plan side by side (the plan's latest two when not given)."""
+    return _link(routes.COMPARE, ViewState(plan=plan_id, before=before, after=after))
+
+
+def environments_link(plan_id: int) -> str:
+    """A plan's scenario x environment matrix."""
+    return _link(routes.ENVIRONMENTS, ViewState(plan=plan_id))

@@ -23,6 +23,13 @@ STARTED = "started"
 TZ = "tz"  # an IANA time zone; absent: the viewer's browser's
 STANDUP_AT = "at"  # the standup's local time of day, HH:MM
 PRESENT = "present"  # presenter mode: large type, no sidebar, refreshes itself
+# Scenario analytics (issue 12).
+SCENARIO = "scenario"  # a scenario id of the plan
+WINDOW = "window"  # W: each plan's last W finished executions
+THRESHOLD = "threshold"  # the flaky score at or above which a scenario is listed
+BEFORE = "before"  # the compared executions' ids
+AFTER = "after"
+CHANGES = "changes"  # the comparison lists only what changed (on by default)
 
 # Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
 # holds what that page shows and nothing stale from another page. The results page keeps the
@@ -32,6 +39,10 @@ EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MI
 RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
 STANDUP_PARAMS: tuple[str, ...] = (PROJECT, RANGE, FROM, TO, TZ, STANDUP_AT, PRESENT)
 HEALTH_PARAMS: tuple[str, ...] = (PROJECT, TZ)
+FLAKY_PARAMS: tuple[str, ...] = (PROJECT, PLAN, WINDOW, THRESHOLD, TZ)
+ENVIRONMENTS_PARAMS: tuple[str, ...] = (PLAN, WINDOW, TZ)
+COMPARE_PARAMS: tuple[str, ...] = (PLAN, BEFORE, AFTER, CHANGES, TZ)
+SCENARIO_PARAMS: tuple[str, ...] = (PLAN, SCENARIO, WINDOW, TZ)
 
 
 class DateRange(StrEnum):
@@ -57,6 +68,9 @@ _RANGE_LABELS = {
 }
 DEFAULT_RANGE = DateRange.LAST_7_DAYS
 DEFAULT_STANDUP_AT = time(9, 30)
+DEFAULT_WINDOW = 20  # the analytics' W (analytics.flaky.WINDOW)
+WINDOW_BOUNDS = (5, 200)  # fewer than 5 runs is never flaky; more than 200 is not a window
+DEFAULT_THRESHOLD = 0.2  # analytics.flaky.THRESHOLD
 # The days a custom range may name. The date pickers need bounds, and a day outside these is a
 # typo rather than a test run (and would overflow a window around it).
 FIRST_DAY = date(1970, 1, 1)

@@ -69,6 +69,37 @@ class ParamReader:
         )
         return default
 
+    def whole_number(self, name: str, default: int, bounds: tuple[int, int], unit: str) -> int:
+        """A whole number within `bounds` (inclusive), such as the flaky window."""
+        raw = self.raw(name)
+        if raw is None:
+            return default
+        low, high = bounds
+        if re.match(r"^[0-9]{1,6}$", raw) and low <= int(raw) <= high:
+            return int(raw)
+        self.problems.append(
+            f'The link\'s "{name}" value {_quote(raw)} is not a whole number of {unit} from '
+            f"{low} to {high}, so {default} is used."
+        )
+        return default
+
+    def share(self, name: str, default: float) -> float:
+        """A share above 0 and at most 1, such as 0.2 (a percentage like 20% is read too)."""
+        raw = self.raw(name)
+        if raw is None:
+            return default
+        text = raw.removesuffix("%").strip()
+        value: float | None = None
+        if re.match(r"^[0-9]{1,3}(\.[0-9]{1,6})?$", text) or re.match(r"^\.[0-9]{1,6}$", text):
+            value = float(text) / (100 if raw.endswith("%") else 1)
+        if value is not None and 0 < value <= 1:
+            return round(value, 6)
+        self.problems.append(
+            f'The link\'s "{name}" value {_quote(raw)} is not a share above 0 and at most 1 '
+            f"(such as 0.2), so {default:g} is used."
+        )
+        return default
+
     def statuses(self) -> tuple[str, ...]:
         """Comma-separated status names (`status=FAILURE,ERROR`); a bad one is dropped."""
         raw = self.raw(STATUS)

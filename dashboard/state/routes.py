@@ -58,4 +58,32 @@ HEALTH = Route(
     icon=":material/monitor_heart:",
     params=url.HEALTH_PARAMS,
 )
-ALL = (PLANS, STANDUP, HEALTH, EXECUTIONS, RESULTS)
+FLAKY = Route(
+    script="app_pages/flaky.py",
+    url_path="flaky",
+    title="Flaky scenarios",
+    icon=":material/shuffle:",
+    params=url.FLAKY_PARAMS,
+)
+ENVIRONMENTS = Route(
+    script="app_pages/environments.py",
+    url_path="environments",
+    title="Environments",
+    icon=":material/devices:",
+    params=url.ENVIRONMENTS_PARAMS,
+)
+COMPARE = Route(
+    script="app_pages/compare.py",
+    url_path="compare",
+    title="Compare",
+    icon=":material/compare_arrows:",
+    params=url.COMPARE_PARAMS,
+)
+SCENARIO = Route(
+    script="app_pages/scenario.py",
+    url_path="scenario",
+    title="Scenario history",
+    icon=":material/timeline:",
+    params=url.SCENARIO_PARAMS,
+)
+ALL = (PLANS, STANDUP, HEALTH, EXECUTIONS, RESULTS, FLAKY, ENVIRONMENTS, COMPARE, SCENARIO)

@@ -15,11 +15,19 @@ from datetime import UTC, date, datetime, time
 
 from dashboard.state.params import (
     ACTIVE,
+    AFTER,
+    BEFORE,
+    CHANGES,
+    COMPARE_PARAMS,
     DEFAULT_RANGE,
     DEFAULT_STANDUP_AT,
+    DEFAULT_THRESHOLD,
+    DEFAULT_WINDOW,
+    ENVIRONMENTS_PARAMS,
     EXECUTION,
     EXECUTIONS_PARAMS,
     FIRST_DAY,
+    FLAKY_PARAMS,
     FROM,
     HEALTH_PARAMS,
     LAST_DAY,
@@ -30,12 +38,17 @@ from dashboard.state.params import (
     PROJECT,
     RANGE,
     RESULTS_PARAMS,
+    SCENARIO,
+    SCENARIO_PARAMS,
     STANDUP_AT,
     STANDUP_PARAMS,
     STARTED,
     STATUS,
+    THRESHOLD,
     TO,
     TZ,
+    WINDOW,
+    WINDOW_BOUNDS,
     DateRange,
 )
 from dashboard.state.reader import ParamReader
@@ -43,11 +56,19 @@ from dashboard.state.reader import ParamReader
 # The names are defined in `params`; callers may take them from here with the state itself.
 __all__ = [
     "ACTIVE",
+    "AFTER",
+    "BEFORE",
+    "CHANGES",
+    "COMPARE_PARAMS",
     "DEFAULT_RANGE",
     "DEFAULT_STANDUP_AT",
+    "DEFAULT_THRESHOLD",
+    "DEFAULT_WINDOW",
+    "ENVIRONMENTS_PARAMS",
     "EXECUTION",
     "EXECUTIONS_PARAMS",
     "FIRST_DAY",
+    "FLAKY_PARAMS",
     "FROM",
     "HEALTH_PARAMS",
     "LAST_DAY",
@@ -58,12 +79,16 @@ __all__ = [
     "PROJECT",
     "RANGE",
     "RESULTS_PARAMS",
+    "SCENARIO",
+    "SCENARIO_PARAMS",
     "STANDUP_AT",
     "STANDUP_PARAMS",
     "STARTED",
     "STATUS",
+    "THRESHOLD",
     "TO",
     "TZ",
+    "WINDOW",
     "DateRange",
     "ParsedState",
     "ViewState",
@@ -89,6 +114,12 @@ class ViewState:
     tz: str | None = None  # None: the viewer's own zone (the browser's), else UTC
     standup_at: time | None = None  # None: DEFAULT_STANDUP_AT
     present: bool = False
+    scenario: int | None = None  # the scenario page's scenario (of `plan`)
+    window: int = DEFAULT_WINDOW  # W: each plan's last W finished executions
+    threshold: float = DEFAULT_THRESHOLD  # flaky at or above this score
+    before: int | None = None  # the compared executions; None: the plan's defaults
+    after: int | None = None
+    only_changes: bool = True
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -131,6 +162,12 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
         tz=reader.zone(TZ),
         standup_at=reader.time_of_day(STANDUP_AT),
         present=reader.flag(PRESENT, default=False, meaning="presenter mode"),
+        scenario=reader.id(SCENARIO, "scenario"),
+        window=reader.whole_number(WINDOW, DEFAULT_WINDOW, WINDOW_BOUNDS, "executions"),
+        threshold=reader.share(THRESHOLD, DEFAULT_THRESHOLD),
+        before=reader.id(BEFORE, "execution"),
+        after=reader.id(AFTER, "execution"),
+        only_changes=reader.flag(CHANGES, default=True, meaning='"only changes"'),
     )
     return ParsedState(state, reader.problems)
 
@@ -151,6 +188,12 @@ def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
         TZ: state.tz,
         STANDUP_AT: state.standup_at.strftime("%H:%M") if state.standup_at else None,
         PRESENT: "1" if state.present else None,
+        SCENARIO: _str_or_none(state.scenario),
+        WINDOW: None if state.window == DEFAULT_WINDOW else str(state.window),
+        THRESHOLD: None if state.threshold == DEFAULT_THRESHOLD else f"{state.threshold:g}",
+        BEFORE: _str_or_none(state.before),
+        AFTER: _str_or_none(state.after),
+        CHANGES: None if state.only_changes else "false",
     }
     wanted = set(names)
     unknown = wanted - set(values)

@@ -117,6 +117,11 @@ class UrlFilters:
         )
         return value if value is not None else getattr(self._state, field)
 
+    def number(self, label: str, field: str, **widget_args: Any) -> Any:
+        """A number input (whole when the field is an int, e.g. the flaky window)."""
+        key = self._seed(field)
+        return st.number_input(label, key=key, on_change=self._commit(field, key), **widget_args)
+
     def date(self, label: str, field: str, **widget_args: Any) -> date | None:
         key = self._seed(field)
         value = st.date_input(label, key=key, on_change=self._commit(field, key), **widget_args)

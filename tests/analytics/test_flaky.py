@@ -143,3 +143,15 @@ def test_no_results_and_bad_parameters() -> None:
         flaky_scenarios(history(), planted(), window=1)
     with pytest.raises(ValueError, match="finished"):
         flaky_scenarios(history().drop(columns="finished"), planted())
+
+
+def test_one_flip_is_never_flaky_even_when_few_runs_put_its_score_at_the_threshold() -> None:
+    rows = runs(12, CHROME, "." * 14 + "PPFFFF") + runs(13, CHROME, "." * 14 + "PFPPPP")
+    flaky = flaky_scenarios(history(), results(rows))
+    env = flaky.environments.set_index("scenario_id")
+    broke = env.loc[12]
+    assert (broke["flips"], broke["runs"], broke["score"]) == (1, 6, pytest.approx(0.2))
+    assert not bool(broke["flagged"])
+    twice = env.loc[13]  # two flips in six runs (0.4) is flaky
+    assert bool(twice["flagged"])
+    assert set(flaky.flagged_scenarios()["scenario_id"]) == {13}

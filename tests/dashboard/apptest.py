@@ -14,6 +14,10 @@ EXECUTIONS = "app_pages/executions.py"
 RESULTS = "app_pages/execution_results.py"
 STANDUP = "app_pages/standup.py"
 HEALTH = "app_pages/health.py"
+FLAKY = "app_pages/flaky.py"
+ENVIRONMENTS = "app_pages/environments.py"
+COMPARE = "app_pages/compare.py"
+SCENARIO = "app_pages/scenario.py"
 
 
 def texts(elements: Any) -> list[str]:
@@ -93,3 +97,19 @@ def assert_no_failure(at: AppTest) -> None:
     assert not at.exception, texts(at.exception)
     assert not at.error, texts(at.error)
     assert not plain_notes(at, "error"), plain_notes(at, "error")
+
+
+def table_with(at: AppTest, *columns: str) -> Any:
+    """The one table (a DataFrame as shown) whose columns include `columns`."""
+    found = [f.value for f in at.dataframe if set(columns) <= set(f.value.columns)]
+    assert len(found) == 1, f"{len(found)} tables have columns {columns}"
+    return found[0]
+
+
+def downloads(at: AppTest) -> list[str]:
+    """The keys of the page's CSV download buttons (each table's key + ".csv")."""
+    keys = []
+    for button in at.get("download_button"):
+        ident = str(getattr(button.proto, "id", ""))
+        keys.append(ident.rsplit("-", 1)[-1] if "-" in ident else ident)
+    return keys

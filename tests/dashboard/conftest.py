@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -165,3 +166,16 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactor
         return at
 
     return make
+
+
+@pytest.fixture
+def hand_built(app: AppFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The hand-built history (tests/dashboard/history_service.py) on loopback, the dashboard
+    pointed at it as an operator would (after `app`, which clears the connection)."""
+    from tests.dashboard.history_service import serve_history
+
+    with serve_history() as service:
+        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
+        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
+        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
+        yield service

@@ -221,3 +221,18 @@ def test_one_scenario_that_fails_is_a_warning_beside_the_others(
     assert "scenario 987654" in notes(at)
     assert set(at.dataframe[0].value["Scenario"]) == set(plan.scenarios)
     assert f"from {len(plan.scenarios)} of {len(plan.scenarios) + 1} scenarios" in captions(at)
+
+
+def test_each_result_links_to_its_scenarios_history(
+    app: AppFactory, connect: Connect, finished: tuple[Execution, TestPlan]
+) -> None:
+    connect()
+    execution, plan = finished
+    at = app(RESULTS, execution=str(execution.id), plan=str(plan.id))
+
+    at.run()
+
+    table = at.dataframe[0].value
+    assert list(table["History"]) == [
+        f"scenario?plan={plan.id}&scenario={scenario}" for scenario in table["Scenario"]
+    ]

@@ -1,0 +1,87 @@
+"""The environments page's words and tables: environment-specific scenarios as sentences ("fails
+on SAFARI 17 / macOS in 20 of 20 runs, passes elsewhere"), version changes, and the matrix in
+long form for its CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from dashboard.present.formatting import plural
+
+ScenarioLink = Callable[[int, int], str]
+
+
+def specific_sentence(row: pd.Series) -> str:
+    """ "fails on SAFARI 17 / macOS in 20 of 20 runs, passes elsewhere (57 of 58 runs on 3
+    environments)"."""
+    return (
+        f"fails on {row['environment']} in {int(row['failed'])} of "
+        f"{plural(int(row['runs']), 'run')}, passes elsewhere ({int(row['elsewhere_passed'])} of "
+        f"{plural(int(row['elsewhere_runs']), 'run')} on "
+        f"{plural(int(row['elsewhere_environments']), 'environment')})"
+    )
+
+
+def specific_display(specific: pd.DataFrame, scenario_link: ScenarioLink) -> pd.DataFrame:
+    """Flagged scenario x environment pairs, most concentrated first."""
+    return pd.DataFrame(
+        {
+            "Scenario": specific["scenario_id"].astype("int64"),
+            "Environment": specific["environment"].astype("str"),
+            "Finding": [specific_sentence(row) for _, row in specific.iterrows()],
+            "Failed": specific["failed"].astype("int64"),
+            "Runs": specific["runs"].astype("int64"),
+            "Passed elsewhere": specific["elsewhere_passed"].astype("int64"),
+            "Runs elsewhere": specific["elsewhere_runs"].astype("int64"),
+            "History": [
+                scenario_link(int(p), int(s))
+                for p, s in zip(specific["plan_id"], specific["scenario_id"], strict=True)
+            ],
+        }
+    )
+
+
+def version_sentence(row: pd.Series) -> str:
+    """ "failures started with CHROME 135 / Windows (was 134): 3 scenarios, 12 of 12 runs
+    failed; they passed 11 of 12 runs on 134"."""
+    return (
+        f"failures started with {row['environment']} (was {row['previous_version']}): "
+        f"{plural(int(row['scenarios']), 'scenario')}, {int(row['failed'])} of "
+        f"{plural(int(row['runs']), 'run')} failed; they passed {int(row['previous_passed'])} of "
+        f"{plural(int(row['previous_runs']), 'run')} on {row['previous_version']}"
+    )
+
+
+def version_display(changes: pd.DataFrame) -> pd.DataFrame:
+    """Environments whose failures started with a new browser version, newest first."""
+    return pd.DataFrame(
+        {
+            "Environment": changes["environment"].astype("str"),
+            "Previous": changes["previous_environment"].astype("str"),
+            "Finding": [version_sentence(row) for _, row in changes.iterrows()],
+            "Scenarios": [", ".join(str(i) for i in ids) for ids in changes["scenario_ids"]],
+            "First seen": changes["first_seen"],
+        }
+    )
+
+
+def matrix_display(matrix: pd.DataFrame, scenario_link: ScenarioLink) -> pd.DataFrame:
+    """The heat map's cells in long form (its CSV): one row per scenario and environment."""
+    return pd.DataFrame(
+        {
+            "Scenario": matrix["scenario_id"].astype("int64"),
+            "Environment": matrix["environment"].astype("str"),
+            "Pass rate": (matrix["pass_rate"] * 100).round(1),
+            "Passed": matrix["passed"].astype("int64"),
+            "Failed": matrix["failed"].astype("int64"),
+            "Warnings": matrix["warned"].astype("int64"),
+            "No verdict": matrix["no_verdict"].astype("int64"),
+            "Executions": matrix["executions"].astype("int64"),
+            "History": [
+                scenario_link(int(p), int(s))
+                for p, s in zip(matrix["plan_id"], matrix["scenario_id"], strict=True)
+            ],
+        }
+    ).reset_index(drop=True)

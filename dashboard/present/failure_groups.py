@@ -1,0 +1,98 @@
+"""Failure groups in words: "SessionNotCreatedException: device did not respond within {n}s -
+14 failures in 6 scenarios on 2 environments, first seen Tue 17 Nov", and each group's results,
+each leading to its execution's results and its scenario's history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+import pandas as pd
+
+from dashboard.analytics.environment_names import with_environments
+from dashboard.present.digest import when
+from dashboard.present.formatting import plural
+
+ScenarioLink = Callable[[int, int], str]
+ResultsLink = Callable[[int, int | None, datetime | None], str]
+"""(execution id, plan id, execution start) -> the results page's link."""
+
+NO_MESSAGE = "(no message)"
+GROUPS_SHOWN = 10
+"""Groups listed with their results on the page; the groups table holds every one."""
+
+
+def signature_text(signature: object) -> str:
+    return signature if isinstance(signature, str) and signature else NO_MESSAGE
+
+
+def _day(stamp: object, tz: str) -> str:
+    return " ".join(when(stamp, tz).split()[:3]) if not pd.isna(stamp) else "\u2013"
+
+
+def headline(row: pd.Series, tz: str) -> str:
+    """One group as a sentence."""
+    return (
+        f"{signature_text(row['signature'])} - {plural(int(row['failures']), 'failure')} in "
+        f"{plural(int(row['scenarios']), 'scenario')} on "
+        f"{plural(int(row['environments']), 'environment')}, first seen "
+        f"{_day(row['first_seen'], tz)}"
+    )
+
+
+def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
+    """Every group, largest first (times stay instants: the page shows them in the zone)."""
+    return pd.DataFrame(
+        {
+            "Message": [signature_text(s) for s in groups["signature"]],
+            "Failures": groups["failures"].astype("int64"),
+            "Scenarios": groups["scenarios"].astype("int64"),
+            "Environments": groups["environments"].astype("int64"),
+            "Executions": groups["executions"].astype("int64"),
+            "First seen": groups["first_seen"],
+            "Last seen": groups["last_seen"],
+            "Scenario ids": [", ".join(str(i) for i in ids) for ids in groups["scenario_ids"]],
+            "On": ["; ".join(str(e) for e in labels) for labels in groups["environment_labels"]],
+            "Latest message": groups["sample_message"],
+        }
+    )
+
+
+def group_results_display(
+    results: pd.DataFrame,
+    result_ids: Iterable[int],
+    *,
+    plan_names: dict[int, str],
+    scenario_link: ScenarioLink,
+    results_link: ResultsLink,
+    execution_starts: dict[int, object],
+) -> pd.DataFrame:
+    """The failed results of one group, newest first, each with its evidence links."""
+    wanted = {int(i) for i in result_ids}
+    rows = results[results["result_id"].isin(wanted)]
+    rows = with_environments(rows).sort_values(["start", "result_id"], ascending=False)
+    return pd.DataFrame(
+        {
+            "Started": rows["start"],
+            "Plan": [plan_names.get(int(p), f"Plan {int(p)}") for p in rows["plan_id"]],
+            "Scenario": rows["scenario_id"].astype("int64"),
+            "Environment": rows["environment"].astype("str"),
+            "Level": rows["level"],
+            "Message": rows["message"],
+            "Execution": rows["execution_id"].astype("int64"),
+            "Results": [
+                results_link(int(e), int(p), _instant(execution_starts.get(int(e))))
+                for e, p in zip(rows["execution_id"], rows["plan_id"], strict=True)
+            ],
+            "History": [
+                scenario_link(int(p), int(s))
+                for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
+            ],
+            "Node log": rows["node_log"],
+        }
+    ).reset_index(drop=True)
+
+
+def _instant(value: object) -> datetime | None:
+    """A start cell as the aware datetime a results link carries (None when unknown)."""
+    return None if value is None or pd.isna(value) else pd.Timestamp(value).to_pydatetime()

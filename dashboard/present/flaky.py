@@ -1,0 +1,176 @@
+"""The flaky page's words and table: the rule as a sentence, "5 flips in 20 runs", the outcome
+timeline as symbols, and a scenario's link to its history.
+
+Rows are the scenarios flagged as a whole ("all environments") and the scenario x environment
+pairs flagged on their own, most flaky first; the CSV holds exactly these rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import pandas as pd
+
+from dashboard.analytics.flaky import Flakiness
+from dashboard.present.formatting import plural
+from dashboard.present.outcome_marks import NOT_RUN_SYMBOL, OUTCOME_SYMBOLS, sequence_symbols
+
+ScenarioLink = Callable[[int, int], str]
+"""(plan id, scenario id) -> the scenario page's link."""
+
+ALL_ENVIRONMENTS = "all environments"
+
+COLUMNS = (
+    "Plan",
+    "Scenario",
+    "Environment",
+    "Score",
+    "Evidence",
+    "Timeline",
+    "Failed",
+    "Why",
+    "History",
+)
+
+
+def rule_text(window: int, threshold: float, min_runs: int) -> str:
+    """The rule, as the page explains it."""
+    return (
+        f"For each scenario, and each scenario on each environment, its outcomes over its plan's "
+        f"last {window} finished executions. A run is a pass or a failure (warnings, waiting and "
+        f"other non-verdicts are shown but are not runs). A flip is a failure after a pass or a "
+        f"pass after a failure, and the score is flips / (runs \u2212 1). Listed: a score of "
+        f"{threshold:g} or more with at least {min_runs} runs; fewer runs is \u201cnot enough "
+        f"runs\u201d. Not flaky: a scenario that broke once and stayed broken, one that was "
+        f"fixed, and one that always fails on one environment and passes on the others (that "
+        f"is environment-specific: see Environments). A scenario counts as failing in an "
+        f"execution when it failed on any environment."
+    )
+
+
+def evidence_text(flips: int, runs: int) -> str:
+    """ "5 flips in 20 runs"."""
+    return f"{plural(int(flips), 'flip')} in {plural(int(runs), 'run')}"
+
+
+def timeline_legend() -> str:
+    marks = OUTCOME_SYMBOLS
+    return (
+        f"Timeline, oldest first: {marks['pass']} passed, {marks['fail']} failed, "
+        f"{marks['warn']} warning, ? no verdict, {NOT_RUN_SYMBOL} did not run in that execution."
+    )
+
+
+def _plan(plan_names: Mapping[int, str], plan_id: object) -> str:
+    name = plan_names.get(int(plan_id))  # type: ignore[call-overload]
+    return name if name else f"Plan {int(plan_id)}"  # type: ignore[call-overload]
+
+
+def flaky_rows(flakiness: Flakiness) -> pd.DataFrame:
+    """The listed rows before wording: plan_id, scenario_id, environment (None: all),
+    score, flips, runs, fails, sequence, reason, worst_environment."""
+    scenarios = flakiness.scenarios
+    whole = scenarios[scenarios["flagged"]]
+    whole_rows = pd.DataFrame(
+        {
+            "plan_id": whole["plan_id"],
+            "scenario_id": whole["scenario_id"],
+            "environment": pd.Series(None, index=whole.index, dtype="object"),
+            "score": whole["score"],
+            "flips": whole["flips"],
+            "runs": whole["runs"],
+            "fails": whole["fails"],
+            "sequence": whole["sequence"],
+            "reason": whole["reason"],
+            "worst_environment": whole["worst_environment"],
+            "worst_score": whole["worst_environment_score"],
+        }
+    )
+    envs = flakiness.environments
+    env = envs[envs["flagged"]]
+    env_rows = pd.DataFrame(
+        {
+            "plan_id": env["plan_id"],
+            "scenario_id": env["scenario_id"],
+            "environment": env["environment"].astype("object"),
+            "score": env["score"],
+            "flips": env["flips"],
+            "runs": env["runs"],
+            "fails": env["fails"],
+            "sequence": env["sequence"],
+            "reason": "environment",
+            "worst_environment": env["environment"],
+            "worst_score": env["score"],
+        }
+    )
+    frames = [frame for frame in (whole_rows, env_rows) if not frame.empty]
+    if not frames:
+        return whole_rows.iloc[0:0]
+    rows = pd.concat(frames, ignore_index=True)
+    rows["_all"] = rows["environment"].isna()
+    rows["_env"] = rows["environment"].fillna("")
+    rows = rows.sort_values(
+        ["score", "flips", "runs", "plan_id", "scenario_id", "_all", "_env"],
+        ascending=[False, False, False, True, True, False, True],
+        kind="stable",
+        na_position="last",
+    )
+    return rows.drop(columns=["_all", "_env"]).reset_index(drop=True)
+
+
+def _why(row: pd.Series) -> str:
+    if row["environment"] is not None and not pd.isna(row["environment"]):
+        return "flips on this environment"
+    if row["reason"] == "environment":
+        score = row["worst_score"]
+        shown = "" if pd.isna(score) else f" (score {float(score):.2f})"
+        return f"flips on {row['worst_environment']}{shown}"
+    return "flips across its environments"
+
+
+def flaky_display(
+    flakiness: Flakiness, plan_names: Mapping[int, str], scenario_link: ScenarioLink
+) -> pd.DataFrame:
+    """The flaky table as shown and downloaded (`COLUMNS`)."""
+    rows = flaky_rows(flakiness)
+    if rows.empty:
+        return pd.DataFrame({column: pd.Series(dtype="object") for column in COLUMNS})
+    return pd.DataFrame(
+        {
+            "Plan": [_plan(plan_names, p) for p in rows["plan_id"]],
+            "Scenario": rows["scenario_id"].astype("int64"),
+            "Environment": [
+                ALL_ENVIRONMENTS if e is None or pd.isna(e) else str(e) for e in rows["environment"]
+            ],
+            "Score": rows["score"].astype("float64").round(2),
+            "Evidence": [
+                evidence_text(f, r) for f, r in zip(rows["flips"], rows["runs"], strict=True)
+            ],
+            "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
+            "Failed": [
+                f"{int(f)} of {plural(int(r), 'run')}"
+                for f, r in zip(rows["fails"], rows["runs"], strict=True)
+            ],
+            "Why": [_why(row) for _, row in rows.iterrows()],
+            "History": [
+                scenario_link(int(p), int(s))
+                for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
+            ],
+        }
+    )
+
+
+def not_enough_runs(flakiness: Flakiness) -> int:
+    """Scenarios of the window with runs but too few to judge."""
+    scenarios = flakiness.scenarios
+    return int(((scenarios["runs"] > 0) & ~scenarios["enough_runs"]).sum())
+
+
+def running_note(executions: pd.DataFrame) -> str:
+    """ "; 1 execution still running is not counted" (empty when none is running): the
+    window holds finished executions only."""
+    running = int((~executions["finished"].fillna(False).astype(bool)).sum())
+    if not running:
+        return ""
+    verb = "is" if running == 1 else "are"
+    return f"; {plural(running, 'execution')} still running {verb} not counted"

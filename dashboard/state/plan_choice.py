@@ -1,0 +1,74 @@
+"""The one plan a scenario-analytics page shows (environments, compare, scenario): checked
+against the company's plans, with a sentence for a link that names an unknown one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from dashboard.state.url import ViewState
+
+
+@dataclass(frozen=True)
+class PlanChoice:
+    state: ViewState  # with `plan` None when the link's plan is unknown
+    problems: list[str]
+
+
+def check_plan(state: ViewState, plan_names: Mapping[int, str], *, page: str) -> PlanChoice:
+    """Drop a plan id the company does not have, saying so (`page` names what needs a plan)."""
+    if state.plan is None or state.plan in plan_names:
+        return PlanChoice(state, [])
+    return PlanChoice(
+        state.with_changes(plan=None, scenario=None, before=None, after=None),
+        [
+            f"Plan {state.plan} is not one of this company's plans (or not one you can see), "
+            f"so no {page} is shown. Pick a plan."
+        ],
+    )
+
+
+def check_scenario(
+    state: ViewState, scenarios: tuple[int, ...] | None
+) -> tuple[ViewState, list[str]]:
+    """Drop a scenario the plan does not list, saying so."""
+    if state.scenario is None or scenarios is None or state.scenario in scenarios:
+        return state, []
+    return state.with_changes(scenario=None), [
+        f"Scenario {state.scenario} is not one of plan {state.plan}'s scenarios, so none is "
+        f"shown. Pick one of its scenarios."
+    ]
+
+
+@dataclass(frozen=True)
+class PairChoice:
+    before: int | None
+    after: int | None
+    problems: list[str]
+
+
+def check_pair(
+    state: ViewState,
+    plan_execution_ids: set[int],
+    default: tuple[int, int] | None,
+    *,
+    plan_name: str,
+    lookback: str,
+) -> PairChoice:
+    """The two executions to compare: the link's, when they are the plan's, else the plan's
+    defaults (its latest finished and the one before), saying why."""
+    problems: list[str] = []
+    chosen: dict[str, int | None] = {"before": state.before, "after": state.after}
+    for side in ("before", "after"):
+        ident = chosen[side]
+        if ident is not None and ident not in plan_execution_ids:
+            problems.append(
+                f"Execution {ident} is not an execution of plan {plan_name} in the {lookback}, "
+                f"so the {side} side is the plan's default."
+            )
+            chosen[side] = None
+    before = chosen["before"] if chosen["before"] is not None else (default[0] if default else None)
+    after = chosen["after"] if chosen["after"] is not None else (default[1] if default else None)
+    if before is not None and before == after:
+        problems.append(f"Execution {before} is on both sides: pick two different executions.")
+    return PairChoice(before, after, problems)

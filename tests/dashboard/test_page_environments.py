@@ -1,0 +1,117 @@
+"""The Environments page on the demo data and on a hand-built history: exactly the planted
+environment-specific scenarios and version changes, the heat map with its counts, CSVs, and
+clear messages for a bad plan."""
+
+from __future__ import annotations
+
+import json
+
+from sandbox.data import planted
+from tests.dashboard import history_service as hand
+from tests.dashboard.apptest import (
+    ENVIRONMENTS,
+    assert_no_failure,
+    captions,
+    downloads,
+    notes,
+    table_with,
+)
+from tests.dashboard.conftest import AppFactory
+
+SAFARI_18 = "SAFARI 18 / macOS"
+
+
+def _specific(at: object) -> object:
+    return table_with(at, "Finding", "Passed elsewhere")  # type: ignore[arg-type]
+
+
+def test_the_demo_flags_exactly_the_planted_environment_specific_scenario(
+    app: AppFactory,
+) -> None:
+    scenario, _ = planted.ENVIRONMENT_SPECIFIC
+    for plan in planted.PLAN_SCENARIOS:
+        at = app(ENVIRONMENTS, tz="UTC", plan=str(plan))
+        at.run()
+        assert_no_failure(at)
+        specific = _specific(at)
+        versions = table_with(at, "Previous", "Finding")
+        assert versions.empty, plan  # the demo changes no browser version under a scenario
+        if plan != planted.STILL_FAILING_PLAN:
+            assert specific.empty, plan
+            continue
+        assert list(zip(specific["Scenario"], specific["Environment"], strict=True)) == [
+            (scenario, SAFARI_18)
+        ]
+        finding = specific["Finding"].iloc[0]
+        runs = planted.STILL_FAILING_RUNS
+        assert finding.startswith(
+            f"fails on {SAFARI_18} in {runs} of {runs} runs, passes elsewhere"
+        )
+        shown = [str(text.value) for text in at.text]
+        assert f"Scenario {scenario} {finding}" in shown
+        assert specific["History"].iloc[0] == f"scenario?plan={plan}&scenario={scenario}"
+
+
+def test_the_heat_map_shows_pass_rates_with_counts_on_hover(app: AppFactory) -> None:
+    at = app(ENVIRONMENTS, tz="UTC", plan=str(planted.STILL_FAILING_PLAN))
+    at.run()
+
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    heat = figure["data"][0]
+    assert heat["type"] == "heatmap"
+    assert SAFARI_18 in heat["x"]
+    row = heat["y"].index(f"Scenario {planted.ENVIRONMENT_SPECIFIC[0]}")
+    column = heat["x"].index(SAFARI_18)
+    assert heat["z"][row][column] == 0
+    assert heat["customdata"][row][column].startswith("0 passed, 5 failed")
+    matrix = table_with(at, "Pass rate", "Warnings")
+    cell = matrix[(matrix["Scenario"] == 5) & (matrix["Environment"] == SAFARI_18)].iloc[0]
+    assert (cell["Passed"], cell["Failed"], cell["Pass rate"]) == (0, 5, 0.0)
+    assert "its last 20 finished executions" in captions(at)
+    assert {
+        "environments.specific.csv",
+        "environments.versions.csv",
+        "environments.matrix.csv",
+    } <= set(downloads(at))
+    assert dict(at.query_params) == {"tz": "UTC", "plan": str(planted.STILL_FAILING_PLAN)}
+
+
+def test_without_a_plan_or_with_an_unknown_one_the_page_asks_for_one(app: AppFactory) -> None:
+    at = app(ENVIRONMENTS, tz="UTC", plan="999", window="x")
+    at.run()
+
+    assert_no_failure(at)
+    assert "Plan 999 is not one of this company's plans" in notes(at)
+    assert '"window" value "x" is not a whole number' in notes(at)
+    assert "Pick a plan" in notes(at, "info")
+    assert not at.dataframe
+    assert dict(at.query_params) == {"tz": "UTC"}
+
+
+def test_the_hand_built_history_flags_its_cases_and_nothing_else(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    at = app(ENVIRONMENTS, tz="UTC", plan=str(hand.PLAN_ID))
+    at.run()
+
+    assert_no_failure(at)
+    specific = _specific(at)
+    assert list(zip(specific["Scenario"], specific["Environment"], strict=True)) == [
+        (hand.SPECIFIC, hand.SAFARI_LABEL),
+        (hand.VERSIONED, hand.FIREFOX_NEW_LABEL),
+    ]
+    assert specific["Finding"].iloc[0] == (
+        f"fails on {hand.SAFARI_LABEL} in 12 of 12 runs, passes elsewhere (24 of 24 runs on 3 "
+        "environments)"
+    )
+    versions = table_with(at, "Previous", "Finding")
+    assert list(versions["Environment"]) == [hand.FIREFOX_NEW_LABEL]
+    assert list(versions["Scenarios"]) == [str(hand.VERSIONED)]
+    assert (
+        versions["Finding"]
+        .iloc[0]
+        .startswith(
+            f"failures started with {hand.FIREFOX_NEW_LABEL} (was 128): 1 scenario, 6 of 6 runs"
+        )
+    )
+    assert "1 execution still running is not counted" in captions(at)

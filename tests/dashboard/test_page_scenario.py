@@ -1,0 +1,122 @@
+"""The Scenario history page: outcome and runtime per execution and environment, messages and
+log links, and the runtime regression flag, which the demo's planted slowing scenario raises
+and no other scenario does; on a hand-built history too; clear messages for bad links."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sandbox.data import planted
+from tests.dashboard import history_service as hand
+from tests.dashboard.apptest import (
+    SCENARIO,
+    assert_no_failure,
+    captions,
+    downloads,
+    notes,
+    table_with,
+)
+from tests.dashboard.conftest import AppFactory
+
+REGRESSION = "Runtime regression:"
+
+
+def _history(at: Any) -> Any:
+    return table_with(at, "Outcome", "Execution")
+
+
+def _regressed(at: Any) -> bool:
+    return REGRESSION in notes(at)
+
+
+def test_only_the_planted_slowing_scenario_is_flagged_slower(app: AppFactory) -> None:
+    at = app(SCENARIO, tz="UTC")
+    flagged = set()
+    for plan in (planted.SCENARIO_CASES_PLAN, planted.SLOWER_PLAN):
+        for scenario in planted.PLAN_SCENARIOS[plan]:
+            at.query_params.update(plan=str(plan), scenario=str(scenario))
+            at.run()
+            assert_no_failure(at)
+            if _regressed(at):
+                flagged.add((plan, scenario))
+    # Plan 8's executions got slower (devices wait), but none of its scenarios did.
+    assert flagged == {(planted.SCENARIO_CASES_PLAN, planted.SLOWING_SCENARIO)}
+
+
+def test_the_slowing_scenarios_history(app: AppFactory) -> None:
+    plan, scenario = planted.SCENARIO_CASES_PLAN, planted.SLOWING_SCENARIO
+    at = app(SCENARIO, tz="UTC", plan=str(plan), scenario=str(scenario))
+    at.run()
+
+    assert_no_failure(at)
+    assert at.title[0].value == f"Scenario {scenario}"
+    assert "Plan: Web Shop regression" in [str(t.value) for t in at.text]
+    history = _history(at)
+    assert history["Execution"].nunique() == 20
+    assert "\u2716 failed" not in set(history["Outcome"])  # it only slows down
+    assert all(
+        link.startswith("https://") or link.startswith("http://") for link in history["Node log"]
+    )
+    assert all(link.startswith(f"results?plan={plan}&execution=") for link in history["Results"])
+    assert "its last 20 finished executions" in captions(at)
+    assert {"scenario.table.csv", "scenario.regressions.csv"} <= set(downloads(at))
+    assert dict(at.query_params) == {"tz": "UTC", "plan": str(plan), "scenario": str(scenario)}
+
+
+def test_the_flaky_scenario_shows_its_failure_messages(app: AppFactory) -> None:
+    plan, scenario = planted.SCENARIO_CASES_PLAN, planted.FLAKY_SCENARIO
+    at = app(SCENARIO, tz="UTC", plan=str(plan), scenario=str(scenario))
+    at.run()
+
+    history = _history(at)
+    failed = history[history["Outcome"] == "\u2716 failed"]
+    assert len(failed) > 0
+    assert all(m.startswith("SessionNotCreatedException: node ") for m in failed["Message"])
+    assert not _regressed(at)
+
+
+def test_bad_links_are_named(app: AppFactory) -> None:
+    at = app(SCENARIO, tz="UTC", plan=str(planted.SCENARIO_CASES_PLAN), scenario="99")
+    at.run()
+    assert_no_failure(at)
+    assert "Scenario 99 is not one of plan 2's scenarios" in notes(at)
+    assert "Pick a plan and one of its scenarios" in notes(at, "info")
+    assert dict(at.query_params) == {"tz": "UTC", "plan": str(planted.SCENARIO_CASES_PLAN)}
+
+    at = app(SCENARIO, tz="UTC", plan="999", scenario="4")
+    at.run()
+    assert "Plan 999 is not one of this company's plans" in notes(at)
+    assert dict(at.query_params) == {"tz": "UTC"}
+
+
+def test_the_hand_built_history_flags_its_slowing_scenario_only(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID))
+    flagged = set()
+    for scenario in hand.SCENARIOS:
+        at.query_params["scenario"] = str(scenario)
+        at.run()
+        assert_no_failure(at)
+        if _regressed(at):
+            flagged.add(scenario)
+            assert "the median of its last 5 completed runs is 1 min 00 s, against 30 s" in notes(
+                at
+            )
+    assert flagged == {hand.SLOWING}
+
+
+def test_the_hand_built_scenario_shows_messages_logs_and_environments(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.SPECIFIC))
+    at.run()
+
+    history = _history(at)
+    assert len(history) == hand.FINISHED * 3
+    failed = history[history["Outcome"] == "\u2716 failed"]
+    assert set(failed["Environment"]) == {hand.SAFARI_LABEL}
+    assert len(failed) == hand.FINISHED
+    assert all(m.startswith("AssertionError: expected ") for m in failed["Message"])
+    assert all(link.startswith("https://logs.example.test/") for link in failed["Node log"])
+    assert "1 execution still running is not counted" in captions(at)

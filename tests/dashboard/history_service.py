@@ -16,10 +16,15 @@ The standup window the tests open is the custom range Tue 3 - Wed 4 March 2026 (
 - Plan 104 "Reports export" SLOWER: three 60 s runs in the 14 days before the window, three
   120 s runs in it: +100 %, all green.
 - Plan 105 "Profile steady" steady green, its newest execution (4 March 15:00) still running.
+
+`serve_history(copies=5)` serves five copies of it (plans 101-105, 111-115, ... named "Login
+smoke", "Login smoke 2", ...; execution ids 100 apart): five items in every section, what the
+standup page must fit on one screen.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Iterator
@@ -123,18 +128,32 @@ def _cells() -> list[tuple[int, dict[str, Any]]]:
     return [(scenario, env) for scenario in SCENARIOS for env in (CHROME, FIREFOX)]
 
 
-def plan(plan_id: int) -> dict[str, Any]:
+def copied(copies: int) -> tuple[dict[int, str], tuple[Run, ...]]:
+    """The plans and runs of `copies` copies of the history (the first is `PLANS`, `RUNS`)."""
+    plans: dict[int, str] = {}
+    runs: list[Run] = []
+    for k in range(copies):
+        suffix = f" {k + 1}" if k else ""
+        plans.update({plan_id + 10 * k: name + suffix for plan_id, name in PLANS.items()})
+        runs += [
+            dataclasses.replace(run, id=run.id + 100 * k, plan_id=run.plan_id + 10 * k)
+            for run in RUNS
+        ]
+    return plans, tuple(runs)
+
+
+def plan(plan_id: int, name: str) -> dict[str, Any]:
     return samples.with_changes(
         samples.TEST_PLAN,
         id=plan_id,
-        plan_name=PLANS[plan_id],
+        plan_name=name,
         project_id=PROJECT_ID,
         project_name=PROJECT,
         scenarios=list(SCENARIOS),
     )
 
 
-def execution(run: Run) -> dict[str, Any]:
+def execution(run: Run, plan_name: str) -> dict[str, Any]:
     levels = [_level(run, scenario, env["id"]) for scenario, env in _cells()]
     summary: dict[str, int] = {}
     for level in levels:
@@ -142,7 +161,7 @@ def execution(run: Run) -> dict[str, Any]:
     return samples.execution(
         run.id,
         plan_id=run.plan_id,
-        plan_name=PLANS[run.plan_id],
+        plan_name=plan_name,
         project_id=PROJECT_ID,
         project_name=PROJECT,
         result_summary=summary,
@@ -179,6 +198,7 @@ assert len({run.id for run in RUNS}) == len(RUNS), "execution ids are unique"
 @dataclass
 class HistoryService:
     base_url: str = ""
+    plans: dict[int, str] = field(default_factory=lambda: dict(PLANS))
     runs: tuple[Run, ...] = RUNS
     requests: list[str] = field(default_factory=list)
 
@@ -187,7 +207,7 @@ class HistoryService:
         parts = urlsplit(target)
         query = {key: values[0] for key, values in parse_qs(parts.query).items()}
         if parts.path == "/api/plans/lazy":
-            return 200, [plan(plan_id) for plan_id in PLANS]
+            return 200, [plan(plan_id, name) for plan_id, name in self.plans.items()]
         if parts.path == "/api/executions/filter":
             return 200, self._executions(query)
         prefix = "/api/results/execution/"
@@ -213,14 +233,17 @@ class HistoryService:
         ]
         number, size = int(query.get("page", "1")), int(query.get("size", "20"))
         pages = max(1, -(-len(chosen) // size))
-        items = [execution(r) for r in chosen[(number - 1) * size : number * size]]
+        shown = chosen[(number - 1) * size : number * size]
+        items = [execution(run, self.plans[run.plan_id]) for run in shown]
         return samples.page(items, current=number, total_count=len(chosen), page_count=pages)
 
 
 @contextmanager
-def serve_history() -> Iterator[HistoryService]:
-    """Serve the hand-built history on a free loopback port until the block ends."""
-    service = HistoryService()
+def serve_history(copies: int = 1) -> Iterator[HistoryService]:
+    """Serve `copies` copies of the hand-built history on a free loopback port until the block
+    ends."""
+    plans, runs = copied(copies)
+    service = HistoryService(plans=plans, runs=runs)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:

@@ -67,4 +67,4 @@ clean:
 # The README's screenshots: every page of dashboard/state/routes.ALL on the demo, rewritten
 # under docs/screenshots/ (tests/browser/test_screenshots.py; the browser suite checks them).
 screenshots: $(TEST_STAMP)
-	QA_DASHBOARD_WRITE_SCREENSHOTS=1 $(BIN)/pytest -m browser tests/browser/test_screenshots.py
+	UPDATE_SCREENSHOTS=1 $(BIN)/pytest -m browser tests/browser/test_screenshots.py

@@ -78,3 +78,29 @@ def test_make_run_listens_on_loopback_only() -> None:
 def test_make_run_address_exposes_it_when_asked() -> None:
     with make_run("ADDRESS=0.0.0.0") as port:
         assert listening_addresses(port) == {"0.0.0.0"}  # noqa: S104 - what is asked for
+
+
+def test_make_run_says_first_which_url_to_open() -> None:
+    """The first line `make run` prints is the one to read: the address to open."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QA_DASHBOARD_", "STREAMLIT_"))}
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "run", f"PORT={port}", "STAMP=pyproject.toml"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline().strip()
+        assert first == (
+            f"Open http://127.0.0.1:{port} in your browser (Ctrl+C stops the dashboard)"
+        )
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        if process.stdout is not None:
+            process.stdout.close()

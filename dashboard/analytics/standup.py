@@ -31,15 +31,44 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.compare import compare_pairs
-from dashboard.analytics.frames import UTC_TIME, empty, require_columns, typed
-from dashboard.analytics.outcomes import FAIL, PASS, execution_outcomes
+from dashboard.analytics.frames import UTC_TIME, require_columns, typed
+from dashboard.analytics.outcomes import FAIL, PASS
 from dashboard.analytics.plan_state import plan_states
+from dashboard.analytics.standup_activity import Activity, activity
+from dashboard.analytics.standup_scenarios import (
+    NEWLY_FAILING_COLUMNS,
+    PAIR_COLUMNS,
+    newly_failing_scenarios,
+)
+from dashboard.analytics.standup_slower import (
+    BASELINE_DAYS,
+    SLOWER_COLUMNS,
+    SLOWER_MIN_EXECUTIONS,
+    SLOWER_THRESHOLD,
+    slower_plans,
+)
 from dashboard.analytics.windows import Window
 
-SLOWER_THRESHOLD = 0.25
-SLOWER_MIN_EXECUTIONS = 3
-BASELINE_DAYS = 14
+# The rules' parts live in standup_activity, standup_slower and standup_scenarios; callers
+# import them from here, where the digest puts them together.
+__all__ = [
+    "BASELINE_DAYS",
+    "CHANGE_COLUMNS",
+    "NEWLY_FAILING_COLUMNS",
+    "PAIR_COLUMNS",
+    "RUNNING_COLUMNS",
+    "SLOWER_COLUMNS",
+    "SLOWER_MIN_EXECUTIONS",
+    "SLOWER_THRESHOLD",
+    "STILL_FAILING_COLUMNS",
+    "Activity",
+    "StandupDigest",
+    "activity",
+    "newly_failing_scenarios",
+    "slower_plans",
+    "standup_digest",
+    "with_newly_failing",
+]
 
 _PLAN_COLUMNS: dict[str, str] = {
     "plan_id": "Int64",
@@ -79,58 +108,6 @@ RUNNING_COLUMNS: dict[str, str] = {
     "latest_outcome": "str",
 }
 
-SLOWER_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
-    "window_median_ms": "float64",
-    "baseline_median_ms": "float64",
-    "change": "float64",  # window / baseline - 1: 0.31 is +31 %
-    "window_executions": "int64",
-    "baseline_executions": "int64",
-}
-
-PAIR_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "before_execution_id": "int64",
-    "after_execution_id": "int64",
-}
-
-NEWLY_FAILING_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "execution_id": "int64",  # the latest judged execution, where it fails
-    "previous_execution_id": "int64",  # where it passed
-    "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
-    "result_id": "Int64",
-    "message": "str",
-}
-
-
-@dataclass(frozen=True)
-class Activity:
-    """Executions that started in a window, and how their finished ones did."""
-
-    executions: int
-    finished: int
-    running: int
-    passed: int  # finished executions that passed
-    failed: int  # finished executions that failed
-    no_verdict: int  # finished executions without a verdict
-    results_passed: int
-    results_with_verdict: int
-
-    @property
-    def pass_rate(self) -> float | None:
-        """Passed results of finished executions over their results with a verdict."""
-        if not self.results_with_verdict:
-            return None
-        return self.results_passed / self.results_with_verdict
-
 
 @dataclass(frozen=True, eq=False)
 class StandupDigest:
@@ -164,27 +141,6 @@ class StandupDigest:
         """Executions whose results `with_newly_failing` needs, sorted."""
         ids = pd.concat([self.pairs["before_execution_id"], self.pairs["after_execution_id"]])
         return tuple(sorted(int(i) for i in ids.unique()))
-
-
-def activity(executions: pd.DataFrame, window: Window) -> Activity:
-    """Executions that started in `window` (needs start, finished, verdicts, passed, failed)."""
-    require_columns(
-        executions, ("start", "finished", "verdicts", "passed", "failed"), "window activity"
-    )
-    inside = executions[window.contains(executions["start"])]
-    finished = inside["finished"].fillna(False).astype(bool)
-    outcomes = execution_outcomes(inside)[finished]
-    done = inside[finished]
-    return Activity(
-        executions=len(inside),
-        finished=int(finished.sum()),
-        running=int((~finished).sum()),
-        passed=int((outcomes == PASS).sum()),
-        failed=int((outcomes == FAIL).sum()),
-        no_verdict=int(outcomes.isna().sum()),
-        results_passed=int(done["passed"].sum()),
-        results_with_verdict=int(done["verdicts"].sum()),
-    )
 
 
 def standup_digest(
@@ -309,89 +265,6 @@ def _plan_rows(states: pd.DataFrame, *, sort: bool = True) -> pd.DataFrame:
         return rows
     rows = rows.sort_values(["start", "plan_id"], ascending=[False, True], kind="stable")
     return typed(rows, CHANGE_COLUMNS)
-
-
-def slower_plans(
-    executions: pd.DataFrame,
-    window: Window,
-    *,
-    threshold: float = SLOWER_THRESHOLD,
-    min_executions: int = SLOWER_MIN_EXECUTIONS,
-    baseline_days: int = BASELINE_DAYS,
-) -> pd.DataFrame:
-    """Plans clearly slower in `window` than over the `baseline_days` before it (see module
-    docstring); only finished executions with a runtime count. Columns `SLOWER_COLUMNS`."""
-    require_columns(executions, ("start", "plan_id", "finished", "runtime_ms"), "slower plans")
-    done = executions[
-        executions["finished"].fillna(False).astype(bool)
-        & executions["runtime_ms"].notna()
-        & executions["plan_id"].notna()
-    ]
-    baseline_window = Window(
-        window.start - pd.Timedelta(days=baseline_days), window.start, window.tz
-    )
-    now = done[window.contains(done["start"])]
-    base = done[baseline_window.contains(done["start"])]
-    runtime_now = now["runtime_ms"].astype("float64").groupby(now["plan_id"])
-    runtime_base = base["runtime_ms"].astype("float64").groupby(base["plan_id"])
-    table = pd.DataFrame(
-        {
-            "window_median_ms": runtime_now.median(),
-            "window_executions": runtime_now.size(),
-        }
-    ).join(
-        pd.DataFrame(
-            {
-                "baseline_median_ms": runtime_base.median(),
-                "baseline_executions": runtime_base.size(),
-            }
-        ),
-        how="inner",
-    )
-    table = table[
-        (table["window_executions"] >= min_executions)
-        & (table["baseline_executions"] >= min_executions)
-        & (table["baseline_median_ms"] > 0)
-    ]
-    table["change"] = table["window_median_ms"] / table["baseline_median_ms"] - 1
-    table = table[table["change"] >= threshold - 1e-12].reset_index(names="plan_id")
-    names = _plan_names(executions)
-    table = table.merge(names, on="plan_id", how="left")
-    table = table.sort_values(["change", "plan_id"], ascending=[False, True], kind="stable")
-    return typed(table, SLOWER_COLUMNS) if len(table) else empty(SLOWER_COLUMNS)
-
-
-def _plan_names(executions: pd.DataFrame) -> pd.DataFrame:
-    present = executions[executions["plan_id"].notna()].sort_values("start", kind="stable")
-    names = present.drop_duplicates("plan_id", keep="last")
-    columns = {"plan_id": names["plan_id"]}
-    for name in ("plan", "project_id", "project"):
-        columns[name] = names[name] if name in names.columns else pd.NA
-    return pd.DataFrame(columns)
-
-
-def newly_failing_scenarios(pairs: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
-    """Scenario x environment cells that fail in each pair's after-execution and passed in its
-    before-execution. `results` should hold the results of both executions of every pair
-    (extra rows are ignored). Columns `NEWLY_FAILING_COLUMNS`, by plan, scenario, environment."""
-    require_columns(pairs, tuple(PAIR_COLUMNS), "newly failing scenarios")
-    compared = compare_pairs(results, pairs)
-    new = compared[(compared["before_outcome"] == PASS) & (compared["after_outcome"] == FAIL)]
-    rows = pd.DataFrame(
-        {
-            "plan_id": new["plan_id"],
-            "plan": new["plan"],
-            "execution_id": new["after_execution_id"],
-            "previous_execution_id": new["before_execution_id"],
-            "scenario_id": new["scenario_id"],
-            "env_key": new["env_key"],
-            "environment": new["environment"],
-            "result_id": new["after_result_id"],
-            "message": new["after_message"] if "after_message" in new.columns else pd.NA,
-        }
-    )
-    rows = rows.sort_values(["plan_id", "scenario_id", "environment"], kind="stable")
-    return typed(rows, NEWLY_FAILING_COLUMNS)
 
 
 def with_newly_failing(digest: StandupDigest, results: pd.DataFrame) -> StandupDigest:

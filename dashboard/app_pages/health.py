@@ -80,7 +80,9 @@ selected = table(
         "Pass rate 7 d": st.column_config.NumberColumn(format="%.1f %%"),
         "Pass rate 30 d": st.column_config.NumberColumn(format="%.1f %%"),
         "Daily pass rate, 30 d": st.column_config.LineChartColumn(
-            y_min=0, y_max=100, help="Pass rate per day, oldest on the left; gaps: no verdict"
+            y_min=0,
+            y_max=100,
+            help="Pass rate of each day with a verdict in the last 30, oldest on the left",
         ),
         "Executions 30 d": st.column_config.NumberColumn(format="%d"),
     },

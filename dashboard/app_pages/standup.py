@@ -33,6 +33,7 @@ connection = sidebar.current_connection()
 parsed = url_filters.read_view(ROUTE)
 state, problems = parsed.state, list(parsed.problems)
 now = sidebar.now(connection)
+presenter.one_screen()
 if state.present:
     presenter.enter()
 
@@ -53,7 +54,8 @@ st.title("Since the last standup" if state.date_range is not DateRange.CUSTOM el
 # standup's time); Custom takes the from/to days in the chosen zone.
 widgets = url_filters.UrlFilters(ROUTE, state)
 if not state.present:
-    top = st.columns([2, 2, 2, 1, 1], vertical_alignment="bottom")
+    # One row of controls: the custom range's days take the place of the standup's time.
+    top = st.columns([2, 2, 2, 1.2, 1.2, 1], vertical_alignment="bottom")
     with top[0]:
         widgets.selectbox("Project", "project", {None: "All projects", **projects})
     with top[1]:
@@ -65,27 +67,21 @@ if not state.present:
             {DateRange.LAST_7_DAYS: "Since the last standup", DateRange.CUSTOM: "Custom"},
             resets={"date_from": (now - timedelta(days=1)).date(), "date_to": now.date()},
         )
-    with top[3]:
-        widgets.time(
-            "Standup at",
-            "standup_at",
-            DEFAULT_STANDUP_AT,
-            step=timedelta(minutes=15),
-            disabled=state.date_range is DateRange.CUSTOM,
-        )
-    with top[4]:
+    if state.date_range is DateRange.CUSTOM:
+        with top[3]:
+            widgets.date("From", "date_from")
+        with top[4]:
+            widgets.date("To", "date_to")
+    else:
+        with top[3]:
+            widgets.time("Standup at", "standup_at", DEFAULT_STANDUP_AT, step=timedelta(minutes=15))
+    with top[5]:
         st.link_button(
             "Present",
             links.standup_link(state.with_changes(present=True)),
             icon=":material/tv:",
             help="Large type, no sidebar, refreshes itself every few minutes.",
         )
-    if state.date_range is DateRange.CUSTOM:
-        dates = st.columns(2)
-        with dates[0]:
-            widgets.date("From", "date_from")
-        with dates[1]:
-            widgets.date("To", "date_to")
 else:
     tz = state.tz or "UTC"
 url_filters.write_url(state, ROUTE)
@@ -126,8 +122,8 @@ def standup_body() -> None:
         + describe_basis(digest.basis, today=now.date(), scope=scope)
         + ". A plan is judged on its latest finished execution; a running one is not a verdict."
     )
-    kpi = st.columns(3)
-    kpi[0].metric("Executions", f"{digest.current.executions:,}", border=True)
+    kpi = st.columns([1, 1, 1, 0.6] if not state.present else 3, vertical_alignment="center")
+    kpi[0].metric("Executions", f"{digest.current.executions:,}")
     delta = digest.pass_rate_delta
     kpi[1].metric(
         "Pass rate",
@@ -135,9 +131,8 @@ def standup_body() -> None:
         delta=None if delta is None else f"{delta * 100:+.1f} pts",
         help="Passed results of finished executions over their results with a verdict, against "
         "the previous window of equal length.",
-        border=True,
     )
-    kpi[2].metric("Previous window", f"{digest.previous.executions:,} executions", border=True)
+    kpi[2].metric("Previous window", f"{digest.previous.executions:,} executions")
 
     def link_for(kind: str, ident: int) -> str | None:
         if kind == "plan":
@@ -145,18 +140,24 @@ def standup_body() -> None:
         return links.results_link(ident, plan_id=None, started=None)
 
     every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
-    left, right = st.columns(2)
-    for position, section in enumerate(every):
-        with left if position < 3 else right:
-            st.subheader(section.title, divider="gray")
+    # Everything in view at once on a 1920x1080 screen: the three plan verdicts side by side,
+    # then the scenarios and the slower plans (tests/browser/test_standup.py measures it).
+    rows = [st.columns(3), st.columns([3, 2])]
+    places = [rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1]]
+    for position, (section, place) in enumerate(zip(every, places, strict=True)):
+        with place:
+            st.subheader(section.title)
             if not section.computed:
                 notices.show_notes(["The results could not be loaded."], severity="warning")
             elif section.rows.empty:
                 notices.show_notes([section.empty_text], severity="info")
             else:
+                # The evidence link right after the plan: in view however narrow the column.
+                others = [c for c in section.shown.columns if c not in ("Plan", "Evidence")]
                 st.dataframe(
                     section.shown,
                     hide_index=True,
+                    column_order=["Plan", "Evidence", *others],
                     column_config=LINK_COLUMNS,
                     key=f"standup.{position}",
                 )
@@ -173,7 +174,7 @@ def standup_body() -> None:
             + ", ".join(str(name) for name in digest.running["plan"])
         )
     if not state.present:
-        with st.expander("Copy for chat", icon=":material/chat:"):
+        with kpi[3].popover("Copy for chat", icon=":material/chat:", width="stretch"):
             page_url = st.context.url
             st.code(
                 digest_text.digest_markdown(

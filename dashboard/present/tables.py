@@ -161,8 +161,10 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Latest finished": health["latest_start"],
             "Pass rate 7 d": rate("pass_rate_short"),
             "Pass rate 30 d": rate("pass_rate_long"),
+            # Days with a verdict only: the browser's sparkline draws no line through a gap
+            # (a list holding None shows as text with an error mark).
             "Daily pass rate, 30 d": [
-                [None if pd.isna(v) else round(float(v) * 100, 1) for v in values]
+                [round(float(v) * 100, 1) for v in values if not pd.isna(v)]
                 for values in health["daily_pass_rate"]
             ],
             "Since fully green": [

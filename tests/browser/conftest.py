@@ -20,14 +20,14 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from api_client import ApiClient
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token, user_info_access_token
 from sandbox.data.catalog import PEOPLE
 from tests.browser import harness, screen
-from tests.browser.harness import ARTIFACTS, CHROMIUM_ARGS, Secrets, StreamlitServer
+from tests.browser.harness import ARTIFACTS, Secrets, StreamlitServer
 
 VIEWPORT = {"width": 1600, "height": 1000}
 SCREENSHOT_MAX_HEIGHT = 6000
@@ -78,15 +78,8 @@ def chromium_executable() -> str:
 
 @pytest.fixture(scope="session")
 def browser(chromium_executable: str) -> Iterator[Browser]:
-    # `launch` gives the browser a fresh, temporary user-data dir, removed when it closes.
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium_executable, headless=True, args=list(CHROMIUM_ARGS)
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with harness.launched_chromium(chromium_executable) as launched:
+        yield launched
 
 
 @dataclass

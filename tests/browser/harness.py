@@ -1,7 +1,9 @@
 """Processes and evidence for the browser tests: the dashboard server, chromium, secrets to hunt.
 
-No Playwright here (see `screen.py` for what a test does in the page). Everything waits on state
-(a health endpoint, a process exit) in bounded loops; nothing waits for a fixed time.
+The one launcher of both: the browser tests and the benchmark suite (benchmarks/browser.py)
+start `streamlit run` and Debian's chromium through `StreamlitServer` and `launched_chromium`.
+What a test does in the page is in `screen.py`. Everything waits on state (a health endpoint, a
+process exit) in bounded loops; nothing waits for a fixed time.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from playwright.sync_api import Browser, sync_playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "artifacts" / "browser"
@@ -48,6 +52,20 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+@contextmanager
+def launched_chromium(executable: str) -> Iterator[Browser]:
+    """Chromium, headless, with the flags it needs here; closed on the way out. `launch` gives
+    it a fresh, temporary user-data dir, removed when it closes."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=list(CHROMIUM_ARGS)
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def in_ci() -> bool:
@@ -93,11 +111,18 @@ class StreamlitServer:
     env: dict[str, str] = field(repr=False)  # may hold a token
     log_path: Path
     port: int = 0
+    start_timeout_s: float = SERVER_START_TIMEOUT_S
     _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        """The server's process id (its memory is read from /proc/<pid>)."""
+        assert self._process is not None, "the server is not running"
+        return self._process.pid
 
     def start(self, attempts: int = 3) -> StreamlitServer:
         """Start on a free port; retried if another process took the port in the meantime."""
@@ -139,7 +164,7 @@ class StreamlitServer:
 
     def _wait_until_healthy(self) -> None:
         assert self._process is not None
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        deadline = time.monotonic() + self.start_timeout_s
         health = f"{self.url}/_stcore/health"
         while True:
             if self._process.poll() is not None:
@@ -157,7 +182,7 @@ class StreamlitServer:
             if time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(
-                    f"streamlit ({self.name}) was not healthy within {SERVER_START_TIMEOUT_S}s; "
+                    f"streamlit ({self.name}) was not healthy within {self.start_timeout_s}s; "
                     f"its log:\n{self.log()[-3000:]}"
                 )
             time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks

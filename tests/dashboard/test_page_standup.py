@@ -3,8 +3,18 @@ exactly those, in their sections, with their evidence."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from api_client import ApiClient
+from api_client.models import Execution
+from sandbox import RunningSandbox
 from sandbox.data import planted
-from tests.dashboard.apptest import STANDUP, assert_no_failure, captions
+from tests.dashboard import standup_history as history_service
+from tests.dashboard.apptest import STANDUP, assert_no_failure, captions, metrics
 from tests.dashboard.conftest import AppFactory
 
 
@@ -23,6 +33,172 @@ def test_the_sections_come_in_order_and_say_when_they_are_empty(app: AppFactory)
     ]
     assert "A plan is judged on its latest finished execution" in captions(at)
     assert at.query_params == {"tz": "UTC"}
+
+
+# -- what the page finds ----------------------------------------------------------------------
+
+ITEM_COLUMNS = ["Section", "Plan", "Details", "Link"]
+
+
+def items(at: AppTest) -> pd.DataFrame:
+    """Every item of every section (the page's CSV table), whatever the sections show."""
+    found = [d.value for d in at.dataframe if list(d.value.columns) == ITEM_COLUMNS]
+    assert len(found) == 1, "the page shows its items table once"
+    return found[0]
+
+
+def section(at: AppTest, title: str) -> pd.DataFrame:
+    every = items(at)
+    return every[every["Section"] == title].reset_index(drop=True)
+
+
+def section_tables(at: AppTest) -> list[pd.DataFrame]:
+    """The sections' own tables, in page order (an empty section shows a note instead)."""
+    return [d.value for d in at.dataframe if "Evidence" in d.value.columns]
+
+
+def latest_finished(client: ApiClient, plan_id: int, until: datetime) -> Execution:
+    """The plan's newest execution that has ended and has no WAITING result."""
+    runs = client.all_executions(plan_id=plan_id, date_from=until - timedelta(days=30))
+    done = [e for e in runs if e.end_date is not None and not e.result_summary.get("WAITING")]
+    return max(done, key=lambda e: e.start_date)
+
+
+def test_the_demo_shows_exactly_its_planted_cases_with_their_evidence(
+    app: AppFactory, oracle: ApiClient, sandbox: RunningSandbox
+) -> None:
+    now = sandbox.settings.now
+    names = {p.id: p.plan_name for p in oracle.plans(active=False)}
+    at = app(STANDUP, tz="UTC")
+
+    at.run()
+
+    assert_no_failure(at)
+    every = items(at)
+    planted_plans = {
+        "Turned red": [planted.TURNED_RED_PLAN],
+        "Fixed": [planted.FIXED_PLAN],
+        "Still failing": [planted.STILL_FAILING_PLAN],
+        "Newly failing scenarios": [planted.TURNED_RED_PLAN]
+        * len(planted.PLAN_ENVIRONMENTS[planted.TURNED_RED_PLAN]),
+        "Slower": [planted.SLOWER_PLAN],
+    }
+    for title, plan_ids in planted_plans.items():
+        assert list(section(at, title)["Plan"]) == [names[i] for i in plan_ids], title
+    assert len(every) == sum(len(ids) for ids in planted_plans.values())
+    # The steady green plans and the plan of scenario cases are in no section.
+    quiet = {*planted.STEADY_GREEN_PLANS, planted.SCENARIO_CASES_PLAN}
+    assert not set(every["Plan"]) & {names[i] for i in quiet}
+
+    # Each item links to its evidence: the execution that decided it, or the plan's executions.
+    red = latest_finished(oracle, planted.TURNED_RED_PLAN, now)
+    fixed = latest_finished(oracle, planted.FIXED_PLAN, now)
+    still = latest_finished(oracle, planted.STILL_FAILING_PLAN, now)
+    assert section(at, "Turned red")["Link"].tolist() == [f"results?execution={red.id}"]
+    assert section(at, "Fixed")["Link"].tolist() == [f"results?execution={fixed.id}"]
+    assert section(at, "Still failing")["Link"].tolist() == [f"results?execution={still.id}"]
+    newly = section(at, "Newly failing scenarios")
+    assert set(newly["Link"]) == {f"results?execution={red.id}"}
+    assert all(f"Scenario: {planted.TURNED_RED_SCENARIO};" in d for d in newly["Details"])
+    assert section(at, "Slower")["Link"].tolist() == [
+        f"executions?plan={planted.SLOWER_PLAN}&range=30d"
+    ]
+    # The sections' own tables say the same, with the same links.
+    tables = section_tables(at)
+    assert [len(t) for t in tables] == [1, 1, 1, 3, 1]
+    assert [link for t in tables for link in t["Evidence"]] == every["Link"].tolist()
+
+    # Running plans are judged on their latest finished execution, and named as running.
+    running = next(c for c in captions(at).splitlines() if c.startswith("Running now"))
+    for plan_id in planted.RUNNING_PLANS:
+        assert names[plan_id] in running
+    assert section(at, "Turned red")["Details"][0].endswith("running")
+
+
+def test_the_chat_digest_lists_the_planted_items_with_their_links(
+    app: AppFactory, oracle: ApiClient, sandbox: RunningSandbox
+) -> None:
+    names = {p.id: p.plan_name for p in oracle.plans(active=False)}
+    red = latest_finished(oracle, planted.TURNED_RED_PLAN, sandbox.settings.now)
+    at = app(STANDUP, tz="UTC")
+
+    at.run()
+
+    digest = at.code[0].value
+    headings = [line for line in digest.splitlines() if line.startswith("**")]
+    assert headings[1:] == [
+        "**Turned red**",
+        "**Fixed**",
+        "**Still failing**",
+        "**Newly failing scenarios**",
+        "**Slower**",
+    ]
+    bullets = [line for line in digest.splitlines() if line.startswith("- ")]
+    assert len(bullets) == 5  # one line per item; the three environments share one line
+    for plan_id in (
+        planted.TURNED_RED_PLAN,
+        planted.FIXED_PLAN,
+        planted.STILL_FAILING_PLAN,
+        planted.SLOWER_PLAN,
+    ):
+        assert f"[{names[plan_id]}](executions?plan={plan_id}&range=30d)" in digest
+    assert f"[execution {red.id}](results?execution={red.id})" in digest
+    for plan_id in planted.STEADY_GREEN_PLANS:
+        assert not any(names[plan_id] in line for line in bullets)
+
+
+# -- the same page on a history built by hand -------------------------------------------------
+
+
+def test_a_hand_built_history_shows_exactly_its_cases(
+    app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with history_service.serve_history() as service:
+        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
+        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
+        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
+        at = app(
+            STANDUP,
+            range="custom",
+            **{"from": history_service.WINDOW_FROM, "to": history_service.WINDOW_TO},
+            tz="UTC",
+        )
+
+        at.run()
+
+    assert_no_failure(at)
+    plans = history_service.PLANS
+    assert section(at, "Turned red").to_dict("list") == {
+        "Section": ["Turned red"],
+        "Plan": [plans[history_service.TURNED_RED]],
+        "Details": ["Failed in: #1003, Wed 4 Mar 10:00; Passed in: #1002, Tue 3 Mar 10:00"],
+        "Link": [f"results?execution={history_service.TURNED_RED_EXECUTION}"],
+    }
+    assert section(at, "Fixed").to_dict("list") == {
+        "Section": ["Fixed"],
+        "Plan": [plans[history_service.FIXED]],
+        "Details": ["Passed in: #1013, Wed 4 Mar 11:00; Failed in: #1012, Sun 1 Mar 11:00"],
+        "Link": [f"results?execution={history_service.FIXED_EXECUTION}"],
+    }
+    assert section(at, "Still failing").to_dict("list") == {
+        "Section": ["Still failing"],
+        "Plan": [plans[history_service.STILL_FAILING]],
+        "Details": ["Red since: Wed 25 Feb 06:00; Executions: 3; Latest: #1023, Tue 3 Mar 06:00"],
+        "Link": [f"results?execution={history_service.STILL_FAILING_EXECUTION}"],
+    }
+    newly = section(at, "Newly failing scenarios")
+    assert newly["Plan"].tolist() == [plans[history_service.TURNED_RED]]
+    assert newly["Details"][0].startswith("Scenario: 1; Environment: ")
+    assert "Chrome" in newly["Details"][0] or "CHROME" in newly["Details"][0]
+    assert newly["Link"].tolist() == [f"results?execution={history_service.TURNED_RED_EXECUTION}"]
+    slower = section(at, "Slower")
+    assert slower["Plan"].tolist() == [plans[history_service.SLOWER]]
+    assert "Slower by: +100 %" in slower["Details"][0]
+    assert slower["Link"].tolist() == [f"executions?plan={history_service.SLOWER}&range=30d"]
+    assert len(items(at)) == 5
+    running = next(c for c in captions(at).splitlines() if c.startswith("Running now"))
+    assert running.endswith(plans[history_service.STEADY])
+    assert metrics(at)["Executions"] == "9"  # started 3-4 March, the running one included
 
 
 def test_newly_failing_scenarios_link_to_their_history(app: AppFactory) -> None:

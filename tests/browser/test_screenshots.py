@@ -1,0 +1,82 @@
+"""A screenshot of every page (every route of `dashboard.state.routes.ALL`) on the demo data.
+
+Each browser run takes them, so a page that stopped drawing fails here, and keeps them under
+artifacts/browser/screenshots/. With UPDATE_SCREENSHOTS=1 (`make screenshots`) they are also
+written to docs/screenshots/, where the README shows them: a page added to `routes.ALL` is
+captured with no change here (opened with no parameters unless `EXAMPLES` names some).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from api_client import ApiClient
+from dashboard.state import routes
+from sandbox import SandboxSettings
+from sandbox.data import planted
+from tests.browser import screen
+from tests.browser.harness import ARTIFACTS, REPO_ROOT, StreamlitServer
+
+pytestmark = pytest.mark.browser
+
+DOCS = REPO_ROOT / "docs" / "screenshots"
+UPDATE = os.environ.get("UPDATE_SCREENSHOTS", "").strip().lower() in ("1", "true", "yes")
+
+
+def examples(oracle: ApiClient, now: datetime) -> dict[str, str]:
+    """The query that shows each known page at its most telling on the demo: the plan that
+    turned red, and its failing execution."""
+    plan = planted.TURNED_RED_PLAN
+    runs = oracle.all_executions(plan_id=plan, date_from=now - timedelta(days=30))
+    failed = max(
+        (e for e in runs if e.end_date is not None and not e.result_summary.get("WAITING")),
+        key=lambda e: e.start_date,
+    )
+    return {
+        routes.EXECUTIONS.url_path: f"plan={plan}&range=30d",
+        routes.RESULTS.url_path: f"execution={failed.id}",
+        routes.STANDUP.url_path: "tz=UTC",
+        routes.HEALTH.url_path: "tz=UTC",
+    }
+
+
+def capture(page: Page, url: str, targets: list[Path]) -> None:
+    """Open `url` and, once everything on it has drawn, save what the screen shows."""
+    screen.open_app(page, url)
+    main = screen.main(page)
+    expect(main.get_by_role("heading", level=1)).to_be_visible()
+    # Whatever the page draws has drawn: every chart's SVG, every table's canvas.
+    for chart in main.get_by_test_id("stPlotlyChart").all():
+        expect(chart.locator(".js-plotly-plot svg.main-svg").first).to_be_attached()
+    for frame in main.locator(screen.DATAFRAME).all():
+        expect(frame.get_by_test_id("data-grid-canvas")).to_be_visible()
+    screen.wait_until_idle(page)
+    screen.expect_no_failure_shown(page)
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(target))
+
+
+@pytest.mark.parametrize("route", routes.ALL, ids=[r.url_path for r in routes.ALL])
+def test_every_page_is_captured(
+    route: routes.Route,
+    new_page: Callable[[], Page],
+    dashboard: StreamlitServer,
+    oracle: ApiClient,
+    demo_settings: SandboxSettings,
+) -> None:
+    query = examples(oracle, demo_settings.now).get(route.url_path, "")
+    url = f"{dashboard.url}/{route.url_path}" + (f"?{query}" if query else "")
+    name = f"{route.url_path}.png"
+    targets = [ARTIFACTS / "screenshots" / name] + ([DOCS / name] if UPDATE else [])
+
+    capture(new_page(), url, targets)
+
+    for target in targets:
+        assert target.stat().st_size > 10_000, f"{target} is nearly empty"

@@ -58,6 +58,7 @@ class PostgresEngine:
         self._url = url
         self.schema = schema
         self._con: psycopg.Connection[Any] | None = None
+        self._from: ConnectionPool | None = None  # the pool `_con` goes back to
         self._read_only = False
 
     def __repr__(self) -> str:
@@ -101,13 +102,13 @@ class PostgresEngine:
             if isinstance(error, psycopg.Error):
                 raise self._error("cannot be opened", error) from None
             raise
-        self._con = con
+        self._con, self._from = con, pool
         self._read_only = read_only
 
     def close(self) -> None:
         con, self._con = self._con, None
-        if con is not None:
-            self._pool().putconn(con)
+        if con is not None and self._from is not None:
+            _give_back(self._from, con)
 
     # -- statements ------------------------------------------------------------------------------
 
@@ -255,8 +256,9 @@ class PostgresEngine:
 
     @contextlib.contextmanager
     def _borrowed(self, *, wait: float) -> Iterator[psycopg.Connection[Any]]:
+        pool = self._pool()
         try:
-            con = self._pool().getconn(timeout=max(wait, 0.1))
+            con = pool.getconn(timeout=max(wait, 0.1))
         except PoolTimeout:
             raise StoreBusyError(
                 f"The history store {self.location} has no free connection (waited {wait:.1f} s).",
@@ -268,7 +270,7 @@ class PostgresEngine:
         except psycopg.Error as error:
             raise self._error("cannot be used", error) from None
         finally:
-            self._pool().putconn(con)
+            _give_back(pool, con)
 
     def _schema_exists(self, con: psycopg.Connection[Any]) -> bool:
         row = con.execute(
@@ -287,8 +289,7 @@ class PostgresEngine:
             return action(con)
         except psycopg.OperationalError as error:
             if con.broken:  # the server went away: give the connection back, reopen next time
-                self._con = None
-                self._pool().putconn(con)
+                self.close()
             raise self._error("cannot be used", error) from None
         except psycopg.Error as error:
             raise self._error("cannot be used", error) from None
@@ -380,6 +381,14 @@ def pool_for(url: str) -> ConnectionPool:
             )
             _pools[key] = pool
         return pool
+
+
+def _give_back(pool: ConnectionPool, con: psycopg.Connection[Any]) -> None:
+    """Return `con` to the pool it came from (closed instead when that pool is closed)."""
+    if pool.closed:
+        con.close()
+    else:
+        pool.putconn(con)
 
 
 def close_pool(url: str) -> None:

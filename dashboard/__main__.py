@@ -324,7 +324,7 @@ def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None
 def _shared_location(url: str, connection: Connection) -> str:
     """Where a shared store keeps a connection's history: server and schema, no password."""
     from dashboard.data.store_location import store_schema
-    from dashboard.data.store_postgres import safe_url
+    from dashboard.data.store_pg_pool import safe_url
 
     return f"{safe_url(url)}#{store_schema(connection)}"
 

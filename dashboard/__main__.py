@@ -179,18 +179,23 @@ def _sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 
 def _info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    from dashboard.data.store import HistoryStore
+    from dashboard.data.store import HistoryStore, open_url
     from dashboard.data.store_errors import StoreError, StoreMissingError
-    from dashboard.data.store_location import store_path
+    from dashboard.data.store_location import store_path, store_url
 
     secrets = _read_secrets(args.secrets)
     with _connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
+        url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
+        where = _shared_location(url, connection) if url else str(path)
         try:
-            store = HistoryStore.open(path, read_only=True, wait=args.wait)
+            if url:
+                store = open_url(url, connection, read_only=True, wait=args.wait)
+            else:
+                store = HistoryStore.open(path, read_only=True, wait=args.wait)
         except StoreMissingError:
             print(f"No history stored yet for {_service_words(connection)}.")
-            print(f"It would be kept in {path}; `python -m dashboard store sync` fills it.")
+            print(f"It would be kept in {where}; `python -m dashboard store sync` fills it.")
             return OK
         except StoreError as error:
             raise CliError(_store_problem(error), STORE) from None
@@ -206,12 +211,13 @@ def _info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 def _clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import store_path
+    from dashboard.data.store_location import store_path, store_url
 
     secrets = _read_secrets(args.secrets)
     with _connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
-        if not path.exists():
+        url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
+        if not url and not path.exists():
             print(f"Nothing to clear: no history stored for {_service_words(connection)}.")
             return OK
         with _open(connection, secrets, env, wait=args.wait) as store:
@@ -220,11 +226,13 @@ def _clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
                 info = store.info()
             except StoreError as error:
                 raise CliError(_store_problem(error), STORE) from None
+        where = _shared_location(url, connection) if url else str(path)
         print(
             f"Cleared the history of {_service_words(connection)}: {results:,} results removed "
-            f"from {path} ({_size(info.size_bytes)} on disk until the next sync reuses it)."
+            f"from {where} ({_size(info.size_bytes)} on disk until the next sync reuses it)."
         )
-        print(f"To remove the file itself: rm {path}")
+        if not url:
+            print(f"To remove the file itself: rm {path}")
     return OK
 
 
@@ -311,6 +319,14 @@ def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None
 
 
 # -- words ---------------------------------------------------------------------------------------
+
+
+def _shared_location(url: str, connection: Connection) -> str:
+    """Where a shared store keeps a connection's history: server and schema, no password."""
+    from dashboard.data.store_location import store_schema
+    from dashboard.data.store_pg_pool import safe_url
+
+    return f"{safe_url(url)}#{store_schema(connection)}"
 
 
 def _service_words(connection: Connection) -> str:
@@ -409,7 +425,7 @@ def _print_sync(report: SyncReport, connection: Connection, path: Path) -> None:
 
 def _print_info(info: StoreInfo, out: TextIO) -> None:
     rows = [
-        ("file", info.location),
+        ("file" if info.engine == "duckdb" else info.engine, info.location),
         ("size", _size(info.size_bytes)),
         ("schema version", str(info.schema_version)),
         ("plans", f"{info.plans:,}"),

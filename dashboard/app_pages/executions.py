@@ -8,7 +8,7 @@ from dashboard.analytics import executions as execution_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
 from dashboard.present.formatting import human_duration, percent, plural, utc_text
-from dashboard.present.messages import STATUS_RULE, describe_skipped
+from dashboard.present.messages import STATUS_RULE, describe_skipped, describe_truncation
 from dashboard.state import choices, routes, url
 from dashboard.state.query import execution_query, time_window
 from dashboard.state.url import DateRange
@@ -94,7 +94,12 @@ try:
 except ApiError as error:
     notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()
-notices.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
+notices.show_notes(
+    [
+        describe_skipped((s.reason for s in data.skipped), "execution") or "",
+        describe_truncation(data.truncation) or "",
+    ]
+)
 
 executions, status_counts = execution_analytics.with_statuses(
     data.executions, data.status_counts, state.statuses

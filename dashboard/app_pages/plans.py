@@ -8,7 +8,7 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
 from dashboard.present import tables
 from dashboard.present.formatting import describe_slice
-from dashboard.present.messages import describe_skipped
+from dashboard.present.messages import describe_skipped, describe_truncation
 from dashboard.state import choices, routes
 from dashboard.state.query import execution_query
 from dashboard.state.url import DateRange, ViewState
@@ -70,6 +70,7 @@ states = None
 try:
     history = cache.executions(connection, execution_query(recent, now=now, email=None))
     states = plan_state.plan_states(history.executions)
+    notices.show_notes([describe_truncation(history.truncation) or ""])
 except ApiError as error:
     notices.show_error(error, part="the plans' recent executions (the table shows settings only)")
 

@@ -3,12 +3,19 @@
 import streamlit as st
 
 from api_client import ApiError
+from dashboard.analytics import contradictions
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
 from dashboard.present.formatting import human_duration, percent, plural, utc_text, visible_text
-from dashboard.present.messages import describe_error, describe_skipped, execution_not_found
+from dashboard.present.messages import (
+    describe_contradictions,
+    describe_error,
+    describe_skipped,
+    describe_summary_disagreement,
+    execution_not_found,
+)
 from dashboard.state import routes
 from dashboard.state.query import execution_query
 from dashboard.ui import notices, sidebar, url_filters
@@ -41,8 +48,9 @@ st.page_link(
 )
 
 # -- the execution (the API has no "get one execution": see live.find_execution) ------------
+now = sidebar.now(connection)
 try:
-    listed = execution_query(state, now=sidebar.now(connection), email=connection.email)
+    listed = execution_query(state, now=now, email=connection.email)
     found = cache.find_execution(
         connection,
         execution_id,
@@ -73,7 +81,17 @@ notices.plain(
     " · ".join(f"{label}: {visible_text(value, one_line=True)}" for label, value in facts)
 )
 columns = st.columns(4)
-columns[0].metric("Duration", human_duration(header.runtime_s), border=True)
+notices.show_notes(
+    describe_contradictions(
+        contradictions.one_execution_contradictions(
+            execution_id, start=header.start, end=header.end, runtime_s=header.runtime_s, now=now
+        ),
+        "execution",
+    )
+)
+columns[0].metric(
+    "Duration", human_duration(contradictions.possible_runtime(header.runtime_s)), border=True
+)
 columns[1].metric("Results", f"{header.results:,}", border=True)
 columns[2].metric("Failed", f"{header.failed:,}", border=True)
 columns[3].metric(
@@ -126,6 +144,20 @@ results = data.results
 if results.empty:
     st.info("The service returned no results for this execution's scenarios.")
     st.stop()
+# Data that contradicts itself is said to (a summary is compared only with every result loaded).
+complete = not data.failures and not data.skipped
+notices.show_notes(
+    [
+        describe_summary_disagreement(
+            contradictions.summary_disagreement(header.summary, results) if complete else None
+        )
+        or "",
+        *describe_contradictions(
+            contradictions.result_contradictions(results, now=now), "scenario"
+        ),
+    ]
+)
+results = contradictions.without_impossible_runtimes(results, "runtime_s")
 
 loaded = data.scenarios - len(data.failures)
 slice_text = (

@@ -4,11 +4,17 @@ its results."""
 import streamlit as st
 
 from api_client import ApiError
+from dashboard.analytics import contradictions
 from dashboard.analytics import executions as execution_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
 from dashboard.present.formatting import human_duration, percent, plural, utc_text
-from dashboard.present.messages import STATUS_RULE, describe_skipped, describe_truncation
+from dashboard.present.messages import (
+    STATUS_RULE,
+    describe_contradictions,
+    describe_skipped,
+    describe_truncation,
+)
 from dashboard.state import choices, routes, url
 from dashboard.state.query import execution_query, time_window
 from dashboard.state.url import DateRange
@@ -104,6 +110,13 @@ notices.show_notes(
 executions, status_counts = execution_analytics.with_statuses(
     data.executions, data.status_counts, state.statuses
 )
+# Impossible values are said to be (which executions), and a negative runtime is unknown.
+notices.show_notes(
+    describe_contradictions(
+        contradictions.execution_contradictions(executions, now=now), "execution"
+    )
+)
+executions = contradictions.without_impossible_runtimes(executions, "runtime_ms")
 slice_text = choices.executions_slice(executions, filters, window=window, now=now)
 if executions.empty:
     notices.show_notes(

@@ -37,6 +37,7 @@ from api_client import (
     TruncationReason,
     UnauthorizedUserError,
 )
+from dashboard.analytics.contradictions import Contradiction, Kind, SummaryDisagreement
 from dashboard.data.connection import (
     ENV_BASE_URL,
     ENV_CA_BUNDLE,
@@ -392,3 +393,58 @@ def execution_not_found(found: FoundExecution, listed: ExecutionQuery) -> str:
         f"({among}){near}. It may have been deleted, or the link is wrong: pick an execution "
         f"in the executions table."
     )
+
+
+_CONTRADICTION_WORDS = {
+    Kind.NEGATIVE_RUNTIME: ("{has} a negative runtime", "shown as unknown"),
+    Kind.FUTURE_START: ("{has} a start date in the future", "shown as the service sent it"),
+    Kind.FUTURE_END: ("{has} an end date in the future", "shown as the service sent it"),
+    Kind.END_BEFORE_START: ("{has} an end before {its} start", "shown as the service sent it"),
+}
+LISTED_IDS = 5
+"""How many record ids a contradiction note names before "and N more"."""
+
+
+def describe_contradictions(
+    found: Iterable[Contradiction], noun: str, *, id_label: str = "#"
+) -> list[str]:
+    """One plain-text note per kind of impossible value, with how many records and which:
+    "2 executions have a negative runtime (#12, #15), shown as unknown: the service's data
+    contradicts itself." `id_label` prefixes each id ("#" for executions, "scenario ")."""
+    notes = []
+    for contradiction in found:
+        count = len(contradiction.ids)
+        if not count:
+            continue
+        what, shown = _CONTRADICTION_WORDS[contradiction.kind]
+        has = "has" if count == 1 else "have"
+        its = "its" if count == 1 else "their"
+        listed = ", ".join(f"{id_label}{i}" for i in contradiction.ids[:LISTED_IDS])
+        more = f" and {count - LISTED_IDS:,} more" if count > LISTED_IDS else ""
+        notes.append(
+            f"{plural_noun(count, noun)} {what.format(has=has, its=its)} ({listed}{more}), "
+            f"{shown}: the service's data contradicts itself."
+        )
+    return notes
+
+
+def describe_summary_disagreement(disagreement: SummaryDisagreement | None) -> str | None:
+    """The note for an execution whose results deny its summary (plain text)."""
+    if disagreement is None:
+        return None
+
+    def counts(pairs: tuple[tuple[str, int], ...]) -> str:
+        return ", ".join(f"{status} {n:,}" for status, n in pairs) or "none"
+
+    return (
+        "The service's summary of this execution disagrees with the results it returned: the "
+        f"summary counts {plural_noun(disagreement.claimed_total, 'result')} "
+        f"({counts(disagreement.claimed)}), the service returned "
+        f"{disagreement.returned_total:,} ({counts(disagreement.returned)}). The tiles above "
+        "come from the summary; the table and charts below from the results."
+    )
+
+
+def plural_noun(count: int, noun: str) -> str:
+    """ "1 execution", "2 executions" (a scenario, a result...)."""
+    return f"{count:,} {noun if count == 1 else noun + 's'}"

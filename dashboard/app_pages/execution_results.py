@@ -8,7 +8,14 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
-from dashboard.present.formatting import human_duration, percent, plural, utc_text, visible_text
+from dashboard.present.formatting import (
+    human_duration,
+    percent,
+    plural,
+    times_note,
+    visible_text,
+    zone_text,
+)
 from dashboard.present.messages import (
     describe_contradictions,
     describe_error,
@@ -18,7 +25,7 @@ from dashboard.present.messages import (
 )
 from dashboard.state import routes
 from dashboard.state.query import execution_query
-from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
 
 ROUTE = routes.RESULTS
@@ -30,6 +37,7 @@ back = url_filters.link_params(
     state.with_changes(execution=None, execution_start=None), routes.EXECUTIONS
 )
 
+tz = zones.sidebar_zone(ROUTE, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(parsed.problems)
 execution_id = state.execution
@@ -74,7 +82,7 @@ facts = [
     ("Plan", header.plan),
     ("Project", header.project),
     ("Started by", header.user),
-    ("Ran", f"{utc_text(header.start)} to {utc_text(header.end)}"),
+    ("Ran", f"{zone_text(header.start, tz)} to {zone_text(header.end, tz)}"),
 ]
 # Names are the service's: plain text, never markdown (which would make a URL a link).
 notices.plain(
@@ -164,11 +172,12 @@ slice_text = (
     f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
 )
 st.subheader("Results", divider="gray")
-notices.caption(slice_text + ". Log links open in a new tab.")
+notices.caption(f"{slice_text}. Log links open in a new tab. {times_note(tz)}")
 table(
     tables.results_display(results),
     key="results.table",
     file_name=f"execution-{execution_id}-results.csv",
+    tz=tz,
     column_config={
         "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
         "Message": st.column_config.TextColumn(width="large"),

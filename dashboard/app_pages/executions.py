@@ -8,7 +8,7 @@ from dashboard.analytics import contradictions
 from dashboard.analytics import executions as execution_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
-from dashboard.present.formatting import human_duration, percent, plural, utc_text
+from dashboard.present.formatting import human_duration, percent, plural, times_note, utc_text
 from dashboard.present.messages import (
     STATUS_RULE,
     describe_contradictions,
@@ -18,7 +18,7 @@ from dashboard.present.messages import (
 from dashboard.state import choices, routes, url
 from dashboard.state.query import execution_query, time_window
 from dashboard.state.url import DateRange
-from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
 
 ROUTE = routes.EXECUTIONS
@@ -90,6 +90,7 @@ with row2[3]:
         disabled=not connection.email,
         help="Executions started by the user of the configured e-mail address.",
     )
+tz = zones.sidebar_zone(ROUTE, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(problems)
 
@@ -151,7 +152,7 @@ columns[3].metric(
     "whose newest execution is still running is judged on the one before).",
     border=True,
 )
-notices.caption(slice_text + ". Times are UTC.")
+notices.caption(f"{slice_text}. {times_note(tz)}")
 
 # -- charts -----------------------------------------------------------------------------------
 st.subheader("Results by status", divider="gray")
@@ -194,6 +195,7 @@ selected = table(
     key="executions.table",
     file_name="executions.csv",
     selectable=True,
+    tz=tz,
     column_config={
         "Id": st.column_config.NumberColumn(format="%d", width="small"),
         "Start": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),

@@ -10,6 +10,7 @@ import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
 from dashboard.present.colors import status_label
+from dashboard.present.csv import with_seconds
 from dashboard.present.formatting import human_duration
 
 PLAN_NOW_LABELS = {
@@ -95,7 +96,8 @@ def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) ->
             executions["execution_id"].map(counts[status]).fillna(0).astype("int64").to_numpy()
         )
     display["Pass rate"] = (executions["pass_rate"] * 100).round(1)
-    return display.reset_index(drop=True)
+    display = display.reset_index(drop=True)
+    return with_seconds(display, {"Duration": (executions["runtime_ms"] / 1000).to_numpy()})
 
 
 def results_display(results: pd.DataFrame) -> pd.DataFrame:
@@ -127,7 +129,8 @@ def results_display(results: pd.DataFrame) -> pd.DataFrame:
     )
     if ordered["unlinked_logs"].notna().any():
         display["Log paths (not web links)"] = ordered["unlinked_logs"]
-    return display.reset_index(drop=True)
+    display = display.reset_index(drop=True)
+    return with_seconds(display, {"Runtime": ordered["runtime_s"].to_numpy()})
 
 
 def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
@@ -137,7 +140,7 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
     def rate(column: str) -> pd.Series:
         return (health[column] * 100).round(1)
 
-    return pd.DataFrame(
+    display = pd.DataFrame(
         {
             "Id": health["plan_id"],
             "Plan": health["plan"],
@@ -170,3 +173,12 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Executions 30 d": health["executions_long"],
         }
     ).reset_index(drop=True)
+    return with_seconds(
+        display,
+        {
+            "Since fully green": [
+                None if pd.isna(d) else d.total_seconds() for d in health["since_fully_green"]
+            ],
+            "Median runtime 7 d": (health["median_runtime_ms_short"] / 1000).to_numpy(),
+        },
+    )

@@ -173,9 +173,11 @@ slice_text = (
 )
 st.subheader("Results", divider="gray")
 notices.caption(f"{slice_text}. Log links open in a new tab. {times_note(tz)}")
-table(
-    tables.results_display(results),
+shown = tables.results_display(results)
+selected = table(
+    shown,
     key="results.table",
+    selectable=True,
     file_name=f"execution-{execution_id}-results.csv",
     tz=tz,
     column_config={
@@ -185,6 +187,7 @@ table(
         "Executor log": st.column_config.LinkColumn(display_text="executor log"),
     },
 )
+notices.full_message(tables.result_message(shown, selected), key="results.message")
 
 left, right = st.columns([1, 2])
 with left:

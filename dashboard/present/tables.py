@@ -6,6 +6,8 @@ the download is exactly what the table shows.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
@@ -182,3 +184,22 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Median runtime 7 d": (health["median_runtime_ms_short"] / 1000).to_numpy(),
         },
     )
+
+
+@dataclass(frozen=True)
+class ResultMessage:
+    """One result's whole message, for the detail below the results table."""
+
+    heading: str  # "Scenario 12 · FAILURE · Windows 11 CHROME 134" (service text: shown plain)
+    message: str  # as the service sent it; empty when it sent none
+
+
+def result_message(display: pd.DataFrame, position: int | None) -> ResultMessage | None:
+    """The message of the row at `position` of `results_display`'s frame (None: no row)."""
+    if position is None or not 0 <= position < len(display):
+        return None
+    row = display.iloc[position]
+    parts = [f"Scenario {row['Scenario']}", row["Level"], row["OS"], row["Browser"], row["Version"]]
+    heading = " \u00b7 ".join(str(p) for p in parts if p is not None and not pd.isna(p))
+    message = row["Message"]
+    return ResultMessage(heading, "" if message is None or pd.isna(message) else str(message))

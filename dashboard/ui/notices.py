@@ -19,6 +19,7 @@ from api_client import ApiError
 from dashboard.data.connection import Source
 from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error
+from dashboard.present.tables import ResultMessage
 
 _NOTICES = {"error": st.error, "warning": st.warning, "info": st.info}
 
@@ -99,6 +100,20 @@ def show_error(
 
         source = sidebar.current_connection().source
     show_message(describe_error(error, part=part, filters=filters, source=source))
+
+
+def full_message(detail: ResultMessage | None, *, key: str) -> None:
+    """The whole message of the result selected in the results table, shown literally in a code
+    block (which has a copy button); a hint to select one when none is."""
+    if detail is None:
+        caption("Select a result in the table to read its whole message here, ready to copy.")
+        return
+    with st.container(border=True, key=key):
+        caption(detail.heading)
+        if detail.message:
+            st.code(visible_text(detail.message), language=None, wrap_lines=True)
+        else:
+            caption("The service sent no message for this result.")
 
 
 def _key(prefix: str) -> str:

@@ -17,11 +17,11 @@ from dashboard.present.formatting import (
     zone_text,
 )
 from dashboard.present.messages import (
-    describe_contradictions,
     describe_error,
     describe_skipped,
-    describe_summary_disagreement,
     execution_not_found,
+    header_contradiction_notes,
+    results_contradiction_notes,
 )
 from dashboard.state import routes
 from dashboard.state.query import execution_query
@@ -89,14 +89,7 @@ notices.plain(
     " · ".join(f"{label}: {visible_text(value, one_line=True)}" for label, value in facts)
 )
 columns = st.columns(4)
-notices.show_notes(
-    describe_contradictions(
-        contradictions.one_execution_contradictions(
-            execution_id, start=header.start, end=header.end, runtime_s=header.runtime_s, now=now
-        ),
-        "execution",
-    )
-)
+notices.show_notes(header_contradiction_notes(header, now=now))
 columns[0].metric(
     "Duration", human_duration(contradictions.possible_runtime(header.runtime_s)), border=True
 )
@@ -152,19 +145,8 @@ results = data.results
 if results.empty:
     st.info("The service returned no results for this execution's scenarios.")
     st.stop()
-# Data that contradicts itself is said to (a summary is compared only with every result loaded).
 complete = not data.failures and not data.skipped
-notices.show_notes(
-    [
-        describe_summary_disagreement(
-            contradictions.summary_disagreement(header.summary, results) if complete else None
-        )
-        or "",
-        *describe_contradictions(
-            contradictions.result_contradictions(results, now=now), "scenario"
-        ),
-    ]
-)
+notices.show_notes(results_contradiction_notes(header, results, complete=complete, now=now))
 results = contradictions.without_impossible_runtimes(results, "runtime_s")
 
 loaded = data.scenarios - len(data.failures)

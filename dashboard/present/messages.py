@@ -12,7 +12,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
+
+import pandas as pd
 
 from api_client import (
     ApiConnectionError,
@@ -37,7 +40,9 @@ from api_client import (
     TruncationReason,
     UnauthorizedUserError,
 )
+from dashboard.analytics import contradictions
 from dashboard.analytics.contradictions import Contradiction, Kind, SummaryDisagreement
+from dashboard.analytics.executions import ExecutionHeader
 from dashboard.data.connection import (
     ENV_BASE_URL,
     ENV_CA_BUNDLE,
@@ -448,3 +453,33 @@ def describe_summary_disagreement(disagreement: SummaryDisagreement | None) -> s
 def plural_noun(count: int, noun: str) -> str:
     """ "1 execution", "2 executions" (a scenario, a result...)."""
     return f"{count:,} {noun if count == 1 else noun + 's'}"
+
+
+def header_contradiction_notes(header: ExecutionHeader, *, now: datetime) -> list[str]:
+    """What is impossible about the execution a results page shows (its header's values)."""
+    return describe_contradictions(
+        contradictions.one_execution_contradictions(
+            header.execution_id,
+            start=header.start,
+            end=header.end,
+            runtime_s=header.runtime_s,
+            now=now,
+        ),
+        "execution",
+    )
+
+
+def results_contradiction_notes(
+    header: ExecutionHeader, results: pd.DataFrame, *, complete: bool, now: datetime
+) -> list[str]:
+    """What contradicts itself in an execution's results: a summary they deny (compared only
+    when every result was loaded: `complete`), and impossible values, by scenario."""
+    disagreement = (
+        contradictions.summary_disagreement(header.summary, results) if complete else None
+    )
+    return [
+        describe_summary_disagreement(disagreement) or "",
+        *describe_contradictions(
+            contradictions.result_contradictions(results, now=now), "scenario"
+        ),
+    ]

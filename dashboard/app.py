@@ -22,13 +22,14 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import notices, server, sidebar  # noqa: E402
+from dashboard.ui import notices, server, sidebar, theme  # noqa: E402
 
 
 def main() -> None:
     """One run of the app's script: the page frame, then the current page."""
     st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
     notices.styles()
+    theme.keep_theme()
     page = st.navigation(
         [
             st.Page(

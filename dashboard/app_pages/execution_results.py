@@ -3,15 +3,29 @@
 import streamlit as st
 
 from api_client import ApiError
+from dashboard.analytics import contradictions
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
-from dashboard.present.formatting import human_duration, percent, plural, utc_text, visible_text
-from dashboard.present.messages import describe_error, describe_skipped, execution_not_found
+from dashboard.present.formatting import (
+    human_duration,
+    percent,
+    plural,
+    times_note,
+    visible_text,
+    zone_text,
+)
+from dashboard.present.messages import (
+    describe_error,
+    describe_skipped,
+    execution_not_found,
+    header_contradiction_notes,
+    results_contradiction_notes,
+)
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
-from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
 
 ROUTE = routes.RESULTS
@@ -23,6 +37,7 @@ back = url_filters.link_params(
     state.with_changes(execution=None, execution_start=None), routes.EXECUTIONS
 )
 
+tz = zones.sidebar_zone(ROUTE, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(parsed.problems)
 execution_id = state.execution
@@ -41,8 +56,9 @@ st.page_link(
 )
 
 # -- the execution (the API has no "get one execution": see live.find_execution) ------------
+now = sidebar.now(connection)
 try:
-    listed = execution_query(state, now=sidebar.now(connection), email=connection.email)
+    listed = execution_query(state, now=now, email=connection.email)
     found = cache.find_execution(
         connection,
         execution_id,
@@ -66,14 +82,17 @@ facts = [
     ("Plan", header.plan),
     ("Project", header.project),
     ("Started by", header.user),
-    ("Ran", f"{utc_text(header.start)} to {utc_text(header.end)}"),
+    ("Ran", f"{zone_text(header.start, tz)} to {zone_text(header.end, tz)}"),
 ]
 # Names are the service's: plain text, never markdown (which would make a URL a link).
 notices.plain(
     " · ".join(f"{label}: {visible_text(value, one_line=True)}" for label, value in facts)
 )
 columns = st.columns(4)
-columns[0].metric("Duration", human_duration(header.runtime_s), border=True)
+notices.show_notes(header_contradiction_notes(header, now=now))
+columns[0].metric(
+    "Duration", human_duration(contradictions.possible_runtime(header.runtime_s)), border=True
+)
 columns[1].metric("Results", f"{header.results:,}", border=True)
 columns[2].metric("Failed", f"{header.failed:,}", border=True)
 columns[3].metric(
@@ -126,19 +145,25 @@ results = data.results
 if results.empty:
     st.info("The service returned no results for this execution's scenarios.")
     st.stop()
+complete = not data.failures and not data.skipped
+notices.show_notes(results_contradiction_notes(header, results, complete=complete, now=now))
+results = contradictions.without_impossible_runtimes(results, "runtime_s")
 
 loaded = data.scenarios - len(data.failures)
 slice_text = (
     f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
 )
 st.subheader("Results", divider="gray")
-notices.caption(slice_text + ". Log links open in a new tab.")
-table(
-    tables.results_display(
-        results, scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario)
-    ),
+notices.caption(f"{slice_text}. Log links open in a new tab. {times_note(tz)}")
+shown = tables.results_display(
+    results, scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario)
+)
+selected = table(
+    shown,
     key="results.table",
+    selectable=True,
     file_name=f"execution-{execution_id}-results.csv",
+    tz=tz,
     column_config={
         "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
         "Message": st.column_config.TextColumn(width="large"),
@@ -147,6 +172,7 @@ table(
         "History": st.column_config.LinkColumn(display_text="history"),
     },
 )
+notices.full_message(tables.result_message(shown, selected), key="results.message")
 
 left, right = st.columns([1, 2])
 with left:

@@ -4,15 +4,21 @@ its results."""
 import streamlit as st
 
 from api_client import ApiError
+from dashboard.analytics import contradictions
 from dashboard.analytics import executions as execution_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
-from dashboard.present.formatting import human_duration, percent, plural, utc_text
-from dashboard.present.messages import STATUS_RULE, describe_skipped
+from dashboard.present.formatting import human_duration, percent, plural, times_note, utc_text
+from dashboard.present.messages import (
+    STATUS_RULE,
+    describe_contradictions,
+    describe_skipped,
+    describe_truncation,
+)
 from dashboard.state import choices, routes, url
 from dashboard.state.query import execution_query, time_window
 from dashboard.state.url import DateRange
-from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
 
 ROUTE = routes.EXECUTIONS
@@ -84,6 +90,7 @@ with row2[3]:
         disabled=not connection.email,
         help="Executions started by the user of the configured e-mail address.",
     )
+tz = zones.sidebar_zone(ROUTE, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(problems)
 
@@ -94,11 +101,23 @@ try:
 except ApiError as error:
     notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()
-notices.show_notes([describe_skipped((s.reason for s in data.skipped), "execution") or ""])
+notices.show_notes(
+    [
+        describe_skipped((s.reason for s in data.skipped), "execution") or "",
+        describe_truncation(data.truncation) or "",
+    ]
+)
 
 executions, status_counts = execution_analytics.with_statuses(
     data.executions, data.status_counts, state.statuses
 )
+# Impossible values are said to be (which executions), and a negative runtime is unknown.
+notices.show_notes(
+    describe_contradictions(
+        contradictions.execution_contradictions(executions, now=now), "execution"
+    )
+)
+executions = contradictions.without_impossible_runtimes(executions, "runtime_ms")
 slice_text = choices.executions_slice(executions, filters, window=window, now=now)
 if executions.empty:
     notices.show_notes(
@@ -133,11 +152,14 @@ columns[3].metric(
     "whose newest execution is still running is judged on the one before).",
     border=True,
 )
-notices.caption(slice_text + ". Times are UTC.")
+notices.caption(f"{slice_text}. {times_note(tz)}")
 
 # -- charts -----------------------------------------------------------------------------------
 st.subheader("Results by status", divider="gray")
-notices.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
+notices.caption(
+    slice_text + ". Colours are fixed per status; unknown statuses are grey. Days and chart "
+    "times are UTC."
+)
 per_execution, per_day = st.tabs(["Per execution", "Per day"])
 with per_execution:
     # One bar per execution stays readable (and quick to draw) up to a limit; the day chart
@@ -176,6 +198,7 @@ selected = table(
     key="executions.table",
     file_name="executions.csv",
     selectable=True,
+    tz=tz,
     column_config={
         "Id": st.column_config.NumberColumn(format="%d", width="small"),
         "Start": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),

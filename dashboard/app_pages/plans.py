@@ -7,12 +7,12 @@ from dashboard.analytics import plan_state
 from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
 from dashboard.present import tables
-from dashboard.present.formatting import describe_slice
-from dashboard.present.messages import describe_skipped
+from dashboard.present.formatting import describe_slice, times_note
+from dashboard.present.messages import describe_skipped, describe_truncation
 from dashboard.state import choices, routes
 from dashboard.state.query import execution_query
 from dashboard.state.url import DateRange, ViewState
-from dashboard.ui import notices, sidebar, url_filters
+from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
 
 ROUTE = routes.PLANS
@@ -42,6 +42,7 @@ with left:
     filters.selectbox("Project", "project", {None: "All projects", **projects})
 with right:
     filters.toggle("Active plans only", "active_only", help="Leave out disabled plans.")
+tz = zones.sidebar_zone(ROUTE, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(problems)
 notices.show_notes([describe_skipped((s.reason for s in data.skipped), "plan") or ""])
@@ -70,6 +71,7 @@ states = None
 try:
     history = cache.executions(connection, execution_query(recent, now=now, email=None))
     states = plan_state.plan_states(history.executions)
+    notices.show_notes([describe_truncation(history.truncation) or ""])
 except ApiError as error:
     notices.show_error(error, part="the plans' recent executions (the table shows settings only)")
 
@@ -78,7 +80,7 @@ scope = f"in project {projects[state.project]}" if state.project else "in every 
 kind = "active " if state.active_only else ""
 notices.caption(
     describe_slice(kpis.plans, f"{kind}plan", None, None, today=sidebar.now(connection).date())
-    + f" {scope}. Select a plan to open its executions."
+    + f" {scope}. Select a plan to open its executions. {times_note(tz)}"
 )
 if states is not None:
     notices.caption(
@@ -92,6 +94,7 @@ selected = table(
     key="plans.table",
     file_name="plans.csv",
     selectable=True,
+    tz=tz,
     column_config={
         "Id": st.column_config.NumberColumn(format="%d", width="small"),
         "Plan": st.column_config.TextColumn(width="medium"),

@@ -30,6 +30,7 @@ from api_client import (
     ScenarioNotFoundError,
     SkippedRecord,
     TestResult,
+    Truncation,
 )
 from dashboard.analytics.cells import time_extent
 from dashboard.analytics.executions import ExecutionHeader, execution_header
@@ -62,6 +63,7 @@ class ExecutionsData:
     executions: pd.DataFrame
     status_counts: pd.DataFrame
     skipped: tuple[Skipped, ...] = ()
+    truncation: Truncation | None = None  # the walk stopped before the pages the service claimed
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def load_executions(
         frames.executions_frame(executions),
         frames.status_counts_frame(executions),
         _skipped(executions.skipped),
+        executions.truncation,
     )
 
 

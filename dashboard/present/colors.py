@@ -2,26 +2,29 @@
 
 The service's set of statuses is open (spec section 2.1 names only some): an unknown status is
 shown as itself, in a neutral grey, never dropped and never given a colour that suggests a verdict.
-The colours are mid-tone so they stay readable on the light and the dark theme. Which status is
-a pass or a failure is not decided here but in `dashboard.analytics.verdicts`.
+The colours are mid-tone so they stay readable on the light and the dark theme (a contrast of at
+least 3:1 against both backgrounds), and were chosen so that every two of them stay apart (at
+least 10 CIEDE2000) for normal vision and under simulated protanopia, deuteranopia and
+tritanopia; tests/dashboard/test_color_vision.py checks both. Which status is a pass or a
+failure is not decided here but in `dashboard.analytics.verdicts`.
 """
 
 from __future__ import annotations
 
 STATUS_COLORS: dict[str, str] = {  # in the order of verdicts.KNOWN_STATUSES
-    "SUCCESS": "#2e9e5b",  # green
-    "FAILURE": "#d64545",  # red
-    "ERROR": "#b4451f",  # dark orange-red: broke, rather than failed an assertion
-    "WARNING": "#e0a526",  # amber
-    "WAITING": "#7a8ca8",  # grey-blue: queued
-    "PROCESSING": "#4f86c6",  # blue: running
-    "REPORTING": "#6f7fd1",  # indigo
-    "TERMINATING": "#9a6fb0",  # violet
-    "STOPPED": "#8c6d5a",  # brown: stopped by someone
-    "UNEXECUTED": "#a3a3a3",  # light grey: never ran
+    "SUCCESS": "#167c04",  # green
+    "FAILURE": "#db6965",  # red
+    "ERROR": "#9a447d",  # plum: broke, rather than failed an assertion
+    "WARNING": "#b78f00",  # amber
+    "WAITING": "#8796ad",  # grey-blue: queued
+    "PROCESSING": "#3b88ff",  # blue: running
+    "REPORTING": "#7b75ac",  # lavender
+    "TERMINATING": "#5f53c0",  # indigo
+    "STOPPED": "#785e4b",  # brown: stopped by someone
+    "UNEXECUTED": "#93918e",  # light grey: never ran
 }
 
-UNKNOWN_STATUS_COLOR = "#8e8e8e"
+UNKNOWN_STATUS_COLOR = "#787070"
 """Neutral grey for a status this dashboard does not know."""
 
 OUTCOME_COLORS: dict[str, str] = {

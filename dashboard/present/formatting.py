@@ -173,3 +173,33 @@ def utc_text(value: object) -> str:
         return EN_DASH
     stamp = pd.Timestamp(value)
     return f"{format_day(stamp, with_year=True)}, {stamp:%H:%M} UTC"
+
+
+def zone_text(value: object, tz: str) -> str:
+    """A timestamp in the zone `tz` as "20 Nov 2026, 12:15 Europe/Istanbul" ("... UTC" in UTC);
+    a missing one as an en dash."""
+    if value is None or pd.isna(value):
+        return EN_DASH
+    stamp = pd.Timestamp(value)
+    stamp = (stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp).tz_convert(tz)
+    return f"{format_day(stamp, with_year=True)}, {stamp:%H:%M} {tz}"
+
+
+def times_note(tz: str) -> str:
+    """What a page says about its times: "Times are Europe/Istanbul." """
+    return f"Times are {tz}."
+
+
+def in_zone(frame: pd.DataFrame, tz: str) -> pd.DataFrame:
+    """`frame` with every time-zone-aware datetime column shown in `tz` (the same instants)."""
+    zoned = [
+        position
+        for position, dtype in enumerate(frame.dtypes)
+        if isinstance(dtype, pd.DatetimeTZDtype) and str(dtype.tz) != tz
+    ]
+    if not zoned:
+        return frame
+    shown = frame.copy()
+    for position in zoned:
+        shown.isetitem(position, shown.iloc[:, position].dt.tz_convert(tz))
+    return shown

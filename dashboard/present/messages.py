@@ -12,7 +12,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
+
+import pandas as pd
 
 from api_client import (
     ApiConnectionError,
@@ -28,13 +31,27 @@ from api_client import (
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
+    RedirectError,
     RequestValidationError,
     ResponseValidationError,
     ScenarioNotFoundError,
     ServerError,
+    Truncation,
+    TruncationReason,
     UnauthorizedUserError,
 )
-from dashboard.data.connection import ENV_EMAIL, SECRETS_SECTION, Source
+from dashboard.analytics import contradictions
+from dashboard.analytics.contradictions import Contradiction, Kind, SummaryDisagreement
+from dashboard.analytics.executions import ExecutionHeader
+from dashboard.data.connection import (
+    ENV_BASE_URL,
+    ENV_CA_BUNDLE,
+    ENV_COMPANY_ID,
+    ENV_EMAIL,
+    ENV_TOKEN,
+    SECRETS_SECTION,
+    Source,
+)
 from dashboard.data.live import FoundExecution
 from dashboard.present.formatting import escape_markdown, utc_text
 
@@ -85,10 +102,7 @@ def describe_error(
     what = part or (f"the {error.operation.label}" if error.operation else "the data")
 
     if isinstance(error, RequestValidationError):
-        return UserMessage(
-            f"Could not ask for {what}: a filter value is not valid. Reset the filters (open the "
-            f"page from the sidebar) and choose them again."
-        )
+        return _describe_invalid_argument(error, what, source)
     if source == "session" and not isinstance(error, _ONLY_FROM_A_WORKING_SERVICE):
         return form_connection_failed(what)
     if isinstance(error, ApiTimeoutError):
@@ -107,9 +121,117 @@ def describe_error(
             f"page instead of JSON). Check that the base URL is the service's API address. "
             f"{REFRESH_HINT}"
         )
+    if isinstance(error, RedirectError):
+        return _describe_redirect(error, what, source)
     if isinstance(error, ApiStatusError):
         return _describe_status(error, what, filters, source)
     return UserMessage(f"Could not load {what}. {REFRESH_HINT}")
+
+
+# What a malformed token contains, as `api_client.auth.token_problem` words it ("it contains a
+# space"): plain words only, so nothing of the token itself can pass through.
+_TOKEN_PROBLEM_RE = re.compile(r"; it contains (an? [A-Za-z -]{1,40})(?: \(|$)")
+# An origin as `api_client.errors` keeps it: scheme, host (a name or an IP, v6 in brackets), port.
+_ORIGIN_RE = re.compile(
+    r"^https?://[A-Za-z0-9.\-]{1,253}(?::\d{1,5})?$|^https?://\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?$"
+)
+
+
+def _where_to_fix(source: Source | None, setting: str) -> str:
+    """Where the viewer corrects a connection setting, for their kind of connection."""
+    if source == "session":
+        return f"in the sidebar's *{FORM_TITLE}* form, then connect again"
+    if source == "secrets":
+        return f"in the `[{SECRETS_SECTION}]` table of `.streamlit/secrets.toml`"
+    if source == "environment":
+        return f"in `{setting}`"
+    return f"in the sidebar's *{FORM_TITLE}* form or where the connection is configured"
+
+
+def _describe_invalid_argument(
+    error: RequestValidationError, what: str, source: Source | None
+) -> UserMessage:
+    """A request refused before it was sent, worded by the argument at fault.
+
+    The token's problem is said in the client's own words ("it contains a space"), which name a
+    kind of character and never the token; nothing else of the error's text is repeated.
+    """
+    argument = error.argument
+    if argument == "token":
+        found = _TOKEN_PROBLEM_RE.search(str(error))
+        if found:
+            problem = f"it contains {found.group(1)}"
+        elif "empty" in str(error):
+            problem = "it is empty"
+        else:
+            problem = "it is not text"
+        return UserMessage(
+            f"The token is not valid: {problem}. A token is one line of visible ASCII "
+            f"characters, without spaces. Check it {_where_to_fix(source, ENV_TOKEN)} "
+            f"(paste it again, from the service itself rather than a document)."
+        )
+    if argument == "company_id":
+        return UserMessage(
+            f"The company id is not valid: it must be a whole number of 1 or more. Check it "
+            f"{_where_to_fix(source, ENV_COMPANY_ID)}."
+        )
+    if argument == "base_url":
+        return UserMessage(
+            f"The base URL is not valid: it must start with http:// or https:// and name a host "
+            f"(the part before /api). Check it {_where_to_fix(source, ENV_BASE_URL)}."
+        )
+    if argument == "verify":
+        return UserMessage(
+            "The CA bundle could not be loaded, so no request was sent. Check the file named by "
+            f"`{ENV_CA_BUNDLE}` or `ca_bundle` in `.streamlit/secrets.toml`: it must be a "
+            "readable PEM file."
+        )
+    return UserMessage(
+        f"Could not ask for {what}: a filter value is not valid. Reset the filters (open the "
+        f"page from the sidebar) and choose them again."
+    )
+
+
+def _describe_redirect(error: RedirectError, what: str, source: Source | None) -> UserMessage:
+    """A redirect is never followed: the base URL is not the API's own address.
+
+    Only the target's origin is named (a path or query may carry a ticket), as code so that
+    markdown cannot make it a link, and only when it has the shape of an origin.
+    """
+    origin = error.location_origin
+    where = f"to `{origin}`" if origin and _ORIGIN_RE.match(origin) else "elsewhere"
+    return UserMessage(
+        f"The service redirected the request for {what} {where} (HTTP {error.status_code}); "
+        f"redirects are not followed. Check the base URL "
+        f"{_where_to_fix(source, ENV_BASE_URL)}: it must be the API's own address (the part "
+        f"before /api), not a login or a web page."
+    )
+
+
+def describe_truncation(truncation: Truncation | None, noun: str = "execution") -> str | None:
+    """Say that a walk over pages stopped before the end the service claimed, and why.
+
+    Plain text (it quotes the service's counts, which are only numbers): "The service claims
+    1,000,000,000 pages of executions (1,000,000,000,000 in all); showing the first 2 pages
+    (a page held only executions already shown)."
+    """
+    if truncation is None:
+        return None
+    pages = truncation.pages_read
+    why = _TRUNCATION_REASONS.get(truncation.reason, "")
+    return (
+        f"The service claims {truncation.claimed_pages:,} pages of {noun}s "
+        f"({truncation.claimed_total:,} in all); showing the first "
+        f"{pages:,} {'page' if pages == 1 else 'pages'}{f' ({why})' if why else ''}. "
+        f"The counts on this page cover only those."
+    )
+
+
+_TRUNCATION_REASONS = {
+    TruncationReason.PAGE_CAP: "more pages than the dashboard reads in one go",
+    TruncationReason.EMPTY_PAGE: "a page before the claimed end was empty",
+    TruncationReason.NOTHING_NEW: "a page held only records already shown",
+}
 
 
 # Answers only the service itself gives, to a token it accepted: worded as usual for the form.
@@ -276,3 +398,88 @@ def execution_not_found(found: FoundExecution, listed: ExecutionQuery) -> str:
         f"({among}){near}. It may have been deleted, or the link is wrong: pick an execution "
         f"in the executions table."
     )
+
+
+_CONTRADICTION_WORDS = {
+    Kind.NEGATIVE_RUNTIME: ("{has} a negative runtime", "shown as unknown"),
+    Kind.FUTURE_START: ("{has} a start date in the future", "shown as the service sent it"),
+    Kind.FUTURE_END: ("{has} an end date in the future", "shown as the service sent it"),
+    Kind.END_BEFORE_START: ("{has} an end before {its} start", "shown as the service sent it"),
+}
+LISTED_IDS = 5
+"""How many record ids a contradiction note names before "and N more"."""
+
+
+def describe_contradictions(
+    found: Iterable[Contradiction], noun: str, *, id_label: str = "#"
+) -> list[str]:
+    """One plain-text note per kind of impossible value, with how many records and which:
+    "2 executions have a negative runtime (#12, #15), shown as unknown: the service's data
+    contradicts itself." `id_label` prefixes each id ("#" for executions, "scenario ")."""
+    notes = []
+    for contradiction in found:
+        count = len(contradiction.ids)
+        if not count:
+            continue
+        what, shown = _CONTRADICTION_WORDS[contradiction.kind]
+        has = "has" if count == 1 else "have"
+        its = "its" if count == 1 else "their"
+        listed = ", ".join(f"{id_label}{i}" for i in contradiction.ids[:LISTED_IDS])
+        more = f" and {count - LISTED_IDS:,} more" if count > LISTED_IDS else ""
+        notes.append(
+            f"{plural_noun(count, noun)} {what.format(has=has, its=its)} ({listed}{more}), "
+            f"{shown}: the service's data contradicts itself."
+        )
+    return notes
+
+
+def describe_summary_disagreement(disagreement: SummaryDisagreement | None) -> str | None:
+    """The note for an execution whose results deny its summary (plain text)."""
+    if disagreement is None:
+        return None
+
+    def counts(pairs: tuple[tuple[str, int], ...]) -> str:
+        return ", ".join(f"{status} {n:,}" for status, n in pairs) or "none"
+
+    return (
+        "The service's summary of this execution disagrees with the results it returned: the "
+        f"summary counts {plural_noun(disagreement.claimed_total, 'result')} "
+        f"({counts(disagreement.claimed)}), the service returned "
+        f"{disagreement.returned_total:,} ({counts(disagreement.returned)}). The tiles above "
+        "come from the summary; the table and charts below from the results."
+    )
+
+
+def plural_noun(count: int, noun: str) -> str:
+    """ "1 execution", "2 executions" (a scenario, a result...)."""
+    return f"{count:,} {noun if count == 1 else noun + 's'}"
+
+
+def header_contradiction_notes(header: ExecutionHeader, *, now: datetime) -> list[str]:
+    """What is impossible about the execution a results page shows (its header's values)."""
+    return describe_contradictions(
+        contradictions.one_execution_contradictions(
+            header.execution_id,
+            start=header.start,
+            end=header.end,
+            runtime_s=header.runtime_s,
+            now=now,
+        ),
+        "execution",
+    )
+
+
+def results_contradiction_notes(
+    header: ExecutionHeader, results: pd.DataFrame, *, complete: bool, now: datetime
+) -> list[str]:
+    """What contradicts itself in an execution's results: a summary they deny (compared only
+    when every result was loaded: `complete`), and impossible values, by scenario."""
+    disagreement = (
+        contradictions.summary_disagreement(header.summary, results) if complete else None
+    )
+    return [
+        describe_summary_disagreement(disagreement) or "",
+        *describe_contradictions(
+            contradictions.result_contradictions(results, now=now), "scenario"
+        ),
+    ]

@@ -7,11 +7,13 @@ the download is exactly what the table shows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
 from dashboard.present.colors import status_label
+from dashboard.present.csv import with_seconds
 from dashboard.present.formatting import human_duration
 
 PLAN_NOW_LABELS = {
@@ -97,7 +99,8 @@ def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) ->
             executions["execution_id"].map(counts[status]).fillna(0).astype("int64").to_numpy()
         )
     display["Pass rate"] = (executions["pass_rate"] * 100).round(1)
-    return display.reset_index(drop=True)
+    display = display.reset_index(drop=True)
+    return with_seconds(display, {"Duration": (executions["runtime_ms"] / 1000).to_numpy()})
 
 
 def results_display(
@@ -137,7 +140,8 @@ def results_display(
         display["History"] = [
             None if pd.isna(s) else scenario_link(int(s)) for s in ordered["scenario_id"]
         ]
-    return display.reset_index(drop=True)
+    display = display.reset_index(drop=True)
+    return with_seconds(display, {"Runtime": ordered["runtime_s"].to_numpy()})
 
 
 def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
@@ -147,7 +151,7 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
     def rate(column: str) -> pd.Series:
         return (health[column] * 100).round(1)
 
-    return pd.DataFrame(
+    display = pd.DataFrame(
         {
             "Id": health["plan_id"],
             "Plan": health["plan"],
@@ -182,3 +186,31 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Executions 30 d": health["executions_long"],
         }
     ).reset_index(drop=True)
+    return with_seconds(
+        display,
+        {
+            "Since fully green": [
+                None if pd.isna(d) else d.total_seconds() for d in health["since_fully_green"]
+            ],
+            "Median runtime 7 d": (health["median_runtime_ms_short"] / 1000).to_numpy(),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class ResultMessage:
+    """One result's whole message, for the detail below the results table."""
+
+    heading: str  # "Scenario 12 · FAILURE · Windows 11 CHROME 134" (service text: shown plain)
+    message: str  # as the service sent it; empty when it sent none
+
+
+def result_message(display: pd.DataFrame, position: int | None) -> ResultMessage | None:
+    """The message of the row at `position` of `results_display`'s frame (None: no row)."""
+    if position is None or not 0 <= position < len(display):
+        return None
+    row = display.iloc[position]
+    parts = [f"Scenario {row['Scenario']}", row["Level"], row["OS"], row["Browser"], row["Version"]]
+    heading = " \u00b7 ".join(str(p) for p in parts if p is not None and not pd.isna(p))
+    message = row["Message"]
+    return ResultMessage(heading, "" if message is None or pd.isna(message) else str(message))

@@ -34,8 +34,9 @@ CHANGES = "changes"  # the comparison lists only what changed (on by default)
 # Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
 # holds what that page shows and nothing stale from another page. The results page keeps the
 # executions filters so that "back to executions" restores them.
-PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE)
-EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE)
+# Every page keeps the viewer's time zone, so a link shows the times its sender saw.
+PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE, TZ)
+EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE, TZ)
 RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
 STANDUP_PARAMS: tuple[str, ...] = (PROJECT, RANGE, FROM, TO, TZ, STANDUP_AT, PRESENT)
 HEALTH_PARAMS: tuple[str, ...] = (PROJECT, TZ)

@@ -10,6 +10,7 @@ gives it the look of a caption or an alert box; `styles()` holds that look.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 
@@ -19,6 +20,7 @@ from api_client import ApiError
 from dashboard.data.connection import Source
 from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error
+from dashboard.present.tables import ResultMessage
 
 _NOTICES = {"error": st.error, "warning": st.warning, "info": st.info}
 
@@ -43,11 +45,22 @@ _STYLES = f"""
 """
 
 
+FORM_FAILURE_SECONDS = 5.0
+"""No failure of a connection made with the sidebar's form is shown sooner than this after the
+run began. A wrong token is answered in some 50 ms, a closed port after the client's retries
+(2-3 s): shown at once, the delay would tell them apart (and a port scan would read it). The
+client's retries end well within it; a port that drops packets (a timeout) still takes longer:
+see README "Security"."""
+_RUN_STARTED = "notices.run_started"  # session_state key: time.monotonic() at the run's start
+
+
 def styles() -> None:
     """The look of plain captions and notes; called once per run by the app, before any page.
 
-    Style-only HTML takes no room on the page (Streamlit puts it in its event container).
+    Style-only HTML takes no room on the page (Streamlit puts it in its event container). It
+    also notes when the run began (see `FORM_FAILURE_SECONDS`).
     """
+    st.session_state[_RUN_STARTED] = time.monotonic()
     st.html(_STYLES)
 
 
@@ -98,7 +111,34 @@ def show_error(
         from dashboard.ui import sidebar  # here: sidebar is drawn by the app, notices by pages
 
         source = sidebar.current_connection().source
+    if source == "session":
+        _wait_out_form_failure()
     show_message(describe_error(error, part=part, filters=filters, source=source))
+
+
+def _wait_out_form_failure() -> None:
+    """Hold a form connection's failure until `FORM_FAILURE_SECONDS` after the run began, so
+    every failure takes the same time whatever answered (or did not)."""
+    started = st.session_state.get(_RUN_STARTED)
+    if started is None:
+        return
+    remaining = started + FORM_FAILURE_SECONDS - time.monotonic()
+    if remaining > 0:
+        time.sleep(remaining)
+
+
+def full_message(detail: ResultMessage | None, *, key: str) -> None:
+    """The whole message of the result selected in the results table, shown literally in a code
+    block (which has a copy button); a hint to select one when none is."""
+    if detail is None:
+        caption("Select a result in the table to read its whole message here, ready to copy.")
+        return
+    with st.container(border=True, key=key):
+        caption(detail.heading)
+        if detail.message:
+            st.code(visible_text(detail.message), language=None, wrap_lines=True)
+        else:
+            caption("The service sent no message for this result.")
 
 
 def _key(prefix: str) -> str:

@@ -9,6 +9,7 @@ address bar says, whether it came from a click, a pasted link or the browser's b
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import date
 from typing import Any, TypeVar
 
@@ -16,6 +17,7 @@ import streamlit as st
 
 from dashboard.present.formatting import visible_text
 from dashboard.state import url as url_state
+from dashboard.state.params import TZ
 from dashboard.state.routes import Route
 
 T = TypeVar("T")
@@ -24,9 +26,27 @@ T = TypeVar("T")
 # -- view state <-> URL -----------------------------------------------------------------------
 
 
+CHOSEN_ZONE = "viewer.tz"
+"""session_state key of the time zone this viewer chose (absent: the browser's)."""
+
+
 def read_view(route: Route) -> url_state.ParsedState:
-    """The page's view state from the URL, and what was wrong with it (shown by the caller)."""
-    return url_state.parse(st.query_params.to_dict(), route.params)
+    """The page's view state from the URL, and what was wrong with it (shown by the caller).
+
+    The time zone is chosen once: a page whose URL names none uses the zone this viewer chose
+    on another page (and `write_url` then puts it in this page's URL too); a URL that names one
+    makes it the viewer's choice.
+    """
+    parsed = url_state.parse(st.query_params.to_dict(), route.params)
+    if TZ not in route.params:
+        return parsed
+    if parsed.state.tz is not None:
+        st.session_state[CHOSEN_ZONE] = parsed.state.tz
+        return parsed
+    chosen = st.session_state.get(CHOSEN_ZONE)
+    if chosen is None:
+        return parsed
+    return replace(parsed, state=parsed.state.with_changes(tz=chosen))
 
 
 def write_url(state: url_state.ViewState, route: Route) -> None:
@@ -149,6 +169,8 @@ class UrlFilters:
         def commit() -> None:
             current = url_state.parse(st.query_params.to_dict(), route.params).state
             changes = {field: from_widget(st.session_state[key]), **(resets or {})}
+            if field == "tz":  # the viewer's choice holds on every page (None: the browser's)
+                st.session_state[CHOSEN_ZONE] = changes[field]
             write_url(current.with_changes(**changes), route)
 
         return commit

@@ -8,6 +8,7 @@ from zoneinfo import available_timezones
 
 import streamlit as st
 
+from dashboard.state.routes import Route
 from dashboard.state.url import ViewState
 from dashboard.ui.url_filters import UrlFilters
 
@@ -34,3 +35,14 @@ def viewer_zone(widgets: UrlFilters, state: ViewState, *, label: str = "Time zon
         options.setdefault(state.tz, state.tz)
     chosen = widgets.selectbox(label, "tz", options)
     return chosen or browser
+
+
+def sidebar_zone(route: Route, state: ViewState) -> str:
+    """The time-zone picker of a page whose filters leave no room for it, in the sidebar under
+    the shared frame; returns the zone in use. Bound to the URL (`tz`) like any filter."""
+    with st.sidebar:
+        return viewer_zone(
+            UrlFilters(route, state),
+            state,
+            label="Time zone",
+        )

@@ -40,6 +40,7 @@ CAPTION = (
 # Streamlit's data grid geometry (default row height; the header row is as tall as a row).
 GRID_ROW_HEIGHT = 35
 GRID_HEADER_HEIGHT = 35
+ROW_MARKER_WIDTH = 40  # the row-selection checkboxes of a selectable grid
 GRID_ROW_MARKER_X = 18  # the middle of the row-marker (checkbox) column of a selectable grid
 
 PAGE_NOT_FOUND = "Page not found"
@@ -359,6 +360,8 @@ class Grid:
                 regions[-1][1] = x
             inside = pointer
             x += 6
+        # A selectable grid's row-marker checkboxes (its first ~40 px) show a pointer too.
+        regions = [r for r in regions if r[1] > box["x"] + ROW_MARKER_WIDTH]
         in_view = [h for h in self.headers() if h in links]
         assert len(regions) == len(in_view), f"link regions {regions} for columns {in_view}"
         return {h: ((r[0] + r[1]) / 2, y) for h, r in zip(in_view, regions, strict=True)}

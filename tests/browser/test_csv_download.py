@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,8 +19,12 @@ from tests.browser.harness import Secrets, StreamlitServer
 
 pytestmark = pytest.mark.browser
 
-# Columns whose text is the same in the grid and in the file (times and rates are formatted).
-PLAIN_COLUMNS = ("Id", "Plan", "Project", "User", "Duration")
+# Columns whose text is the same in the grid and in the file (times and rates are formatted;
+# durations are words in the grid and seconds in the file).
+PLAIN_COLUMNS = ("Id", "Plan", "Project", "User")
+# The file's header names a time column's zone and a duration's unit: "Start (UTC)",
+# "Duration (s)" (issue 15); without them it is the grid's header.
+_UNIT = re.compile(r" \((?:s|UTC|[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)+)\)$")
 
 
 def test_executions_csv_matches_the_table(
@@ -48,7 +53,9 @@ def test_executions_csv_matches_the_table(
     assert name == "executions.csv"
     rows = list(csv.reader(io.StringIO(text)))
     header, body = rows[0], rows[1:]
-    assert header == headers
+    assert [_UNIT.sub("", label) for label in header] == headers
+    assert "Duration (s)" in header
+    assert any(label.startswith("Start (") for label in header)
     assert len(body) == shown_rows == demo_plan.executions_30d
     by_column = {column: [row[header.index(column)] for row in body] for column in header}
     for column, cells in shown.items():
@@ -60,6 +67,15 @@ def test_executions_csv_matches_the_table(
         )
     }
     assert set(by_column["Id"]) == expected_ids
+    runtimes = {
+        str(e.id): e.runtime
+        for e in oracle.all_executions(
+            plan_id=demo_plan.id, date_from=demo_settings.now - timedelta(days=30)
+        )
+    }
+    for execution_id, seconds in zip(by_column["Id"], by_column["Duration (s)"], strict=True):
+        runtime = runtimes[execution_id]
+        assert seconds == ("" if runtime is None else str(runtime / 1000)), execution_id
     assert len(by_column["Id"]) == len(expected_ids), "an execution appears twice"
     secrets.assert_absent(text, "the executions CSV")
     screen.expect_no_failure_shown(page)

@@ -32,6 +32,12 @@ class Names:
     user: str = "ada"
     message: str = "Element #login not found"
     statuses: tuple[str, ...] = ("SUCCESS", "FAILURE")
+    # Data that contradicts itself, when a test asks for it (the defaults are consistent).
+    summary: tuple[tuple[str, int], ...] | None = None  # result_summary; default: one a status
+    runtime_ms: int = 120_000
+    ends_after: timedelta = timedelta(minutes=2)  # end_date - start_date
+    starts_in: timedelta | None = None  # start_date from now (in the future); default 1 h ago
+    result_runtime: int | None = None  # each result's runtime (seconds); default the sample's
 
 
 @dataclass
@@ -54,7 +60,13 @@ class NamedService:
         )
 
     def execution(self) -> dict[str, Any]:
-        summary = dict.fromkeys(self.names.statuses, 1)
+        summary = (
+            dict(self.names.summary)
+            if self.names.summary is not None
+            else dict.fromkeys(self.names.statuses, 1)
+        )
+        if self.names.starts_in is not None:
+            self.started = (datetime.now(UTC) + self.names.starts_in).replace(microsecond=0)
         return samples.execution(
             EXECUTION_ID,
             plan_id=PLAN_ID,
@@ -65,16 +77,22 @@ class NamedService:
             test_results=[EXECUTION_ID * 1000 + i for i in range(len(summary))],
             test_result_status_counts="[" + ", ".join(f"{s}, 1" for s in summary) + "]",
             start_date=_stamp(self.started),
-            end_date=_stamp(self.started + timedelta(minutes=2)),
-            runtime=120_000,
+            end_date=_stamp(self.started + self.names.ends_after),
+            runtime=self.names.runtime_ms,
         )
 
     def results(self, scenario_id: int) -> list[dict[str, Any]]:
+        # One result a scenario, the statuses in turn: the results agree with the summary.
+        level = self.names.statuses[SCENARIOS.index(scenario_id) % len(self.names.statuses)]
+        runtime = (
+            {} if self.names.result_runtime is None else {"runtime": self.names.result_runtime}
+        )
         return [
             samples.with_changes(
                 samples.TEST_RESULT,
+                **runtime,
                 id=EXECUTION_ID * 1000 + scenario_id,
-                level=self.names.statuses[-1],
+                level=level,
                 message=self.names.message,
                 scenario_id=scenario_id,
                 execution_id=EXECUTION_ID,

@@ -78,3 +78,58 @@ def test_non_ascii_names_survive_the_round_trip_to_a_spreadsheet() -> None:
     assert row[header.index("Plan")] == "Prüfung · 検証"
     assert row[header.index("Project")] == "Café"
     assert pd.read_csv(io.BytesIO(data))["Plan"].tolist() == ["Prüfung · 検証"]
+
+
+# -- times in the viewer's zone, durations as seconds (issue 15) -------------------------------
+
+
+def test_times_are_written_in_the_zone_named_in_their_header() -> None:
+    display = pd.DataFrame(
+        {
+            "Id": [1, 2],
+            "Start": pd.to_datetime(["2026-11-20 09:15", None], utc=True),
+        }
+    )
+
+    header, first, second = read(csv_export.to_csv(display, tz="Europe/Istanbul"))
+
+    assert header == ["Id", "Start (Europe/Istanbul)"]
+    assert first == ["1", "2026-11-20 12:15:00+03:00"]
+    assert second == ["2", ""]
+    assert read(csv_export.to_csv(display))[0] == ["Id", "Start (UTC)"]
+
+
+def test_durations_are_numbers_of_seconds_with_the_unit_in_the_header() -> None:
+    display = pd.DataFrame({"Id": [1, 2, 3], "Duration": ["1 min 05 s", "\u2013", "850 ms"]})
+    csv_export.with_seconds(display, {"Duration": [65.0, None, 0.85]})
+
+    rows = read(csv_export.to_csv(display))
+
+    assert rows == [["Id", "Duration (s)"], ["1", "65.0"], ["2", ""], ["3", "0.85"]]
+    # A frame sorted after the seconds were noted keeps each row's own number.
+    backwards = display.iloc[::-1]
+    assert read(csv_export.to_csv(backwards))[1:] == [["3", "0.85"], ["2", ""], ["1", "65.0"]]
+    # The page's table is unchanged: words.
+    assert display["Duration"].tolist() == ["1 min 05 s", "\u2013", "850 ms"]
+
+
+def test_the_executions_and_results_tables_note_their_seconds() -> None:
+    executions = [records.execution(901, runtime=125_000), records.execution(902, runtime=None)]
+    display = tables.executions_display(
+        frames.executions_frame(executions), frames.status_counts_frame(executions)
+    )
+
+    rows = read(csv_export.to_csv(display))
+
+    by_id = dict(zip(column(rows, "Id"), column(rows, "Duration (s)"), strict=True))
+    assert by_id == {"901": "125.0", "902": ""}
+
+
+def column(rows: list[list[str]], label: str) -> list[str]:
+    index = rows[0].index(label)
+    return [row[index] for row in rows[1:]]
+
+
+def test_seconds_must_match_the_rows() -> None:
+    with pytest.raises(ValueError, match="Duration: 1 durations for 2 rows"):
+        csv_export.with_seconds(pd.DataFrame({"Duration": ["a", "b"]}), {"Duration": [1.0]})

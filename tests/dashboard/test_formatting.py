@@ -156,3 +156,29 @@ def test_visible_frame_neutralises_text_cells_and_labels_only() -> None:
     assert pd.isna(shown["Plan"].iloc[1])
     assert list(shown.dtypes) == list(frame.dtypes)
     assert frame["Plan"].iloc[0] == "a\u202eb"  # the input is not changed
+
+
+def test_a_time_in_the_viewers_zone_names_the_zone() -> None:
+    import pandas as pd
+
+    stamp = pd.Timestamp("2026-11-20 09:15", tz="UTC")
+
+    assert formatting.zone_text(stamp, "Europe/Istanbul") == "20 Nov 2026, 12:15 Europe/Istanbul"
+    assert formatting.zone_text(stamp, "UTC") == formatting.utc_text(stamp)
+    assert formatting.zone_text(None, "Asia/Tokyo") == "\u2013"
+    assert formatting.times_note("Asia/Tokyo") == "Times are Asia/Tokyo."
+
+
+def test_a_frame_in_a_zone_keeps_its_instants_and_its_other_columns() -> None:
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {"at": pd.to_datetime(["2026-11-20 09:15"], utc=True), "text": ["x"], "n": [1]}
+    )
+
+    shown = formatting.in_zone(frame, "Asia/Tokyo")
+
+    assert str(shown["at"].dt.tz) == "Asia/Tokyo"
+    assert shown["at"].iloc[0] == frame["at"].iloc[0]
+    assert shown[["text", "n"]].equals(frame[["text", "n"]])
+    assert formatting.in_zone(frame, "UTC") is frame

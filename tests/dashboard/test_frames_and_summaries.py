@@ -507,7 +507,12 @@ def test_csv_is_exactly_the_display_frame() -> None:
     data = csv_export.to_csv(display)
 
     roundtrip = pd.read_csv(pd.io.common.BytesIO(data))
-    assert list(roundtrip.columns) == list(display.columns)
+    # Time columns name their zone in the file's header (issue 15): "Created (UTC)".
+    times = {"Created", "Updated"}
+    assert list(roundtrip.columns) == [
+        csv_export.zoned_label(label, "UTC") if label in times else label
+        for label in display.columns
+    ]
     assert roundtrip["Plan"].tolist() == ['A, "B"']
 
 

@@ -256,3 +256,123 @@ def test_answers_only_a_working_service_gives_keep_their_words_for_the_form() ->
     assert "Only my executions" in describe_error(only_mine, source="session").text
     assert "no such execution" in describe_error(gone, source="session").text
     assert "filter value" in describe_error(RequestValidationError("x"), source="session").text
+
+
+# -- the argument at fault, a redirect, a walk cut short (issue 14) -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "said"),
+    [
+        ("sbx token", "it contains a space"),
+        ("sbx\u2014token", "it contains a non-ASCII character"),
+        ("sbx\ttoken", "it contains a blank character"),
+        ("sbx\ntoken", "it contains a line break"),
+        ("", "it is empty"),
+    ],
+    ids=["space", "non-ascii", "tab", "line-break", "empty"],
+)
+def test_a_malformed_token_is_said_to_be_the_token_and_never_shown(token: str, said: str) -> None:
+    from api_client import ApiClient
+
+    with pytest.raises(RequestValidationError) as caught:
+        ApiClient(base_url="http://127.0.0.1:9", token=token, company_id=1)
+
+    for source in ("environment", "secrets", "session", None):
+        text = readable(describe_error(caught.value, source=source).text)
+        assert text.startswith("The token is not valid: " + said), text
+        assert "filter" not in text
+        if token.strip():
+            assert token not in text
+            assert "sbx" not in text
+    assert "QA_DASHBOARD_TOKEN" in describe_error(caught.value, source="environment").text
+    assert "secrets.toml" in describe_error(caught.value, source="secrets").text
+    assert FORM_TITLE in describe_error(caught.value, source="session").text
+
+
+def test_a_token_problem_that_is_not_in_the_clients_words_repeats_nothing() -> None:
+    error = RequestValidationError(f"token {TOKEN}; it contains {TOKEN}", argument="token")
+
+    text = describe_error(error).text
+    assert "The token is not valid" in text
+    assert TOKEN not in text
+
+
+@pytest.mark.parametrize(
+    ("argument", "phrase"),
+    [
+        ("company_id", "company id is not valid"),
+        ("base_url", "base URL is not valid"),
+        ("verify", "CA bundle could not be loaded"),
+        ("date_from", "a filter value is not valid"),
+        (None, "a filter value is not valid"),
+    ],
+)
+def test_each_invalid_argument_is_named(argument: str | None, phrase: str) -> None:
+    error = RequestValidationError(f"bad {TOKEN}", argument=argument)
+
+    text = readable(describe_error(error, source="environment").text)
+    assert phrase in text
+    assert TOKEN not in text
+
+
+def redirect(origin: str | None) -> ApiError:
+    from api_client import RedirectError
+
+    return RedirectError(
+        "redirected",
+        status_code=302,
+        code=None,
+        operation=Operation.PLANS,
+        location_origin=origin,
+    )
+
+
+def test_a_redirect_names_its_origin_as_code_and_asks_to_check_the_base_url() -> None:
+    text = describe_error(redirect("https://login.example.test"), source="environment").text
+
+    assert "redirected the request for the test plans to `https://login.example.test`" in text
+    assert "Check the base URL in `QA_DASHBOARD_BASE_URL`" in text
+    assert "Refresh" not in text  # pressing it again can never help
+    # Markdown cannot make the origin a link: it is a code span, and nothing else is a URL.
+    assert text.count("https://") == 1
+
+
+@pytest.mark.parametrize(
+    "origin", [None, "https://evil.test/path?ticket=1", "javascript:alert(1)", "https://a`b"]
+)
+def test_a_redirect_to_no_usable_origin_says_elsewhere(origin: str | None) -> None:
+    text = describe_error(redirect(origin), source="secrets").text
+
+    assert "redirected the request for the test plans elsewhere" in text
+    assert "ticket" not in text
+    assert "javascript" not in text
+
+
+def test_a_redirect_through_the_form_reads_like_any_form_failure() -> None:
+    text = describe_error(redirect("https://login.example.test"), source="session").text
+
+    assert text == describe_error(FORM_FAILURES[0], source="session").text
+
+
+def test_a_walk_cut_short_says_what_the_service_claims_and_what_is_shown() -> None:
+    from api_client import Truncation, TruncationReason
+    from dashboard.present.messages import describe_truncation
+
+    truncation = Truncation(
+        claimed_pages=1_000_000_000,
+        claimed_total=50_000_000_000,
+        pages_read=2,
+        reason=TruncationReason.NOTHING_NEW,
+    )
+    text = describe_truncation(truncation)
+
+    assert text is not None
+    assert text.startswith("The service claims 1,000,000,000 pages of executions")
+    assert "showing the first 2 pages" in text
+    assert "already shown" in text
+    assert describe_truncation(None) is None
+    one = Truncation(5, 50, 1, TruncationReason.EMPTY_PAGE)
+    assert "showing the first 1 page (a page before the claimed end was empty)" in str(
+        describe_truncation(one)
+    )

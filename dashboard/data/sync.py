@@ -63,6 +63,7 @@ def sync_history(
     now: datetime | None = None,
     max_concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: SyncProgress | None = None,
+    synced_by: str | None = None,
 ) -> SyncReport:
     """Bring `store` up to date with the executions that started in the last `days` days.
 
@@ -70,7 +71,8 @@ def sync_history(
     wall clock). The window has no upper bound: anything newer is listed too. Raises the
     client's `ApiError` when plans or executions cannot be listed (nothing half-done is kept
     from that step) and `StoreError` when the store cannot be written; failed result pairs are
-    reported in the answer, not raised.
+    reported in the answer, not raised. `synced_by` names who synced (a worker's name, never a
+    credential); it is recorded with the time, so the dashboard can say how fresh the history is.
     """
     if days < 1:
         raise ValueError("days must be at least 1")
@@ -107,7 +109,11 @@ def sync_history(
         return_results=False,
     )
     if fanout.store_error is None:
-        store.record(last_sync=started, last_sync_from=date_from)
+        store.record(
+            last_sync=started,
+            last_sync_from=date_from,
+            **({"last_sync_by": synced_by} if synced_by else {}),
+        )
     return SyncReport(
         date_from=date_from,
         plans=plan_count,

@@ -190,6 +190,19 @@ def history_store(connection: Connection) -> HistoryStore | None:
         return None
 
 
+@st.cache_data(ttl=timedelta(seconds=30), hash_funcs=_BY_FINGERPRINT, show_spinner=False)
+def store_meta(connection: Connection) -> dict[str, str]:
+    """What the connection's history store records about itself (its last sync and by whom);
+    {} when there is no store or it is busy. Read at most every 30 s: a worker may hold it."""
+    history = history_store(connection)
+    if history is None:
+        return {}
+    try:
+        return history.meta()
+    except StoreError:
+        return {}
+
+
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
 def _fan_out(
     connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]

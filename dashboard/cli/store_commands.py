@@ -87,7 +87,7 @@ def add_parser(commands: Any) -> None:
     from dashboard.cli.digest import add_digest_options
 
     digest = sync.add_argument_group(
-        "daily digest (with --every)",
+        "daily digest",
         "Send the standup digest once a day, at or after --digest-at, to --digest-to. The day "
         "it was last sent is kept in the store, so a restart does not send it twice.",
     )
@@ -121,15 +121,13 @@ def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         raise CliError(f"--concurrency must be at most {MAX_CONCURRENCY}", USAGE)
     secrets = read_secrets(args.secrets)
     schedule = worker.digest_schedule(args, secrets, env)
-    if schedule is not None and args.every is None:
-        raise CliError("--digest-at needs --every (from cron, run `digest` itself)", USAGE)
     with targets(secrets, env, args.connection) as chosen, worker.Stop.installed() as stop:
         if args.every is not None:
             return worker.run_every(
                 chosen, args, secrets, env, every=args.every, stop=stop, digest=schedule
             )
-        if len(chosen) > 1 or args.connection:
-            return worker.run_once(chosen, args, secrets, env, stop=stop)
+        if len(chosen) > 1 or args.connection or schedule is not None:
+            return worker.run_once(chosen, args, secrets, env, stop=stop, digest=schedule)
         with stop.in_pass():
             return _sync_verbose(chosen[0].connection, args, secrets, env)
 

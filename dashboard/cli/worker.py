@@ -174,8 +174,10 @@ def run_once(
     env: Mapping[str, str],
     *,
     stop: Stop,
+    digest: DigestSchedule | None = None,
 ) -> int:
-    """One pass over every connection (from cron); the worst exit code of them."""
+    """One pass over every connection (from cron), then the digest if it is due; the worst
+    exit code of the passes."""
     worst = OK
     try:
         for target in targets:
@@ -183,6 +185,9 @@ def run_once(
                 line = sync_pass(target, args, secrets, env)
             log(line.text)
             worst = max(worst, line.code)
+        if digest is not None:
+            with stop.in_pass():
+                send_if_due(digest, targets[0], secrets, env, wait=args.wait)
     except Stopped:
         log(f"stopped by {stop.signal_name}: what was fetched so far is kept")
         return INTERRUPTED

@@ -8,6 +8,9 @@ import pytest
 
 from sandbox import Authority, DemoUser, RunningSandbox, SandboxSettings, serve_in_thread
 
+# A real PostgreSQL server for the store tests: fixtures `pg_server` and `pg_url`.
+pytest_plugins = ["tests.pg_server"]
+
 UserPicker = Callable[..., DemoUser]
 
 

@@ -11,7 +11,6 @@ import socket
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from dashboard.cli.common import (
@@ -142,10 +141,8 @@ def _sync_verbose(
     from api_client import ApiError
     from dashboard.cli.common import client_for
     from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import store_path
     from dashboard.data.sync import sync_history
 
-    path = store_path(connection, secrets=secrets, env=env)
     store = open_store(connection, secrets, env, wait=args.wait)
     with client_for(connection) as client, store, _progress(quiet=args.quiet) as on_progress:
         try:
@@ -162,7 +159,7 @@ def _sync_verbose(
             raise CliError(service_problem(error, connection), SERVICE) from None
         except StoreError as error:
             raise CliError(store_problem(error), STORE) from None
-        print_sync(report, connection, path)
+        print_sync(report, connection)
         info = safe_info(store)
         if info is not None:
             print_info(info, sys.stdout)
@@ -175,15 +172,19 @@ def _sync_verbose(
 
 
 def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    from dashboard.data.store import HistoryStore
+    from dashboard.data.store import HistoryStore, open_url
     from dashboard.data.store_errors import StoreError, StoreMissingError
-    from dashboard.data.store_location import store_path
+    from dashboard.data.store_location import store_path, store_url
 
     secrets = read_secrets(args.secrets)
+    url = store_url(secrets=secrets, env=env)
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
         try:
-            store = HistoryStore.open(path, read_only=True, wait=args.wait)
+            if url is not None:  # the team's PostgreSQL store (its schema is made if missing)
+                store = open_url(url, connection, wait=args.wait)
+            else:
+                store = HistoryStore.open(path, read_only=True, wait=args.wait)
         except StoreMissingError:
             print(f"No history stored yet for {service_words(connection)}.")
             print(f"It would be kept in {path}; `python -m dashboard store sync` fills it.")
@@ -203,12 +204,13 @@ def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import store_path
+    from dashboard.data.store_location import store_path, store_url
 
     secrets = read_secrets(args.secrets)
+    shared = store_url(secrets=secrets, env=env) is not None
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
-        if not path.exists():
+        if not shared and not path.exists():
             print(f"Nothing to clear: no history stored for {service_words(connection)}.")
             return OK
         with open_store(connection, secrets, env, wait=args.wait) as store:
@@ -219,9 +221,11 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
                 raise CliError(store_problem(error), STORE) from None
         print(
             f"Cleared the history of {service_words(connection)}: {results:,} results removed "
-            f"from {path} ({size(info.size_bytes)} on disk until the next sync reuses it)."
+            f"from {info.location} ({size(info.size_bytes)} on disk until the next sync "
+            "reuses it)."
         )
-        print(f"To remove the file itself: rm {path}")
+        if not shared:
+            print(f"To remove the file itself: rm {path}")
     return OK
 
 
@@ -264,7 +268,7 @@ def safe_info(store: HistoryStore) -> StoreInfo | None:
         return None
 
 
-def print_sync(report: SyncReport, connection: Connection, path: Path) -> None:
+def print_sync(report: SyncReport, connection: Connection) -> None:
     from api_client import ApiStatusError
 
     counts = report.results

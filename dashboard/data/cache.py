@@ -26,7 +26,7 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
 from dashboard.analytics import plans as plan_analytics
-from dashboard.data import demo, live, results_fanout, store
+from dashboard.data import demo, live, results_fanout, store, store_access
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
@@ -179,8 +179,24 @@ def find_execution(
     )
 
 
-@st.cache_resource(hash_funcs=_BY_FINGERPRINT, show_spinner=False, max_entries=16)
+STORE_ACCESS = store_access.AccessChecks(
+    lambda connection: store_access.ask_service(connection, client(connection))
+)
+"""Whether the service accepts a connection's credential for its company, asked at most once
+per connection and 15-minute slot (`store_access`)."""
+
+
 def history_store(connection: Connection) -> HistoryStore | None:
+    """The connection's history store when the service accepts its credential for its company
+    in this 15-minute slot (`store_access`); else None, and the page fetches from the service
+    what it may see, as without a store."""
+    if not STORE_ACCESS.access(connection).allowed:
+        return None
+    return _history_store(connection)
+
+
+@st.cache_resource(hash_funcs=_BY_FINGERPRINT, show_spinner=False, max_entries=16)
+def _history_store(connection: Connection) -> HistoryStore | None:
     """The connection's history store, shared by every session of this process (it serialises
     its writers); None when it cannot be opened (the pages then fetch everything live)."""
     try:

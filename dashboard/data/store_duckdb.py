@@ -15,6 +15,7 @@ umask, so they are narrowed right after each open and each write (the folder, ma
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
 import logging
 import os
@@ -172,6 +173,50 @@ class DuckDBEngine:
             raise
         con.execute("COMMIT")
         self.secure()
+
+    @contextlib.contextmanager
+    def migration_lock(self) -> Iterator[None]:
+        """Nothing more to take: a writable open already holds the file alone."""
+        yield
+
+    @contextlib.contextmanager
+    def exclusive(self, purpose: str, *, wait: float) -> Iterator[None]:
+        """One holder of (this file, `purpose`) at a time across processes: an exclusive
+        `flock` on `<file>.<purpose>.lock` (0600), which exists only while held (removed
+        before it is let go; a waiter that locked a removed file tries again), and is let go
+        when the block ends or the process dies. The database file stays free between
+        operations, so pages read it while a sync runs."""
+        lock_path = self.path.with_name(f"{self.path.name}.{purpose}.lock")
+        started = time.monotonic()
+        while True:
+            descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(descriptor)
+                waited = time.monotonic() - started
+                if waited + _FIRST_PAUSE > wait:
+                    raise StoreBusyError(
+                        f"Another process is already running a {purpose} of {self.path} "
+                        f"(waited {waited:.1f} s).",
+                        location=self.location,
+                        waited=waited,
+                    ) from None
+                time.sleep(_FIRST_PAUSE)
+                continue
+            try:
+                current = os.stat(lock_path).st_ino
+            except FileNotFoundError:
+                current = None
+            if current == os.fstat(descriptor).st_ino:
+                break
+            os.close(descriptor)  # the holder removed it as we locked it: try the new one
+        try:
+            yield
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                lock_path.unlink()
+            os.close(descriptor)
 
     # -- files -----------------------------------------------------------------------------------
 

@@ -3,11 +3,11 @@
 `HistoryStore` (dashboard/data/store.py) speaks only to a `StoreEngine` and runs only the
 statements of `store_sql`. An engine knows how to connect (and what to do when another process
 holds the database), how to run a statement with `:name` parameters, how to hand a pandas frame
-over in bulk (`staged`), how to read a result into a frame, and how to remove everything. Today
-there is one engine, the DuckDB file (`store_duckdb.DuckDBEngine`); the PostgreSQL backend of
-issue #16 is a second implementation of this protocol (psycopg 3 with its pool, COPY into a
-temporary table for `staged`, `pg_advisory_lock` for one sync at a time), with no change to the
-store or its SQL.
+over in bulk (`staged`), how to read a result into a frame, and how to remove everything. Two
+engines implement it: the DuckDB file (`store_duckdb.DuckDBEngine`, the default) and a schema
+of a PostgreSQL database (`store_postgres.PostgresEngine`: psycopg 3 with its pool, COPY into
+a temporary table for `staged`, advisory locks for migrations and for one sync at a time); the
+store and its SQL are the same for both.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class StoreEngine(Protocol):
     """One database behind the history store. Not thread-safe: `HistoryStore` serialises use."""
 
     kind: str
-    """"duckdb" (later "postgresql"); migrations may name statements for one kind only."""
+    """"duckdb" or "postgresql"; a migration may name statements for one kind only."""
 
     @property
     def location(self) -> str:
@@ -77,6 +77,17 @@ class StoreEngine(Protocol):
         """All statements inside commit together or not at all."""
         ...
 
+    def migration_lock(self) -> AbstractContextManager[None]:
+        """Held while the schema is checked and migrated, so that of several processes opening
+        at once one migrates and the others then find it current (the open database must be
+        writable; PostgreSQL also makes the store's schema here)."""
+        ...
+
+    def exclusive(self, purpose: str, *, wait: float) -> AbstractContextManager[None]:
+        """One holder of (this store, `purpose`) across processes for the block, whether or not
+        the database is open meanwhile; `StoreBusyError` after `wait` seconds."""
+        ...
+
     def secure(self) -> None:
         """Keep what the engine wrote readable by its owner only (a file engine: 0600)."""
         ...
@@ -102,6 +113,12 @@ _NAMED_PARAMETER = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 def with_placeholders(sql: str, marker: str) -> str:
     """`:name` parameters written as `{marker}name` (DuckDB: `$`), leaving `::` casts alone."""
     return _NAMED_PARAMETER.sub(lambda m: marker + m.group(1), sql)
+
+
+@lru_cache(maxsize=256)
+def with_pyformat(sql: str) -> str:
+    """`:name` parameters written as `%(name)s` (psycopg), a literal `%` doubled first."""
+    return _NAMED_PARAMETER.sub(lambda m: f"%({m.group(1)})s", sql.replace("%", "%%"))
 
 
 def with_staged(sql: str, name: str) -> str:

@@ -9,6 +9,10 @@ readable host part and a hash (`history-ci.example.com-c7-3f9a0c1d2e4b5a69.duckd
 viewers of one company with different tokens share one file; another company, or another
 service, gets its own. The embedded demo has its own file, named by its fixed clock, because
 its address (a loopback port) changes at every start.
+
+A team's shared store is a PostgreSQL database instead, named by `QA_DASHBOARD_STORE_URL` or
+`url` in the `[store]` table (`store_url`); each (service, company) is a schema of its own
+there, named like the file (`store_schema`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ SECRETS_TABLES = ("store", "service")  # where `cache_dir` is looked for, in thi
 APP_FOLDER = "qa-dashboard"
 FOLDER_MODE = 0o700
 SUFFIX = ".duckdb"
+ENV_STORE_URL = "QA_DASHBOARD_STORE_URL"
 
 
 def cache_dir(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> Path:
@@ -85,3 +90,26 @@ def service_address(base_url: str) -> str:
         host = f"[{host}]"
     port = f":{parts.port}" if parts.port else ""
     return f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
+
+
+def store_url(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> str | None:
+    """The shared PostgreSQL store's URL (the environment first, then `[store] url`), or None
+    for the embedded DuckDB file. The URL may hold a password: it is handed to the driver only
+    (`store_postgres.safe_url` is what any message shows)."""
+    configured = (env.get(ENV_STORE_URL) or "").strip()
+    if not configured:
+        section = (secrets or {}).get("store")
+        value = section.get("url") if isinstance(section, Mapping) else None
+        configured = value.strip() if isinstance(value, str) else ""
+    return configured or None
+
+
+def store_schema(connection: Connection) -> str:
+    """The PostgreSQL schema of a connection's store: the file name's parts as an identifier
+    (`history_ci_example_com_c7_3f9a0c1d2e4b5a69`), at most 63 characters; never a token."""
+    stem = store_name(connection).removesuffix(SUFFIX)
+    host_part, _, rest = stem.rpartition("-c")
+    company, _, digest = rest.partition("-")
+    host = re.sub(r"[^a-z0-9]+", "_", host_part.lower()).strip("_")
+    tail = f"_c{company}_{digest}"
+    return host[: 63 - len(tail)].rstrip("_") + tail

@@ -31,6 +31,9 @@ class Migration:
     version: int
     summary: str
     statements: tuple[str, ...]
+    only_for: str | None = None
+    """An engine kind ("postgresql") whose stores alone run the statements; the others record
+    the version and skip them (DuckDB's zone maps need no index, and its indexes slow upserts)."""
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -123,6 +126,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE results ADD COLUMN video BOOLEAN",
             "ALTER TABLE results ADD COLUMN unlinked_logs VARCHAR",
         ),
+    ),
+    Migration(
+        3,
+        "PostgreSQL: indexes for the windows pages select (time, plan, project, pairs)",
+        (
+            "CREATE INDEX results_plan_start ON results (plan_id, start_at)",
+            "CREATE INDEX results_project_start ON results (project_id, start_at)",
+            "CREATE INDEX results_start ON results (start_at)",
+            "CREATE INDEX results_pair ON results (execution_id, scenario_id)",
+            "CREATE INDEX executions_start ON executions (start_at)",
+            "CREATE INDEX executions_plan_start ON executions (plan_id, start_at)",
+            "CREATE INDEX executions_project_start ON executions (project_id, start_at)",
+        ),
+        only_for="postgresql",
     ),
 )
 """Every schema version in order. A new version is a new entry here, never an edit of an old

@@ -10,7 +10,9 @@ One sync, for a window of days back from now:
    stored yet are fetched through the fan-out and stored as they arrive.
 
 Each step commits on its own, and every write is an upsert by id, so a sync that is killed or
-fails half-way leaves a consistent store and the next one carries on where it stopped.
+fails half-way leaves a consistent store and the next one carries on where it stopped. One sync
+of a store runs at a time, across processes (`HistoryStore.sync_lock`): a second one waits for
+the first, then finds little left to do.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dashboard.data.results_fanout import (
 )
 from dashboard.data.store import HistoryStore
 from dashboard.data.store_errors import StoreError
+from dashboard.data.store_lease import SYNC_WAIT
 
 DEFAULT_DAYS = 90
 
@@ -63,6 +66,7 @@ def sync_history(
     now: datetime | None = None,
     max_concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: SyncProgress | None = None,
+    lock_wait: float = SYNC_WAIT,
     synced_by: str | None = None,
 ) -> SyncReport:
     """Bring `store` up to date with the executions that started in the last `days` days.
@@ -70,12 +74,36 @@ def sync_history(
     `now` is the end of the window's reckoning (the demo passes its own clock; default the
     wall clock). The window has no upper bound: anything newer is listed too. Raises the
     client's `ApiError` when plans or executions cannot be listed (nothing half-done is kept
-    from that step) and `StoreError` when the store cannot be written; failed result pairs are
-    reported in the answer, not raised. `synced_by` names who synced (a worker's name, never a
-    credential); it is recorded with the time, so the dashboard can say how fresh the history is.
+    from that step) and `StoreError` when the store cannot be written (`StoreBusyError` when
+    another sync of it holds the sync lock longer than `lock_wait` seconds); failed result
+    pairs are reported in the answer, not raised. `synced_by` names who synced (a worker's name,
+    never a credential); it is recorded with the time, so the dashboard can say how fresh the
+    history is.
     """
     if days < 1:
         raise ValueError("days must be at least 1")
+    with store.sync_lock(wait=lock_wait):
+        return _sync(
+            client,
+            store,
+            days=days,
+            now=now,
+            max_concurrency=max_concurrency,
+            on_progress=on_progress,
+            synced_by=synced_by,
+        )
+
+
+def _sync(
+    client: ApiClient,
+    store: HistoryStore,
+    *,
+    days: int,
+    now: datetime | None,
+    max_concurrency: int,
+    on_progress: SyncProgress | None,
+    synced_by: str | None,
+) -> SyncReport:
     started = datetime.now(UTC)
     date_from = (now or started) - timedelta(days=days)
 

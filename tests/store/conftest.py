@@ -1,4 +1,10 @@
-"""Fixtures of the history store tests: real DuckDB files in temporary folders, real HTTP.
+"""Fixtures of the history store tests: real DuckDB files in temporary folders, a real
+PostgreSQL server (tests/pg_server.py), real HTTP.
+
+`store` and `open_history` are parametrised over both engines: a test that takes either runs
+once on a DuckDB file and once on a schema of a fresh PostgreSQL database (skipped locally when
+no server can be had, failed in CI). `open_history.stored_bytes()` is everything the store holds
+as bytes (the DuckDB files, or every row of every table of the PostgreSQL database), for scans.
 
 Requests are counted where they go over the wire: the client is given an httpx transport that
 counts every request it sends (by operation) before handing it to the real network transport.
@@ -10,6 +16,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -116,9 +123,80 @@ def store_path(tmp_path: Path) -> Path:
     return folder / "history-test-c1.duckdb"
 
 
+ENGINES = ("duckdb", "postgresql")
+PG_SCHEMA = "history_test_c1"
+
+
+class HistoryOpener:
+    """Opens the one store of a test, on its engine, as often as the test likes."""
+
+    def __init__(self, kind: str, path: Path, pg_url: str | None) -> None:
+        self.kind = kind
+        self.path = path
+        self.pg_url = pg_url
+        self.opened: list[HistoryStore] = []
+
+    def __call__(self, **options: Any) -> HistoryStore:
+        """The store, writable unless `read_only=True`; other options as `HistoryStore`'s."""
+        options.setdefault("identity", None if options.get("read_only") else IDENTITY)
+        if self.pg_url is None:
+            if options.get("read_only"):
+                options.pop("identity")
+                store = HistoryStore.open(self.path, **options)
+            else:
+                store = open_store(self.path, **options)
+        else:
+            from dashboard.data.store_postgres import PostgresEngine
+
+            store = HistoryStore.on(PostgresEngine(self.pg_url, PG_SCHEMA), **options)
+        self.opened.append(store)
+        return store
+
+    def stored_bytes(self) -> bytes:
+        """Everything the store keeps: its files, or every row of every table on the server."""
+        if self.pg_url is None:
+            return b"".join(f.read_bytes() for f in files_under(self.path.parent))
+        return pg_dump_rows(self.pg_url)
+
+
+def pg_dump_rows(url: str) -> bytes:
+    """Every row of every table of every non-system schema of the database at `url`, as JSON."""
+    import psycopg
+    from psycopg import sql as pgsql
+
+    chunks: list[bytes] = []
+    with psycopg.connect(url, autocommit=True) as con:
+        tables = con.execute(
+            "SELECT schemaname, tablename FROM pg_tables "
+            "WHERE schemaname NOT IN ('pg_catalog', 'information_schema')"
+        ).fetchall()
+        for schema, table in tables:
+            name = pgsql.Identifier(schema, table)
+            rows = con.execute(
+                pgsql.SQL("SELECT row_to_json(t)::text FROM {} AS t").format(name)
+            ).fetchall()
+            chunks.append(f"{schema}.{table}\n".encode())
+            chunks.extend(row[0].encode() for row in rows)
+    return b"\n".join(chunks)
+
+
+@pytest.fixture(params=ENGINES)
+def open_history(request: pytest.FixtureRequest, store_path: Path) -> Iterator[HistoryOpener]:
+    """`open_history(**options)`: the test's store on a DuckDB file or a PostgreSQL schema."""
+    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
+    opener = HistoryOpener(request.param, store_path, url)
+    yield opener
+    for opened in opener.opened:
+        opened.close()
+    if url is not None:
+        from dashboard.data.store_postgres import close_pool
+
+        close_pool(url)
+
+
 @pytest.fixture
-def store(store_path: Path) -> Iterator[HistoryStore]:
-    with open_store(store_path, identity=IDENTITY) as opened:
+def store(open_history: HistoryOpener) -> Iterator[HistoryStore]:
+    with open_history() as opened:
         yield opened
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pickle
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pandas as pd
@@ -15,9 +14,9 @@ import pytest
 from api_client import ApiClient, Execution, PermissionDeniedError, ScenarioNotFoundError
 from dashboard.data.history_frames import execution_is_finished, results_frame
 from dashboard.data.results_fanout import FanOut, fetch_results
-from dashboard.data.store import HistoryStore, open_store
+from dashboard.data.store import HistoryStore
 from sandbox import Authority, FaultSettings, RunningSandbox, SandboxSettings, serve_in_thread
-from tests.store.conftest import QUICK_RETRIES, ClientFactory, lacking, lead_of
+from tests.store.conftest import QUICK_RETRIES, ClientFactory, HistoryOpener, lacking, lead_of
 
 Pair = tuple[int, int]
 
@@ -50,8 +49,8 @@ def expected_frame(client: ApiClient, pairs: list[Pair]) -> pd.DataFrame:
 
 
 @pytest.fixture
-def fresh_store(store_path: Path) -> Iterator[HistoryStore]:
-    with open_store(store_path) as store:
+def fresh_store(open_history: HistoryOpener) -> Iterator[HistoryStore]:
+    with open_history() as store:
         yield store
 
 
@@ -59,7 +58,7 @@ def test_a_finished_execution_is_fetched_once_even_after_a_restart(
     live_sandbox: RunningSandbox,
     history: tuple[list[Execution], dict[int, list[int]]],
     client_for: ClientFactory,
-    store_path: Path,
+    open_history: HistoryOpener,
 ) -> None:
     executions, scenarios = history
     execution = next(e for e in executions if execution_is_finished(e) and len(e.test_results) > 3)
@@ -67,7 +66,7 @@ def test_a_finished_execution_is_fetched_once_even_after_a_restart(
     lead = lead_of(live_sandbox)
 
     client, wire = client_for(live_sandbox, lead)
-    with open_store(store_path) as store:
+    with open_history() as store:
         first = fetch_results(client, pairs, finished={execution.id}, store=store)
     assert wire.sent["results"] == len(pairs)
     assert (first.counts.fetched, first.counts.stored, first.counts.from_store) == (
@@ -80,7 +79,7 @@ def test_a_finished_execution_is_fetched_once_even_after_a_restart(
 
     # A restart: a new process would open the file again with a new client.
     again, wire_again = client_for(live_sandbox, lead)
-    with open_store(store_path) as reopened:
+    with open_history() as reopened:
         second = fetch_results(again, pairs, finished={execution.id}, store=reopened)
 
     assert wire_again.sent["results"] == 0

@@ -38,7 +38,7 @@ from dashboard.data.store_errors import (
     StoreSchemaError,
 )
 from tests.dashboard import records
-from tests.store.conftest import IDENTITY, files_under
+from tests.store.conftest import IDENTITY, HistoryOpener, files_under
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -251,14 +251,14 @@ def test_only_finished_executions_are_stored(
     assert len(store.status_counts()) == (len(summary) if finished else 0)
 
 
-def test_restart_keeps_everything(store_path: Path) -> None:
-    with open_store(store_path, identity=IDENTITY) as first:
+def test_restart_keeps_everything(open_history: HistoryOpener) -> None:
+    with open_history() as first:
         first.replace_plans(plan_frames([records.plan(3)]))
         first.add_executions(execution_frames([finished_execution(900)]))
         store_results(first, results_frame(varied_results()))
         before = (first.executions(), first.results([900]), first.info())
 
-    with open_store(store_path, identity=IDENTITY) as again:
+    with open_history() as again:
         pdt.assert_frame_equal(again.executions(), before[0])
         pdt.assert_frame_equal(again.results([900]), before[1])
         info = again.info()
@@ -297,7 +297,8 @@ def test_an_older_schema_is_upgraded_in_place(store_path: Path) -> None:
         kept = store.results([900])
         store_results(store, results_frame(varied_results()))
 
-    assert info.schema_version == store_sql.SCHEMA_VERSION == 2
+    # 3 since issue #16: the PostgreSQL indexes (a version DuckDB records and skips).
+    assert info.schema_version == store_sql.SCHEMA_VERSION == 3
     assert kept["result_id"].tolist() == [5]
     assert kept[["screenshots", "video", "unlinked_logs"]].isna().all().all()
     assert store.info().results == 4  # the new columns take new rows
@@ -335,14 +336,14 @@ def test_an_unreadable_file_is_set_aside_and_replaced(store_path: Path) -> None:
     assert aside.stat().st_mode & 0o777 == 0o600
 
 
-def test_read_only_opens_change_nothing(store_path: Path) -> None:
+def test_read_only_opens_change_nothing(open_history: HistoryOpener, store_path: Path) -> None:
     with pytest.raises(StoreMissingError):
-        HistoryStore.open(store_path, read_only=True)
+        open_history(read_only=True)
     assert not store_path.exists()
 
-    with open_store(store_path) as writer:
+    with open_history() as writer:
         store_results(writer, results_frame(varied_results()))
-    with HistoryStore.open(store_path, read_only=True) as reader:
+    with open_history(read_only=True) as reader:
         assert reader.info().results == 3
         with pytest.raises(StoreError, match="read-only"):
             reader.clear()
@@ -381,20 +382,21 @@ def test_files_are_readable_by_their_owner_only(store_path: Path) -> None:
     assert set(after.values()) == {0o600}
 
 
-def test_no_access_token_reaches_the_frame_or_the_file(store_path: Path) -> None:
+def test_no_access_token_reaches_the_frame_or_the_file(open_history: HistoryOpener) -> None:
     results = varied_results()
     assert all(r.user_info and r.user_info.access_token for r in results)
     frame = results_frame(results)
     assert not any("access" in column or "user_info" in column for column in frame.columns)
     assert records.ACCESS_TOKEN not in frame.astype("str").to_csv()
 
-    with open_store(store_path) as store:
+    with open_history() as store:
         store_results(store, frame)
         store.add_executions(execution_frames([finished_execution(900)]))
-    for file in files_under(store_path.parent):
-        content = file.read_bytes()
-        assert records.ACCESS_TOKEN.encode() not in content
-        assert b"demo-at-" not in content
+        assert store.info().results == 3
+    content = open_history.stored_bytes()
+    assert b"901" in content  # the scan sees the stored rows
+    assert records.ACCESS_TOKEN.encode() not in content
+    assert b"demo-at-" not in content
 
 
 # -- queries ---------------------------------------------------------------------------------
@@ -493,8 +495,8 @@ def test_info_counts_and_spans(store: HistoryStore) -> None:
     assert info.size_bytes
     assert info.size_bytes > 0
     assert info.bytes_per_result == info.size_bytes / 3
-    assert info.engine == "duckdb"
-    assert info.schema_version == 2
+    assert info.engine in ("duckdb", "postgresql")
+    assert info.schema_version == 3  # 3 since issue #16 (the PostgreSQL indexes)
 
 
 def test_naive_datetimes_are_refused(store: HistoryStore) -> None:
@@ -535,8 +537,8 @@ def test_pairs_frame_keeps_each_pair_once_in_order() -> None:
     assert dict(frame.dtypes.astype(str)) == PAIR_COLUMNS
 
 
-def test_identity_is_recorded_without_credentials(store_path: Path) -> None:
+def test_identity_is_recorded_without_credentials(open_history: HistoryOpener) -> None:
     identity = StoreIdentity(service="https://svc.example.test/Api", company_id=7)
-    with open_store(store_path, identity=identity) as store:
+    with open_history(identity=identity) as store:
         info = store.info()
     assert (info.service, info.company_id) == ("https://svc.example.test/Api", 7)

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from api_client import ApiClient
 from dashboard.data.history_frames import execution_is_finished
-from dashboard.data.store import open_store
 from dashboard.data.sync import sync_history
 from sandbox import RunningSandbox
-from tests.store.conftest import ClientFactory, files_under, lead_of, secret_bytes
+from tests.store.conftest import ClientFactory, HistoryOpener, lead_of, secret_bytes
 
 
 def test_a_sync_stores_the_finished_history_and_the_next_asks_for_no_results(
-    live_sandbox: RunningSandbox, client_for: ClientFactory, store_path: Path
+    live_sandbox: RunningSandbox, client_for: ClientFactory, open_history: HistoryOpener
 ) -> None:
     lead = lead_of(live_sandbox)
     with ApiClient(base_url=live_sandbox.base_url, token=lead.token, company_id=1) as oracle:
@@ -23,7 +20,7 @@ def test_a_sync_stores_the_finished_history_and_the_next_asks_for_no_results(
     stages: list[str] = []
 
     client, wire = client_for(live_sandbox, lead)
-    with open_store(store_path) as store:
+    with open_history() as store:
         report = sync_history(
             client,
             store,
@@ -54,7 +51,7 @@ def test_a_sync_stores_the_finished_history_and_the_next_asks_for_no_results(
     assert info.last_sync is not None
 
     again, wire_again = client_for(live_sandbox, lead)
-    with open_store(store_path) as store:
+    with open_history() as store:
         second = sync_history(again, store, now=live_sandbox.settings.now)
         assert store.info().results == len(expected_ids)
 
@@ -63,15 +60,15 @@ def test_a_sync_stores_the_finished_history_and_the_next_asks_for_no_results(
     assert wire_again.sent["executions"] >= 1
     assert second.pairs_missing == 0
     assert second.results.fetched == 0
-    for file in files_under(store_path.parent):
-        assert all(secret not in file.read_bytes() for secret in secret_bytes(live_sandbox))
+    content = open_history.stored_bytes()
+    assert all(secret not in content for secret in secret_bytes(live_sandbox))
 
 
 def test_a_narrower_window_fetches_only_its_own_pairs(
-    live_sandbox: RunningSandbox, client_for: ClientFactory, store_path: Path
+    live_sandbox: RunningSandbox, client_for: ClientFactory, open_history: HistoryOpener
 ) -> None:
     client, wire = client_for(live_sandbox, lead_of(live_sandbox))
-    with open_store(store_path) as store:
+    with open_history() as store:
         narrow = sync_history(client, store, days=7, now=live_sandbox.settings.now)
         assert store.executions()["start"].min() >= narrow.date_from
         wide = sync_history(client, store, days=90, now=live_sandbox.settings.now)

@@ -1,0 +1,215 @@
+"""Taking turns with the history store's database: open on use, closed when idle, migrated once.
+
+`StoreLease` is the half of `HistoryStore` that is about the database rather than history: the
+sessions of one process share one store and take turns through its lock; the database is opened
+for an operation and let go `idle` seconds after the last one (a second process, or a page's
+next query, then opens it again); on every open the schema is brought to this program's version
+under the engine's migration lock (PostgreSQL: an advisory lock, so several processes starting
+at once migrate once); `sync_lock` keeps a second sync of the same store out, across processes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import threading
+import weakref
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Self
+
+from dashboard.data import store_sql as sql
+from dashboard.data.store_engine import StoreEngine
+from dashboard.data.store_errors import StoreError, StoreSchemaError
+from dashboard.data.store_types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
+
+_LOG = logging.getLogger(__name__)
+
+SYNC_WAIT = 600.0
+"""Seconds a sync waits for another sync of the same store to finish before `StoreBusyError`."""
+
+
+class StoreLease:
+    """The database of one store, shared by the threads of a process; see the module."""
+
+    def __init__(
+        self,
+        engine: StoreEngine,
+        *,
+        read_only: bool = False,
+        wait: float = DEFAULT_WAIT,
+        idle: float = DEFAULT_IDLE,
+        identity: StoreIdentity | None = None,
+    ) -> None:
+        self._engine = engine
+        self._read_only = read_only
+        self._wait = wait
+        self._idle = idle
+        self._identity = identity
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._holds = 0
+        self._prepared = False
+        self._generation = 0  # bumped by every use, so a stale idle timer closes nothing
+        self._timer: threading.Timer | None = None
+        _OPEN_STORES.add(self)
+
+    @property
+    def location(self) -> str:
+        return self._engine.location
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    def close(self) -> None:
+        """Let go of the database now (the store stays usable: the next operation reopens)."""
+        with self._lock:
+            self._generation += 1
+            self._cancel_timer()
+            self._engine.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Keep the database open across several operations (one open instead of many)."""
+        with self._lock:
+            self._holds += 1
+            try:
+                with self._lease():
+                    yield
+            finally:
+                self._holds -= 1
+                if self._depth == 0 and self._holds == 0:
+                    self._release()
+
+    @contextlib.contextmanager
+    def sync_lock(self, *, wait: float = SYNC_WAIT) -> Iterator[None]:
+        """One sync of this store at a time, across processes (a DuckDB file: a lock file
+        beside it; PostgreSQL: an advisory lock). `StoreBusyError` after `wait` seconds."""
+        with self._engine.exclusive("sync", wait=wait):
+            yield
+
+    # -- the database: one user at a time, schema brought up to date on first use ---------------
+
+    @contextlib.contextmanager
+    def _lease(self) -> Iterator[StoreEngine]:
+        with self._lock:
+            self._generation += 1
+            self._cancel_timer()
+            if self._depth == 0 and not self._engine.is_open:
+                self._engine.connect(read_only=self._read_only, wait=self._wait)
+                try:
+                    self._prepare()
+                except BaseException:
+                    self._engine.close()
+                    raise
+            self._depth += 1
+            try:
+                yield self._engine
+            finally:
+                self._depth -= 1
+                if self._depth == 0 and self._holds == 0:
+                    self._release()
+
+    def _release(self) -> None:
+        """Close now, or after `idle` seconds unless the store is used again meanwhile."""
+        if self._idle <= 0:
+            self._engine.close()
+            return
+        self._cancel_timer()
+        timer = threading.Timer(self._idle, self._close_if_idle, args=(self._generation,))
+        timer.daemon = True
+        self._timer = timer
+        timer.start()
+
+    def _close_if_idle(self, generation: int) -> None:
+        with self._lock:
+            if generation == self._generation and self._depth == 0 and self._holds == 0:
+                self._timer = None
+                self._engine.close()
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[StoreEngine]:
+        if self._read_only:
+            raise StoreError("This history store was opened read-only.", location=self.location)
+        with self._lease() as db, db.transaction():
+            yield db
+
+    def _prepare(self) -> None:
+        """Bring the schema to this program's version (every open: another process may have
+        rebuilt or upgraded the file since)."""
+        db = self._engine
+        if self._read_only:
+            version = self._version()
+            if version != sql.SCHEMA_VERSION:
+                raise StoreSchemaError(
+                    f"The history store {self.location} has schema version {version}; this "
+                    f"program reads version {sql.SCHEMA_VERSION}. A sync upgrades or rebuilds it.",
+                    location=self.location,
+                )
+            return
+        with db.migration_lock():
+            self._migrate(db)
+        if self._identity is not None and not self._prepared:
+            with db.transaction():
+                for key, value in (
+                    ("service", self._identity.service),
+                    ("company_id", str(self._identity.company_id)),
+                    ("demo", "true" if self._identity.demo else "false"),
+                ):
+                    db.execute(sql.SET_META, {"key": key, "value": value})
+        self._prepared = True
+
+    def _migrate(self, db: StoreEngine) -> None:
+        """Apply the migrations this store lacks, each in one transaction with its version."""
+        version = self._version()
+        if version > sql.SCHEMA_VERSION:
+            _LOG.warning(
+                "history store %s has schema version %d, newer than %d: rebuilding it",
+                self.location,
+                version,
+                sql.SCHEMA_VERSION,
+            )
+            db.destroy()
+            db.connect(read_only=False, wait=self._wait)
+            version = 0
+        for migration in sql.MIGRATIONS:
+            if migration.version > version:
+                with db.transaction():
+                    if migration.only_for in (None, db.kind):
+                        for statement in migration.statements:
+                            db.execute(statement)
+                    db.execute(
+                        sql.RECORD_VERSION,
+                        {"version": migration.version, "applied_at": datetime.now(UTC)},
+                    )
+
+    def _version(self) -> int:
+        db = self._engine
+        if not db.scalar(sql.TABLE_EXISTS[db.kind], {"table_name": "schema_version"}):
+            return 0
+        return int(db.scalar(sql.CURRENT_VERSION) or 0)
+
+
+_OPEN_STORES: weakref.WeakSet[StoreLease] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_stores() -> None:
+    """A store still open at exit (an idle timer pending) is closed cleanly: its write-ahead log
+    is checkpointed and the file let go."""
+    for store in list(_OPEN_STORES):
+        with contextlib.suppress(Exception):
+            store.close()

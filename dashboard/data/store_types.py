@@ -1,0 +1,73 @@
+"""The plain values of the history store: its identity, what `info` reports, its defaults.
+
+Kept apart from `store_history` (the store itself) so the engines, the helpers and the callers
+can name them without importing the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+DEFAULT_WAIT = 20.0
+"""Seconds to wait for another process to let go of the store before `StoreBusyError`. A sync
+holds it only for one step at a time (a second or two at most), so this is generous."""
+
+DEFAULT_IDLE = 1.0
+"""Seconds the database stays open after an operation. A page's several queries then share one
+open (a fresh DuckDB connection costs tens of milliseconds), and another process waits at most
+about this long plus one operation."""
+
+RESULT_IDS_COLUMNS: dict[str, str] = {"execution_id": "int64", "result_id": "int64"}
+EXECUTION_ID_COLUMNS: dict[str, str] = {"execution_id": "int64"}
+INFO_COLUMNS: dict[str, str] = {
+    "plans": "int64",
+    "executions": "int64",
+    "results": "int64",
+    "fetched_pairs": "int64",
+    "oldest_execution": "datetime64[us, UTC]",
+    "newest_execution": "datetime64[us, UTC]",
+    "oldest_result": "datetime64[us, UTC]",
+    "newest_result": "datetime64[us, UTC]",
+}
+FETCHED_PAIR_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "scenario_id": "int64",
+    "result_count": "int64",
+    "fetched_at": "datetime64[us, UTC]",
+}
+
+
+@dataclass(frozen=True)
+class StoreIdentity:
+    """Which service and company a store holds (recorded in it, shown by `info`). The address
+    carries no user name, password or query (`store_location.service_address`)."""
+
+    service: str
+    company_id: int
+    demo: bool = False
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    """What a store holds, for `python -m dashboard store info` and the page that offers Clear."""
+
+    location: str
+    engine: str
+    schema_version: int
+    size_bytes: int | None
+    service: str | None
+    company_id: int | None
+    plans: int
+    executions: int
+    results: int
+    fetched_pairs: int
+    oldest_execution: datetime | None
+    newest_execution: datetime | None
+    oldest_result: datetime | None
+    newest_result: datetime | None
+    last_sync: datetime | None
+
+    @property
+    def bytes_per_result(self) -> float | None:
+        return self.size_bytes / self.results if self.size_bytes and self.results else None

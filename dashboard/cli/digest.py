@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 PRINT = "-"
 ENV_PUBLIC_URL = "QA_DASHBOARD_PUBLIC_URL"
+ENV_DIGEST_TO = "QA_DASHBOARD_DIGEST_TO"
+SECRETS_DIGEST = "digest"
 SECRETS_DASHBOARD = "dashboard"
 TITLE = "Since the last standup"
 APPRISE_MISSING = (
@@ -91,9 +93,10 @@ def add_digest_options(parser: argparse.ArgumentParser, *, prefix: str) -> None:
         f"{flag}to",
         dest=f"{prefix.replace('-', '_')}to",
         metavar="URL",
-        required=not prefix,
         help="an apprise URL (slack://..., msteams://..., mailto://..., json://host/path), "
-        "or - to print the Markdown",
+        f"or - to print the Markdown (default: ${ENV_DIGEST_TO}, else `to` in "
+        f"[{SECRETS_DIGEST}] of the secrets file: a webhook URL holds a secret, better kept "
+        "out of the command line)",
     )
     parser.add_argument(
         f"{flag}project",
@@ -170,12 +173,26 @@ def dashboard_url(
     return url if url.endswith("/") else url + "/"
 
 
+def destination(given: str | None, secrets: Mapping[str, Any], env: Mapping[str, str]) -> str:
+    """Where the digest goes: the flag, else $QA_DASHBOARD_DIGEST_TO, else [digest] to."""
+    table = secrets.get(SECRETS_DIGEST)
+    configured = table.get("to") if isinstance(table, Mapping) else None
+    to = given or env.get(ENV_DIGEST_TO) or configured
+    if not isinstance(to, str) or not to.strip():
+        raise CliError(
+            f"where should the digest go? --to URL (or - to print it), ${ENV_DIGEST_TO}, or "
+            f"`to` in [{SECRETS_DIGEST}] of the secrets file",
+            USAGE,
+        )
+    return to.strip()
+
+
 def run(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.cli.connections import targets
 
     secrets = read_secrets(args.secrets)
     options = DigestOptions(
-        to=args.to,
+        to=destination(args.to, secrets, env),
         dashboard_url=dashboard_url(args.dashboard_url, secrets, env),
         project=args.project,
         at=args.at,

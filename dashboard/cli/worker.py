@@ -42,7 +42,7 @@ from dashboard.cli.common import (
     store_problem,
 )
 from dashboard.cli.connections import Target
-from dashboard.cli.digest import DigestOptions, check_destination, dashboard_url
+from dashboard.cli.digest import DigestOptions, check_destination, dashboard_url, destination
 
 DIGEST_SENT_DAY = "digest_sent_day"
 
@@ -250,10 +250,8 @@ def digest_schedule(
         raise CliError(
             f"--digest-at: not a time of day like 09:15: {args.digest_at!r}", USAGE
         ) from None
-    if args.digest_to is None:
-        raise CliError("--digest-at needs --digest-to URL (or - to print it)", USAGE)
     options = DigestOptions(
-        to=args.digest_to,
+        to=destination(args.digest_to, secrets, env),
         dashboard_url=dashboard_url(args.dashboard_url, secrets, env),
         project=args.digest_project,
         at=at,

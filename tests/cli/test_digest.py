@@ -8,6 +8,7 @@ are then opened on the dashboard's own pages (AppTest on the same deterministic 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from dashboard.state import routes
@@ -161,3 +162,32 @@ def test_a_destination_that_refuses_is_exit_3(cli: Cli) -> None:
     assert refused.returncode == 3, refused.stderr
     assert "did not accept the digest" in refused.stderr
     assert WEBHOOK_SECRET not in refused.stdout + refused.stderr
+
+
+def test_the_destination_may_come_from_the_environment_or_the_secrets_file(
+    cli: Cli, receiver: Receiver, workdir: Path
+) -> None:
+    nowhere = cli("digest", "--standup", "--dashboard-url", DASHBOARD)
+    assert nowhere.returncode == 2
+    assert "where should the digest go?" in nowhere.stderr
+
+    from_env = cli(
+        "digest",
+        "--standup",
+        "--dashboard-url",
+        DASHBOARD,
+        env={"QA_DASHBOARD_DIGEST_TO": receiver.url(WEBHOOK_SECRET)},
+    )
+    assert from_env.returncode == 0, from_env.stderr
+    assert WEBHOOK_SECRET not in from_env.stdout + from_env.stderr
+
+    secrets = workdir / "digest.toml"
+    secrets.write_text(
+        f'[digest]\nto = "{receiver.url(WEBHOOK_SECRET)}"\n\n'
+        f'[dashboard]\npublic_url = "{DASHBOARD}"\n',
+        encoding="utf-8",
+    )
+    from_file = cli("digest", "--standup", "--secrets", str(secrets))
+    assert from_file.returncode == 0, from_file.stderr
+    assert len(receiver.messages) == 2
+    assert f"]({DASHBOARD}results?" in receiver.messages[1]["message"]

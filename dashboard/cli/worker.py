@@ -126,9 +126,8 @@ def sync_pass(
     from dashboard.data.sync import sync_history
 
     connection = target.connection
-    where = f"{target.name} ({connection.host if not connection.is_demo else 'demo'}, company " + (
-        f"{connection.company_id})"
-    )
+    host = "demo" if connection.is_demo else connection.host
+    where = f"{target.name} ({host}, company {connection.company_id})"
     started = time.monotonic()
 
     def took() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -58,6 +59,27 @@ def cli(cache: Path, workdir: Path) -> Cli:
 def receiver() -> Iterator[Receiver]:
     with webhook() as running:
         yield running
+
+
+@pytest.fixture(autouse=True)
+def uvicorn_logging_restored() -> Iterator[None]:
+    """Put uvicorn's loggers back as they were: opening the dashboard in AppTest (the digest's
+    links) configures them, which would change what later tests' log captures see."""
+    names = ("uvicorn", "uvicorn.access", "uvicorn.error")
+    saved = {
+        n: (
+            logging.getLogger(n).level,
+            logging.getLogger(n).propagate,
+            logging.getLogger(n).handlers[:],
+        )
+        for n in names
+    }
+    yield
+    for name, (level, propagate, handlers) in saved.items():
+        logger = logging.getLogger(name)
+        logger.setLevel(level)
+        logger.propagate = propagate
+        logger.handlers[:] = handlers
 
 
 # The dashboard's AppTest factory, to open the digest's links on the pages they name.

@@ -23,6 +23,7 @@ class Size:
     sync_days: int  # the window of case 6's sync over HTTP
     sandbox_requests: int  # filter requests per repeat (case 7)
     sandbox_page_size: int
+    pg_results: int  # results stored in PostgreSQL (case 8)
 
 
 FULL = Size(
@@ -43,6 +44,7 @@ FULL = Size(
     sync_days=1,
     sandbox_requests=500,
     sandbox_page_size=100,
+    pg_results=10_000_000,
 )
 
 TINY = Size(
@@ -61,6 +63,7 @@ TINY = Size(
     sync_days=1,
     sandbox_requests=20,
     sandbox_page_size=100,
+    pg_results=24_000,
 )
 
 SIZES = {size.name: size for size in (TINY, FULL)}

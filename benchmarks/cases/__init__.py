@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmarks.cases import fanout, fetch, memory, pages, parse, sandbox_latency, store
+from benchmarks.cases import (
+    fanout,
+    fetch,
+    memory,
+    pages,
+    parse,
+    pgstore,
+    sandbox_latency,
+    store,
+)
 from benchmarks.context import Run
 from benchmarks.measure import CaseResult
 
@@ -20,6 +29,6 @@ class Case:
 
 CASES: tuple[Case, ...] = tuple(
     Case(module.NAME, module.TITLE, module.run)
-    for module in (fetch, fanout, parse, pages, memory, store, sandbox_latency)
+    for module in (fetch, fanout, parse, pages, memory, store, sandbox_latency, pgstore)
 )
 NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

@@ -177,17 +177,18 @@ def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store_location import store_path, store_url
 
     secrets = read_secrets(args.secrets)
-    url = store_url(secrets=secrets, env=env)
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
+        url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
+        where = shared_location(url, connection) if url else str(path)
         try:
-            if url is not None:  # the team's PostgreSQL store (its schema is made if missing)
-                store = open_url(url, connection, wait=args.wait)
+            if url:
+                store = open_url(url, connection, read_only=True, wait=args.wait)
             else:
                 store = HistoryStore.open(path, read_only=True, wait=args.wait)
         except StoreMissingError:
             print(f"No history stored yet for {service_words(connection)}.")
-            print(f"It would be kept in {path}; `python -m dashboard store sync` fills it.")
+            print(f"It would be kept in {where}; `python -m dashboard store sync` fills it.")
             return OK
         except StoreError as error:
             raise CliError(store_problem(error), STORE) from None
@@ -207,10 +208,10 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store_location import store_path, store_url
 
     secrets = read_secrets(args.secrets)
-    shared = store_url(secrets=secrets, env=env) is not None
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
-        if not shared and not path.exists():
+        url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
+        if not url and not path.exists():
             print(f"Nothing to clear: no history stored for {service_words(connection)}.")
             return OK
         with open_store(connection, secrets, env, wait=args.wait) as store:
@@ -219,14 +220,22 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
                 info = store.info()
             except StoreError as error:
                 raise CliError(store_problem(error), STORE) from None
+        where = shared_location(url, connection) if url else str(path)
         print(
             f"Cleared the history of {service_words(connection)}: {results:,} results removed "
-            f"from {info.location} ({size(info.size_bytes)} on disk until the next sync "
-            "reuses it)."
+            f"from {where} ({size(info.size_bytes)} on disk until the next sync reuses it)."
         )
-        if not shared:
+        if not url:
             print(f"To remove the file itself: rm {path}")
     return OK
+
+
+def shared_location(url: str, connection: Connection) -> str:
+    """Where a shared store keeps a connection's history: server and schema, no password."""
+    from dashboard.data.store_location import store_schema
+    from dashboard.data.store_postgres import safe_url
+
+    return f"{safe_url(url)}#{store_schema(connection)}"
 
 
 # -- output --------------------------------------------------------------------------------------
@@ -308,7 +317,7 @@ def print_sync(report: SyncReport, connection: Connection) -> None:
 
 def print_info(info: StoreInfo, out: TextIO, *, synced_by: str | None = None) -> None:
     rows = [
-        ("file", info.location),
+        ("file" if info.engine == "duckdb" else info.engine, info.location),
         ("size", size(info.size_bytes)),
         ("schema version", str(info.schema_version)),
         ("plans", f"{info.plans:,}"),

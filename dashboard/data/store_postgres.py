@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import itertools
 import threading
 import time
@@ -29,8 +30,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pandas as pd
 import psycopg
+import pyarrow as pa
 from psycopg import sql as pgsql
 from psycopg_pool import ConnectionPool, PoolTimeout
+from pyarrow import csv as pa_csv
 
 from dashboard.data.store_engine import Params, typed_frame, with_pyformat
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
@@ -58,6 +61,7 @@ class PostgresEngine:
         self._url = url
         self.schema = schema
         self._con: psycopg.Connection[Any] | None = None
+        self._from: ConnectionPool | None = None  # the pool `_con` goes back to
         self._read_only = False
 
     def __repr__(self) -> str:
@@ -101,13 +105,13 @@ class PostgresEngine:
             if isinstance(error, psycopg.Error):
                 raise self._error("cannot be opened", error) from None
             raise
-        self._con = con
+        self._con, self._from = con, pool
         self._read_only = read_only
 
     def close(self) -> None:
         con, self._con = self._con, None
-        if con is not None:
-            self._pool().putconn(con)
+        if con is not None and self._from is not None:
+            _give_back(self._from, con)
 
     # -- statements ------------------------------------------------------------------------------
 
@@ -124,20 +128,32 @@ class PostgresEngine:
     def frame(
         self, sql: str, schema: Mapping[str, str], params: Params | None = None
     ) -> pd.DataFrame:
-        def read(con: psycopg.Connection[Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
-            cursor = con.execute(_pg_sql(sql), dict(params or {}))
-            names = [column.name for column in cursor.description or ()]
-            return names, cursor.fetchall()
+        """The query's rows by `COPY ... TO STDOUT` as CSV, parsed by Arrow into typed columns
+        at once: no Python object per value (a page's 170,000 results take a fraction of a
+        second, not seconds). The values are bound client-side by psycopg's own quoting."""
 
-        names, rows = self._run(read)
-        columns = list(zip(*rows, strict=True)) if rows else [() for _ in names]
-        frame = pd.DataFrame(
-            {
-                name: _column(values, schema.get(name, "object"))
-                for name, values in zip(names, columns, strict=True)
-            }
+        def read(con: psycopg.Connection[Any]) -> bytes:
+            bound = psycopg.ClientCursor(con).mogrify(_pg_sql(sql), dict(params or {}))
+            copy_sql = f"COPY ({bound}) TO STDOUT WITH (FORMAT csv, HEADER true)"
+            out = bytearray()
+            with con.cursor().copy(copy_sql.encode()) as copy:
+                for chunk in copy:
+                    out += chunk
+            return bytes(out)
+
+        data = self._run(read)
+        table = pa_csv.read_csv(
+            io.BytesIO(data),
+            parse_options=pa_csv.ParseOptions(newlines_in_values=True),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={n: _ARROW_TYPES[_kind(t)] for n, t in schema.items()},
+                true_values=["t"],
+                false_values=["f"],
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=False,
+            ),
         )
-        return typed_frame(frame, schema)
+        return typed_frame(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)
 
     @contextlib.contextmanager
     def staged(self, frame: pd.DataFrame) -> Iterator[str]:
@@ -255,8 +271,9 @@ class PostgresEngine:
 
     @contextlib.contextmanager
     def _borrowed(self, *, wait: float) -> Iterator[psycopg.Connection[Any]]:
+        pool = self._pool()
         try:
-            con = self._pool().getconn(timeout=max(wait, 0.1))
+            con = pool.getconn(timeout=max(wait, 0.1))
         except PoolTimeout:
             raise StoreBusyError(
                 f"The history store {self.location} has no free connection (waited {wait:.1f} s).",
@@ -268,7 +285,7 @@ class PostgresEngine:
         except psycopg.Error as error:
             raise self._error("cannot be used", error) from None
         finally:
-            self._pool().putconn(con)
+            _give_back(pool, con)
 
     def _schema_exists(self, con: psycopg.Connection[Any]) -> bool:
         row = con.execute(
@@ -287,8 +304,7 @@ class PostgresEngine:
             return action(con)
         except psycopg.OperationalError as error:
             if con.broken:  # the server went away: give the connection back, reopen next time
-                self._con = None
-                self._pool().putconn(con)
+                self.close()
             raise self._error("cannot be used", error) from None
         except psycopg.Error as error:
             raise self._error("cannot be used", error) from None
@@ -352,6 +368,8 @@ def lock_key(schema: str, purpose: str) -> int:
 
 def _configure(con: psycopg.Connection[Any]) -> None:
     con.execute("SET TimeZone = 'UTC'")
+    con.execute("SET DateStyle = 'ISO, YMD'")  # what Arrow parses (the default, made sure)
+    con.execute("SET work_mem = '64MB'")  # a page's window sorts in memory, not on disk
 
 
 def pool_for(url: str) -> ConnectionPool:
@@ -380,6 +398,14 @@ def pool_for(url: str) -> ConnectionPool:
             )
             _pools[key] = pool
         return pool
+
+
+def _give_back(pool: ConnectionPool, con: psycopg.Connection[Any]) -> None:
+    """Return `con` to the pool it came from (closed instead when that pool is closed)."""
+    if pool.closed:
+        con.close()
+    else:
+        pool.putconn(con)
 
 
 def close_pool(url: str) -> None:
@@ -435,11 +461,25 @@ def _python_rows(frame: pd.DataFrame) -> Iterator[tuple[Any, ...]]:
     return zip(*columns, strict=True) if columns else iter(())
 
 
-def _column(values: tuple[Any, ...], dtype: str) -> pd.Series:
+_ARROW_TYPES = {
+    "time": pa.timestamp("us", tz="UTC"),
+    "int": pa.int64(),
+    "bool": pa.bool_(),
+    "float": pa.float64(),
+    "text": pa.string(),
+}
+# Arrow -> pandas: nullable integers and booleans, so NULL stays <NA> before the schema's astype.
+_PANDAS_TYPES = {pa.int64(): pd.Int64Dtype(), pa.bool_(): pd.BooleanDtype()}
+
+
+def _kind(dtype: str) -> str:
+    """The Arrow column type a frame dtype is read as."""
     if dtype.startswith("datetime64"):
-        return pd.Series(pd.to_datetime(list(values), utc=True))
+        return "time"
     if dtype in ("int64", "Int64"):
-        return pd.Series(pd.array(list(values), dtype="Int64"))
+        return "int"
     if dtype in ("bool", "boolean"):
-        return pd.Series(pd.array(list(values), dtype="boolean"))
-    return pd.Series(list(values), dtype=object)
+        return "bool"
+    if dtype.startswith("float"):
+        return "float"
+    return "text"

@@ -4,7 +4,9 @@ SIGKILL, run two at once, or hold the file while another process wants it.
     python -m tests.store.sync_driver sync STORE BASE_URL COMPANY_ID NOW [--flush-pairs N]
     python -m tests.store.sync_driver hold STORE
 
-The token comes from the QA_TEST_TOKEN environment variable (never the command line). `sync`
+STORE is a DuckDB file, or `pg:SCHEMA` for a schema of the PostgreSQL database whose URL is in
+the QA_TEST_STORE_URL environment variable. The token comes from the QA_TEST_TOKEN environment
+variable (never the command line). `sync`
 prints `results DONE TOTAL` after every pair (flushed, so a test can wait on it) and `done` at
 the end; `hold` stores one marker result, prints `holding` while it keeps the file open, and
 lets go when a line arrives on its standard input.
@@ -22,9 +24,19 @@ import pandas as pd
 from api_client import ApiClient
 from dashboard.data import results_fanout
 from dashboard.data.history_frames import results_frame
-from dashboard.data.store import open_store
+from dashboard.data.store import HistoryStore, open_store
 from dashboard.data.sync import sync_history
 from tests.dashboard import records
+
+
+def open_any(store: str, **options: float) -> HistoryStore:
+    """The store named on the command line: a DuckDB file, or `pg:SCHEMA`."""
+    if store.startswith("pg:"):
+        from dashboard.data.store_postgres import PostgresEngine
+
+        engine = PostgresEngine(os.environ["QA_TEST_STORE_URL"], store.removeprefix("pg:"))
+        return HistoryStore.on(engine, **options)
+    return open_store(store, **options)
 
 
 def main() -> int:
@@ -41,7 +53,7 @@ def main() -> int:
     args = parser.parse_args()
 
     if args.mode == "hold":
-        with open_store(args.store, idle=0) as store, store.held():
+        with open_any(args.store, idle=0) as store, store.held():
             marker = results_frame([records.result(424242, execution_id=4242, scenario_id=42)])
             pairs = pd.DataFrame({"execution_id": [4242], "scenario_id": [42], "result_count": [1]})
             store.add_results(marker, pairs)
@@ -61,7 +73,7 @@ def main() -> int:
         ApiClient(
             base_url=args.base_url, token=os.environ["QA_TEST_TOKEN"], company_id=args.company_id
         ) as client,
-        open_store(args.store, wait=60) as store,
+        open_any(args.store, wait=60) as store,
     ):
         report = sync_history(
             client,

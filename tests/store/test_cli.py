@@ -256,3 +256,37 @@ def test_the_command_lines_defaults_are_the_librarys() -> None:
     assert cli_module.DEFAULT_CONCURRENCY == results_fanout.DEFAULT_CONCURRENCY
     assert cli_module.MAX_CONCURRENCY == results_fanout.MAX_CONCURRENCY
     assert cli_module.DEFAULT_WAIT == store.DEFAULT_WAIT
+
+
+def test_sync_info_and_clear_on_a_shared_postgresql_store(
+    cli: Cli, cache: Path, live_sandbox: RunningSandbox, pg_url: str
+) -> None:
+    from urllib.parse import urlsplit
+
+    from dashboard.data.store_postgres import safe_url
+
+    password = urlsplit(pg_url).password
+    assert password
+    shared = {"QA_DASHBOARD_STORE_URL": pg_url}
+    empty = cli("store", "info", running=live_sandbox, env=shared)
+    assert empty.returncode == 0, empty.stderr
+    assert "No history stored yet" in empty.stdout
+    assert safe_url(pg_url) in empty.stdout
+
+    synced = cli("store", "sync", "--days", "30", running=live_sandbox, env=shared)
+    assert synced.returncode == 0, synced.stderr
+    info = cli("store", "info", running=live_sandbox, env=shared)
+    assert info.returncode == 0, info.stderr
+    shown = rf"^  postgresql +{re.escape(safe_url(pg_url))}#history_127_0_0_1_c1_\w+$"
+    assert re.search(shown, info.stdout, re.MULTILINE), info.stdout
+    stored = re.search(r"^  results +([\d,]+)$", info.stdout, re.MULTILINE)
+    assert stored
+    assert int(stored.group(1).replace(",", "")) > 0
+    cleared = cli("store", "clear", running=live_sandbox, env=shared)
+    assert cleared.returncode == 0, cleared.stderr
+    assert f"{stored.group(1)} results removed" in cleared.stdout
+    assert "rm " not in cleared.stdout
+    assert not cache.exists(), "a shared store leaves the cache folder alone"
+    for result in (empty, synced, info, cleared):
+        assert password not in result.stdout + result.stderr
+        assert_no_secrets(result, live_sandbox)

@@ -233,7 +233,7 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 def shared_location(url: str, connection: Connection) -> str:
     """Where a shared store keeps a connection's history: server and schema, no password."""
     from dashboard.data.store_location import store_schema
-    from dashboard.data.store_postgres import safe_url
+    from dashboard.data.store_pg_pool import safe_url
 
     return f"{safe_url(url)}#{store_schema(connection)}"
 

@@ -14,38 +14,38 @@ both engines and no query can reach another company's rows by a forgotten `WHERE
   second advisory lock, held on a connection of its own for a whole sync.
 - The URL's password is only ever handed to libpq: `location` and `repr` name user, host, port
   and database, and any driver message is cut to its first line with the password removed.
+
+The server side (URL, pools, lock keys) is `store_pg_pool`; values in and out `store_pg_values`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import io
 import itertools
-import threading
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pandas as pd
 import psycopg
-import pyarrow as pa
 from psycopg import sql as pgsql
 from psycopg_pool import ConnectionPool, PoolTimeout
-from pyarrow import csv as pa_csv
 
-from dashboard.data.store_engine import Params, typed_frame, with_pyformat
+from dashboard.data.store_engine import Params
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
+from dashboard.data.store_pg_pool import (
+    CONNECT_TIMEOUT,
+    check_url,
+    give_back,
+    lock_key,
+    pool_for,
+    safe_url,
+    scrubbed,
+)
+from dashboard.data.store_pg_values import csv_frame, pg_sql, pg_type, python_rows
 
-SCHEMES = ("postgresql", "postgres")
-POOL_SIZE = 10
-"""Connections per server and process: a page's store, a sync's lock, a few sessions at once."""
-CONNECT_TIMEOUT = 10
 _PAUSE = 0.1
 _names = itertools.count(1)
-_pools: dict[str, ConnectionPool] = {}
-_pools_lock = threading.Lock()
 
 
 class PostgresEngine:
@@ -111,29 +111,29 @@ class PostgresEngine:
     def close(self) -> None:
         con, self._con = self._con, None
         if con is not None and self._from is not None:
-            _give_back(self._from, con)
+            give_back(self._from, con)
 
     # -- statements ------------------------------------------------------------------------------
 
     def execute(self, sql: str, params: Params | None = None) -> None:
-        self._run(lambda con: con.execute(_pg_sql(sql), dict(params or {})))
+        self._run(lambda con: con.execute(pg_sql(sql), dict(params or {})))
 
     def scalar(self, sql: str, params: Params | None = None) -> Any:
         rows = self.rows(sql, params)
         return rows[0][0] if rows else None
 
     def rows(self, sql: str, params: Params | None = None) -> list[tuple[Any, ...]]:
-        return self._run(lambda con: con.execute(_pg_sql(sql), dict(params or {})).fetchall())
+        return self._run(lambda con: con.execute(pg_sql(sql), dict(params or {})).fetchall())
 
     def frame(
         self, sql: str, schema: Mapping[str, str], params: Params | None = None
     ) -> pd.DataFrame:
-        """The query's rows by `COPY ... TO STDOUT` as CSV, parsed by Arrow into typed columns
-        at once: no Python object per value (a page's 170,000 results take a fraction of a
-        second, not seconds). The values are bound client-side by psycopg's own quoting."""
+        """The query's rows by `COPY ... TO STDOUT` as CSV, parsed by Arrow (`csv_frame`): no
+        Python object per value (a page's 170,000 results take a fraction of a second, not
+        seconds). The values are bound client-side by psycopg's own quoting."""
 
         def read(con: psycopg.Connection[Any]) -> bytes:
-            bound = psycopg.ClientCursor(con).mogrify(_pg_sql(sql), dict(params or {}))
+            bound = psycopg.ClientCursor(con).mogrify(pg_sql(sql), dict(params or {}))
             copy_sql = f"COPY ({bound}) TO STDOUT WITH (FORMAT csv, HEADER true)"
             out = bytearray()
             with con.cursor().copy(copy_sql.encode()) as copy:
@@ -141,26 +141,14 @@ class PostgresEngine:
                     out += chunk
             return bytes(out)
 
-        data = self._run(read)
-        table = pa_csv.read_csv(
-            io.BytesIO(data),
-            parse_options=pa_csv.ParseOptions(newlines_in_values=True),
-            convert_options=pa_csv.ConvertOptions(
-                column_types={n: _ARROW_TYPES[_kind(t)] for n, t in schema.items()},
-                true_values=["t"],
-                false_values=["f"],
-                strings_can_be_null=True,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-        return typed_frame(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)
+        return csv_frame(self._run(read), schema)
 
     @contextlib.contextmanager
     def staged(self, frame: pd.DataFrame) -> Iterator[str]:
         con = self._connection()
         name = f"staged_{next(_names)}"
         columns = [
-            pgsql.SQL("{} {}").format(pgsql.Identifier(str(c)), pgsql.SQL(_pg_type(frame[c])))
+            pgsql.SQL("{} {}").format(pgsql.Identifier(str(c)), pgsql.SQL(pg_type(frame[c])))
             for c in frame.columns
         ]
         names = pgsql.SQL(", ").join(pgsql.Identifier(str(c)) for c in frame.columns)
@@ -174,7 +162,7 @@ class PostgresEngine:
             with con.cursor().copy(
                 pgsql.SQL("COPY {} ({}) FROM STDIN").format(table, names)
             ) as copy:
-                for row in _python_rows(frame):
+                for row in python_rows(frame):
                     copy.write_row(row)
         except psycopg.Error as error:
             raise self._error("cannot be written", error) from None
@@ -285,7 +273,7 @@ class PostgresEngine:
         except psycopg.Error as error:
             raise self._error("cannot be used", error) from None
         finally:
-            _give_back(pool, con)
+            give_back(pool, con)
 
     def _schema_exists(self, con: psycopg.Connection[Any]) -> bool:
         row = con.execute(
@@ -314,172 +302,3 @@ class PostgresEngine:
             f"The history store {self.location} {what}: {scrubbed(str(error), self._url)}",
             location=self.location,
         )
-
-
-# -- URLs and pools ------------------------------------------------------------------------------
-
-
-def check_url(url: str) -> None:
-    """Refuse what is not a postgresql:// URL with a host and a database, without echoing it
-    (it may carry a password)."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in SCHEMES or not parts.path.strip("/"):
-        raise StoreError(
-            "The store URL must look like postgresql://user:password@host:5432/database.",
-            location=safe_url(url),
-        )
-
-
-def safe_url(url: str) -> str:
-    """`url` without its password or query: scheme, user, host, port and database."""
-    try:
-        parts = urlsplit(url.strip())
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        return "postgresql://?"
-    user = f"{unquote(parts.username)}@" if parts.username else ""
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{parts.scheme}://{user}{host}{port}{parts.path}"
-
-
-def _passwords(url: str) -> list[str]:
-    parts = urlsplit(url.strip())
-    found = [parts.password, unquote(parts.password or "")]
-    found += [v for k, v in parse_qsl(parts.query) if k.lower() == "password"]
-    return [p for p in found if p]
-
-
-def scrubbed(message: str, url: str) -> str:
-    """A driver's message cut to its first line, with the URL's password removed."""
-    lines = message.strip().splitlines()
-    text = lines[0][:300] if lines else "no details"
-    for password in _passwords(url):
-        text = text.replace(password, "***")
-    return text
-
-
-def lock_key(schema: str, purpose: str) -> int:
-    """A signed 64-bit advisory-lock key for (schema, purpose)."""
-    digest = hashlib.sha256(f"qa-dashboard\n{schema}\n{purpose}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def _configure(con: psycopg.Connection[Any]) -> None:
-    con.execute("SET TimeZone = 'UTC'")
-    con.execute("SET DateStyle = 'ISO, YMD'")  # what Arrow parses (the default, made sure)
-    con.execute("SET work_mem = '64MB'")  # a page's window sorts in memory, not on disk
-
-
-def pool_for(url: str) -> ConnectionPool:
-    """This process's pool for the server at `url` (made and checked on first use)."""
-    key = hashlib.sha256(url.encode()).hexdigest()  # the password is never a key
-    with _pools_lock:
-        pool = _pools.get(key)
-        if pool is None:
-            try:
-                with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT):
-                    pass
-            except psycopg.Error as error:
-                raise StoreError(
-                    f"The history store server {safe_url(url)} cannot be reached: "
-                    f"{scrubbed(str(error), url)}",
-                    location=safe_url(url),
-                ) from None
-            pool = ConnectionPool(
-                url,
-                min_size=0,
-                max_size=POOL_SIZE,
-                kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-                configure=_configure,
-                name=f"history-store-{len(_pools) + 1}",
-                open=True,
-            )
-            _pools[key] = pool
-        return pool
-
-
-def _give_back(pool: ConnectionPool, con: psycopg.Connection[Any]) -> None:
-    """Return `con` to the pool it came from (closed instead when that pool is closed)."""
-    if pool.closed:
-        con.close()
-    else:
-        pool.putconn(con)
-
-
-def close_pool(url: str) -> None:
-    """Close this process's pool for `url`, if there is one (a store of it reopens a new one)."""
-    with _pools_lock:
-        pool = _pools.pop(hashlib.sha256(url.encode()).hexdigest(), None)
-    if pool is not None:
-        with contextlib.suppress(Exception):
-            pool.close(timeout=2)
-
-
-def close_pools() -> None:
-    """Close every pool of this process (at exit, and between tests of several servers)."""
-    with _pools_lock:
-        pools = list(_pools.values())
-        _pools.clear()
-    for pool in pools:
-        with contextlib.suppress(Exception):
-            pool.close(timeout=2)
-
-
-# -- values --------------------------------------------------------------------------------------
-
-
-def _pg_sql(sql: str) -> str:
-    """`:name` parameters as psycopg's `%(name)s`."""
-    return with_pyformat(sql)
-
-
-def _pg_type(series: pd.Series) -> str:
-    dtype = series.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return "BOOLEAN"
-    if pd.api.types.is_integer_dtype(dtype):
-        return "BIGINT"
-    if pd.api.types.is_float_dtype(dtype):
-        return "DOUBLE PRECISION"
-    if isinstance(dtype, pd.DatetimeTZDtype) or pd.api.types.is_datetime64_any_dtype(dtype):
-        return "TIMESTAMPTZ"
-    return "TEXT"
-
-
-def _python_rows(frame: pd.DataFrame) -> Iterator[tuple[Any, ...]]:
-    """The rows of `frame` as plain Python values (None for every kind of missing)."""
-    columns = []
-    for name in frame.columns:
-        series = frame[name]
-        values = series.astype(object).tolist()
-        missing = series.isna().tolist()
-        columns.append(
-            [None if gone else value for value, gone in zip(values, missing, strict=True)]
-        )
-    return zip(*columns, strict=True) if columns else iter(())
-
-
-_ARROW_TYPES = {
-    "time": pa.timestamp("us", tz="UTC"),
-    "int": pa.int64(),
-    "bool": pa.bool_(),
-    "float": pa.float64(),
-    "text": pa.string(),
-}
-# Arrow -> pandas: nullable integers and booleans, so NULL stays <NA> before the schema's astype.
-_PANDAS_TYPES = {pa.int64(): pd.Int64Dtype(), pa.bool_(): pd.BooleanDtype()}
-
-
-def _kind(dtype: str) -> str:
-    """The Arrow column type a frame dtype is read as."""
-    if dtype.startswith("datetime64"):
-        return "time"
-    if dtype in ("int64", "Int64"):
-        return "int"
-    if dtype in ("bool", "boolean"):
-        return "bool"
-    if dtype.startswith("float"):
-        return "float"
-    return "text"

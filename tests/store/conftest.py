@@ -189,7 +189,7 @@ def open_history(request: pytest.FixtureRequest, store_path: Path) -> Iterator[H
     for opened in opener.opened:
         opened.close()
     if url is not None:
-        from dashboard.data.store_postgres import close_pool
+        from dashboard.data.store_pg_pool import close_pool
 
         close_pool(url)
 

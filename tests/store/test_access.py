@@ -18,7 +18,7 @@ from dashboard.data.connection import Connection
 from dashboard.data.store import open_for
 from dashboard.data.store_access import Access, AccessChecks, ask_service, open_if_allowed
 from dashboard.data.store_location import store_schema
-from dashboard.data.store_postgres import close_pool
+from dashboard.data.store_pg_pool import close_pool
 from dashboard.data.sync import sync_history
 from sandbox import Authority, RunningSandbox
 from sandbox.auth import Authenticator

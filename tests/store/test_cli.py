@@ -263,7 +263,7 @@ def test_sync_info_and_clear_on_a_shared_postgresql_store(
 ) -> None:
     from urllib.parse import urlsplit
 
-    from dashboard.data.store_postgres import safe_url
+    from dashboard.data.store_pg_pool import safe_url
 
     password = urlsplit(pg_url).password
     assert password

@@ -26,7 +26,8 @@ from dashboard.data.history_frames import plan_frames, results_frame
 from dashboard.data.store import HistoryStore, open_for
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreSchemaError
 from dashboard.data.store_location import store_url
-from dashboard.data.store_postgres import PostgresEngine, close_pool, safe_url
+from dashboard.data.store_pg_pool import close_pool, safe_url
+from dashboard.data.store_postgres import PostgresEngine
 from sandbox import RunningSandbox
 from tests.dashboard import records
 from tests.store.conftest import HistoryOpener, pg_dump_rows

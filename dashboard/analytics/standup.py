@@ -282,3 +282,14 @@ def with_newly_failing(digest: StandupDigest, results: pd.DataFrame) -> StandupD
         results=len(read),
     )
     return dataclasses.replace(digest, newly_failing=newly, newly_failing_basis=basis)
+
+
+HISTORY_BEFORE_WINDOW = pd.Timedelta(days=30)
+"""How far before the window a digest's executions reach: "still failing" counts back to the
+last green execution, and the slower rule compares with the days before."""
+
+
+def history_start(window: Window) -> pd.Timestamp:
+    """Where the executions a digest of `window` needs begin (the page and the command line
+    both ask the service from here)."""
+    return min(window.previous().start, window.start - HISTORY_BEFORE_WINDOW)

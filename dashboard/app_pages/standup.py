@@ -21,8 +21,6 @@ from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.STANDUP
-# Still failing counts back to the last green execution: this much history before the window.
-HISTORY = timedelta(days=30)
 REFRESH_EVERY = timedelta(minutes=3)
 LINK_COLUMNS = {
     "Evidence": st.column_config.LinkColumn(display_text="open"),
@@ -99,7 +97,7 @@ else:
 @st.fragment(run_every=REFRESH_EVERY if state.present else None)
 def standup_body() -> None:
     """Everything below the controls; in presenter mode it refreshes itself."""
-    since = min(window.previous().start, window.start - HISTORY).to_pydatetime()
+    since = standup_analytics.history_start(window).to_pydatetime()
     custom_end = window.end.to_pydatetime() if state.date_range is DateRange.CUSTOM else None
     query = ExecutionQuery(project_id=state.project, date_from=since, date_to=custom_end)
     try:

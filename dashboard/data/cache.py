@@ -26,7 +26,7 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
 from dashboard.analytics import plans as plan_analytics
-from dashboard.data import demo, live, results_fanout, store, store_access
+from dashboard.data import demo, live, results_fanout, store, store_access, stored_results
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
@@ -136,10 +136,29 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
         bar.empty()
 
 
+def execution_results(
+    connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
+) -> live.ResultsData:
+    """One execution's results: from the history store when it holds them all (a finished
+    execution a sync or an earlier visit stored: no request), else from the service."""
+    history = history_store(connection)
+    if history is not None:
+        try:
+            kept = stored_results.execution_results(
+                history, execution_id=execution_id, scenario_ids=scenario_ids
+            )
+        except StoreError as error:
+            _LOG.warning("history store not read: %s", type(error).__name__)
+            kept = None
+        if kept is not None:
+            return kept
+    return _live_execution_results(connection, execution_id=execution_id, scenario_ids=scenario_ids)
+
+
 @st.cache_data(
     ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading the scenarios' results…"
 )
-def execution_results(
+def _live_execution_results(
     connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
 ) -> live.ResultsData:
     return live.load_execution_results(
@@ -206,6 +225,19 @@ def _history_store(connection: Connection) -> HistoryStore | None:
         return None
 
 
+@st.cache_data(ttl=timedelta(seconds=30), hash_funcs=_BY_FINGERPRINT, show_spinner=False)
+def store_meta(connection: Connection) -> dict[str, str]:
+    """What the connection's history store records about itself (its last sync and by whom);
+    {} when there is no store or it is busy. Read at most every 30 s: a worker may hold it."""
+    history = history_store(connection)
+    if history is None:
+        return {}
+    try:
+        return history.meta()
+    except StoreError:
+        return {}
+
+
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
 def _fan_out(
     connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]
@@ -268,5 +300,5 @@ def clear_all() -> None:
     """Forget every connection's loaded data (tests start from the service with this)."""
     plans.clear()
     executions.clear()
-    execution_results.clear()
+    _live_execution_results.clear()
     _fan_out.clear()

@@ -187,6 +187,11 @@ class HistoryStore(StoreLease):
                 text = value.isoformat() if isinstance(value, datetime) else value
                 db.execute(sql.SET_META, {"key": key, "value": None if text is None else str(text)})
 
+    def meta(self) -> dict[str, str]:
+        """The facts noted with `record` (and the store's identity), as text by key."""
+        with self._lease() as db:
+            return {str(k): str(v) for k, v in db.rows(sql.GET_META) if v is not None}
+
     def clear(self) -> int:
         """Empty the store (its schema and identity stay); returns how many results it held."""
         with self._write() as db:

@@ -67,6 +67,7 @@ def sync_history(
     max_concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: SyncProgress | None = None,
     lock_wait: float = SYNC_WAIT,
+    synced_by: str | None = None,
 ) -> SyncReport:
     """Bring `store` up to date with the executions that started in the last `days` days.
 
@@ -75,7 +76,9 @@ def sync_history(
     client's `ApiError` when plans or executions cannot be listed (nothing half-done is kept
     from that step) and `StoreError` when the store cannot be written (`StoreBusyError` when
     another sync of it holds the sync lock longer than `lock_wait` seconds); failed result
-    pairs are reported in the answer, not raised.
+    pairs are reported in the answer, not raised. `synced_by` names who synced (a worker's name,
+    never a credential); it is recorded with the time, so the dashboard can say how fresh the
+    history is.
     """
     if days < 1:
         raise ValueError("days must be at least 1")
@@ -87,6 +90,7 @@ def sync_history(
             now=now,
             max_concurrency=max_concurrency,
             on_progress=on_progress,
+            synced_by=synced_by,
         )
 
 
@@ -98,6 +102,7 @@ def _sync(
     now: datetime | None,
     max_concurrency: int,
     on_progress: SyncProgress | None,
+    synced_by: str | None,
 ) -> SyncReport:
     started = datetime.now(UTC)
     date_from = (now or started) - timedelta(days=days)
@@ -132,7 +137,11 @@ def _sync(
         return_results=False,
     )
     if fanout.store_error is None:
-        store.record(last_sync=started, last_sync_from=date_from)
+        store.record(
+            last_sync=started,
+            last_sync_from=date_from,
+            **({"last_sync_by": synced_by} if synced_by else {}),
+        )
     return SyncReport(
         date_from=date_from,
         plans=plan_count,

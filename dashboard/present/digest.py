@@ -7,13 +7,18 @@ this module knows no URL layout. Times are shown in the window's zone.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from datetime import datetime
 
 import pandas as pd
 
+from dashboard.analytics.cells import EN_DASH
 from dashboard.analytics.standup import StandupDigest
+from dashboard.present.formatting import (
+    escape_chat_markdown,
+    human_duration,
+    percent,
+    weekday_time,
+)
 
 LinkFor = Callable[[str, int], "str | None"]
 """`link_for(kind, id)`: the URL of an "execution" (its results page) or a "plan" (its
@@ -27,22 +32,12 @@ EMPTY_TEXTS = {
     "Newly failing scenarios": "No newly failing scenarios",
     "Slower": "Nothing slower",
 }
-EN_DASH = "\u2013"
 MINUS = "\u2212"
-_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_ESCAPED = set("\\`*_[]<>|~#")
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "\n": "", "\r": ""}
 
 
 def _no_links(kind: str, ident: int) -> str | None:
     return None
-
-
-def escape(text: object) -> str:
-    """Text from the service made literal in Markdown (on one line)."""
-    flat = " ".join(str(text).split())
-    return "".join("\\" + ch if ch in _ESCAPED else ch for ch in flat)
 
 
 def _link(text: str, url: str | None) -> str:
@@ -52,32 +47,14 @@ def _link(text: str, url: str | None) -> str:
     return f"[{text}]({safe})"
 
 
-def when(stamp: object, tz: str) -> str:
-    """ "Mon 7 Apr 09:12" in zone `tz`."""
-    local: datetime = pd.Timestamp(stamp).tz_convert(tz).to_pydatetime()
-    return f"{_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} {local:%H:%M}"
-
-
-def duration(ms: float) -> str:
-    """ "42 s", "3 min 05 s", "1 h 02 min" from milliseconds."""
-    seconds = round(ms / 1000)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, secs = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
-
-
-def _percent(fraction: float | None) -> str:
-    return EN_DASH if fraction is None or math.isnan(fraction) else f"{fraction * 100:.1f} %"
+def _duration(ms: float) -> str:
+    return human_duration(ms / 1000)
 
 
 def _plan(row: object, link_for: LinkFor) -> str:
     plan_id = int(row.plan_id)  # type: ignore[attr-defined]
     name = row.plan  # type: ignore[attr-defined]
-    label = escape(name) if isinstance(name, str) and name else f"Plan {plan_id}"
+    label = escape_chat_markdown(name) if isinstance(name, str) and name else f"Plan {plan_id}"
     return _link(label, link_for("plan", plan_id))
 
 
@@ -104,34 +81,36 @@ def digest_markdown(
     section shows that many items and then "and N more"."""
     tz = digest.window.tz
     lines = [
-        f"**Since the last standup** ({when(digest.window.start, tz)} {EN_DASH} "
-        f"{when(digest.window.end, tz)}, {escape(tz)})",
+        f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
+        f"{weekday_time(digest.window.end, tz)}, {escape_chat_markdown(tz)})",
         _activity(digest),
     ]
     sections = {
         "Turned red": [
             f"{_plan(r, link_for)}: failed in {_execution(r.execution_id, link_for)} at "
-            f"{when(r.start, tz)}, passed in {_execution(r.previous_execution_id, link_for)}"
+            f"{weekday_time(r.start, tz)}, passed in "
+            f"{_execution(r.previous_execution_id, link_for)}"
             f"{_running(r, link_for)}"
             for r in digest.turned_red.itertuples(index=False)
         ],
         "Fixed": [
             f"{_plan(r, link_for)}: passed in {_execution(r.execution_id, link_for)} at "
-            f"{when(r.start, tz)}, failed in {_execution(r.previous_execution_id, link_for)}"
+            f"{weekday_time(r.start, tz)}, failed in "
+            f"{_execution(r.previous_execution_id, link_for)}"
             f"{_running(r, link_for)}"
             for r in digest.fixed.itertuples(index=False)
         ],
         "Still failing": [
             f"{_plan(r, link_for)}: red since {'at least ' if r.red_since_is_bound else ''}"
-            f"{when(r.red_since, tz)}, {r.red_executions} "
+            f"{weekday_time(r.red_since, tz)}, {r.red_executions} "
             f"execution{'s' if r.red_executions != 1 else ''} "
             f"(latest {_execution(r.execution_id, link_for)}){_running(r, link_for)}"
             for r in digest.still_failing.itertuples(index=False)
         ],
         "Newly failing scenarios": _newly_failing(digest, link_for),
         "Slower": [
-            f"{_plan(r, link_for)}: median {duration(r.window_median_ms)} against "
-            f"{duration(r.baseline_median_ms)} over the {digest.baseline_days} days before "
+            f"{_plan(r, link_for)}: median {_duration(r.window_median_ms)} against "
+            f"{_duration(r.baseline_median_ms)} over the {digest.baseline_days} days before "
             f"(+{r.change * 100:.0f} %, {r.window_executions} executions)"
             for r in digest.slower.itertuples(index=False)
         ],
@@ -165,12 +144,12 @@ def _activity(digest: StandupDigest) -> str:
     now, before = digest.current, digest.previous
     text = (
         f"{now.executions} execution{'s' if now.executions != 1 else ''} "
-        f"(previous window {before.executions}), pass rate {_percent(now.pass_rate)}"
+        f"(previous window {before.executions}), pass rate {percent(now.pass_rate)}"
     )
     delta = digest.pass_rate_delta
     if delta is not None:
         sign = "+" if delta >= 0 else MINUS
-        text += f" ({sign}{abs(delta) * 100:.1f} pts against {_percent(before.pass_rate)})"
+        text += f" ({sign}{abs(delta) * 100:.1f} pts against {percent(before.pass_rate)})"
     if now.running:
         text += f", {now.running} still running"
     return text
@@ -183,8 +162,10 @@ def _newly_failing(digest: StandupDigest, link_for: LinkFor) -> list[str] | None
     lines = []
     keys = ["plan_id", "plan", "scenario_id", "execution_id"]
     for (plan_id, plan, scenario, execution), rows in newly.groupby(keys, sort=False, dropna=False):
-        label = escape(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
-        envs = ", ".join(escape(e) for e in rows["environment"])
+        label = (
+            escape_chat_markdown(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
+        )
+        envs = ", ".join(escape_chat_markdown(e) for e in rows["environment"])
         lines.append(
             f"{_link(label, link_for('plan', int(plan_id)))}: scenario {int(scenario)} on "
             f"{envs} ({_execution(execution, link_for)})"

@@ -28,6 +28,9 @@ _NEUTRALISE = str.maketrans(
     dict.fromkeys(_BIDI_CONTROLS + _ZERO_WIDTH + _CONTROLS, INVISIBLE_MARKER)
 )
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+# What chat Markdown (Slack, Teams, Mattermost, CommonMark) would read as formatting or a link.
+_CHAT_MARKDOWN_SPECIALS = frozenset("\\`*_[]<>|~#")
 
 
 def escape_markdown(text: object) -> str:
@@ -39,6 +42,17 @@ def escape_markdown(text: object) -> str:
     """
     flat = " ".join(str(text).split())
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in flat)
+
+
+def escape_chat_markdown(text: object) -> str:
+    """Text from the service made literal in a chat message's Markdown, on one line.
+
+    Narrower than `escape_markdown`: only what chat Markdown reads as emphasis, code, links,
+    tables, headings or HTML is escaped, so "v1.2 (beta)" stays readable in clients that show
+    a stray backslash as it is.
+    """
+    flat = " ".join(str(text).split())
+    return "".join("\\" + ch if ch in _CHAT_MARKDOWN_SPECIALS else ch for ch in flat)
 
 
 def visible_text(value: object, *, one_line: bool = False) -> str:
@@ -114,6 +128,12 @@ def format_day(day: date | datetime, *, with_year: bool = False) -> str:
     """ "1 Nov" or "1 Nov 2025": English month abbreviations whatever the locale."""
     text = f"{day.day} {_MONTHS[day.month - 1]}"
     return f"{text} {day.year}" if with_year else text
+
+
+def weekday_time(stamp: object, tz: str) -> str:
+    """ "Mon 7 Apr 09:12": a moment in zone `tz`, English names whatever the locale."""
+    local: datetime = pd.Timestamp(stamp).tz_convert(tz).to_pydatetime()
+    return f"{_WEEKDAYS[local.weekday()]} {format_day(local)} {local:%H:%M}"
 
 
 def format_span(first: date | datetime, last: date | datetime, *, today: date) -> str:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboard.analytics.standup import StandupDigest
-from dashboard.present.digest import EMPTY_TEXTS, SECTIONS, when
-from dashboard.present.formatting import human_duration
+from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
+from dashboard.present.formatting import human_duration, weekday_time
 
 LinkFor = Callable[[str, int], "str | None"]
 
@@ -60,9 +60,11 @@ def sections(
         return pd.DataFrame(
             {
                 "Plan": [_plan_name(r.plan, r.plan_id) for r in frame.itertuples()],
-                now_word: [f"#{r.execution_id}, {when(r.start, tz)}" for r in frame.itertuples()],
+                now_word: [
+                    f"#{r.execution_id}, {weekday_time(r.start, tz)}" for r in frame.itertuples()
+                ],
                 before_word: [
-                    f"#{r.previous_execution_id}, {when(r.previous_start, tz)}"
+                    f"#{r.previous_execution_id}, {weekday_time(r.previous_start, tz)}"
                     for r in frame.itertuples()
                 ],
                 "Now running": [_running_note(r.running_execution_id) for r in frame.itertuples()],
@@ -78,11 +80,11 @@ def sections(
         {
             "Plan": [_plan_name(r.plan, r.plan_id) for r in red.itertuples()],
             "Red since": [
-                ("at least " if r.red_since_is_bound else "") + when(r.red_since, tz)
+                ("at least " if r.red_since_is_bound else "") + weekday_time(r.red_since, tz)
                 for r in red.itertuples()
             ],
             "Executions": [int(r.red_executions) for r in red.itertuples()],
-            "Latest": [f"#{r.execution_id}, {when(r.start, tz)}" for r in red.itertuples()],
+            "Latest": [f"#{r.execution_id}, {weekday_time(r.start, tz)}" for r in red.itertuples()],
             "Evidence": [link_for("execution", int(r.execution_id)) for r in red.itertuples()],
         },
         dtype=object,

@@ -14,6 +14,7 @@ from pydantic import SecretStr
 
 from dashboard.data import cache, connection
 from dashboard.data.connection import Connection
+from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
 
@@ -39,6 +40,9 @@ def sidebar(conn: Connection) -> None:
     with st.sidebar:
         st.markdown("#### :material/fact_check: QA dashboard")
         _badge(conn)
+        fresh = freshness.history_freshness(cache.store_meta(conn), datetime.now(UTC))
+        if fresh:
+            st.caption(escape_markdown(fresh))
         resolution = _resolve()
         if resolution.problems:
             st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))

@@ -6,7 +6,10 @@ import pandas as pd
 
 from dashboard.analytics.standup import standup_digest, with_newly_failing
 from dashboard.analytics.windows import custom_window, standup_window
-from dashboard.present.digest import digest_markdown, duration, escape, when
+from dashboard.present.digest import digest_markdown
+from dashboard.present.formatting import escape_chat_markdown as escape
+from dashboard.present.formatting import human_duration
+from dashboard.present.formatting import weekday_time as when
 from tests.analytics.frames import CHROME, DESKTOP, execution, executions, result, results, ts
 
 NOW = ts("2025-04-07 10:00")
@@ -116,6 +119,6 @@ def test_names_cannot_inject_markdown_or_break_links() -> None:
 
 def test_small_formatters() -> None:
     assert when(ts("2025-04-07 06:12"), "Europe/Istanbul") == "Mon 7 Apr 09:12"
-    assert duration(42_400) == "42 s"
-    assert duration(185_000) == "3 min 05 s"
-    assert duration(3_720_000) == "1 h 02 min"
+    assert human_duration(42_400 / 1000) == "42 s"
+    assert human_duration(185_000 / 1000) == "3 min 05 s"
+    assert human_duration(3_720_000 / 1000) == "1 h 02 min"

@@ -1,0 +1,325 @@
+"""`python -m dashboard digest --standup --to URL`: the standup digest, sent to a team's chat.
+
+The digest is computed by the page's own pure functions (`analytics.standup`, `analytics.
+windows`) over the same data (executions from `history_start` on, the results behind newly
+failing scenarios through the history store), and written by `present.digest`, so the chat says
+what the page says. It is sent as Markdown through apprise, which knows Slack, Microsoft Teams,
+Mattermost, e-mail and many more by URL (https://github.com/caronc/Apprise/wiki); `--to -`
+prints it instead. Links are absolute, made from the dashboard's public address (`--dashboard-
+url`, else `QA_DASHBOARD_PUBLIC_URL`, else `public_url` in the `[dashboard]` table of the
+secrets file).
+
+The destination URL often holds a secret of its own (a webhook token): it is never printed; a
+failure names the kind of service only. apprise is an optional dependency (`pip install
+"qa-dashboard[team]"`); only sending needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from dashboard.cli.common import (
+    OK,
+    SERVICE,
+    USAGE,
+    CliError,
+    add_connection_options,
+    client_for,
+    open_store,
+    read_secrets,
+    service_problem,
+)
+
+if TYPE_CHECKING:
+    from api_client import ApiClient
+    from dashboard.data.connection import Connection
+    from dashboard.data.store import HistoryStore
+
+PRINT = "-"
+ENV_PUBLIC_URL = "QA_DASHBOARD_PUBLIC_URL"
+ENV_DIGEST_TO = "QA_DASHBOARD_DIGEST_TO"
+SECRETS_DIGEST = "digest"
+SECRETS_DASHBOARD = "dashboard"
+TITLE = "Since the last standup"
+APPRISE_MISSING = (
+    'sending needs apprise: pip install "qa-dashboard[team]" (or `--to -` to print the digest)'
+)
+
+
+@dataclass(frozen=True)
+class DigestOptions:
+    """What a digest shows and where it goes (the worker keeps one for its daily digest)."""
+
+    to: str
+    dashboard_url: str | None
+    project: int | None = None
+    at: time | None = None  # the standup's local time; None: the page's default
+    tz: str = "UTC"
+
+
+def add_parser(commands: Any) -> None:
+    digest = commands.add_parser(
+        "digest",
+        help="compute the standup digest and send it to a chat (or print it)",
+        description="Compute the standup digest, as the Standup page shows it, and send it as "
+        "Markdown through apprise (or print it with --to -).",
+    )
+    digest.add_argument(
+        "--standup",
+        action="store_true",
+        required=True,
+        help="the standup digest: what changed since the last standup (the only digest so far)",
+    )
+    add_digest_options(digest, prefix="")
+    digest.add_argument(
+        "--connection",
+        metavar="NAME",
+        help="the table [connections.NAME] of the secrets file (default: the dashboard's own)",
+    )
+    add_connection_options(digest)
+    digest.set_defaults(run=run)
+
+
+def add_digest_options(parser: argparse.ArgumentParser, *, prefix: str) -> None:
+    """The digest's options; the worker takes them as --digest-to, --digest-project, ..."""
+    flag = f"--{prefix}" if prefix else "--"
+    parser.add_argument(
+        f"{flag}to",
+        dest=f"{prefix.replace('-', '_')}to",
+        metavar="URL",
+        help="an apprise URL (slack://..., msteams://..., mailto://..., json://host/path), "
+        f"or - to print the Markdown (default: ${ENV_DIGEST_TO}, else `to` in "
+        f"[{SECRETS_DIGEST}] of the secrets file: a webhook URL holds a secret, better kept "
+        "out of the command line)",
+    )
+    parser.add_argument(
+        f"{flag}project",
+        dest=f"{prefix.replace('-', '_')}project",
+        type=_project,
+        metavar="ID",
+        help="only this project's plans",
+    )
+    if not prefix:
+        parser.add_argument(
+            "--at",
+            type=_time_of_day,
+            metavar="HH:MM",
+            help="the standup's local time (default: the page's, 09:30)",
+        )
+    parser.add_argument(
+        f"{flag}tz",
+        dest=f"{prefix.replace('-', '_')}tz",
+        type=_zone,
+        default="UTC",
+        metavar="ZONE",
+        help="the time zone of the standup and of the times shown (default: UTC)",
+    )
+    parser.add_argument(
+        "--dashboard-url",
+        metavar="URL",
+        help=f"the dashboard's public address, for absolute links (default: ${ENV_PUBLIC_URL}, "
+        f"else public_url in [{SECRETS_DASHBOARD}] of the secrets file)",
+    )
+
+
+def _project(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**63:
+        raise argparse.ArgumentTypeError(f"not a project id: {text!r}")
+    return int(text)
+
+
+def _time_of_day(text: str) -> time:
+    from dashboard.analytics.windows import parse_time_of_day
+
+    try:
+        return parse_time_of_day(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a time of day like 09:15: {text!r}") from None
+
+
+def _zone(text: str) -> str:
+    from dashboard.analytics.windows import zone
+
+    try:
+        zone(text)
+    except (ValueError, KeyError):
+        raise argparse.ArgumentTypeError(f"not a time zone like Europe/Berlin: {text!r}") from None
+    return text
+
+
+def dashboard_url(
+    given: str | None, secrets: Mapping[str, Any], env: Mapping[str, str]
+) -> str | None:
+    """The dashboard's public address (flag, environment, secrets file), ending in "/"."""
+    table = secrets.get(SECRETS_DASHBOARD)
+    configured = table.get("public_url") if isinstance(table, Mapping) else None
+    url = given or env.get(ENV_PUBLIC_URL) or configured
+    if not url:
+        return None
+    url = str(url).strip()
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+        raise CliError(
+            "the dashboard's public address must be an http(s) URL without a query, "
+            "like https://qa.example.com/dashboard/",
+            USAGE,
+        )
+    return url if url.endswith("/") else url + "/"
+
+
+def destination(given: str | None, secrets: Mapping[str, Any], env: Mapping[str, str]) -> str:
+    """Where the digest goes: the flag, else $QA_DASHBOARD_DIGEST_TO, else [digest] to."""
+    table = secrets.get(SECRETS_DIGEST)
+    configured = table.get("to") if isinstance(table, Mapping) else None
+    to = given or env.get(ENV_DIGEST_TO) or configured
+    if not isinstance(to, str) or not to.strip():
+        raise CliError(
+            f"where should the digest go? --to URL (or - to print it), ${ENV_DIGEST_TO}, or "
+            f"`to` in [{SECRETS_DIGEST}] of the secrets file",
+            USAGE,
+        )
+    return to.strip()
+
+
+def run(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    from dashboard.cli.connections import targets
+
+    secrets = read_secrets(args.secrets)
+    options = DigestOptions(
+        to=destination(args.to, secrets, env),
+        dashboard_url=dashboard_url(args.dashboard_url, secrets, env),
+        project=args.project,
+        at=args.at,
+        tz=args.tz,
+    )
+    check_destination(options)
+    names = [args.connection] if args.connection else []
+    with targets(secrets, env, names) as (target, *_):
+        connection = target.connection
+        store = open_store(connection, secrets, env, wait=args.wait)
+        with store, client_for(connection) as client:
+            text = standup_markdown(client, store, connection, options)
+        deliver(text, options)
+    return OK
+
+
+def check_destination(options: DigestOptions) -> None:
+    """Refuse at once what cannot be sent: no public address for links, apprise missing, a
+    destination apprise does not understand."""
+    if options.to == PRINT:
+        if options.dashboard_url is None:
+            print(
+                "note: no dashboard address given (--dashboard-url); links are relative.",
+                file=sys.stderr,
+            )
+        return
+    if options.dashboard_url is None:
+        raise CliError(
+            "a digest sent to a chat needs the dashboard's public address for its links: "
+            f"--dashboard-url https://..., ${ENV_PUBLIC_URL} or public_url in "
+            f"[{SECRETS_DASHBOARD}] of the secrets file",
+            USAGE,
+        )
+    _notifier(options.to)
+
+
+def standup_markdown(
+    client: ApiClient,
+    store: HistoryStore | None,
+    connection: Connection,
+    options: DigestOptions,
+    *,
+    now: datetime | None = None,
+) -> str:
+    """The standup digest as the page computes it, in Markdown with absolute links."""
+    import pandas as pd
+
+    from api_client import ApiError, ExecutionQuery
+    from dashboard.analytics import standup, windows
+    from dashboard.data import live, results_fanout
+    from dashboard.data.pairs import result_pairs
+    from dashboard.present.digest import digest_markdown
+    from dashboard.state import links
+    from dashboard.state.params import DEFAULT_STANDUP_AT
+    from dashboard.state.url import ViewState
+
+    current = now or connection.clock or datetime.now(UTC)
+    window = windows.standup_window(
+        pd.Timestamp(current), tz=options.tz, at=options.at or DEFAULT_STANDUP_AT
+    )
+    query = ExecutionQuery(
+        project_id=options.project,
+        date_from=standup.history_start(window).to_pydatetime(),
+    )
+    try:
+        data = live.load_executions(client, query)
+        digest = standup.standup_digest(data.executions, window)
+        if digest.results_needed:
+            every_plan = live.load_plans(client, active_only=False).plans
+            pairs, finished = result_pairs(data.executions, every_plan, digest.results_needed)
+            fanout = results_fanout.fetch_results(client, pairs, finished=finished, store=store)
+            digest = standup.with_newly_failing(digest, fanout.results)
+    except ApiError as error:
+        raise CliError(service_problem(error, connection), SERVICE) from None
+
+    # A results link carries the execution's plan and start, so the page finds it at once.
+    frame = data.executions
+    known = {
+        int(e): (None if pd.isna(p) else int(p), None if pd.isna(s) else s.to_pydatetime())
+        for e, p, s in zip(frame["execution_id"], frame["plan_id"], frame["start"], strict=True)
+    }
+
+    def link_for(kind: str, ident: int) -> str | None:
+        if kind == "plan":
+            link = links.executions_link(ident)
+        else:
+            plan_id, started = known.get(int(ident), (None, None))
+            link = links.results_link(ident, plan_id=plan_id, started=started)
+        return links.absolute(link, options.dashboard_url)
+
+    text = digest_markdown(digest, link_for=link_for, limit=SHOWN_PER_SECTION)
+    page = links.standup_link(
+        ViewState(project=options.project, tz=options.tz, standup_at=options.at)
+    )
+    return text + f"\n[Open the standup page]({links.absolute(page, options.dashboard_url)})\n"
+
+
+SHOWN_PER_SECTION = 5  # as on the page: five items, then "and N more"
+
+
+def deliver(text: str, options: DigestOptions) -> None:
+    """Print the digest (`--to -`) or send it; `CliError` when the destination refused it."""
+    if options.to == PRINT:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    import apprise
+
+    notifier, kind = _notifier(options.to)
+    sent = notifier.notify(body=text, title=TITLE, body_format=apprise.NotifyFormat.MARKDOWN)
+    if not sent:
+        raise CliError(f"the {kind} destination did not accept the digest", SERVICE)
+    print(f"Sent the standup digest to {kind}.", file=sys.stderr)
+
+
+def _notifier(url: str) -> tuple[Any, str]:
+    """An apprise notifier for `url` and the kind of service it is (its URL is never shown)."""
+    try:
+        import apprise
+    except ImportError:
+        raise CliError(APPRISE_MISSING, USAGE) from None
+    notifier = apprise.Apprise()
+    scheme = url.split("://", 1)[0].lower() if "://" in url else "?"
+    if not notifier.add(url):
+        raise CliError(
+            f"apprise does not understand the destination (a {scheme}:// URL); see "
+            "https://github.com/caronc/Apprise/wiki for the forms it takes",
+            USAGE,
+        )
+    return notifier, f"{scheme}://"

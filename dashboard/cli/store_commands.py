@@ -1,0 +1,335 @@
+"""`python -m dashboard store sync|info|clear`: fill, describe and empty the history store.
+
+`store sync` runs once (from cron) or, with `--every 5m`, keeps running as the team's sync
+worker (`dashboard.cli.worker`): one log line per pass, a clean stop on SIGTERM or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TextIO
+
+from dashboard.cli.common import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_DAYS,
+    MAX_CONCURRENCY,
+    OK,
+    PARTIAL,
+    SERVICE,
+    STORE,
+    USAGE,
+    CliError,
+    add_connection_options,
+    default_connection,
+    interval,
+    open_store,
+    positive_int,
+    read_secrets,
+    service_problem,
+    service_words,
+    size,
+    store_problem,
+    when,
+)
+
+if TYPE_CHECKING:
+    from dashboard.data.connection import Connection
+    from dashboard.data.store import HistoryStore, StoreInfo
+    from dashboard.data.sync import SyncReport
+
+
+def add_parser(commands: Any) -> None:
+    store = commands.add_parser("store", help="the history store of finished executions")
+    actions = store.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    sync = actions.add_parser(
+        "sync",
+        help="fetch the history that is not stored yet (once, or --every INTERVAL)",
+    )
+    sync.add_argument(
+        "--days",
+        type=positive_int,
+        default=DEFAULT_DAYS,
+        help="how many days back from now to sync (default: %(default)s)",
+    )
+    sync.add_argument(
+        "--concurrency",
+        type=positive_int,
+        default=DEFAULT_CONCURRENCY,
+        help=f"results requests in flight at once, 1-{MAX_CONCURRENCY} (default: %(default)s)",
+    )
+    sync.add_argument("--quiet", action="store_true", help="no progress bar")
+    sync.add_argument(
+        "--every",
+        type=interval,
+        metavar="INTERVAL",
+        help="keep running: a pass every INTERVAL (5m, 90s, 1h), one log line per pass, until "
+        "SIGTERM or Ctrl-C",
+    )
+    sync.add_argument(
+        "--connection",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="sync the table [connections.NAME] of the secrets file; repeat for several "
+        "(default: the dashboard's own connection)",
+    )
+    sync.add_argument(
+        "--name",
+        default=f"the worker on {socket.gethostname()}",
+        help="who is recorded as having synced, shown by the dashboard (default: %(default)s)",
+    )
+    from dashboard.cli.digest import add_digest_options
+
+    digest = sync.add_argument_group(
+        "daily digest",
+        "Send the standup digest once a day, at or after --digest-at, to --digest-to. The day "
+        "it was last sent is kept in the store, so a restart does not send it twice.",
+    )
+    digest.add_argument(
+        "--digest-at",
+        metavar="HH:MM",
+        help="the local time (--digest-tz) after which the day's digest is sent; it is also "
+        "the standup time its window counts from",
+    )
+    add_digest_options(digest, prefix="digest-")
+    add_connection_options(sync)
+    sync.set_defaults(run=run_sync)
+
+    info = actions.add_parser("info", help="where the store is and what it holds")
+    add_connection_options(info)
+    info.set_defaults(run=run_info)
+
+    clear = actions.add_parser("clear", help="empty the store (the next sync fills it again)")
+    add_connection_options(clear)
+    clear.set_defaults(run=run_clear)
+
+
+# -- sync ----------------------------------------------------------------------------------------
+
+
+def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    from dashboard.cli import worker
+    from dashboard.cli.connections import targets
+
+    if args.concurrency > MAX_CONCURRENCY:
+        raise CliError(f"--concurrency must be at most {MAX_CONCURRENCY}", USAGE)
+    secrets = read_secrets(args.secrets)
+    schedule = worker.digest_schedule(args, secrets, env)
+    with targets(secrets, env, args.connection) as chosen, worker.Stop.installed() as stop:
+        if args.every is not None:
+            return worker.run_every(
+                chosen, args, secrets, env, every=args.every, stop=stop, digest=schedule
+            )
+        if len(chosen) > 1 or args.connection or schedule is not None:
+            return worker.run_once(chosen, args, secrets, env, stop=stop, digest=schedule)
+        with stop.in_pass():
+            return _sync_verbose(chosen[0].connection, args, secrets, env)
+
+
+def _sync_verbose(
+    connection: Connection,
+    args: argparse.Namespace,
+    secrets: dict[str, Any],
+    env: Mapping[str, str],
+) -> int:
+    """One sync of one connection, with a progress bar and a full account at the end."""
+    from api_client import ApiError
+    from dashboard.cli.common import client_for
+    from dashboard.data.store_errors import StoreError
+    from dashboard.data.sync import sync_history
+
+    store = open_store(connection, secrets, env, wait=args.wait)
+    with client_for(connection) as client, store, _progress(quiet=args.quiet) as on_progress:
+        try:
+            report = sync_history(
+                client,
+                store,
+                days=args.days,
+                now=connection.clock,
+                max_concurrency=args.concurrency,
+                on_progress=on_progress,
+                synced_by=args.name,
+            )
+        except ApiError as error:
+            raise CliError(service_problem(error, connection), SERVICE) from None
+        except StoreError as error:
+            raise CliError(store_problem(error), STORE) from None
+        print_sync(report, connection)
+        info = safe_info(store)
+        if info is not None:
+            print_info(info, sys.stdout)
+    if report.store_error is not None:
+        return STORE
+    return PARTIAL if report.failures or report.skipped else OK
+
+
+# -- info, clear ---------------------------------------------------------------------------------
+
+
+def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    from dashboard.data.store import HistoryStore, open_url
+    from dashboard.data.store_errors import StoreError, StoreMissingError
+    from dashboard.data.store_location import store_path, store_url
+
+    secrets = read_secrets(args.secrets)
+    with default_connection(secrets, env) as connection:
+        path = store_path(connection, secrets=secrets, env=env)
+        url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
+        where = shared_location(url, connection) if url else str(path)
+        try:
+            if url:
+                store = open_url(url, connection, read_only=True, wait=args.wait)
+            else:
+                store = HistoryStore.open(path, read_only=True, wait=args.wait)
+        except StoreMissingError:
+            print(f"No history stored yet for {service_words(connection)}.")
+            print(f"It would be kept in {where}; `python -m dashboard store sync` fills it.")
+            return OK
+        except StoreError as error:
+            raise CliError(store_problem(error), STORE) from None
+        with store:
+            try:
+                info = store.info()
+                meta = store.meta()
+            except StoreError as error:
+                raise CliError(store_problem(error), STORE) from None
+        print(f"History of {service_words(connection)}")
+        print_info(info, sys.stdout, synced_by=meta.get("last_sync_by"))
+    return OK
+
+
+def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store_location import store_path, store_url
+
+    secrets = read_secrets(args.secrets)
+    with default_connection(secrets, env) as connection:
+        path = store_path(connection, secrets=secrets, env=env)
+        url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
+        if not url and not path.exists():
+            print(f"Nothing to clear: no history stored for {service_words(connection)}.")
+            return OK
+        with open_store(connection, secrets, env, wait=args.wait) as store:
+            try:
+                results = store.clear()
+                info = store.info()
+            except StoreError as error:
+                raise CliError(store_problem(error), STORE) from None
+        where = shared_location(url, connection) if url else str(path)
+        print(
+            f"Cleared the history of {service_words(connection)}: {results:,} results removed "
+            f"from {where} ({size(info.size_bytes)} on disk until the next sync reuses it)."
+        )
+        if not url:
+            print(f"To remove the file itself: rm {path}")
+    return OK
+
+
+def shared_location(url: str, connection: Connection) -> str:
+    """Where a shared store keeps a connection's history: server and schema, no password."""
+    from dashboard.data.store_location import store_schema
+    from dashboard.data.store_pg_pool import safe_url
+
+    return f"{safe_url(url)}#{store_schema(connection)}"
+
+
+# -- output --------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar on stderr, one task per sync stage (none when quiet or not a TTY)."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    labels = {"plans": "Plans", "executions": "Executions (pages)", "results": "Results (pairs)"}
+    with Progress(
+        TextColumn("{task.description:<20}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(file=sys.stderr),
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def on_progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=max(total, 1))
+            bar.update(tasks[stage], completed=done if total else 1, total=max(total, 1))
+
+        yield on_progress
+
+
+def safe_info(store: HistoryStore) -> StoreInfo | None:
+    from dashboard.data.store_errors import StoreError
+
+    try:
+        return store.info()
+    except StoreError:
+        return None
+
+
+def print_sync(report: SyncReport, connection: Connection) -> None:
+    from api_client import ApiStatusError
+
+    counts = report.results
+    print(
+        f"Synced {service_words(connection)} since {report.date_from:%Y-%m-%d %H:%M} UTC: "
+        f"{report.executions:,} executions listed ({report.finished:,} finished, "
+        f"{report.running:,} still running); {report.plans:,} plans."
+    )
+    print(
+        f"Results: {counts.pairs:,} (execution, scenario) pairs were missing; "
+        f"{counts.fetched:,} fetched, {counts.stored:,} stored, {counts.failed:,} failed."
+    )
+    if report.skipped_records:
+        print(f"{report.skipped_records:,} plans or executions did not fit and were skipped.")
+    for failure in report.failures[:10]:
+        error = failure.error
+        status = f" {error.status_code}" if isinstance(error, ApiStatusError) else ""
+        print(
+            f"  execution {failure.execution_id}, scenario {failure.scenario_id}: "
+            f"{type(error).__name__}{status}",
+            file=sys.stderr,
+        )
+    if len(report.failures) > 10:
+        print(f"  ... and {len(report.failures) - 10:,} more failed pairs", file=sys.stderr)
+    if report.skipped:
+        print(
+            f"{len(report.skipped):,} pairs had records that did not fit; "
+            "they are fetched again next time."
+        )
+    if report.failures:
+        print("The next sync fetches the failed pairs again.")
+    if report.store_error is not None:
+        print(
+            f"The store could not be written: {store_problem(report.store_error)}", file=sys.stderr
+        )
+
+
+def print_info(info: StoreInfo, out: TextIO, *, synced_by: str | None = None) -> None:
+    rows = [
+        ("file" if info.engine == "duckdb" else info.engine, info.location),
+        ("size", size(info.size_bytes)),
+        ("schema version", str(info.schema_version)),
+        ("plans", f"{info.plans:,}"),
+        ("executions", f"{info.executions:,}"),
+        ("results", f"{info.results:,}"),
+        ("pairs fetched", f"{info.fetched_pairs:,}"),
+        ("executions from", when(info.oldest_execution)),
+        ("executions to", when(info.newest_execution)),
+        ("last sync", when(info.last_sync) + (f" by {synced_by}" if synced_by else "")),
+    ]
+    if info.bytes_per_result:
+        rows.insert(2, ("bytes per result", f"{info.bytes_per_result:,.0f}"))
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        print(f"  {label:<{width}}  {value}", file=out)

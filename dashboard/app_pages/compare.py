@@ -9,7 +9,7 @@ from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
 from dashboard.present.captions import describe_basis
-from dashboard.present.digest import when
+from dashboard.present.formatting import weekday_time
 from dashboard.state import links, plan_choice, routes
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
@@ -62,7 +62,7 @@ with top[1]:
 if executions is not None:
     ordered = executions.sort_values(["start", "execution_id"], ascending=False)
     options = {
-        int(row.execution_id): f"#{int(row.execution_id)}, {when(row.start, tz)}"
+        int(row.execution_id): f"#{int(row.execution_id)}, {weekday_time(row.start, tz)}"
         + ("" if row.finished else " (running)")
         for row in ordered.itertuples(index=False)
     }

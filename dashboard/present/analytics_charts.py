@@ -14,7 +14,7 @@ from dashboard.analytics.environments import heatmap
 from dashboard.analytics.outcomes import FAIL, PASS, WARN
 from dashboard.present.charts import _layout, _text
 from dashboard.present.colors import STATUS_COLORS, UNKNOWN_STATUS_COLOR
-from dashboard.present.digest import when
+from dashboard.present.formatting import weekday_time
 from dashboard.present.outcome_marks import (
     BUCKET_COLORS,
     OUTCOME_WORDS,
@@ -54,7 +54,7 @@ def flaky_timeline(
             bucket["x"].append(index + 1)
             bucket["y"].append(_text(label))
             bucket["text"].append(
-                f"#{int(execution['execution_id'])}, {when(execution['start'], tz)}"
+                f"#{int(execution['execution_id'])}, {weekday_time(execution['start'], tz)}"
             )
     for outcome in (PASS, FAIL, WARN, None):
         if outcome not in points:
@@ -145,7 +145,8 @@ def scenario_timeline(cells: pd.DataFrame, tz: str) -> go.Figure:
         if rows.empty:
             continue
         text = [
-            f"#{int(e)}, {when(s, tz)}" + (f"<br>{_text(m)[:160]}" if isinstance(m, str) else "")
+            f"#{int(e)}, {weekday_time(s, tz)}"
+            + (f"<br>{_text(m)[:160]}" if isinstance(m, str) else "")
             for e, s, m in zip(
                 rows["execution_id"], rows["execution_start"], rows["message"], strict=True
             )

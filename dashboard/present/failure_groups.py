@@ -10,8 +10,7 @@ from datetime import datetime
 import pandas as pd
 
 from dashboard.analytics.environment_names import with_environments
-from dashboard.present.digest import when
-from dashboard.present.formatting import plural
+from dashboard.present.formatting import plural, weekday_time
 
 ScenarioLink = Callable[[int, int], str]
 ResultsLink = Callable[[int, int | None, datetime | None], str]
@@ -27,7 +26,7 @@ def signature_text(signature: object) -> str:
 
 
 def _day(stamp: object, tz: str) -> str:
-    return " ".join(when(stamp, tz).split()[:3]) if not pd.isna(stamp) else "\u2013"
+    return " ".join(weekday_time(stamp, tz).split()[:3]) if not pd.isna(stamp) else "\u2013"
 
 
 def headline(row: pd.Series, tz: str) -> str:

@@ -25,6 +25,7 @@ import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
+from api_client.errors import RequestValidationError
 from dashboard.analytics import plans as plan_analytics
 from dashboard.data import demo, live, results_fanout, store, store_access, stored_results
 from dashboard.data.connection import Connection
@@ -198,9 +199,17 @@ def find_execution(
     )
 
 
-STORE_ACCESS = store_access.AccessChecks(
-    lambda connection: store_access.ask_service(connection, client(connection))
-)
+def _ask_service(connection: Connection) -> store_access.Access:
+    try:
+        api = client(connection)
+    except RequestValidationError:
+        # A credential the client will not send (a space in the token) is refused here; the
+        # page says why through its own request.
+        return store_access.Access(False, "refused")
+    return store_access.ask_service(connection, api)
+
+
+STORE_ACCESS = store_access.AccessChecks(_ask_service)
 """Whether the service accepts a connection's credential for its company, asked at most once
 per connection and 15-minute slot (`store_access`)."""
 

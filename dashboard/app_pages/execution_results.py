@@ -5,8 +5,10 @@ import streamlit as st
 from api_client import ApiError
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
+from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
 from dashboard.present import charts, tables
+from dashboard.present.captions import describe_results_source
 from dashboard.present.formatting import human_duration, percent, plural, utc_text, visible_text
 from dashboard.present.messages import describe_error, describe_skipped, execution_not_found
 from dashboard.state import routes
@@ -103,9 +105,12 @@ if not scenarios:
         severity="info",
     )
     st.stop()
+finished = execution_finished(header.end, dict(header.summary))
 try:
+    # A finished execution's results come from the history store once fetched (even after a
+    # restart); a running one's are fetched afresh and never stored.
     data = cache.execution_results(
-        connection, execution_id=execution_id, scenario_ids=tuple(scenarios)
+        connection, execution_id=execution_id, scenario_ids=tuple(scenarios), finished=finished
     )
 except ApiError as error:
     notices.show_error(error, part=f"the results of execution {execution_id}")
@@ -132,7 +137,10 @@ slice_text = (
     f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
 )
 st.subheader("Results", divider="gray")
-notices.caption(slice_text + ". Log links open in a new tab.")
+notices.caption(
+    slice_text + ". " + describe_results_source(data.counts, finished=finished) + " "
+    "Log links open in a new tab."
+)
 table(
     tables.results_display(results),
     key="results.table",

@@ -25,8 +25,8 @@ import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
-from dashboard.analytics import plans as plan_analytics
-from dashboard.data import demo, live, results_fanout, store
+from dashboard.analytics.cells import time_extent
+from dashboard.data import demo, frames, live, results_fanout, store
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
@@ -136,15 +136,62 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
         bar.empty()
 
 
-@st.cache_data(
-    ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading the scenarios' results…"
-)
 def execution_results(
-    connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
+    connection: Connection,
+    *,
+    execution_id: int,
+    scenario_ids: tuple[int, ...],
+    finished: bool,
 ) -> live.ResultsData:
-    return live.load_execution_results(
-        client(connection), execution_id=execution_id, scenario_ids=scenario_ids
+    """One execution's results: a finished execution's from the history store when it holds
+    them (no request, even after a restart), else fetched and kept there; a running
+    execution's always fetched, never stored."""
+    pairs = tuple((int(execution_id), int(s)) for s in dict.fromkeys(scenario_ids))
+    fan_out = _fan_out(connection, pairs, (int(execution_id),) if finished else ())
+    return live.results_of_fan_out(fan_out, scenarios=len(pairs))
+
+
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+def _results_by_id(
+    connection: Connection, execution_id: int, plan_id: int | None
+) -> live.ResultsData:
+    """A few of an execution's results, asked for by its id: the first scenario of its plan
+    (of every plan when the link names none). They tell when it ran and on which plan; the
+    service answers "no such execution" when it has none. Nothing is stored: whether the
+    execution is finished is not known yet."""
+    every_plan = plans(connection, active_only=False).plans
+    candidates = every_plan if plan_id is None else every_plan[every_plan["plan_id"] == plan_id]
+    scenarios = tuple(dict.fromkeys(int(ids[0]) for ids in candidates["scenario_ids"] if len(ids)))
+    fan_out = results_fanout.fetch_results(
+        client(connection), [(execution_id, s) for s in scenarios], finished=()
     )
+    return live.results_of_fan_out(fan_out, scenarios=len(scenarios))
+
+
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+def _stored_around(connection: Connection, execution_id: int) -> live.ExecutionsData | None:
+    """The stored executions of the plan of `execution_id` around its start, when the history
+    store holds its results (None otherwise): finding a stored execution sends no request."""
+    kept = history_store(connection)
+    if kept is None:
+        return None
+    try:
+        results = kept.results([execution_id])
+        extent = time_extent(results["start"])
+        plan_ids = results["plan_id"].dropna()
+        if extent is None:
+            return None
+        window = {
+            "date_from": extent[0] - live.RESULT_LEAD,
+            "date_to": extent[0] + live.START_MARGIN,
+            "plan_id": int(plan_ids.iloc[0]) if len(plan_ids) else None,
+        }
+        executions = kept.executions(**window)
+        statuses = kept.status_counts(**window)
+    except StoreError as error:
+        _LOG.warning("history store not read: %s", type(error).__name__)
+        return None
+    return live.ExecutionsData(frames.executions_of_history(executions, statuses), statuses.copy())
 
 
 def find_execution(
@@ -158,25 +205,28 @@ def find_execution(
     """The execution a results link names (`live.find_execution`), every query cached.
 
     It is first looked for with `listed`, the executions page's own query for the link's
-    filters, which that page has usually just loaded; the results it may load to learn when the
-    execution ran (on `plan_id`) are the ones the results page shows next.
+    filters, which that page has usually just loaded; then in the history store, whatever the
+    window; then around the link's start time, or by its id through the results operation
+    (on `plan_id`, else on every plan).
     """
-
-    def results_on(plan: int) -> Callable[[], live.ResultsData]:
-        def results() -> live.ResultsData:
-            every_plan = plans(connection, active_only=False).plans
-            scenarios = plan_analytics.plan_scenarios(every_plan, plan) or ()
-            return execution_results(connection, execution_id=execution_id, scenario_ids=scenarios)
-
-        return results
-
     return live.find_execution(
         execution_id,
         listed=listed,
         started=started,
         load=lambda query: executions(connection, query),
-        results=results_on(plan_id) if plan_id is not None else None,
+        results=lambda: _results_by_id(connection, execution_id, plan_id),
+        stored=lambda: _stored_around(connection, execution_id),
     )
+
+
+def clear_history(connection: Connection) -> int | None:
+    """Empty `connection`'s history store (no other connection's); how many results it held,
+    or None when it has no usable store. Results already loaded in this process stay loaded
+    until they expire or Refresh is pressed; they are not written back."""
+    kept = history_store(connection)
+    if kept is None or kept.read_only:
+        return None
+    return kept.clear()
 
 
 @st.cache_resource(hash_funcs=_BY_FINGERPRINT, show_spinner=False, max_entries=16)
@@ -198,10 +248,10 @@ def _fan_out(
     executions = len({execution for execution, _ in pairs})
 
     def on_progress(done: int, total: int) -> None:
+        noun = "execution" if executions == 1 else "executions"
         bar.progress(
             done / max(total, 1),
-            text=f"Loading the results of {executions:,} executions: {done:,} of {total:,} "
-            "requests",
+            text=f"Loading the results of {executions:,} {noun}: {done:,} of {total:,} requests",
         )
 
     try:
@@ -211,6 +261,9 @@ def _fan_out(
             finished=finished,
             store=history_store(connection),
             on_progress=on_progress,
+            # The store is per service and company: a token shown none of it until it proves
+            # it may read results (a fingerprint, never the token, is what is remembered).
+            reader=connection.fingerprint,
         )
     finally:
         bar.empty()
@@ -252,5 +305,6 @@ def clear_all() -> None:
     """Forget every connection's loaded data (tests start from the service with this)."""
     plans.clear()
     executions.clear()
-    execution_results.clear()
+    _results_by_id.clear()
+    _stored_around.clear()
     _fan_out.clear()

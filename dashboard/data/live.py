@@ -31,9 +31,10 @@ from api_client import (
     SkippedRecord,
     TestResult,
 )
-from dashboard.analytics.cells import time_extent
+from dashboard.analytics.cells import sorted_frame, time_extent
 from dashboard.analytics.executions import ExecutionHeader, execution_header
 from dashboard.data import frames
+from dashboard.data.results_fanout import FanOut, FanOutCounts
 
 EVERY_EXECUTION = ExecutionQuery()
 """The query without filters (frozen: safe to share as a default)."""
@@ -110,6 +111,7 @@ class ResultsData:
     scenarios: int  # how many scenarios were asked for
     failures: tuple[ScenarioFailure, ...] = ()
     skipped: tuple[Skipped, ...] = field(default=())
+    counts: FanOutCounts | None = None  # where they came from, when loaded by the fan-out
 
 
 def load_plans(client: ApiClient, *, active_only: bool) -> PlansData:
@@ -183,6 +185,31 @@ def load_execution_results(
     )
 
 
+RESULT_ORDER = ["scenario_id", "os", "browser", "browser_version", "result_id"]
+"""How one execution's results are listed: by scenario, then environment (as `results_frame`)."""
+
+
+def results_of_fan_out(fan_out: FanOut, *, scenarios: int) -> ResultsData:
+    """One execution's results as the fan-out loaded them (from the history store, or fetched),
+    in the same shape and order as `load_execution_results`, with the same rule: when every
+    scenario failed, and not only as "unknown scenario", the first telling error is raised."""
+    errors = [failure.error for failure in fan_out.failures]
+    if errors and len(errors) == scenarios:
+        telling = next((e for e in errors if not isinstance(e, ScenarioNotFoundError)), None)
+        if telling is not None:
+            raise telling
+    return ResultsData(
+        results=sorted_frame(fan_out.results, RESULT_ORDER),
+        scenarios=scenarios,
+        failures=tuple(
+            ScenarioFailure(failure.scenario_id, ErrorRecord.of(failure.error))
+            for failure in fan_out.failures
+        ),
+        skipped=_skipped([record for pair in fan_out.skipped for record in pair.records]),
+        counts=fan_out.counts,
+    )
+
+
 # Either side of an execution's start time from a link: timestamps are to the second.
 START_MARGIN = timedelta(minutes=1)
 # How long before its earliest result an execution may have started: its setup, and scenarios
@@ -211,6 +238,7 @@ def find_execution(
     started: datetime | None,
     load: Callable[[ExecutionQuery], ExecutionsData],
     results: Callable[[], ResultsData] | None = None,
+    stored: Callable[[], ExecutionsData | None] | None = None,
 ) -> FoundExecution:
     """Find one execution without walking its plan's or company's history.
 
@@ -220,10 +248,13 @@ def find_execution(
     1. among the executions the executions page lists with `listed` (a link from that page hits
        the cache that page filled: no request at all), unless `listed` has no start bound and
        the link has a start time (a custom range "up to a day" spans the whole history);
-    2. around `started`, the start time the link carries (a query of two minutes);
-    3. when the link has no start time but `results` can load the execution's results (the
-       page needs them anyway), in the day before its earliest result, on its plan. A service
-       that does not know the execution at all says so here.
+    2. in the history store (`stored`: the stored executions around the one asked for, or
+       None), whatever the window: no request;
+    3. around `started`, the start time the link carries (a query of two minutes);
+    4. when the link has no start time but `results` can load some of the execution's results
+       (by id: the results operation takes an execution id), in the day before its earliest
+       result, on the plan those results name. A service that does not know the execution at
+       all says so here, and only then is it called unknown.
 
     `load` runs an executions query (normally through the cache); errors other than a rejected
     filter in step 1 are raised for the page to word.
@@ -234,6 +265,9 @@ def find_execution(
         # narrower queries below carry none.
         with contextlib.suppress(InvalidRequestError):
             header = _header_in(load(listed), execution_id)
+    if header is None and stored is not None:
+        kept = stored()
+        header = _header_in(kept, execution_id) if kept is not None else None
     if header is not None:
         return FoundExecution(execution_id, header)
 
@@ -242,12 +276,15 @@ def find_execution(
         narrow = ExecutionQuery(date_from=started - START_MARGIN, date_to=started + START_MARGIN)
     elif results is not None:
         try:
-            first = time_extent(results().results["start"])
+            found = results().results
         except ExecutionNotFoundError:
             return FoundExecution(execution_id, None, started, unknown_to_service=True)
+        first = time_extent(found["start"])
         if first is not None:
+            # The live loader's frame has no plan column; the fan-out's names the plan.
+            plans = found["plan_id"].dropna() if "plan_id" in found else ()
             narrow = ExecutionQuery(
-                plan_id=listed.plan_id,
+                plan_id=int(plans.iloc[0]) if len(plans) else listed.plan_id,
                 date_from=first[0] - RESULT_LEAD,
                 date_to=first[0] + START_MARGIN,
             )

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
+import hmac
 import logging
 import os
 import threading
@@ -34,6 +36,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from secrets import token_hex
 from typing import Any
 
 import pandas as pd
@@ -304,6 +307,27 @@ class HistoryStore:
                 text = value.isoformat() if isinstance(value, datetime) else value
                 db.execute(sql.SET_META, {"key": key, "value": None if text is None else str(text)})
 
+    def knows_reader(self, reader: str) -> bool:
+        """Whether `reader` (a connection's fingerprint) has been seen reading results from
+        this service: only then are stored results given to it without asking the service.
+        A store is per service and company, not per token, and a token may lack the authority
+        to read results. The fingerprint is kept only as an HMAC under a random key of this
+        store, so the file holds nothing a token can be checked against elsewhere."""
+        with self._lease() as db:
+            meta = dict(db.rows(sql.GET_META))
+        salt = meta.get(_READER_SALT)
+        return salt is not None and meta.get(_reader_key(salt, reader)) is not None
+
+    def add_reader(self, reader: str) -> None:
+        """Remember that `reader` has just read results from the service (`knows_reader`)."""
+        with self._write() as db:
+            meta = dict(db.rows(sql.GET_META))
+            salt = meta.get(_READER_SALT)
+            if salt is None:
+                salt = token_hex(32)
+                db.execute(sql.SET_META, {"key": _READER_SALT, "value": salt})
+            db.execute(sql.SET_META, {"key": _reader_key(salt, reader), "value": "1"})
+
     def clear(self) -> int:
         """Empty the store (its schema and identity stay); returns how many results it held."""
         with self._write() as db:
@@ -544,6 +568,13 @@ class HistoryStore:
 
 
 _OPEN_STORES: weakref.WeakSet[HistoryStore] = weakref.WeakSet()
+
+
+_READER_SALT = "reader_salt"
+
+
+def _reader_key(salt: str, reader: str) -> str:
+    return "reader:" + hmac.new(salt.encode(), reader.encode(), hashlib.sha256).hexdigest()
 
 
 @atexit.register

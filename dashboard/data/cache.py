@@ -155,10 +155,19 @@ def execution_results(
 def _results_by_id(
     connection: Connection, execution_id: int, plan_id: int | None
 ) -> live.ResultsData:
-    """A few of an execution's results, asked for by its id: the first scenario of its plan
-    (of every plan when the link names none). They tell when it ran and on which plan; the
-    service answers "no such execution" when it has none. Nothing is stored: whether the
-    execution is finished is not known yet."""
+    """A few of an execution's results, read from the history store or asked for by its id:
+    the first scenario of its plan (of every plan when the link names none). They tell when it
+    ran and on which plan; the service answers "no such execution" when it has none. Nothing
+    is stored: whether the execution is finished is not known yet."""
+    kept = history_store(connection)
+    if kept is not None:
+        try:  # only when and on which plan it ran is read from them: the header is asked for
+            stored = kept.results([execution_id])
+        except StoreError as error:
+            _LOG.warning("history store not read: %s", type(error).__name__)
+        else:
+            if not stored.empty:
+                return live.ResultsData(results=stored, scenarios=0)
     every_plan = plans(connection, active_only=False).plans
     candidates = every_plan if plan_id is None else every_plan[every_plan["plan_id"] == plan_id]
     scenarios = tuple(dict.fromkeys(int(ids[0]) for ids in candidates["scenario_ids"] if len(ids)))

@@ -249,23 +249,26 @@ def find_execution(
        the cache that page filled: no request at all), unless `listed` has no start bound and
        the link has a start time (a custom range "up to a day" spans the whole history);
     2. in the history store (`stored`: the stored executions around the one asked for, or
-       None), whatever the window: no request;
+       None), whatever the window: no request (only once step 1 showed that the service lists
+       executions for this token);
     3. around `started`, the start time the link carries (a query of two minutes);
     4. when the link has no start time but `results` can load some of the execution's results
-       (by id: the results operation takes an execution id), in the day before its earliest
-       result, on the plan those results name. A service that does not know the execution at
-       all says so here, and only then is it called unknown.
+       (stored ones, or by id: the results operation takes an execution id), in the day
+       before its earliest result, on the plan those results name. A service that does not
+       know the execution at all says so here, and only then is it called unknown.
 
     `load` runs an executions query (normally through the cache); errors other than a rejected
     filter in step 1 are raised for the page to word.
     """
     header = None
+    may_list = False  # the service listed executions for this token: it may see their headers
     if listed.date_from is not None or started is None:
         # A filter the service rejects (an unsupported status) does not stop the search: the
         # narrower queries below carry none.
         with contextlib.suppress(InvalidRequestError):
             header = _header_in(load(listed), execution_id)
-    if header is None and stored is not None:
+            may_list = True
+    if header is None and stored is not None and may_list:
         kept = stored()
         header = _header_in(kept, execution_id) if kept is not None else None
     if header is not None:

@@ -90,7 +90,7 @@ notices.show_notes(problems)
 # -- data -------------------------------------------------------------------------------------
 query = execution_query(state, now=now, email=connection.email)
 try:
-    data = cache.executions(connection, query)
+    data = cache.executions_in_scope(connection, query)  # a plan of a loaded window: no fetch
 except ApiError as error:
     notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()

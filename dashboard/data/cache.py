@@ -12,6 +12,7 @@ pickled. This is the one module of the data layer that imports Streamlit.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
@@ -131,9 +132,60 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
         bar.progress(done / max(total, 1), text=f"Loading executions: page {done} of {total}")
 
     try:
-        return live.load_executions(client(connection), query, on_progress=on_progress)
+        loaded = live.load_executions(client(connection), query, on_progress=on_progress)
     finally:
         bar.empty()
+    LOADED.note(_loaded_key(connection, query))
+    return loaded
+
+
+class Loaded:
+    """Which executions queries this process holds loaded (thread-safe): a narrower view of a
+    loaded window (one plan or project of it) is then cut from it instead of fetched again.
+    An entry is trusted for a little less than `DATA_TTL`, the life of the cached data."""
+
+    def __init__(self, *, ttl: timedelta) -> None:
+        self._ttl = ttl.total_seconds() - 15.0
+        self._lock = threading.Lock()
+        self._when: dict[str, float] = {}
+
+    def note(self, key: str, *, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self._when = {k: t for k, t in self._when.items() if now - t < self._ttl}
+            self._when[key] = now
+
+    def holds(self, key: str, *, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            since = self._when.get(key)
+        return since is not None and now - since < self._ttl
+
+    def forget(self) -> None:
+        with self._lock:
+            self._when = {}
+
+
+LOADED = Loaded(ttl=DATA_TTL)
+
+
+def _loaded_key(connection: Connection, query: ExecutionQuery) -> str:
+    # The fingerprint (a hash, never the token) and generation, as the data cache is keyed.
+    return f"{connection.fingerprint}:{GENERATIONS.of(connection.fingerprint)}:{query!r}"
+
+
+def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
+    """`executions(connection, query)`, but when the same window without its plan and project
+    filters is already loaded, cut from it (no request): changing the plan or project on the
+    executions page, or opening a results link from it, does not fetch the window again."""
+    if query.plan_id is None and query.project_id is None:
+        return executions(connection, query)
+    wider = dataclasses.replace(query, plan_id=None, project_id=None)
+    if LOADED.holds(_loaded_key(connection, wider)):
+        return live.narrowed(
+            executions(connection, wider), plan_id=query.plan_id, project_id=query.project_id
+        )
+    return executions(connection, query)
 
 
 def execution_results(
@@ -222,7 +274,7 @@ def find_execution(
         execution_id,
         listed=listed,
         started=started,
-        load=lambda query: executions(connection, query),
+        load=lambda query: executions_in_scope(connection, query),
         results=lambda: _results_by_id(connection, execution_id, plan_id),
         stored=lambda: _stored_around(connection, execution_id),
     )
@@ -314,6 +366,7 @@ def clear_all() -> None:
     """Forget every connection's loaded data (tests start from the service with this)."""
     plans.clear()
     executions.clear()
+    LOADED.forget()
     _results_by_id.clear()
     _stored_around.clear()
     _fan_out.clear()

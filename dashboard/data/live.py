@@ -134,6 +134,23 @@ def load_executions(
     )
 
 
+def narrowed(
+    data: ExecutionsData, *, plan_id: int | None = None, project_id: int | None = None
+) -> ExecutionsData:
+    """`data` narrowed to one plan and/or project, as the service's `planId`/`projectId`
+    filters would: a filter applied to executions already loaded asks the service nothing."""
+    executions = data.executions
+    keep = pd.Series(True, index=executions.index)
+    if plan_id is not None:
+        keep &= executions["plan_id"] == plan_id
+    if project_id is not None:
+        keep &= executions["project_id"] == project_id
+    kept = executions[keep.fillna(False).astype("bool")].reset_index(drop=True)
+    counts = data.status_counts
+    counts = counts[counts["execution_id"].isin(kept["execution_id"])].reset_index(drop=True)
+    return ExecutionsData(kept, counts, data.skipped)
+
+
 def load_execution_results(
     client: ApiClient,
     *,

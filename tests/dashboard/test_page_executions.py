@@ -325,3 +325,37 @@ def test_a_selection_that_no_longer_names_a_row_is_ignored(
     assert_no_failure(at)
     assert [t.value for t in at.title] == title
     assert at.dataframe
+
+
+def test_a_plan_or_project_of_a_loaded_window_is_cut_from_it_without_a_request(
+    app: AppFactory, connect: Connect, oracle: ApiClient, service_requests: Requests
+) -> None:
+    """Issue 10: changing the plan (or project) narrows the window already loaded, as the
+    service's own filter would (compared execution by execution)."""
+    connect()
+    plan = next(
+        p
+        for p in oracle.plans(active=False)
+        if oracle.all_executions(plan_id=p.id, date_from=WEEK_START, date_to=WEEK_END)
+    )
+    expected = {
+        e.id for e in oracle.all_executions(plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END)
+    }
+    by_project = {
+        e.id
+        for e in oracle.all_executions(
+            project_id=plan.project_id, date_from=WEEK_START, date_to=WEEK_END
+        )
+    }
+    at = app(EXECUTIONS, **WEEK)
+    at.run()
+    assert [r for r in service_requests() if "/executions/" in r]  # the log is listened to
+
+    at.selectbox(key="executions.project").select(plan.project_id).run()
+    assert set(at.dataframe[0].value["Id"]) == by_project
+    at.selectbox(key="executions.plan").select(plan.id).run()
+
+    assert_no_failure(at)
+    assert set(at.dataframe[0].value["Id"]) == expected
+    assert at.query_params == {"project": str(plan.project_id), "plan": str(plan.id), **WEEK}
+    assert not [r for r in service_requests() if "/executions/" in r]  # cut locally

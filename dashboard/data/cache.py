@@ -13,13 +13,14 @@ pickled. This is the one module of the data layer that imports Streamlit.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -34,6 +35,7 @@ from dashboard.data.store import HistoryStore
 from dashboard.data.store_errors import StoreError
 
 _LOG = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
@@ -136,7 +138,7 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
     finally:
         bar.empty()
     LOADED.note(_loaded_key(connection, query))
-    return loaded
+    return dataclasses.replace(loaded, loaded_at=time.time())
 
 
 class Loaded:
@@ -340,6 +342,26 @@ def history_results(
     return _fan_out(connection, pairs, finished)
 
 
+@st.cache_resource(ttl=DATA_TTL, max_entries=12, show_spinner=False)
+def _built(key: str, _build: Callable[[], Any]) -> Any:
+    return _build()
+
+
+def built(
+    connection: Connection, name: str, inputs: tuple[object, ...], build: Callable[[], T]
+) -> T:
+    """What `build` makes of loaded data (a display table, figures, KPIs), made once per
+    `inputs` and shared, not copied: a rerun that changed nothing rebuilds nothing. `inputs`
+    must name everything `build` depends on (a query, the filters applied locally, the data's
+    `loaded_at`); the key is a hash of them and the connection's fingerprint, never a token.
+    What is returned is shared between reruns and viewers of the connection: never mutate it.
+    """
+    material = "\n".join(
+        (connection.fingerprint, str(GENERATIONS.of(connection.fingerprint)), name, repr(inputs))
+    )
+    return _built(hashlib.sha256(material.encode()).hexdigest(), build)  # type: ignore[no-any-return]
+
+
 def secrets() -> dict[str, Any]:
     """`.streamlit/secrets.toml` as a dictionary ({} when there is none)."""
     try:
@@ -367,6 +389,7 @@ def clear_all() -> None:
     plans.clear()
     executions.clear()
     LOADED.forget()
+    _built.clear()
     _results_by_id.clear()
     _stored_around.clear()
     _fan_out.clear()

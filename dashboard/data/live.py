@@ -63,6 +63,7 @@ class ExecutionsData:
     executions: pd.DataFrame
     status_counts: pd.DataFrame
     skipped: tuple[Skipped, ...] = ()
+    loaded_at: float = 0.0  # when it was fetched (the cache sets it): what views of it key on
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def narrowed(
     kept = executions[keep.fillna(False).astype("bool")].reset_index(drop=True)
     counts = data.status_counts
     counts = counts[counts["execution_id"].isin(kept["execution_id"])].reset_index(drop=True)
-    return ExecutionsData(kept, counts, data.skipped)
+    return ExecutionsData(kept, counts, data.skipped, data.loaded_at)
 
 
 def load_execution_results(

@@ -6,11 +6,40 @@ the download is exactly what the table shows.
 
 from __future__ import annotations
 
+import threading
+
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
 from dashboard.present.colors import status_label
-from dashboard.present.formatting import human_duration
+from dashboard.present.csv import to_csv
+from dashboard.present.formatting import human_duration, visible_frame
+
+TABLE_ROW_LIMIT = 2_000
+"""Most rows a long table sends to the browser (the newest first); its CSV holds every row.
+70,000 rows are 12 MB to send at every rerun, and nobody scrolls them: the filters narrow."""
+
+
+class PreparedTable:
+    """A display frame made safe to show (`visible_frame`), and its CSV made once, when first
+    asked for. Built once per input (`cache.built`), so a rerun that changed nothing neither
+    cleans 70,000 rows again nor writes their CSV (the download button asks for it on click)."""
+
+    def __init__(self, display: pd.DataFrame) -> None:
+        # Names from the service cannot reorder or hide text, on the page or in the file.
+        self.display = visible_frame(display)
+        self._csv: bytes | None = None
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.display)
+
+    def csv(self) -> bytes:
+        with self._lock:
+            if self._csv is None:
+                self._csv = to_csv(self.display)
+            return self._csv
+
 
 PLAN_NOW_LABELS = {
     "fail": "\u2716 failing",

@@ -78,3 +78,17 @@ def test_non_ascii_names_survive_the_round_trip_to_a_spreadsheet() -> None:
     assert row[header.index("Plan")] == "Prüfung · 検証"
     assert row[header.index("Project")] == "Café"
     assert pd.read_csv(io.BytesIO(data))["Plan"].tolist() == ["Prüfung · 検証"]
+
+
+def test_a_prepared_table_writes_its_csv_once_with_every_row() -> None:
+    from dashboard.present.formatting import visible_frame
+    from dashboard.present.tables import PreparedTable
+
+    display = pd.DataFrame({"Plan": ["=cmd", "evil\u202eexe.txt", "ok"], "Runs": [1, 2, 3]})
+    prepared = PreparedTable(display)
+
+    first = prepared.csv()
+
+    assert first == csv_export.to_csv(visible_frame(display))
+    assert prepared.csv() is first  # made once, then kept
+    assert len(prepared) == 3

@@ -244,13 +244,10 @@ def _stored_around(connection: Connection, execution_id: int) -> live.Executions
         plan_ids = results["plan_id"].dropna()
         if extent is None:
             return None
-        window = {
-            "date_from": extent[0] - live.RESULT_LEAD,
-            "date_to": extent[0] + live.START_MARGIN,
-            "plan_id": int(plan_ids.iloc[0]) if len(plan_ids) else None,
-        }
-        executions = kept.executions(**window)
-        statuses = kept.status_counts(**window)
+        date_from, date_to = extent[0] - live.RESULT_LEAD, extent[0] + live.START_MARGIN
+        plan_id = int(plan_ids.iloc[0]) if len(plan_ids) else None
+        executions = kept.executions(date_from=date_from, date_to=date_to, plan_id=plan_id)
+        statuses = kept.status_counts(date_from=date_from, date_to=date_to, plan_id=plan_id)
     except StoreError as error:
         _LOG.warning("history store not read: %s", type(error).__name__)
         return None
@@ -359,7 +356,7 @@ def built(
     material = "\n".join(
         (connection.fingerprint, str(GENERATIONS.of(connection.fingerprint)), name, repr(inputs))
     )
-    return _built(hashlib.sha256(material.encode()).hexdigest(), build)  # type: ignore[no-any-return]
+    return _built(hashlib.sha256(material.encode()).hexdigest(), build)
 
 
 def secrets() -> dict[str, Any]:

@@ -303,9 +303,9 @@ def find_execution(
         first = time_extent(found["start"])
         if first is not None:
             # The live loader's frame has no plan column; the fan-out's names the plan.
-            plans = found["plan_id"].dropna() if "plan_id" in found else ()
+            plans = list(found["plan_id"].dropna()) if "plan_id" in found else []
             narrow = ExecutionQuery(
-                plan_id=int(plans.iloc[0]) if len(plans) else listed.plan_id,
+                plan_id=int(plans[0]) if plans else listed.plan_id,
                 date_from=first[0] - RESULT_LEAD,
                 date_to=first[0] + START_MARGIN,
             )

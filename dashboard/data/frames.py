@@ -56,25 +56,31 @@ def plans_frame(plans: Iterable[TestPlan]) -> pd.DataFrame:
 
 
 def executions_frame(executions: Iterable[Execution]) -> pd.DataFrame:
-    """One row per execution, newest first."""
-    rows = [
-        {
-            "execution_id": execution.id,
-            "start": execution.start_date,
-            "end": execution.end_date,
-            "plan_id": execution.plan_id,
-            "plan": execution.plan_name,
-            "project_id": execution.project_id,
-            "project": execution.project_name,
-            "user": execution.username,
-            "runtime_ms": execution.runtime,
-            **summary_columns(execution.end_date, execution.result_summary),
-        }
-        for execution in executions
-    ]
+    """One row per execution, newest first. Built column by column (no dict per row: at 70,000
+    executions those dicts alone weighed more than the frame)."""
+    columns: dict[str, list[object]] = {name: [] for name in EXECUTION_COLUMNS}
+    for execution in executions:
+        for name, value in (
+            ("execution_id", execution.id),
+            ("start", execution.start_date),
+            ("end", execution.end_date),
+            ("plan_id", execution.plan_id),
+            ("plan", execution.plan_name),
+            ("project_id", execution.project_id),
+            ("project", execution.project_name),
+            ("user", execution.username),
+            ("runtime_ms", execution.runtime),
+            *summary_columns(execution.end_date, execution.result_summary).items(),
+        ):
+            columns[name].append(value)
     return sorted_frame(
-        typed_frame(rows, EXECUTION_COLUMNS), ["start", "execution_id"], ascending=False
+        _columns_frame(columns, EXECUTION_COLUMNS), ["start", "execution_id"], ascending=False
     )
+
+
+def _columns_frame(columns: dict[str, list[object]], schema: Mapping[str, str]) -> pd.DataFrame:
+    """A frame of equal-length column lists with exactly `schema`'s dtypes."""
+    return pd.DataFrame(columns, columns=list(schema)).astype(dict(schema))
 
 
 def summary_columns(end: object, counts: Mapping[str, int]) -> dict[str, object]:
@@ -121,13 +127,15 @@ def executions_of_history(executions: pd.DataFrame, statuses: pd.DataFrame) -> p
 
 def status_counts_frame(executions: Iterable[Execution]) -> pd.DataFrame:
     """`result_summary` in long form: one row per (execution, status) with a count."""
-    rows = [
-        {"execution_id": e.id, "start": e.start_date, "status": status, "count": count}
-        for e in executions
-        for status, count in e.result_summary.items()
-    ]
+    columns: dict[str, list[object]] = {name: [] for name in STATUS_COUNT_COLUMNS}
+    for e in executions:
+        for status, count in e.result_summary.items():
+            columns["execution_id"].append(e.id)
+            columns["start"].append(e.start_date)
+            columns["status"].append(status)
+            columns["count"].append(count)
     return sorted_frame(
-        typed_frame(rows, STATUS_COUNT_COLUMNS), ["start", "execution_id", "status"]
+        _columns_frame(columns, STATUS_COUNT_COLUMNS), ["start", "execution_id", "status"]
     )
 
 

@@ -137,10 +137,8 @@ slice_text = (
     f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
 )
 st.subheader("Results", divider="gray")
-notices.caption(
-    slice_text + ". " + describe_results_source(data.counts, finished=finished) + " "
-    "Log links open in a new tab."
-)
+source = describe_results_source(data.counts, finished=finished)
+notices.caption(f"{slice_text}. {source + ' ' if source else ''}Log links open in a new tab.")
 table(
     tables.results_display(results),
     key="results.table",

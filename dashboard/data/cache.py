@@ -286,7 +286,11 @@ def clear_history(connection: Connection) -> int | None:
     kept = history_store(connection)
     if kept is None or kept.read_only:
         return None
-    return kept.clear()
+    try:
+        return kept.clear()
+    except StoreError as error:
+        _LOG.warning("history store not cleared: %s", type(error).__name__)
+        return None
 
 
 @st.cache_resource(hash_funcs=_BY_FINGERPRINT, show_spinner=False, max_entries=16)

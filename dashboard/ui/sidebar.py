@@ -148,7 +148,7 @@ def _clear_history(conn: Connection) -> None:
 def _do_clear_history(conn: Connection) -> None:
     held = cache.clear_history(conn)
     st.session_state[_HISTORY_CLEARED] = (
-        "The history store cannot be used here, so there was nothing to clear."
+        "The history store could not be used (missing, read-only or busy): nothing was cleared."
         if held is None
         else f"Stored history cleared ({held:,} results)."
     )

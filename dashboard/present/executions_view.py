@@ -43,5 +43,13 @@ def executions_view(executions: pd.DataFrame, status_counts: pd.DataFrame) -> Ex
         runtime=charts.runtime_trend(executions),
         runtime_aggregated=charts.runtime_is_aggregated(executions),
         pass_rate=charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions)),
-        table=tables.PreparedTable(tables.executions_display(executions, status_counts)),
+        # The newest rows only are built for the page (executions come newest first); the
+        # whole table only if its CSV is asked for.
+        table=tables.PreparedTable(
+            lambda rows: tables.executions_display(
+                executions if rows is None else executions.head(rows), status_counts
+            ),
+            rows=len(executions),
+            shown_rows=tables.TABLE_ROW_LIMIT,
+        ),
     )

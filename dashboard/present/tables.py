@@ -7,6 +7,7 @@ the download is exactly what the table shows.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -21,23 +22,41 @@ TABLE_ROW_LIMIT = 2_000
 
 
 class PreparedTable:
-    """A display frame made safe to show (`visible_frame`), and its CSV made once, when first
+    """A display table made safe to show (`visible_frame`), and its CSV made once, when first
     asked for. Built once per input (`cache.built`), so a rerun that changed nothing neither
-    cleans 70,000 rows again nor writes their CSV (the download button asks for it on click)."""
+    cleans 70,000 rows again nor writes their CSV (the download button asks for it on click).
 
-    def __init__(self, display: pd.DataFrame) -> None:
+    `make(rows)` builds the display frame of the first `rows` rows (None: every row); with
+    `shown_rows`, only those are built for the page, and the whole table only for the CSV.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[int | None], pd.DataFrame],
+        *,
+        rows: int,
+        shown_rows: int | None = None,
+    ) -> None:
+        self._make = make
+        self.rows = rows  # how many rows the whole table has
+        shown = None if shown_rows is None or shown_rows >= rows else shown_rows
         # Names from the service cannot reorder or hide text, on the page or in the file.
-        self.display = visible_frame(display)
+        self.display = visible_frame(make(shown))
         self._csv: bytes | None = None
         self._lock = threading.Lock()
 
+    @classmethod
+    def of(cls, display: pd.DataFrame) -> PreparedTable:
+        return cls(lambda rows: display if rows is None else display.head(rows), rows=len(display))
+
     def __len__(self) -> int:
-        return len(self.display)
+        return self.rows
 
     def csv(self) -> bytes:
         with self._lock:
             if self._csv is None:
-                self._csv = to_csv(self.display)
+                whole = self.display if len(self.display) == self.rows else None
+                self._csv = to_csv(whole if whole is not None else visible_frame(self._make(None)))
             return self._csv
 
 

@@ -26,7 +26,7 @@ def table(
     still holds every row. The selected row is a position in `display` (Streamlit reports
     positions in the data it was given, whatever sorting the viewer applied in the browser).
     """
-    prepared = display if isinstance(display, PreparedTable) else PreparedTable(display)
+    prepared = display if isinstance(display, PreparedTable) else PreparedTable.of(display)
     shown = prepared.display if max_rows is None else prepared.display.head(max_rows)
     config = dict(column_config or {})
     selected: int | None = None

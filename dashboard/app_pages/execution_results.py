@@ -6,8 +6,10 @@ from api_client import ApiError
 from dashboard.analytics import contradictions
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
+from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
 from dashboard.present import charts, tables
+from dashboard.present.captions import describe_results_source
 from dashboard.present.formatting import (
     human_duration,
     percent,
@@ -122,9 +124,12 @@ if not scenarios:
         severity="info",
     )
     st.stop()
+finished = execution_finished(header.end, dict(header.summary))
 try:
+    # A finished execution's results come from the history store once fetched (even after a
+    # restart); a running one's are fetched afresh and never stored.
     data = cache.execution_results(
-        connection, execution_id=execution_id, scenario_ids=tuple(scenarios)
+        connection, execution_id=execution_id, scenario_ids=tuple(scenarios), finished=finished
     )
 except ApiError as error:
     notices.show_error(error, part=f"the results of execution {execution_id}")
@@ -154,7 +159,10 @@ slice_text = (
     f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
 )
 st.subheader("Results", divider="gray")
-notices.caption(f"{slice_text}. Log links open in a new tab. {times_note(tz)}")
+source = describe_results_source(data.counts, finished=finished)
+notices.caption(
+    f"{slice_text}. {source + ' ' if source else ''}Log links open in a new tab. {times_note(tz)}"
+)
 shown = tables.results_display(
     results, scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario)
 )

@@ -8,6 +8,7 @@ from dashboard.analytics import contradictions
 from dashboard.analytics import executions as execution_analytics
 from dashboard.data import cache
 from dashboard.present import charts, tables
+from dashboard.present.executions_view import executions_view
 from dashboard.present.formatting import human_duration, percent, plural, times_note, utc_text
 from dashboard.present.messages import (
     STATUS_RULE,
@@ -97,7 +98,7 @@ notices.show_notes(problems)
 # -- data -------------------------------------------------------------------------------------
 query = execution_query(state, now=now, email=connection.email)
 try:
-    data = cache.executions(connection, query)
+    data = cache.executions_in_scope(connection, query)  # a plan of a loaded window: no fetch
 except ApiError as error:
     notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()
@@ -126,8 +127,16 @@ if executions.empty:
     )
     st.stop()
 
+# Figures, KPIs and the table are made once per input, not at every rerun (cache.built).
+view = cache.built(
+    connection,
+    "executions.view",
+    (query, tuple(state.statuses), data.loaded_at, tz),
+    lambda: executions_view(executions, status_counts, tz=tz),
+)
+
 # -- KPIs -------------------------------------------------------------------------------------
-kpis = execution_analytics.execution_kpis(executions)
+kpis = view.kpis
 columns = st.columns(4)
 columns[0].metric(
     "Executions",
@@ -164,37 +173,42 @@ per_execution, per_day = st.tabs(["Per execution", "Per day"])
 with per_execution:
     # One bar per execution stays readable (and quick to draw) up to a limit; the day chart
     # and the table below cover every execution.
-    latest, latest_counts = execution_analytics.latest_executions(
-        executions, status_counts, charts.EXECUTION_BAR_LIMIT
-    )
-    if len(latest) < len(executions):
+    if view.latest_drawn < len(executions):
         notices.caption(
-            f"Latest {len(latest):,} of {plural(len(executions), 'execution')}; the per-day "
-            "chart and the table count them all."
+            f"Latest {view.latest_drawn:,} of {plural(len(executions), 'execution')}; the "
+            "per-day chart and the table count them all."
         )
-    st.plotly_chart(charts.status_per_execution(latest_counts, latest), key="status.exec")
+    st.plotly_chart(view.status_per_execution, key="status.exec")
 with per_day:
-    st.plotly_chart(
-        charts.status_per_day(execution_analytics.status_counts_per_day(status_counts)),
-        key="status.day",
-    )
+    st.plotly_chart(view.status_per_day, key="status.day")
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
     st.subheader("Runtime per execution", divider="gray")
-    notices.caption(slice_text + "; executions with results still running or unknown left out.")
-    st.plotly_chart(charts.runtime_trend(executions), key="runtime")
+    runtime_note = "; executions with results still running or unknown left out"
+    if view.runtime_aggregated:
+        runtime_note += (
+            f". Over {charts.RUNTIME_POINT_LIMIT:,} executions, each point is a plan's median "
+            "runtime on a day (its 10th-90th percentile and count on hover)"
+        )
+    notices.caption(slice_text + runtime_note + ".")
+    st.plotly_chart(view.runtime, key="runtime")
 with rate_column:
     st.subheader("Pass rate per day", divider="gray")
     notices.caption(slice_text + "; only results with a verdict count (SUCCESS passes).")
-    st.plotly_chart(
-        charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions)), key="rate"
-    )
+    st.plotly_chart(view.pass_rate, key="rate")
 
 # -- table ------------------------------------------------------------------------------------
 st.subheader("Executions", divider="gray")
-notices.caption(slice_text + ", newest first. Select one to open its results.")
+shown_rows = (
+    f" The newest {tables.TABLE_ROW_LIMIT:,} are shown; the CSV holds every one (narrow the "
+    "filters to see others)."
+    if len(view.table) > tables.TABLE_ROW_LIMIT
+    else ""
+)
+notices.caption(slice_text + ", newest first. Select one to open its results." + shown_rows)
 selected = table(
-    tables.executions_display(executions, status_counts),
+    view.table,
+    max_rows=tables.TABLE_ROW_LIMIT,
     key="executions.table",
     file_name="executions.csv",
     selectable=True,

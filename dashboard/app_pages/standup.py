@@ -12,7 +12,7 @@ from dashboard.analytics import windows
 from dashboard.data import cache
 from dashboard.present import digest as digest_text
 from dashboard.present import standup as sections_view
-from dashboard.present.captions import describe_basis
+from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.formatting import percent
 from dashboard.state import choices, links, routes
 from dashboard.state.url import DEFAULT_STANDUP_AT, DateRange
@@ -107,10 +107,12 @@ def standup_body() -> None:
         return
     digest = standup_analytics.standup_digest(data.executions, window)
     needed = digest.results_needed
+    fetched = None  # the fan-out's counts: whose results the newly failing section had
     if needed:
         try:
             results = cache.history_results(connection, needed, data.executions)
             digest = standup_analytics.with_newly_failing(digest, results.results)
+            fetched = results.counts
         except ApiError as error:
             notices.show_error(error, part="the results behind newly failing scenarios")
 
@@ -145,6 +147,8 @@ def standup_body() -> None:
     for position, (section, place) in enumerate(zip(every, places, strict=True)):
         with place:
             st.subheader(section.title)
+            if fetched is not None and section.title == "Newly failing scenarios":
+                notices.caption("Built on the " + describe_results(fetched) + ".")
             if not section.computed:
                 notices.show_notes(["The results could not be loaded."], severity="warning")
             elif section.rows.empty:

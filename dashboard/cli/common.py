@@ -28,7 +28,7 @@ INTERRUPTED = 130
 # Copies of the library defaults, so that parsing the command line imports nothing heavy
 # (a test checks they agree with dashboard.data).
 DEFAULT_DAYS = 90
-DEFAULT_CONCURRENCY = 8
+DEFAULT_CONCURRENCY = 16
 MAX_CONCURRENCY = 32
 DEFAULT_WAIT = 20.0
 DEFAULT_SECRETS = Path(".streamlit") / "secrets.toml"

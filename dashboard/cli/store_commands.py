@@ -154,6 +154,7 @@ def _sync_verbose(
                 max_concurrency=args.concurrency,
                 on_progress=on_progress,
                 synced_by=args.name,
+                reader=connection.fingerprint,
             )
         except ApiError as error:
             raise CliError(service_problem(error, connection), SERVICE) from None

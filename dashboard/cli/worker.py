@@ -143,6 +143,7 @@ def sync_pass(
                 now=connection.clock,
                 max_concurrency=args.concurrency,
                 synced_by=args.name,
+                reader=connection.fingerprint,
             )
     except CliError as error:
         return PassLine(target.name, error.code, f"sync {where}: failed: {error}; {took()}")

@@ -12,13 +12,15 @@ pickled. This is the one module of the data layer that imports Streamlit.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -26,14 +28,15 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
 from api_client.errors import RequestValidationError
-from dashboard.analytics import plans as plan_analytics
-from dashboard.data import demo, live, results_fanout, store, store_access, stored_results
+from dashboard.analytics.cells import time_extent
+from dashboard.data import demo, frames, live, results_fanout, store, store_access
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
 from dashboard.data.store_errors import StoreError
 
 _LOG = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
@@ -132,39 +135,124 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
         bar.progress(done / max(total, 1), text=f"Loading executions: page {done} of {total}")
 
     try:
-        return live.load_executions(client(connection), query, on_progress=on_progress)
+        loaded = live.load_executions(client(connection), query, on_progress=on_progress)
     finally:
         bar.empty()
+    LOADED.note(_loaded_key(connection, query))
+    return dataclasses.replace(loaded, loaded_at=time.time())
+
+
+class Loaded:
+    """Which executions queries this process holds loaded (thread-safe): a narrower view of a
+    loaded window (one plan or project of it) is then cut from it instead of fetched again.
+    An entry is trusted for a little less than `DATA_TTL`, the life of the cached data."""
+
+    def __init__(self, *, ttl: timedelta) -> None:
+        self._ttl = ttl.total_seconds() - 15.0
+        self._lock = threading.Lock()
+        self._when: dict[str, float] = {}
+
+    def note(self, key: str, *, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self._when = {k: t for k, t in self._when.items() if now - t < self._ttl}
+            self._when[key] = now
+
+    def holds(self, key: str, *, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            since = self._when.get(key)
+        return since is not None and now - since < self._ttl
+
+    def forget(self) -> None:
+        with self._lock:
+            self._when = {}
+
+
+LOADED = Loaded(ttl=DATA_TTL)
+
+
+def _loaded_key(connection: Connection, query: ExecutionQuery) -> str:
+    # The fingerprint (a hash, never the token) and generation, as the data cache is keyed.
+    return f"{connection.fingerprint}:{GENERATIONS.of(connection.fingerprint)}:{query!r}"
+
+
+def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
+    """`executions(connection, query)`, but when the same window without its plan and project
+    filters is already loaded, cut from it (no request): changing the plan or project on the
+    executions page, or opening a results link from it, does not fetch the window again."""
+    if query.plan_id is None and query.project_id is None:
+        return executions(connection, query)
+    wider = dataclasses.replace(query, plan_id=None, project_id=None)
+    if LOADED.holds(_loaded_key(connection, wider)):
+        return live.narrowed(
+            executions(connection, wider), plan_id=query.plan_id, project_id=query.project_id
+        )
+    return executions(connection, query)
 
 
 def execution_results(
-    connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
+    connection: Connection,
+    *,
+    execution_id: int,
+    scenario_ids: tuple[int, ...],
+    finished: bool,
 ) -> live.ResultsData:
-    """One execution's results: from the history store when it holds them all (a finished
-    execution a sync or an earlier visit stored: no request), else from the service."""
-    history = history_store(connection)
-    if history is not None:
-        try:
-            kept = stored_results.execution_results(
-                history, execution_id=execution_id, scenario_ids=scenario_ids
-            )
+    """One execution's results: a finished execution's from the history store when it holds
+    them (no request, even after a restart), else fetched and kept there; a running
+    execution's always fetched, never stored."""
+    pairs = tuple((int(execution_id), int(s)) for s in dict.fromkeys(scenario_ids))
+    fan_out = _fan_out(connection, pairs, (int(execution_id),) if finished else ())
+    return live.results_of_fan_out(fan_out, scenarios=len(pairs))
+
+
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+def _results_by_id(
+    connection: Connection, execution_id: int, plan_id: int | None
+) -> live.ResultsData:
+    """A few of an execution's results, read from the history store or asked for by its id:
+    the first scenario of its plan (of every plan when the link names none). They tell when it
+    ran and on which plan; the service answers "no such execution" when it has none. Nothing
+    is stored: whether the execution is finished is not known yet."""
+    kept = history_store(connection)
+    if kept is not None:
+        try:  # only when and on which plan it ran is read from them: the header is asked for
+            stored = kept.results([execution_id])
         except StoreError as error:
             _LOG.warning("history store not read: %s", type(error).__name__)
-            kept = None
-        if kept is not None:
-            return kept
-    return _live_execution_results(connection, execution_id=execution_id, scenario_ids=scenario_ids)
-
-
-@st.cache_data(
-    ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading the scenarios' results…"
-)
-def _live_execution_results(
-    connection: Connection, *, execution_id: int, scenario_ids: tuple[int, ...]
-) -> live.ResultsData:
-    return live.load_execution_results(
-        client(connection), execution_id=execution_id, scenario_ids=scenario_ids
+        else:
+            if not stored.empty:
+                return live.ResultsData(results=stored, scenarios=0)
+    every_plan = plans(connection, active_only=False).plans
+    candidates = every_plan if plan_id is None else every_plan[every_plan["plan_id"] == plan_id]
+    scenarios = tuple(dict.fromkeys(int(ids[0]) for ids in candidates["scenario_ids"] if len(ids)))
+    fan_out = results_fanout.fetch_results(
+        client(connection), [(execution_id, s) for s in scenarios], finished=()
     )
+    return live.results_of_fan_out(fan_out, scenarios=len(scenarios))
+
+
+@st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+def _stored_around(connection: Connection, execution_id: int) -> live.ExecutionsData | None:
+    """The stored executions of the plan of `execution_id` around its start, when the history
+    store holds its results (None otherwise): finding a stored execution sends no request."""
+    kept = history_store(connection)
+    if kept is None:
+        return None
+    try:
+        results = kept.results([execution_id])
+        extent = time_extent(results["start"])
+        plan_ids = results["plan_id"].dropna()
+        if extent is None:
+            return None
+        date_from, date_to = extent[0] - live.RESULT_LEAD, extent[0] + live.START_MARGIN
+        plan_id = int(plan_ids.iloc[0]) if len(plan_ids) else None
+        executions = kept.executions(date_from=date_from, date_to=date_to, plan_id=plan_id)
+        statuses = kept.status_counts(date_from=date_from, date_to=date_to, plan_id=plan_id)
+    except StoreError as error:
+        _LOG.warning("history store not read: %s", type(error).__name__)
+        return None
+    return live.ExecutionsData(frames.executions_of_history(executions, statuses), statuses.copy())
 
 
 def find_execution(
@@ -178,24 +266,17 @@ def find_execution(
     """The execution a results link names (`live.find_execution`), every query cached.
 
     It is first looked for with `listed`, the executions page's own query for the link's
-    filters, which that page has usually just loaded; the results it may load to learn when the
-    execution ran (on `plan_id`) are the ones the results page shows next.
+    filters, which that page has usually just loaded; then in the history store, whatever the
+    window; then around the link's start time, or by its id through the results operation
+    (on `plan_id`, else on every plan).
     """
-
-    def results_on(plan: int) -> Callable[[], live.ResultsData]:
-        def results() -> live.ResultsData:
-            every_plan = plans(connection, active_only=False).plans
-            scenarios = plan_analytics.plan_scenarios(every_plan, plan) or ()
-            return execution_results(connection, execution_id=execution_id, scenario_ids=scenarios)
-
-        return results
-
     return live.find_execution(
         execution_id,
         listed=listed,
         started=started,
-        load=lambda query: executions(connection, query),
-        results=results_on(plan_id) if plan_id is not None else None,
+        load=lambda query: executions_in_scope(connection, query),
+        results=lambda: _results_by_id(connection, execution_id, plan_id),
+        stored=lambda: _stored_around(connection, execution_id),
     )
 
 
@@ -212,6 +293,20 @@ def _ask_service(connection: Connection) -> store_access.Access:
 STORE_ACCESS = store_access.AccessChecks(_ask_service)
 """Whether the service accepts a connection's credential for its company, asked at most once
 per connection and 15-minute slot (`store_access`)."""
+
+
+def clear_history(connection: Connection) -> int | None:
+    """Empty `connection`'s history store (no other connection's); how many results it held,
+    or None when it has no usable store. Results already loaded in this process stay loaded
+    until they expire or Refresh is pressed; they are not written back."""
+    kept = history_store(connection)
+    if kept is None or kept.read_only:
+        return None
+    try:
+        return kept.clear()
+    except StoreError as error:
+        _LOG.warning("history store not cleared: %s", type(error).__name__)
+        return None
 
 
 def history_store(connection: Connection) -> HistoryStore | None:
@@ -255,10 +350,10 @@ def _fan_out(
     executions = len({execution for execution, _ in pairs})
 
     def on_progress(done: int, total: int) -> None:
+        noun = "execution" if executions == 1 else "executions"
         bar.progress(
             done / max(total, 1),
-            text=f"Loading the results of {executions:,} executions: {done:,} of {total:,} "
-            "requests",
+            text=f"Loading the results of {executions:,} {noun}: {done:,} of {total:,} requests",
         )
 
     try:
@@ -268,6 +363,9 @@ def _fan_out(
             finished=finished,
             store=history_store(connection),
             on_progress=on_progress,
+            # The store is per service and company: a token shown none of it until it proves
+            # it may read results (a fingerprint, never the token, is what is remembered).
+            reader=connection.fingerprint,
         )
     finally:
         bar.empty()
@@ -281,6 +379,26 @@ def history_results(
     every_plan = plans(connection, active_only=False).plans
     pairs, finished = result_pairs(executions, every_plan, execution_ids)
     return _fan_out(connection, pairs, finished)
+
+
+@st.cache_resource(ttl=DATA_TTL, max_entries=12, show_spinner=False)
+def _built(key: str, _build: Callable[[], Any]) -> Any:
+    return _build()
+
+
+def built(
+    connection: Connection, name: str, inputs: tuple[object, ...], build: Callable[[], T]
+) -> T:
+    """What `build` makes of loaded data (a display table, figures, KPIs), made once per
+    `inputs` and shared, not copied: a rerun that changed nothing rebuilds nothing. `inputs`
+    must name everything `build` depends on (a query, the filters applied locally, the data's
+    `loaded_at`); the key is a hash of them and the connection's fingerprint, never a token.
+    What is returned is shared between reruns and viewers of the connection: never mutate it.
+    """
+    material = "\n".join(
+        (connection.fingerprint, str(GENERATIONS.of(connection.fingerprint)), name, repr(inputs))
+    )
+    return _built(hashlib.sha256(material.encode()).hexdigest(), build)
 
 
 def secrets() -> dict[str, Any]:
@@ -309,5 +427,8 @@ def clear_all() -> None:
     """Forget every connection's loaded data (tests start from the service with this)."""
     plans.clear()
     executions.clear()
-    _live_execution_results.clear()
+    LOADED.forget()
+    _built.clear()
+    _results_by_id.clear()
+    _stored_around.clear()
     _fan_out.clear()

@@ -7,14 +7,13 @@ here. These are the only functions that turn `api_client` models into history fr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
-from dashboard.analytics.verdicts import is_running
+from dashboard.analytics.verdicts import execution_finished, is_running
 from dashboard.data.frames import is_web_url
 from dashboard.data.schemas import (
     EXECUTION_HISTORY_COLUMNS,
@@ -67,20 +66,12 @@ class ExecutionFrames:
 # -- which executions are finished -------------------------------------------------------------
 
 
-def is_finished(end: datetime | None, summary: Mapping[str, int]) -> bool:
-    """An execution is finished when it has an end and no result in a running status.
-
-    Only a finished execution and its results are stored: they never change again. A running
-    one's results are always fetched fresh (the service gives a running execution an end at
-    its "now", so the end alone does not say it is over).
-    """
-    if end is None or pd.isna(end):
-        return False
-    return not any(count and is_running(str(status)) for status, count in summary.items())
-
-
 def execution_is_finished(execution: Execution) -> bool:
-    return is_finished(execution.end_date, execution.result_summary)
+    """Whether an execution is finished (`analytics.verdicts.execution_finished`, the one rule):
+    only a finished execution and its results are stored, as they never change again. A running
+    one's results are always fetched fresh (the service gives a running execution an end at its
+    "now", so the end alone does not say it is over)."""
+    return execution_finished(execution.end_date, execution.result_summary)
 
 
 def finished_execution_ids(executions: pd.DataFrame, status_counts: pd.DataFrame) -> frozenset[int]:

@@ -10,6 +10,7 @@ directly. Model objects never leave this module: frames are built column by colu
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,9 +33,10 @@ from api_client import (
     TestResult,
     Truncation,
 )
-from dashboard.analytics.cells import time_extent
+from dashboard.analytics.cells import sorted_frame, time_extent
 from dashboard.analytics.executions import ExecutionHeader, execution_header
 from dashboard.data import frames
+from dashboard.data.results_fanout import FanOut, FanOutCounts
 
 EVERY_EXECUTION = ExecutionQuery()
 """The query without filters (frozen: safe to share as a default)."""
@@ -64,6 +66,7 @@ class ExecutionsData:
     status_counts: pd.DataFrame
     skipped: tuple[Skipped, ...] = ()
     truncation: Truncation | None = None  # the walk stopped before the pages the service claimed
+    loaded_at: float = 0.0  # when it was fetched (the cache sets it): what views of it key on
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class ResultsData:
     scenarios: int  # how many scenarios were asked for
     failures: tuple[ScenarioFailure, ...] = ()
     skipped: tuple[Skipped, ...] = field(default=())
+    counts: FanOutCounts | None = None  # where they came from, when loaded by the fan-out
 
 
 def load_plans(client: ApiClient, *, active_only: bool) -> PlansData:
@@ -131,8 +135,25 @@ def load_executions(
         frames.executions_frame(executions),
         frames.status_counts_frame(executions),
         _skipped(executions.skipped),
-        executions.truncation,
+        truncation=executions.truncation,
     )
+
+
+def narrowed(
+    data: ExecutionsData, *, plan_id: int | None = None, project_id: int | None = None
+) -> ExecutionsData:
+    """`data` narrowed to one plan and/or project, as the service's `planId`/`projectId`
+    filters would: a filter applied to executions already loaded asks the service nothing."""
+    executions = data.executions
+    keep = pd.Series(True, index=executions.index)
+    if plan_id is not None:
+        keep &= executions["plan_id"] == plan_id
+    if project_id is not None:
+        keep &= executions["project_id"] == project_id
+    kept = executions[keep.fillna(False).astype("bool")].reset_index(drop=True)
+    counts = data.status_counts
+    counts = counts[counts["execution_id"].isin(kept["execution_id"])].reset_index(drop=True)
+    return dataclasses.replace(data, executions=kept, status_counts=counts)
 
 
 def load_execution_results(
@@ -186,6 +207,31 @@ def load_execution_results(
     )
 
 
+RESULT_ORDER = ["scenario_id", "os", "browser", "browser_version", "result_id"]
+"""How one execution's results are listed: by scenario, then environment (as `results_frame`)."""
+
+
+def results_of_fan_out(fan_out: FanOut, *, scenarios: int) -> ResultsData:
+    """One execution's results as the fan-out loaded them (from the history store, or fetched),
+    in the same shape and order as `load_execution_results`, with the same rule: when every
+    scenario failed, and not only as "unknown scenario", the first telling error is raised."""
+    errors = [failure.error for failure in fan_out.failures]
+    if errors and len(errors) == scenarios:
+        telling = next((e for e in errors if not isinstance(e, ScenarioNotFoundError)), None)
+        if telling is not None:
+            raise telling
+    return ResultsData(
+        results=sorted_frame(fan_out.results, RESULT_ORDER),
+        scenarios=scenarios,
+        failures=tuple(
+            ScenarioFailure(failure.scenario_id, ErrorRecord.of(failure.error))
+            for failure in fan_out.failures
+        ),
+        skipped=_skipped([record for pair in fan_out.skipped for record in pair.records]),
+        counts=fan_out.counts,
+    )
+
+
 # Either side of an execution's start time from a link: timestamps are to the second.
 START_MARGIN = timedelta(minutes=1)
 # How long before its earliest result an execution may have started: its setup, and scenarios
@@ -214,6 +260,7 @@ def find_execution(
     started: datetime | None,
     load: Callable[[ExecutionQuery], ExecutionsData],
     results: Callable[[], ResultsData] | None = None,
+    stored: Callable[[], ExecutionsData | None] | None = None,
 ) -> FoundExecution:
     """Find one execution without walking its plan's or company's history.
 
@@ -223,20 +270,29 @@ def find_execution(
     1. among the executions the executions page lists with `listed` (a link from that page hits
        the cache that page filled: no request at all), unless `listed` has no start bound and
        the link has a start time (a custom range "up to a day" spans the whole history);
-    2. around `started`, the start time the link carries (a query of two minutes);
-    3. when the link has no start time but `results` can load the execution's results (the
-       page needs them anyway), in the day before its earliest result, on its plan. A service
-       that does not know the execution at all says so here.
+    2. in the history store (`stored`: the stored executions around the one asked for, or
+       None), whatever the window: no request (only once step 1 showed that the service lists
+       executions for this token);
+    3. around `started`, the start time the link carries (a query of two minutes);
+    4. when the link has no start time but `results` can load some of the execution's results
+       (stored ones, or by id: the results operation takes an execution id), in the day
+       before its earliest result, on the plan those results name. A service that does not
+       know the execution at all says so here, and only then is it called unknown.
 
     `load` runs an executions query (normally through the cache); errors other than a rejected
     filter in step 1 are raised for the page to word.
     """
     header = None
+    may_list = False  # the service listed executions for this token: it may see their headers
     if listed.date_from is not None or started is None:
         # A filter the service rejects (an unsupported status) does not stop the search: the
         # narrower queries below carry none.
         with contextlib.suppress(InvalidRequestError):
             header = _header_in(load(listed), execution_id)
+            may_list = True
+    if header is None and stored is not None and may_list:
+        kept = stored()
+        header = _header_in(kept, execution_id) if kept is not None else None
     if header is not None:
         return FoundExecution(execution_id, header)
 
@@ -245,12 +301,15 @@ def find_execution(
         narrow = ExecutionQuery(date_from=started - START_MARGIN, date_to=started + START_MARGIN)
     elif results is not None:
         try:
-            first = time_extent(results().results["start"])
+            found = results().results
         except ExecutionNotFoundError:
             return FoundExecution(execution_id, None, started, unknown_to_service=True)
+        first = time_extent(found["start"])
         if first is not None:
+            # The live loader's frame has no plan column; the fan-out's names the plan.
+            plans = list(found["plan_id"].dropna()) if "plan_id" in found else []
             narrow = ExecutionQuery(
-                plan_id=listed.plan_id,
+                plan_id=int(plans[0]) if plans else listed.plan_id,
                 date_from=first[0] - RESULT_LEAD,
                 date_to=first[0] + START_MARGIN,
             )

@@ -9,9 +9,12 @@ turns with the database, migrations and the sync lock are `store_lease.StoreLeas
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from secrets import token_hex
 
 import pandas as pd
 
@@ -190,7 +193,34 @@ class HistoryStore(StoreLease):
     def meta(self) -> dict[str, str]:
         """The facts noted with `record` (and the store's identity), as text by key."""
         with self._lease() as db:
-            return {str(k): str(v) for k, v in db.rows(sql.GET_META) if v is not None}
+            rows = db.rows(sql.GET_META)
+        # The readers' salt and keys are the store's own business, never shown.
+        return {
+            str(k): str(v)
+            for k, v in rows
+            if v is not None and k != _READER_SALT and not str(k).startswith("reader:")
+        }
+
+    def knows_reader(self, reader: str) -> bool:
+        """Whether `reader` (a connection's fingerprint) has been seen reading results from
+        this service: only then are stored results given to it without asking the service.
+        A store is per service and company, not per token, and a token may lack the authority
+        to read results. The fingerprint is kept only as an HMAC under a random key of this
+        store, so the store holds nothing a token can be checked against elsewhere."""
+        with self._lease() as db:
+            meta = dict(db.rows(sql.GET_META))
+        salt = meta.get(_READER_SALT)
+        return salt is not None and meta.get(_reader_key(salt, reader)) is not None
+
+    def add_reader(self, reader: str) -> None:
+        """Remember that `reader` has just read results from the service (`knows_reader`)."""
+        with self._write() as db:
+            meta = dict(db.rows(sql.GET_META))
+            salt = meta.get(_READER_SALT)
+            if salt is None:
+                salt = token_hex(32)
+                db.execute(sql.SET_META, {"key": _READER_SALT, "value": salt})
+            db.execute(sql.SET_META, {"key": _reader_key(salt, reader), "value": "1"})
 
     def clear(self) -> int:
         """Empty the store (its schema and identity stay); returns how many results it held."""
@@ -330,3 +360,10 @@ class HistoryStore(StoreLease):
             newest_result=utc(counts[7]),
             last_sync=parse_time(meta.get("last_sync")),
         )
+
+
+_READER_SALT = "reader_salt"
+
+
+def _reader_key(salt: str, reader: str) -> str:
+    return "reader:" + hmac.new(salt.encode(), reader.encode(), hashlib.sha256).hexdigest()

@@ -68,6 +68,7 @@ def sync_history(
     on_progress: SyncProgress | None = None,
     lock_wait: float = SYNC_WAIT,
     synced_by: str | None = None,
+    reader: str | None = None,
 ) -> SyncReport:
     """Bring `store` up to date with the executions that started in the last `days` days.
 
@@ -91,6 +92,7 @@ def sync_history(
             max_concurrency=max_concurrency,
             on_progress=on_progress,
             synced_by=synced_by,
+            reader=reader,
         )
 
 
@@ -103,6 +105,7 @@ def _sync(
     max_concurrency: int,
     on_progress: SyncProgress | None,
     synced_by: str | None,
+    reader: str | None,
 ) -> SyncReport:
     started = datetime.now(UTC)
     date_from = (now or started) - timedelta(days=days)
@@ -136,6 +139,8 @@ def _sync(
         on_progress=report("results"),
         return_results=False,
     )
+    if fanout.store_error is None and reader is not None and fanout.counts.fetched > 0:
+        store.add_reader(reader)
     if fanout.store_error is None:
         store.record(
             last_sync=started,

@@ -6,6 +6,7 @@ the download is exactly what the table shows.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -13,8 +14,60 @@ import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
 from dashboard.present.colors import status_label
-from dashboard.present.csv import with_seconds
-from dashboard.present.formatting import human_duration
+from dashboard.present.csv import to_csv, with_seconds
+from dashboard.present.formatting import human_duration, in_zone, visible_frame
+
+TABLE_ROW_LIMIT = 2_000
+"""Most rows a long table sends to the browser (the newest first); its CSV holds every row.
+70,000 rows are 12 MB to send at every rerun, and nobody scrolls them: the filters narrow."""
+
+
+class PreparedTable:
+    """A display table made safe to show (`visible_frame`), and its CSV made once, when first
+    asked for. Built once per input (`cache.built`), so a rerun that changed nothing neither
+    cleans 70,000 rows again nor writes their CSV (the download button asks for it on click).
+
+    `make(rows)` builds the display frame of the first `rows` rows (None: every row); with
+    `shown_rows`, only those are built for the page, and the whole table only for the CSV.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[int | None], pd.DataFrame],
+        *,
+        rows: int,
+        shown_rows: int | None = None,
+        tz: str = "UTC",
+    ) -> None:
+        self._make = make
+        self.rows = rows  # how many rows the whole table has
+        self.tz = tz  # times are shown, and written in the CSV, in this zone
+        shown = None if shown_rows is None or shown_rows >= rows else shown_rows
+        # Names from the service cannot reorder or hide text, on the page or in the file.
+        self.display = visible_frame(in_zone(make(shown), tz))
+        self._csv: bytes | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, display: pd.DataFrame, *, tz: str = "UTC") -> PreparedTable:
+        return cls(
+            lambda rows: display if rows is None else display.head(rows),
+            rows=len(display),
+            tz=tz,
+        )
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def csv(self) -> bytes:
+        with self._lock:
+            if self._csv is None:
+                whole = self.display if len(self.display) == self.rows else None
+                if whole is None:
+                    whole = visible_frame(in_zone(self._make(None), self.tz))
+                self._csv = to_csv(whole, tz=self.tz)
+            return self._csv
+
 
 PLAN_NOW_LABELS = {
     "fail": "\u2716 failing",

@@ -20,6 +20,7 @@ from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
 
 _FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
 _REFRESH_REFUSED = "refresh.refused"  # seconds to wait, when Refresh came too soon
+_HISTORY_CLEARED = "history.cleared"  # what "Clear stored history" did, shown once
 
 
 def current_connection() -> Connection:
@@ -62,6 +63,7 @@ def sidebar(conn: Connection) -> None:
                 "The data was fetched afresh a moment ago, so it was not fetched again. "
                 f"Try again in {max(1, round(wait))} s."
             )
+        _clear_history(conn)
         if resolution.form.enabled:
             _connection_form(conn)
         else:
@@ -123,6 +125,37 @@ def _remember_form() -> None:
 def _refresh(conn: Connection) -> None:
     if not cache.refresh(conn):
         st.session_state[_REFRESH_REFUSED] = cache.seconds_until_refresh(conn)
+
+
+def _clear_history(conn: Connection) -> None:
+    """ "Clear stored history", asked for twice (a popover with the confirming button): it
+    empties this connection's history store only (its service and company)."""
+    with st.popover("Clear stored history", icon=":material/delete_sweep:", width="stretch"):
+        st.caption(
+            "Finished executions' results are kept on this server so they are fetched once. "
+            "This empties the store of this service and company (other connections' stores are "
+            "kept); they are fetched again as pages need them."
+        )
+        st.button(
+            "Yes, clear it",
+            key="history.clear.confirm",
+            type="primary",
+            on_click=_do_clear_history,
+            args=(conn,),
+            width="stretch",
+        )
+    done = st.session_state.pop(_HISTORY_CLEARED, None)
+    if done is not None:
+        st.caption(done)
+
+
+def _do_clear_history(conn: Connection) -> None:
+    held = cache.clear_history(conn)
+    st.session_state[_HISTORY_CLEARED] = (
+        "The history store could not be used (missing, read-only or busy): nothing was cleared."
+        if held is None
+        else f"Stored history cleared ({held:,} results)."
+    )
 
 
 def _forget_form() -> None:

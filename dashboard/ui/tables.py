@@ -8,32 +8,34 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.present.csv import to_csv
-from dashboard.present.formatting import in_zone, visible_frame
+from dashboard.present.tables import PreparedTable
 
 
 def table(
-    display: pd.DataFrame,
+    display: pd.DataFrame | PreparedTable,
     *,
     key: str,
     file_name: str,
     column_config: Mapping[str, Any] | None = None,
     selectable: bool = False,
     tz: str = "UTC",
+    max_rows: int | None = None,
 ) -> int | None:
     """Show a display frame with a CSV download of exactly it; return the selected row, if any.
 
-    The selected row is a position in `display` (Streamlit reports positions in the data it
-    was given, whatever sorting the viewer applied in the browser). Times are shown in `tz`
-    (and written in it, with the zone in their CSV headers).
+    Times are shown in `tz` (and written in it, with the zone in their CSV headers); a
+    `PreparedTable` carries its own zone. With `max_rows`, only the first rows are sent to the
+    browser (the page says so); the CSV still holds every row. The selected row is a position in
+    `display` (Streamlit reports positions in the data it was given, whatever sorting the viewer
+    applied in the browser).
     """
-    # Names from the service cannot reorder or hide text, on the page or in the file.
-    display = visible_frame(in_zone(display, tz))
+    prepared = display if isinstance(display, PreparedTable) else PreparedTable.of(display, tz=tz)
+    shown = prepared.display if max_rows is None else prepared.display.head(max_rows)
     config = dict(column_config or {})
     selected: int | None = None
     if selectable:
         event = st.dataframe(
-            display,
+            shown,
             key=key,
             hide_index=True,
             column_config=config,
@@ -43,10 +45,10 @@ def table(
         rows: Sequence[int] = event.selection.rows
         selected = rows[0] if rows else None
     else:
-        st.dataframe(display, key=key, hide_index=True, column_config=config)
+        st.dataframe(shown, key=key, hide_index=True, column_config=config)
     st.download_button(
         "Download CSV",
-        data=to_csv(display, tz=tz),
+        data=prepared.csv,  # made on the first click, then kept with the table
         file_name=file_name,
         mime="text/csv",
         key=f"{key}.csv",

@@ -211,3 +211,31 @@ def test_every_chart_copes_with_no_data() -> None:
 
     for fig in figures:
         assert isinstance(fig.to_dict(), dict)
+
+
+def test_runtime_trend_of_more_than_the_limit_draws_each_plans_daily_median() -> None:
+    """Issue 10: tens of thousands of executions become one point per plan and day."""
+    per_day = charts.RUNTIME_POINT_LIMIT // 2 + 1
+    days = ["2026-11-01", "2026-11-02"]
+    executions = frames.executions_frame(
+        [
+            records.execution(
+                day * per_day + i + 1,
+                start_date=f"{days[day]}T{i % 24:02d}:00:00Z",
+                runtime=(i % 3 + 1) * 60_000,  # 1, 2 and 3 minutes in turn
+            )
+            for day in range(2)
+            for i in range(per_day)
+        ]
+    )
+    assert charts.runtime_is_aggregated(executions)
+
+    fig = charts.runtime_trend(executions)
+
+    (trace,) = fig.data
+    assert trace.type == "scatter"
+    assert len(trace.y) == 2  # one point per day
+    assert list(trace.y) == [2.0, 2.0]  # the median, in minutes
+    assert trace.customdata[0][3] == per_day
+    assert "median" in trace.hovertemplate
+    assert not charts.runtime_is_aggregated(executions.head(charts.RUNTIME_POINT_LIMIT))

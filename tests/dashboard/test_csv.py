@@ -133,3 +133,37 @@ def column(rows: list[list[str]], label: str) -> list[str]:
 def test_seconds_must_match_the_rows() -> None:
     with pytest.raises(ValueError, match="Duration: 1 durations for 2 rows"):
         csv_export.with_seconds(pd.DataFrame({"Duration": ["a", "b"]}), {"Duration": [1.0]})
+
+
+def test_a_prepared_table_writes_its_csv_once_with_every_row() -> None:
+    from dashboard.present.formatting import visible_frame
+    from dashboard.present.tables import PreparedTable
+
+    display = pd.DataFrame({"Plan": ["=cmd", "evil\u202eexe.txt", "ok"], "Runs": [1, 2, 3]})
+    prepared = PreparedTable.of(display)
+
+    first = prepared.csv()
+
+    assert first == csv_export.to_csv(visible_frame(display))
+    assert prepared.csv() is first  # made once, then kept
+    assert len(prepared) == 3
+
+
+def test_a_long_prepared_table_builds_its_shown_rows_then_the_whole_csv_on_demand() -> None:
+    from dashboard.present.formatting import visible_frame
+    from dashboard.present.tables import PreparedTable
+
+    display = pd.DataFrame({"Plan": [f"plan {i}" for i in range(10)], "Runs": range(10)})
+    built: list[int | None] = []
+
+    def make(rows: int | None) -> pd.DataFrame:
+        built.append(rows)
+        return display if rows is None else display.head(rows)
+
+    prepared = PreparedTable(make, rows=10, shown_rows=3)
+
+    assert built == [3]
+    assert len(prepared.display) == 3
+    assert len(prepared) == 10
+    assert prepared.csv() == csv_export.to_csv(visible_frame(display))
+    assert built == [3, None]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -325,3 +326,80 @@ def test_a_selection_that_no_longer_names_a_row_is_ignored(
     assert_no_failure(at)
     assert [t.value for t in at.title] == title
     assert at.dataframe
+
+
+def test_a_plan_or_project_of_a_loaded_window_is_cut_from_it_without_a_request(
+    app: AppFactory, connect: Connect, oracle: ApiClient, service_requests: Requests
+) -> None:
+    """Issue 10: changing the plan (or project) narrows the window already loaded, as the
+    service's own filter would (compared execution by execution)."""
+    connect()
+    plan = next(
+        p
+        for p in oracle.plans(active=False)
+        if oracle.all_executions(plan_id=p.id, date_from=WEEK_START, date_to=WEEK_END)
+    )
+    expected = {
+        e.id for e in oracle.all_executions(plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END)
+    }
+    by_project = {
+        e.id
+        for e in oracle.all_executions(
+            project_id=plan.project_id, date_from=WEEK_START, date_to=WEEK_END
+        )
+    }
+    at = app(EXECUTIONS, **WEEK)
+    at.run()
+    assert [r for r in service_requests() if "/executions/" in r]  # the log is listened to
+
+    at.selectbox(key="executions.project").select(plan.project_id).run()
+    assert set(at.dataframe[0].value["Id"]) == by_project
+    at.selectbox(key="executions.plan").select(plan.id).run()
+
+    assert_no_failure(at)
+    assert set(at.dataframe[0].value["Id"]) == expected
+    assert at.query_params == {"project": str(plan.project_id), "plan": str(plan.id), **WEEK}
+    assert not [r for r in service_requests() if "/executions/" in r]  # cut locally
+
+
+def test_a_rerun_that_changed_nothing_rebuilds_no_figure_or_table(
+    app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10: KPIs, figures, the display table and its CSV are made once per input."""
+    from dashboard.present import executions_view as view_module
+
+    made: list[int] = []
+    real = view_module.executions_view
+
+    def counting(executions: Any, status_counts: Any) -> Any:
+        made.append(len(executions))
+        return real(executions, status_counts)
+
+    monkeypatch.setattr(view_module, "executions_view", counting)
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+    at.run()
+    at.run()  # the same view again
+    assert len(made) == 1
+    at.multiselect(key="executions.statuses").select("FAILURE").run()  # another input
+
+    assert_no_failure(at)
+    assert len(made) == 2
+
+
+def test_a_long_table_sends_its_newest_rows_and_says_so(
+    app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard.present import tables
+
+    monkeypatch.setattr(tables, "TABLE_ROW_LIMIT", 5)
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert_no_failure(at)
+    shown = at.dataframe[0].value
+    assert len(shown) == 5
+    assert list(shown["Start"]) == sorted(shown["Start"], reverse=True)  # the newest
+    assert "The newest 5 are shown; the CSV holds every one" in captions(at)

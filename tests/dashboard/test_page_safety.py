@@ -77,7 +77,8 @@ def test_a_token_pasted_in_the_form_lives_in_the_session_only(
     assert lead.token not in repr(at.session_state.to_dict())
     assert_no_credentials(everything_shown(at), credentials)
 
-    at.sidebar.button[1].click().run()  # Disconnect
+    # Found by its label: "Clear stored history" now sits beside Refresh, before the form.
+    next(b for b in at.sidebar.button if b.label == "Disconnect").click().run()
     assert "Demo data" in joined(at.sidebar.markdown)
 
 

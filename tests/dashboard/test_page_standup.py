@@ -3,6 +3,7 @@ exactly those, in their sections, with their evidence."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 import pandas as pd
@@ -211,3 +212,13 @@ def test_newly_failing_scenarios_link_to_their_history(app: AppFactory) -> None:
     assert set(newly["History"]) == {
         f"scenario?plan={planted.TURNED_RED_PLAN}&scenario={planted.TURNED_RED_SCENARIO}"
     }
+
+
+def test_newly_failing_scenarios_say_whose_results_they_were_built_on(app: AppFactory) -> None:
+    """Issue 9: a section built on results says how many executions' results it had."""
+    at = app(STANDUP, tz="UTC")
+
+    at.run()
+
+    assert_no_failure(at)
+    assert re.search(r"Built on the results of [\d,]+ of [\d,]+ executions?", captions(at))

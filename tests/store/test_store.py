@@ -17,11 +17,11 @@ import pandas.testing as pdt
 import pytest
 
 from api_client import Execution, TestResult
+from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import store_sql
 from dashboard.data.history_frames import (
     execution_frames,
     finished_execution_ids,
-    is_finished,
     plan_frames,
     results_frame,
 )
@@ -238,7 +238,7 @@ def test_only_finished_executions_are_stored(
     store: HistoryStore, summary: dict[str, int], end: bool, finished: bool
 ) -> None:
     execution = finished_execution(900, result_summary=summary, end_date=at(1) if end else None)
-    assert is_finished(execution.end_date, execution.result_summary) is finished
+    assert execution_finished(execution.end_date, execution.result_summary) is finished
     frames = execution_frames([execution])
     assert finished_execution_ids(frames.executions, frames.statuses) == (
         frozenset({900}) if finished else frozenset()

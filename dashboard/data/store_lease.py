@@ -173,9 +173,21 @@ class StoreLease:
         self._prepared = True
 
     def _migrate(self, db: StoreEngine) -> None:
-        """Apply the migrations this store lacks, each in one transaction with its version."""
+        """Apply the migrations this store lacks, each in one transaction with its version. A
+        newer schema is rebuilt in a DuckDB file (one user's cache) but refused on PostgreSQL
+        (`StoreSchemaError`: a team's shared schema is never destroyed by an older program)."""
         version = self._version()
+        if version > sql.SCHEMA_VERSION and db.kind == "postgresql":
+            # A team's shared schema: another process of a newer program writes it. Rebuilding
+            # it would destroy that program's history (and it would rebuild it back).
+            raise StoreSchemaError(
+                f"The history store {self.location} has schema version {version}: it was "
+                f"written by a newer version of the dashboard (this one writes version "
+                f"{sql.SCHEMA_VERSION}); upgrade this one.",
+                location=self.location,
+            )
         if version > sql.SCHEMA_VERSION:
+            # One user's DuckDB file: a cache of what the service serves, rebuilt by a sync.
             _LOG.warning(
                 "history store %s has schema version %d, newer than %d: rebuilding it",
                 self.location,

@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import threading
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -28,24 +28,41 @@ _pools: dict[str, ConnectionPool] = {}
 _pools_lock = threading.Lock()
 
 
+SHAPE = "postgresql://user:password@host:5432/database"
+PLACEHOLDER = "postgresql://?"
+"""What `safe_url` shows for a URL that is not of the expected shape (its parts cannot be told
+apart, so any of them may be the password)."""
+
+
+def _parts(url: str) -> SplitResult | None:
+    """`url`'s parts when it is postgresql://[user[:password]@]host[:port]/database, else None
+    (no scheme, libpq's key=value form, one slash, a malformed host or port)."""
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
+    except ValueError:
+        return None
+    if parts.scheme not in SCHEMES or not parts.netloc or not parts.hostname:
+        return None
+    if not parts.path.strip("/"):
+        return None
+    return parts
+
+
 def check_url(url: str) -> None:
     """Refuse what is not a postgresql:// URL with a host and a database, without echoing it
-    (it may carry a password)."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in SCHEMES or not parts.path.strip("/"):
-        raise StoreError(
-            "The store URL must look like postgresql://user:password@host:5432/database.",
-            location=safe_url(url),
-        )
+    (it may carry a password anywhere when it is not of that shape)."""
+    if _parts(url) is None:
+        raise StoreError(f"The store URL must look like {SHAPE}.", location=PLACEHOLDER)
 
 
 def safe_url(url: str) -> str:
-    """`url` without its password or query: scheme, user, host, port and database."""
-    try:
-        parts = urlsplit(url.strip())
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        return "postgresql://?"
+    """`url` without its password or query: scheme, user, host, port and database; a
+    placeholder when `url` is not of the shape `check_url` accepts."""
+    parts = _parts(url)
+    if parts is None:
+        return PLACEHOLDER
+    port = f":{parts.port}" if parts.port else ""
     user = f"{unquote(parts.username)}@" if parts.username else ""
     host = parts.hostname or ""
     if ":" in host:
@@ -54,17 +71,25 @@ def safe_url(url: str) -> str:
 
 
 def _passwords(url: str) -> list[str]:
-    parts = urlsplit(url.strip())
-    found = [parts.password, unquote(parts.password or "")]
+    try:
+        parts = urlsplit(url.strip())
+        found = [parts.password, unquote(parts.password or "")]
+    except ValueError:
+        return []
     found += [v for k, v in parse_qsl(parts.query) if k.lower() == "password"]
     return [p for p in found if p]
 
 
 def scrubbed(message: str, url: str) -> str:
-    """A driver's message cut to its first line, with the URL's password removed."""
+    """A driver's message cut to its first line, with the URL's password removed; a generic
+    message when the password cannot be found although the URL may hold one (a user part, or
+    not a scheme:// URL at all): libpq may echo any part of what it was given."""
     lines = message.strip().splitlines()
     text = lines[0][:300] if lines else "no details"
-    for password in _passwords(url):
+    passwords = _passwords(url)
+    if not passwords and ("@" in url or _parts(url) is None):
+        return "the server refused or could not be reached (details withheld)"
+    for password in passwords:
         text = text.replace(password, "***")
     return text
 

@@ -85,15 +85,7 @@ class PostgresEngine:
     def connect(self, *, read_only: bool, wait: float) -> None:
         if self._con is not None:
             return
-        pool = self._pool()
-        try:
-            con = pool.getconn(timeout=max(wait, 0.1))
-        except PoolTimeout:
-            raise StoreBusyError(
-                f"The history store {self.location} has no free connection (waited {wait:.1f} s).",
-                location=self.location,
-                waited=wait,
-            ) from None
+        pool, con = self._take(wait)
         try:
             if read_only and not self._schema_exists(con):
                 raise StoreMissingError(
@@ -257,17 +249,22 @@ class PostgresEngine:
     def _pool(self) -> ConnectionPool:
         return pool_for(self._url)
 
-    @contextlib.contextmanager
-    def _borrowed(self, *, wait: float) -> Iterator[psycopg.Connection[Any]]:
+    def _take(self, wait: float) -> tuple[ConnectionPool, psycopg.Connection[Any]]:
+        """A connection of this server's pool (and the pool it goes back to), waiting at most
+        `wait` seconds for a free one: `StoreBusyError` after that."""
         pool = self._pool()
         try:
-            con = pool.getconn(timeout=max(wait, 0.1))
+            return pool, pool.getconn(timeout=max(wait, 0.1))
         except PoolTimeout:
             raise StoreBusyError(
                 f"The history store {self.location} has no free connection (waited {wait:.1f} s).",
                 location=self.location,
                 waited=wait,
             ) from None
+
+    @contextlib.contextmanager
+    def _borrowed(self, *, wait: float) -> Iterator[psycopg.Connection[Any]]:
+        pool, con = self._take(wait)
         try:
             yield con
         except psycopg.Error as error:

@@ -243,7 +243,7 @@ def test_readers_never_see_half_a_write(pg: str) -> None:
 # -- schema versions -------------------------------------------------------------------------------
 
 
-def test_an_older_schema_is_upgraded_and_a_newer_one_rebuilt(pg: str) -> None:
+def test_an_older_schema_is_upgraded_and_a_newer_one_refused(pg: str) -> None:
     with psycopg.connect(pg, autocommit=True) as con:
         con.execute(f"CREATE SCHEMA {SCHEMA}")
         con.execute(f"SET search_path TO {SCHEMA}")
@@ -259,9 +259,12 @@ def test_an_older_schema_is_upgraded_and_a_newer_one_rebuilt(pg: str) -> None:
         assert store.results([9])["result_id"].tolist() == [5]
     with psycopg.connect(pg, autocommit=True) as con:
         con.execute(f"INSERT INTO {SCHEMA}.schema_version VALUES (99, now())")  # noqa: S608
-    with pg_store(pg) as rebuilt:
-        info = rebuilt.info()
-    assert (info.schema_version, info.results) == (store_sql.SCHEMA_VERSION, 0)
+    # A newer program's shared schema is refused, never rebuilt (it holds the team's history).
+    with pytest.raises(StoreSchemaError, match="newer version of the dashboard"):
+        pg_store(pg).info()
+    with psycopg.connect(pg) as con:
+        kept = con.execute(f"SELECT COUNT(*) FROM {SCHEMA}.results").fetchone()  # noqa: S608
+    assert kept == (1,)
 
 
 # -- configuration and the password ----------------------------------------------------------------

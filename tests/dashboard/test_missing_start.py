@@ -1,5 +1,5 @@
 """An execution without a start time (start_date is optional in the API) must not break the
-analytics: it shows as "–", links leave the start out, and it counts as the oldest run."""
+analytics: it shows as a dash, links leave the start out, and it counts as the oldest run."""
 
 from __future__ import annotations
 

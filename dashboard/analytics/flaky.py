@@ -128,8 +128,9 @@ def last_finished(executions: pd.DataFrame, window: int = WINDOW) -> pd.DataFram
     if window < 2:
         raise ValueError(f"the flaky window needs at least 2 executions, got {window}")
     done = executions[executions["finished"].fillna(False).astype(bool)]
+    # A missing start counts as the oldest run, as in plan_state.plan_states.
     done = done[done["plan_id"].notna()].sort_values(
-        ["plan_id", "start", "execution_id"], kind="stable"
+        ["plan_id", "start", "execution_id"], kind="stable", na_position="first"
     )
     back = done.groupby("plan_id").cumcount(ascending=False)
     kept = done[back < window]

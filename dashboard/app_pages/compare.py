@@ -9,7 +9,6 @@ from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
 from dashboard.present.captions import describe_basis
-from dashboard.present.formatting import weekday_time
 from dashboard.state import links, plan_choice, routes
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
@@ -60,10 +59,11 @@ with top[0]:
 with top[1]:
     tz = viewer_zone(widgets, state)
 if executions is not None:
-    ordered = executions.sort_values(["start", "execution_id"], ascending=False)
+    ordered = executions.sort_values(["start", "execution_id"], ascending=False, na_position="last")
     options = {
-        int(row.execution_id): f"#{int(row.execution_id)}, {weekday_time(row.start, tz)}"
-        + ("" if row.finished else " (running)")
+        int(row.execution_id): compare_view.execution_label(
+            int(row.execution_id), row.start, bool(row.finished), tz
+        )
         for row in ordered.itertuples(index=False)
     }
     sides = st.columns([2, 2, 1], vertical_alignment="bottom")

@@ -54,7 +54,7 @@ def flaky_timeline(
             bucket["x"].append(index + 1)
             bucket["y"].append(_text(label))
             bucket["text"].append(
-                f"#{int(execution['execution_id'])}, {weekday_time(execution['start'], tz)}"
+                f"#{int(execution['execution_id'])}, {_started(execution['start'], tz)}"
             )
     for outcome in (PASS, FAIL, WARN, None):
         if outcome not in points:
@@ -218,3 +218,8 @@ def bucket_counts(counts: tuple[tuple[str, int], ...]) -> go.Figure:
     fig.update_yaxes(autorange="reversed", type="category", rangemode="normal")
     fig.update_layout(height=max(160, 70 + 30 * len(shown)), showlegend=False)
     return fig
+
+
+def _started(stamp: object, tz: str) -> str:
+    """A start time, or "\u2013" when the service gave none (start_date is optional)."""
+    return "\u2013" if stamp is None or pd.isna(stamp) else weekday_time(stamp, tz)

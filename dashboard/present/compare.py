@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from dashboard.analytics.compare import BUCKETS, NEW_FAILURE, Comparison
-from dashboard.present.formatting import human_duration
+from dashboard.present.formatting import human_duration, weekday_time
 from dashboard.present.outcome_marks import bucket_label, outcome_label
 
 ScenarioLink = Callable[[int, int], str]
@@ -96,3 +96,10 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
 def legend() -> str:
     """Every bucket with its symbol, most urgent first."""
     return "Change: " + ", ".join(bucket_label(bucket) for bucket in BUCKETS) + "."
+
+
+def execution_label(execution_id: int, start: object, finished: bool, tz: str) -> str:
+    """An execution in the Before/After pickers: "#5, Mon 7 Apr 09:12"; a start the service
+    did not give (start_date is optional) shows as "\u2013" rather than failing the page."""
+    started = "\u2013" if start is None or pd.isna(start) else weekday_time(start, tz)
+    return f"#{execution_id}, {started}" + ("" if finished else " (running)")

@@ -118,7 +118,10 @@ def sections(
     )
     if scenario_link is not None:
         newly_rows["History"] = (
-            [scenario_link(int(r.plan_id), int(r.scenario_id)) for r in newly.itertuples()]
+            [
+                None if pd.isna(r.plan_id) else scenario_link(int(r.plan_id), int(r.scenario_id))
+                for r in newly.itertuples()
+            ]
             if newly is not None
             else []
         )

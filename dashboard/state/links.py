@@ -15,6 +15,8 @@ from dashboard.state.url import DateRange, ViewState, to_query_params
 
 def results_link(execution_id: int, *, plan_id: int | None, started: datetime | None) -> str:
     """The results page of one execution (its start time lets the page find it at once)."""
+    if started is not None and started != started:  # NaT (a missing start) is not equal to itself
+        started = None
     state = ViewState(plan=plan_id, execution=execution_id, execution_start=started)
     return _link(routes.RESULTS, state)
 

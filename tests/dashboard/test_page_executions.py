@@ -371,9 +371,9 @@ def test_a_rerun_that_changed_nothing_rebuilds_no_figure_or_table(
     made: list[int] = []
     real = view_module.executions_view
 
-    def counting(executions: Any, status_counts: Any) -> Any:
+    def counting(executions: Any, status_counts: Any, **options: Any) -> Any:
         made.append(len(executions))
-        return real(executions, status_counts)
+        return real(executions, status_counts, **options)
 
     monkeypatch.setattr(view_module, "executions_view", counting)
     connect()

@@ -7,13 +7,12 @@ import csv
 import io
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-import pandas as pd
 import pytest
 
 from api_client import ApiClient
-from dashboard.present import csv as csv_export
 from tests.dashboard.apptest import (
     EXECUTIONS,
     PLANS,
@@ -32,17 +31,21 @@ Files = Callable[[], list[list[str]]]
 
 @pytest.fixture
 def last_csv(monkeypatch: pytest.MonkeyPatch) -> Files:
-    """The rows of the last CSV a table offered for download (the bytes its button carries)."""
+    """The rows of the last CSV a table offered for download (the bytes its button would carry:
+    the CSV is made on the first click, so it is asked for here)."""
+    from dashboard.present.tables import PreparedTable
     from dashboard.ui import tables
 
     made: list[bytes] = []
+    real = tables.table
 
-    def recording(display: pd.DataFrame, **kwargs: str) -> bytes:
-        data = csv_export.to_csv(display, **kwargs)
-        made.append(data)
-        return data
+    def recording(display: Any, **kwargs: Any) -> Any:
+        if not isinstance(display, PreparedTable):
+            display = PreparedTable.of(display, tz=kwargs.get("tz", "UTC"))
+        made.append(display.csv())
+        return real(display, **kwargs)
 
-    monkeypatch.setattr(tables, "to_csv", recording)
+    monkeypatch.setattr(tables, "table", recording)
 
     def rows() -> list[list[str]]:
         assert made, "no table offered a CSV"

@@ -207,6 +207,29 @@ def test_presenter_mode_has_large_type_no_sidebar_and_refreshes_itself(
     screen.expect_no_failure_shown(page)
 
 
+LUMINANCE_JS = """el => {
+    const [r, g, b] = getComputedStyle(el).color.match(/\\d+/g).slice(0, 3).map(Number)
+        .map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}"""
+
+
+def test_presenter_mode_reads_in_the_dark_theme(
+    page: Page, dashboard: StreamlitServer, plan_names: dict[int, str]
+) -> None:
+    """Issue 11: presenter mode on a TV in the dark theme: dark page, light large type."""
+    grids = open_standup(page, f"{dashboard.url}/standup?tz=UTC&present=1&embed_options=dark_theme")
+
+    expect(page.get_by_test_id("stApp")).to_have_css("background-color", "rgb(18, 20, 24)")
+    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "20px"
+    title = screen.main(page).get_by_role("heading", name="Turned red")
+    # Light text on the dark background (#121418, luminance ~0.007): contrast above 7:1.
+    luminance = float(title.evaluate(LUMINANCE_JS))
+    assert (luminance + 0.05) / (0.0069 + 0.05) > 7, luminance
+    assert grids["Turned red"].column("Plan") == [plan_names[planted.TURNED_RED_PLAN]]
+    screen.expect_no_failure_shown(page)
+
+
 # -- one screen: five items in every section --------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from dashboard.data.history_frames import plan_frames, results_frame
 from dashboard.data.store import HistoryStore, open_for
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreSchemaError
 from dashboard.data.store_location import store_url
-from dashboard.data.store_pg_pool import close_pool, safe_url
+from dashboard.data.store_pg_pool import close_pool, safe_url, scrubbed
 from dashboard.data.store_postgres import PostgresEngine
 from sandbox import RunningSandbox
 from tests.dashboard import records
@@ -329,3 +329,40 @@ def test_the_password_reaches_no_message_repr_or_log(
     with pytest.raises(StoreError, match="must look like postgresql://") as bad:
         PostgresEngine("mysql://u:hunter2-secret@db/x", SCHEMA)
     assert "hunter2-secret" not in str(bad.value) + bad.value.location
+
+
+MALFORMED = (
+    "user:s3cret@db/qa",  # no scheme
+    "host=db password=s3cret dbname=qa",  # libpq's key=value form
+    "postgresql:/u:s3cret@h/db",  # one slash
+    "postgresql://u:s3cret@[::1/db",  # an unclosed IPv6 bracket
+    "mysql://u:s3cret@db/qa",  # another scheme
+)
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_a_malformed_url_is_refused_without_its_password(
+    url: str, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """A URL not of the postgresql://host/db shape cannot be split into its parts, so any part
+    of it may be the password: it is refused, and none of it is shown, kept or logged."""
+    connection = Connection(
+        base_url="https://svc.example.test/Api", token=SecretStr("sbx-secret"), company_id=7
+    )
+    env = {"QA_DASHBOARD_STORE_URL": url, "QA_DASHBOARD_CACHE_DIR": str(tmp_path)}
+    shown: list[str] = [safe_url(url)]
+    with caplog.at_level(logging.DEBUG):
+        for make in (
+            lambda: PostgresEngine(url, SCHEMA),
+            lambda: open_for(connection, secrets={}, env=env),
+        ):
+            with pytest.raises(StoreError, match="must look like postgresql://") as caught:
+                make()
+            error = caught.value
+            shown += [str(error), repr(error), error.location, error.message]
+            shown += [repr(part) for part in error.args]
+    assert shown
+    assert all("s3cret" not in text for text in shown), shown
+    assert "s3cret" not in caplog.text
+    assert scrubbed(f'could not connect: "{url}" is invalid', url).find("s3cret") == -1
+    assert not list(tmp_path.iterdir())  # no DuckDB file made instead of the shared store

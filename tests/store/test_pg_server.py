@@ -46,5 +46,5 @@ def test_a_cluster_in_a_folder_with_a_long_path_starts_and_leaves_nothing_behind
 
 def test_a_step_that_hangs_is_reported_as_unavailable() -> None:
     hang = [sys.executable, "-c", "import time; time.sleep(60)"]
-    with pytest.raises(PgUnavailable, match="did not finish within 0.5 s"):
+    with pytest.raises(PgUnavailable, match=r"did not finish within 0\.5 s"):
         _run(hang, None, timeout=0.5)

@@ -7,6 +7,8 @@ Tests that hold for both engines take `open_history` and run on each.
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import logging
 import signal
 import subprocess
@@ -217,27 +219,55 @@ def test_another_companys_sync_is_not_held_up(pg: str) -> None:
         pass
 
 
-def test_readers_never_see_half_a_write(pg: str) -> None:
+def test_readers_never_see_half_a_write(pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read made while a write's transaction is held open (its deletes and inserts done, not
+    committed) sees the state before it; after the commit, the state after it."""
     writer, reader = pg_store(pg), pg_store(pg)
-    plans = plan_frames([records.plan(i) for i in range(1, 41)])
-    writer.replace_plans(plans)
-    stop = threading.Event()
-    seen: list[int] = []
+    writer.replace_plans(plan_frames([records.plan(i) for i in range(1, 41)]))
+    engine = writer._engine
+    assert isinstance(engine, PostgresEngine)
+    begin = engine.transaction
+    held, release = threading.Event(), threading.Event()
 
-    def read() -> None:
-        while not stop.is_set():
-            seen.append(reader.info().plans)
+    @contextlib.contextmanager
+    def held_open() -> Iterator[None]:
+        with begin():
+            yield  # the write's statements run here
+            held.set()
+            assert release.wait(timeout=60), "the test never let the write commit"
 
-    thread = threading.Thread(target=read)
+    monkeypatch.setattr(engine, "transaction", held_open)
+    errors: list[BaseException] = []
+
+    def write() -> None:  # deletes every plan, then inserts 25 others, in one transaction
+        try:
+            writer.replace_plans(plan_frames([records.plan(i) for i in range(101, 126)]))
+        except BaseException as error:
+            errors.append(error)
+            held.set()
+
+    def read() -> tuple[int, list[int]]:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a read that blocks fails
+            return pool.submit(lambda: (reader.info().plans, stored_plan_ids(pg))).result(30)
+
+    thread = threading.Thread(target=write)
     thread.start()
     try:
-        for _ in range(30):  # each one deletes every plan, then inserts them, in one transaction
-            writer.replace_plans(plans)
+        assert held.wait(timeout=60)
+        assert errors == []
+        during = read()
     finally:
-        stop.set()
-        thread.join(timeout=30)
-    assert seen
-    assert set(seen) == {40}
+        release.set()
+        thread.join(timeout=60)
+    assert errors == []
+    assert during == (40, list(range(1, 41)))  # the old state whole, while the write is open
+    assert read() == (25, list(range(101, 126)))  # the new state whole, once it is committed
+
+
+def stored_plan_ids(url: str, schema: str = SCHEMA) -> list[int]:
+    with psycopg.connect(url) as con:
+        rows = con.execute(f"SELECT plan_id FROM {schema}.plans ORDER BY plan_id").fetchall()  # noqa: S608
+    return [plan_id for (plan_id,) in rows]
 
 
 # -- schema versions -------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ what the service answers, and neither the page nor the log repeats the URL's pas
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import pytest
 
@@ -21,7 +22,19 @@ MALFORMED = (
 WEEK = {"range": "custom", "from": "2026-11-13", "to": "2026-11-20"}
 
 
+@pytest.fixture
+def no_kept_store() -> Iterator[None]:
+    """The process's kept stores (and what they said) forgotten before and after: an earlier
+    test's store is not reused here, and this test's None is not reused by a later one."""
+    for kept in (cache._history_store, cache.store_meta):
+        kept.clear()
+    yield
+    for kept in (cache._history_store, cache.store_meta):
+        kept.clear()
+
+
 @pytest.mark.parametrize("url", MALFORMED)
+@pytest.mark.usefixtures("no_kept_store")
 def test_a_malformed_store_url_leaves_the_page_working_and_the_password_unshown(
     url: str,
     app: AppFactory,
@@ -32,8 +45,6 @@ def test_a_malformed_store_url_leaves_the_page_working_and_the_password_unshown(
 ) -> None:
     connect()
     monkeypatch.setenv("QA_DASHBOARD_STORE_URL", url)
-    cache._history_store.clear()  # kept per process: an earlier test's store, or its None
-    cache.store_meta.clear()
     with caplog.at_level(logging.DEBUG):
         at = app(EXECUTIONS, **WEEK)
         at.run()

@@ -8,7 +8,8 @@ Used three ways:
 - `QA_DASHBOARD_TEST_PG_URL=postgresql://user:password@host:port/db` names an external server
   (CI's, started by .ci/run); the tests then create and drop their databases on it.
 - Otherwise a cluster is made here: `initdb` of Debian's binaries (/usr/lib/postgresql/*/bin)
-  in a temporary folder, listening on a free loopback port and a unix socket in that folder,
+  in a temporary folder, listening on a free loopback port (and a unix socket in a short folder
+  of its own under /tmp: a socket's path must fit in 107 bytes, and $TMPDIR may be long),
   password authentication, stopped and removed at the end of the session. initdb refuses to
   run as root, so under root the cluster runs as the `postgres` user (Debian's package makes
   it) or `nobody`, through `runuser`.
@@ -124,18 +125,24 @@ def _runner() -> str | None:
     raise PgUnavailable("running as root and there is no postgres or nobody user to run as")
 
 
-def _run(command: list[str], run_as: str | None, *, log: Path | None = None) -> None:
+def _run(
+    command: list[str], run_as: str | None, *, log: Path | None = None, timeout: float = 120
+) -> None:
+    """Run `command` (as `run_as`); PgUnavailable when it fails or outlasts `timeout` seconds."""
+    name = Path(command[0]).name
     if run_as is not None:
         command = ["runuser", "-u", run_as, "--", *command]
-    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=120)
+    try:
+        result = subprocess.run(
+            command, capture_output=True, text=True, check=False, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        raise PgUnavailable(f"{name} did not finish within {timeout:g} s") from None
     if result.returncode != 0:
         details = (result.stdout + result.stderr).strip().splitlines()[-5:]
         if log is not None and log.exists():
             details += log.read_text(errors="replace").strip().splitlines()[-5:]
-        raise PgUnavailable(
-            f"{Path(command[0] if run_as is None else command[3]).name} failed: "
-            + " | ".join(details)
-        )
+        raise PgUnavailable(f"{name} failed: " + " | ".join(details))
 
 
 def start_cluster(folder: Path) -> PgServer:
@@ -146,8 +153,10 @@ def start_cluster(folder: Path) -> PgServer:
     run_as = _runner()
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o700)
-    data, socket_dir = folder / "data", folder / "socket"
-    socket_dir.mkdir(exist_ok=True)
+    data = folder / "data"
+    # Short whatever `folder` is (a unix socket's path must fit in 107 bytes); removed by stop.
+    socket_dir = Path(tempfile.mkdtemp(prefix="qa-pg-", dir="/tmp"))
+    (folder / "socket_dir").write_text(str(socket_dir))
     password = secrets.token_urlsafe(18)
     password_file = folder / "password"
     password_file.write_text(password + "\n")
@@ -156,50 +165,54 @@ def start_cluster(folder: Path) -> PgServer:
         user = pwd.getpwnam(run_as)
         for path in (folder, socket_dir, password_file):
             os.chown(path, user.pw_uid, user.pw_gid)
-    _run(
-        [
-            str(binaries / "initdb"),
-            "-D",
-            str(data),
-            "-U",
-            SUPERUSER,
-            "--auth=scram-sha-256",
-            f"--pwfile={password_file}",
-            "--encoding=UTF8",
-            "--locale=C",
-            "--no-sync",
-        ],
-        run_as,
-    )
-    password_file.unlink()
-    port = _free_port()
-    options = (
-        f"-p {port} -k {socket_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-    )
-    log = folder / "server.log"
-    if run_as is not None:
-        log.touch()
-        user = pwd.getpwnam(run_as)
-        os.chown(log, user.pw_uid, user.pw_gid)
-    _run(
-        [
-            str(binaries / "pg_ctl"),
-            "-D",
-            str(data),
-            "-l",
-            str(log),
-            "-o",
-            options,
-            "-w",
-            "-t",
-            "60",
-            "start",
-        ],
-        run_as,
-        log=log,
-    )
     (folder / "run_as").write_text(run_as or "")
+    try:
+        _run(
+            [
+                str(binaries / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                SUPERUSER,
+                "--auth=scram-sha-256",
+                f"--pwfile={password_file}",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+            run_as,
+        )
+        password_file.unlink()
+        port = _free_port()
+        options = (
+            f"-p {port} -k {socket_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        log = folder / "server.log"
+        if run_as is not None:
+            log.touch()
+            user = pwd.getpwnam(run_as)
+            os.chown(log, user.pw_uid, user.pw_gid)
+        _run(
+            [
+                str(binaries / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(log),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+            run_as,
+            log=log,
+        )
+    except PgUnavailable:
+        stop_cluster(folder)  # a server that started late is stopped; the socket folder goes
+        raise
     url = f"postgresql://{SUPERUSER}:{quote(password, safe='')}@127.0.0.1:{port}/postgres"
     return PgServer(url=url, folder=folder, run_as=run_as, binaries=binaries)
 
@@ -215,6 +228,11 @@ def stop_cluster(folder: Path) -> None:
             _run(
                 [str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"], run_as
             )
+    marker = folder / "socket_dir"
+    if marker.exists():
+        socket_dir = Path(marker.read_text().strip())
+        if socket_dir.name.startswith("qa-pg-") and socket_dir.parent == Path("/tmp"):
+            shutil.rmtree(socket_dir, ignore_errors=True)
     shutil.rmtree(folder, ignore_errors=True)
 
 

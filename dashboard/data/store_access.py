@@ -12,8 +12,9 @@ least every 15 minutes: a token that expires or is revoked loses the history wit
 - accepted: the store is opened (`open_if_allowed`);
 - no credential, a token the service refuses (401), or one for another company or without the
   authority (403): no store; the page then shows only what the service itself answers;
-- the service cannot be reached or fails: no store, and the answer is not kept (asked again at
-  the next use).
+- the service cannot be reached or fails: no store, and that answer is kept for `RETRY_AFTER`
+  seconds only (not for the slot), so the pages' many reads while the service fails ask it
+  once, not once each, and it is asked again soon after.
 
 The token is only ever sent to the service, as the client sends it; reasons name the outcome,
 never the token.
@@ -38,6 +39,8 @@ from dashboard.data.store import DEFAULT_IDLE, DEFAULT_WAIT, HistoryStore, open_
 
 CHECK_INTERVAL = 15 * 60
 """Seconds of one slot: a connection's access is asked again at least this often."""
+RETRY_AFTER = 30.0
+"""Seconds a non-definitive answer (the service failed or could not be reached) is kept."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Access:
 
     allowed: bool
     reason: str  # "accepted", "no credential", "refused", "denied", "unchecked"
-    definitive: bool = True  # False: the service could not answer (not kept for the slot)
+    definitive: bool = True  # False: the service could not answer (kept RETRY_AFTER s only)
 
 
 ACCEPTED = Access(True, "accepted")
@@ -88,7 +91,8 @@ def ask_service(connection: Connection, client: ApiClient | None = None) -> Acce
 class AccessChecks:
     """This process's answers, one per (connection fingerprint, slot); thread-safe.
 
-    `check` asks the service (default `ask_service`); `clock` gives wall-clock seconds.
+    `check` asks the service (default `ask_service`); `clock` gives wall-clock seconds. An
+    answer the service could not give is kept `retry_after` seconds, by fingerprint.
     """
 
     def __init__(
@@ -96,6 +100,7 @@ class AccessChecks:
         check: Callable[[Connection], Access] = ask_service,
         *,
         interval: float = CHECK_INTERVAL,
+        retry_after: float = RETRY_AFTER,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if interval <= 0:
@@ -104,7 +109,9 @@ class AccessChecks:
         self._interval = interval
         self._clock = clock
         self._lock = threading.Lock()
+        self._retry_after = retry_after
         self._answers: dict[tuple[str, int], Access] = {}
+        self._failed: dict[str, tuple[float, Access]] = {}  # fingerprint -> (asked at, answer)
 
     def slot(self) -> int:
         return int(self._clock() // self._interval)
@@ -112,15 +119,25 @@ class AccessChecks:
     def access(self, connection: Connection) -> Access:
         """The service's answer for `connection` in this slot (asked now if not yet)."""
         key = (connection.fingerprint, self.slot())
+        now = self._clock()
         with self._lock:
             known = self._answers.get(key)
+            failed = self._failed.get(connection.fingerprint)
         if known is not None:
             return known
+        if failed is not None and 0 <= now - failed[0] < self._retry_after:
+            return failed[1]
         answer = self._check(connection)
-        if answer.definitive:
-            with self._lock:
+        with self._lock:
+            if answer.definitive:
                 self._answers = {k: v for k, v in self._answers.items() if k[1] >= key[1]}
                 self._answers[key] = answer
+                self._failed.pop(connection.fingerprint, None)
+            else:
+                self._failed = {
+                    k: v for k, v in self._failed.items() if now - v[0] < self._retry_after
+                }
+                self._failed[connection.fingerprint] = (now, answer)
         return answer
 
     def forget(self, connection: Connection) -> None:
@@ -129,6 +146,7 @@ class AccessChecks:
             self._answers = {
                 k: v for k, v in self._answers.items() if k[0] != connection.fingerprint
             }
+            self._failed.pop(connection.fingerprint, None)
 
 
 def open_if_allowed(

@@ -16,7 +16,14 @@ from pydantic import SecretStr
 from api_client import ApiClient
 from dashboard.data.connection import Connection
 from dashboard.data.store import open_for
-from dashboard.data.store_access import Access, AccessChecks, ask_service, open_if_allowed
+from dashboard.data.store_access import (
+    ACCEPTED,
+    RETRY_AFTER,
+    Access,
+    AccessChecks,
+    ask_service,
+    open_if_allowed,
+)
 from dashboard.data.store_location import store_schema
 from dashboard.data.store_pg_pool import close_pool
 from dashboard.data.sync import sync_history
@@ -164,9 +171,51 @@ def test_an_unreachable_service_shows_none_and_is_asked_again(
     )
     calls: list[Connection] = []
     checks = counted(calls)
+    clock = checks._clock
+    assert isinstance(clock, Clock)
     assert checks.access(gone) == Access(False, "unchecked", definitive=False)
+    clock.now += RETRY_AFTER - 1
     assert not checks.access(gone).allowed
-    assert len(calls) == 2  # not kept: the next use asks again
+    assert len(calls) == 1  # kept a little while: a page's many reads ask once
+    clock.now += 1
+    assert not checks.access(gone).allowed
+    assert len(calls) == 2  # not kept for the slot: asked again soon after
+
+
+def test_an_answer_the_service_could_not_give_is_kept_30_seconds_only() -> None:
+    """The service fails, then recovers: asked once while it fails (every fan-out would ask
+    otherwise), asked again after RETRY_AFTER seconds, and the definitive answer then kept for
+    the slot; Refresh (`forget`) asks again at once."""
+    answers = [
+        Access(False, "unchecked", definitive=False),
+        ACCEPTED,
+        Access(False, "unchecked", definitive=False),
+    ]
+    calls: list[Connection] = []
+
+    def check(c: Connection) -> Access:
+        calls.append(c)
+        return answers[len(calls) - 1]
+
+    clock = Clock(15 * 60 * 1000)
+    checks = AccessChecks(check, clock=clock)
+    viewer = Connection(base_url="https://svc.example.test/Api", token=SecretStr("t"), company_id=1)
+    other = Connection(base_url="https://svc.example.test/Api", token=SecretStr("u"), company_id=1)
+
+    for _ in range(20):  # a fan-out's reads while the service fails
+        assert checks.access(viewer) == answers[0]
+    assert len(calls) == 1
+    clock.now += RETRY_AFTER
+    assert checks.access(viewer) == ACCEPTED
+    clock.now += RETRY_AFTER * 10
+    assert checks.access(viewer) == ACCEPTED  # the slot's definitive answer
+    assert len(calls) == 2
+
+    assert checks.access(other) == answers[2]  # kept by fingerprint: another viewer is asked
+    assert len(calls) == 3
+    checks.forget(other)
+    with pytest.raises(IndexError):  # asked again at once after forget (no answer left)
+        checks.access(other)
 
 
 def test_no_token_or_access_token_in_any_table(

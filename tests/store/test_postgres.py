@@ -7,6 +7,8 @@ Tests that hold for both engines take `open_history` and run on each.
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import logging
 import signal
 import subprocess
@@ -26,7 +28,7 @@ from dashboard.data.history_frames import plan_frames, results_frame
 from dashboard.data.store import HistoryStore, open_for
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreSchemaError
 from dashboard.data.store_location import store_url
-from dashboard.data.store_pg_pool import close_pool, safe_url
+from dashboard.data.store_pg_pool import close_pool, safe_url, scrubbed
 from dashboard.data.store_postgres import PostgresEngine
 from sandbox import RunningSandbox
 from tests.dashboard import records
@@ -217,27 +219,55 @@ def test_another_companys_sync_is_not_held_up(pg: str) -> None:
         pass
 
 
-def test_readers_never_see_half_a_write(pg: str) -> None:
+def test_readers_never_see_half_a_write(pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read made while a write's transaction is held open (its deletes and inserts done, not
+    committed) sees the state before it; after the commit, the state after it."""
     writer, reader = pg_store(pg), pg_store(pg)
-    plans = plan_frames([records.plan(i) for i in range(1, 41)])
-    writer.replace_plans(plans)
-    stop = threading.Event()
-    seen: list[int] = []
+    writer.replace_plans(plan_frames([records.plan(i) for i in range(1, 41)]))
+    engine = writer._engine
+    assert isinstance(engine, PostgresEngine)
+    begin = engine.transaction
+    held, release = threading.Event(), threading.Event()
 
-    def read() -> None:
-        while not stop.is_set():
-            seen.append(reader.info().plans)
+    @contextlib.contextmanager
+    def held_open() -> Iterator[None]:
+        with begin():
+            yield  # the write's statements run here
+            held.set()
+            assert release.wait(timeout=60), "the test never let the write commit"
 
-    thread = threading.Thread(target=read)
+    monkeypatch.setattr(engine, "transaction", held_open)
+    errors: list[BaseException] = []
+
+    def write() -> None:  # deletes every plan, then inserts 25 others, in one transaction
+        try:
+            writer.replace_plans(plan_frames([records.plan(i) for i in range(101, 126)]))
+        except BaseException as error:
+            errors.append(error)
+            held.set()
+
+    def read() -> tuple[int, list[int]]:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a read that blocks fails
+            return pool.submit(lambda: (reader.info().plans, stored_plan_ids(pg))).result(30)
+
+    thread = threading.Thread(target=write)
     thread.start()
     try:
-        for _ in range(30):  # each one deletes every plan, then inserts them, in one transaction
-            writer.replace_plans(plans)
+        assert held.wait(timeout=60)
+        assert errors == []
+        during = read()
     finally:
-        stop.set()
-        thread.join(timeout=30)
-    assert seen
-    assert set(seen) == {40}
+        release.set()
+        thread.join(timeout=60)
+    assert errors == []
+    assert during == (40, list(range(1, 41)))  # the old state whole, while the write is open
+    assert read() == (25, list(range(101, 126)))  # the new state whole, once it is committed
+
+
+def stored_plan_ids(url: str, schema: str = SCHEMA) -> list[int]:
+    with psycopg.connect(url) as con:
+        rows = con.execute(f"SELECT plan_id FROM {schema}.plans ORDER BY plan_id").fetchall()  # noqa: S608
+    return [plan_id for (plan_id,) in rows]
 
 
 # -- schema versions -------------------------------------------------------------------------------
@@ -329,3 +359,40 @@ def test_the_password_reaches_no_message_repr_or_log(
     with pytest.raises(StoreError, match="must look like postgresql://") as bad:
         PostgresEngine("mysql://u:hunter2-secret@db/x", SCHEMA)
     assert "hunter2-secret" not in str(bad.value) + bad.value.location
+
+
+MALFORMED = (
+    "user:s3cret@db/qa",  # no scheme
+    "host=db password=s3cret dbname=qa",  # libpq's key=value form
+    "postgresql:/u:s3cret@h/db",  # one slash
+    "postgresql://u:s3cret@[::1/db",  # an unclosed IPv6 bracket
+    "mysql://u:s3cret@db/qa",  # another scheme
+)
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_a_malformed_url_is_refused_without_its_password(
+    url: str, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """A URL not of the postgresql://host/db shape cannot be split into its parts, so any part
+    of it may be the password: it is refused, and none of it is shown, kept or logged."""
+    connection = Connection(
+        base_url="https://svc.example.test/Api", token=SecretStr("sbx-secret"), company_id=7
+    )
+    env = {"QA_DASHBOARD_STORE_URL": url, "QA_DASHBOARD_CACHE_DIR": str(tmp_path)}
+    shown: list[str] = [safe_url(url)]
+    with caplog.at_level(logging.DEBUG):
+        for make in (
+            lambda: PostgresEngine(url, SCHEMA),
+            lambda: open_for(connection, secrets={}, env=env),
+        ):
+            with pytest.raises(StoreError, match="must look like postgresql://") as caught:
+                make()
+            error = caught.value
+            shown += [str(error), repr(error), error.location, error.message]
+            shown += [repr(part) for part in error.args]
+    assert shown
+    assert all("s3cret" not in text for text in shown), shown
+    assert "s3cret" not in caplog.text
+    assert scrubbed(f'could not connect: "{url}" is invalid', url).find("s3cret") == -1
+    assert not list(tmp_path.iterdir())  # no DuckDB file made instead of the shared store

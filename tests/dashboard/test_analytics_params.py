@@ -45,7 +45,7 @@ def test_defaults_stay_out_of_the_link() -> None:
         ({"window": "4"}, "not a whole number of executions from 5 to 200, so 20", "window", 20),
         ({"window": "twenty"}, '"window" value "twenty"', "window", 20),
         ({"window": "1000000"}, "from 5 to 200", "window", 20),
-        ({"threshold": "0"}, "not a share above 0 and at most 1 (such as 0.2)", "threshold", 0.2),
+        ({"threshold": "0"}, "not a share from 0.01 to 1 (such as 0.2)", "threshold", 0.2),
         ({"threshold": "1.5"}, '"threshold" value "1.5"', "threshold", 0.2),
         ({"threshold": "-0.3"}, '"threshold" value "-0.3"', "threshold", 0.2),
         ({"threshold": "nan"}, '"threshold" value "nan"', "threshold", 0.2),

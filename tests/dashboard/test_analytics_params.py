@@ -97,6 +97,22 @@ def test_a_scenario_the_plan_lacks_is_dropped() -> None:
     ]
 
 
+def test_a_scenario_the_plan_dropped_is_kept_when_it_ran_in_the_window() -> None:
+    state = ViewState(plan=1, scenario=7)
+    kept, problems = plan_choice.check_scenario(state, (1, 2), ran={7}, looked_in="x")
+    assert (kept, problems) == (state, [])
+    assert plan_choice.retired_note(kept, (1, 2), "Smoke") == (
+        "Scenario 7 is no longer in plan Smoke; showing its past runs."
+    )
+    assert plan_choice.retired_note(ViewState(plan=1, scenario=2), (1, 2), "Smoke") is None
+    dropped, problems = plan_choice.check_scenario(state, (1, 2), ran={2}, looked_in="its last 5")
+    assert dropped == ViewState(plan=1)
+    assert problems == [
+        "Scenario 7 is not one of plan 1's scenarios and did not run in its last 5, so none is "
+        "shown. Pick one of its scenarios."
+    ]
+
+
 def test_the_compared_executions_must_be_the_plans() -> None:
     state = ViewState(plan=1, before=50, after=9)
     pair = plan_choice.check_pair(state, {7, 8, 9}, (7, 8), plan_name="Smoke", lookback="x")

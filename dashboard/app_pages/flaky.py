@@ -14,6 +14,7 @@ from dashboard.present import flaky as flaky_view
 from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.state import choices, links, routes
+from dashboard.state.params import THRESHOLD_BOUNDS, WINDOW_BOUNDS
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
@@ -51,9 +52,18 @@ with top[1]:
         {None: "All plans", **plan_analytics.plan_names(plans, project_id=state.project)},
     )
 with top[2]:
-    widgets.number("Window (W)", "window", min_value=5, max_value=200, step=1)
+    widgets.number(
+        "Window (W)", "window", min_value=WINDOW_BOUNDS[0], max_value=WINDOW_BOUNDS[1], step=1
+    )
 with top[3]:
-    widgets.number("Threshold", "threshold", min_value=0.05, max_value=1.0, step=0.05)
+    # The link's bounds: a threshold the link may hold is one this widget shows as it is.
+    widgets.number(
+        "Threshold",
+        "threshold",
+        min_value=THRESHOLD_BOUNDS[0],
+        max_value=THRESHOLD_BOUNDS[1],
+        step=0.05,
+    )
 with top[4]:
     tz = viewer_zone(widgets, state)
 url_filters.write_url(state, ROUTE)

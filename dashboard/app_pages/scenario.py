@@ -13,6 +13,7 @@ from dashboard.present import scenario as scenario_view
 from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import visible_text
 from dashboard.state import links, plan_choice, routes
+from dashboard.state.params import WINDOW_BOUNDS
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
@@ -24,22 +25,45 @@ parsed = url_filters.read_view(ROUTE)
 state, problems = parsed.state, list(parsed.problems)
 now = sidebar.now(connection)
 
+heading = st.empty()
+heading.title("Scenario history")
 try:
     plans = cache.plans(connection, active_only=False).plans
 except ApiError as error:
-    st.title("Scenario history")
     notices.show_error(error, part="the plan list")
     st.stop()
 plan_names = plan_analytics.plan_names(plans)
 checked = plan_choice.check_plan(state, plan_names, page="scenario history")
 state, problems = checked.state, problems + checked.problems
 scenarios = plan_analytics.plan_scenarios(plans, state.plan) if state.plan is not None else None
-state, scenario_problems = plan_choice.check_scenario(state, scenarios)
+past = None  # the window's results of a scenario the plan no longer lists
+unlisted = state.scenario is not None and scenarios is not None and state.scenario not in scenarios
+if unlisted and state.plan is not None and state.scenario is not None:
+    # Links from past runs name scenarios the plan has dropped since: look for its runs.
+    executions = analytics_input.lookback_executions(
+        connection, now=now, project=None, plan=state.plan
+    )
+    if executions is None:
+        st.stop()
+    past = analytics_input.load_scenario_window(
+        connection, executions, state.window, plan=state.plan, scenario=state.scenario
+    )
+    if past is None:
+        st.stop()
+state, scenario_problems = plan_choice.check_scenario(
+    state,
+    scenarios,
+    ran=set(past.results["scenario_id"].dropna().astype(int)) if past is not None else None,
+    looked_in=f"its last {state.window} finished executions",
+)
 problems += scenario_problems
+plan_name = visible_text(plan_names[state.plan], one_line=True) if state.plan is not None else ""
+retired = plan_choice.retired_note(state, scenarios, plan_name)
 
-st.title(f"Scenario {state.scenario}" if state.scenario is not None else "Scenario history")
+if state.scenario is not None:
+    heading.title(f"Scenario {state.scenario}")
 if state.plan is not None and state.scenario is not None:
-    notices.plain(f"Plan: {visible_text(plan_names[state.plan], one_line=True)}")
+    notices.plain(f"Plan: {plan_name}")
 widgets = url_filters.UrlFilters(ROUTE, state)
 top = st.columns([3, 2, 1, 2], vertical_alignment="bottom")
 with top[0]:
@@ -47,27 +71,34 @@ with top[0]:
         "Plan", "plan", {None: "Pick a plan", **plan_names}, resets={"scenario": None}
     )
 with top[1]:
-    widgets.selectbox(
-        "Scenario",
-        "scenario",
-        {None: "Pick a scenario", **{s: f"Scenario {s}" for s in scenarios or ()}},
-    )
+    listed = {s: f"Scenario {s}" for s in scenarios or ()}
+    if retired is not None and state.scenario is not None:
+        listed[state.scenario] = f"Scenario {state.scenario} (no longer in the plan)"
+    widgets.selectbox("Scenario", "scenario", {None: "Pick a scenario", **listed})
 with top[2]:
-    widgets.number("Window (W)", "window", min_value=5, max_value=200, step=1)
+    widgets.number(
+        "Window (W)", "window", min_value=WINDOW_BOUNDS[0], max_value=WINDOW_BOUNDS[1], step=1
+    )
 with top[3]:
     tz = viewer_zone(widgets, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(problems)
+if retired is not None:
+    notices.show_notes([retired], severity="info")
 if state.plan is None or state.scenario is None:
     notices.show_notes(["Pick a plan and one of its scenarios."], severity="info")
     st.stop()
 
-executions = analytics_input.lookback_executions(connection, now=now, project=None, plan=state.plan)
-if executions is None:
-    st.stop()
-loaded = analytics_input.load_window(connection, executions, state.window, plan=state.plan)
+loaded = past
 if loaded is None:
-    st.stop()
+    executions = analytics_input.lookback_executions(
+        connection, now=now, project=None, plan=state.plan
+    )
+    if executions is None:
+        st.stop()
+    loaded = analytics_input.load_window(connection, executions, state.window, plan=state.plan)
+    if loaded is None:
+        st.stop()
 history = history_analytics.scenario_history(
     loaded.window, loaded.results, state.plan, state.scenario
 )

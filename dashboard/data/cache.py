@@ -381,6 +381,22 @@ def history_results(
     return _fan_out(connection, pairs, finished)
 
 
+def scenario_results(
+    connection: Connection, execution_ids: Iterable[int], scenario_id: int, executions: pd.DataFrame
+) -> results_fanout.FanOut:
+    """One scenario's results in some executions (rows of `executions`), whatever their plans
+    list now. `history_results` asks for each plan's current scenarios; a scenario its plan has
+    dropped since is asked for here, so a link to its past runs still opens them."""
+    wanted = tuple(dict.fromkeys(int(i) for i in execution_ids))
+    rows = executions[executions["execution_id"].isin(wanted)]
+    finished = tuple(
+        sorted(
+            {int(e) for e, done in zip(rows["execution_id"], rows["finished"], strict=True) if done}
+        )
+    )
+    return _fan_out(connection, tuple((e, int(scenario_id)) for e in wanted), finished)
+
+
 @st.cache_resource(ttl=DATA_TTL, max_entries=12, show_spinner=False)
 def _built(key: str, _build: Callable[[], Any]) -> Any:
     return _build()

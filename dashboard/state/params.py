@@ -72,6 +72,10 @@ DEFAULT_STANDUP_AT = time(9, 30)
 DEFAULT_WINDOW = 20  # the analytics' W (analytics.flaky.WINDOW)
 WINDOW_BOUNDS = (5, 200)  # fewer than 5 runs is never flaky; more than 200 is not a window
 DEFAULT_THRESHOLD = 0.2  # analytics.flaky.THRESHOLD
+# The thresholds a link and the flaky page's widget both take (inclusive): the same pair, so a
+# link's threshold is never one the widget cannot show (and silently replaces). 0.01 lists
+# scenarios with one flip in up to 101 runs; a lower one lists no more within a window of 200.
+THRESHOLD_BOUNDS = (0.01, 1.0)
 # The days a custom range may name. The date pickers need bounds, and a day outside these is a
 # typo rather than a test run (and would overflow a window around it).
 FIRST_DAY = date(1970, 1, 1)

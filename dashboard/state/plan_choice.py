@@ -3,7 +3,7 @@ against the company's plans, with a sentence for a link that names an unknown on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from dashboard.state.url import ViewState
@@ -29,15 +29,33 @@ def check_plan(state: ViewState, plan_names: Mapping[int, str], *, page: str) ->
 
 
 def check_scenario(
-    state: ViewState, scenarios: tuple[int, ...] | None
+    state: ViewState,
+    scenarios: tuple[int, ...] | None,
+    *,
+    ran: Collection[int] | None = None,
+    looked_in: str = "",
 ) -> tuple[ViewState, list[str]]:
-    """Drop a scenario the plan does not list, saying so."""
+    """Drop a scenario the plan does not list, saying so, unless it `ran` in the plan's
+    executions `looked_in` (the window): a plan's list is what it runs now, and links from its
+    past runs (flaky rows, failure groups, comparisons, the standup) name scenarios it dropped
+    since. Such a scenario is kept; `retired_note` says so."""
     if state.scenario is None or scenarios is None or state.scenario in scenarios:
         return state, []
+    if ran is not None and state.scenario in ran:
+        return state, []
+    where = f" and did not run in {looked_in}" if looked_in else ""
     return state.with_changes(scenario=None), [
-        f"Scenario {state.scenario} is not one of plan {state.plan}'s scenarios, so none is "
-        f"shown. Pick one of its scenarios."
+        f"Scenario {state.scenario} is not one of plan {state.plan}'s scenarios{where}, so none "
+        f"is shown. Pick one of its scenarios."
     ]
+
+
+def retired_note(state: ViewState, scenarios: tuple[int, ...] | None, plan_name: str) -> str | None:
+    """What to say when the chosen scenario is one the plan no longer lists (kept by
+    `check_scenario` because it ran in the window): its past runs are shown. None otherwise."""
+    if state.scenario is None or scenarios is None or state.scenario in scenarios:
+        return None
+    return f"Scenario {state.scenario} is no longer in plan {plan_name}; showing its past runs."
 
 
 @dataclass(frozen=True)

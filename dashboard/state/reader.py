@@ -83,20 +83,22 @@ class ParamReader:
         )
         return default
 
-    def share(self, name: str, default: float) -> float:
-        """A share above 0 and at most 1, such as 0.2 (a percentage like 20% is read too)."""
+    def share(self, name: str, default: float, bounds: tuple[float, float]) -> float:
+        """A share within `bounds` (inclusive, within 0 to 1), such as the flaky threshold 0.2
+        (a percentage like 20% is read too)."""
         raw = self.raw(name)
         if raw is None:
             return default
+        low, high = bounds
         text = raw.removesuffix("%").strip()
         value: float | None = None
         if re.match(r"^[0-9]{1,3}(\.[0-9]{1,6})?$", text) or re.match(r"^\.[0-9]{1,6}$", text):
-            value = float(text) / (100 if raw.endswith("%") else 1)
-        if value is not None and 0 < value <= 1:
-            return round(value, 6)
+            value = round(float(text) / (100 if raw.endswith("%") else 1), 6)
+        if value is not None and low <= value <= high:
+            return value
         self.problems.append(
-            f'The link\'s "{name}" value {_quote(raw)} is not a share above 0 and at most 1 '
-            f"(such as 0.2), so {default:g} is used."
+            f'The link\'s "{name}" value {_quote(raw)} is not a share from {low:g} to {high:g} '
+            f"(such as {default:g}), so {default:g} is used."
         )
         return default
 

@@ -13,7 +13,7 @@ from datetime import datetime
 
 import pandas as pd
 
-from api_client import ApiError
+from api_client import ApiError, ScenarioNotFoundError
 from dashboard.analytics.flaky import last_finished
 from dashboard.data import cache
 from dashboard.data.connection import Connection
@@ -65,9 +65,7 @@ def load_window(
 ) -> AnalyticsInput | None:
     """The results of each plan's last `window` finished executions (one plan's when `plan`);
     None after showing why they could not be loaded."""
-    scoped = executions if plan is None else executions[executions["plan_id"] == plan]
-    positions = last_finished(scoped, window)
-    chosen = scoped[scoped["execution_id"].isin(positions["execution_id"])]
+    scoped, chosen = _window_of(executions, window, plan)
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)
     try:
@@ -77,6 +75,37 @@ def load_window(
         return None
     show_failures(fan_out)
     return AnalyticsInput(scoped, chosen, fan_out.results, fan_out)
+
+
+def load_scenario_window(
+    connection: Connection, executions: pd.DataFrame, window: int, *, plan: int, scenario: int
+) -> AnalyticsInput | None:
+    """One scenario's results in the plan's last `window` finished executions, asked for
+    whatever the plan lists now (a scenario it dropped keeps its past runs); None after showing
+    why they could not be loaded. A scenario the service does not know simply has none."""
+    scoped, chosen = _window_of(executions, window, plan)
+    if chosen.empty:
+        return AnalyticsInput(scoped, chosen, _no_results(), None)
+    try:
+        fan_out = cache.scenario_results(
+            connection, chosen["execution_id"].tolist(), scenario, executions
+        )
+    except ApiError as error:
+        notices.show_error(error, part=f"the results of scenario {scenario}")
+        return None
+    if not all(isinstance(f.error, ScenarioNotFoundError) for f in fan_out.failures):
+        show_failures(fan_out)
+    return AnalyticsInput(scoped, chosen, fan_out.results, fan_out)
+
+
+def _window_of(
+    executions: pd.DataFrame, window: int, plan: int | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The executions in scope (one plan's when `plan`) and each plan's last `window`
+    finished ones among them."""
+    scoped = executions if plan is None else executions[executions["plan_id"] == plan]
+    positions = last_finished(scoped, window)
+    return scoped, scoped[scoped["execution_id"].isin(positions["execution_id"])]
 
 
 def show_failures(fan_out: FanOut) -> None:

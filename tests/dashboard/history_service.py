@@ -14,6 +14,9 @@ executions an hour apart (oldest first, index 0-11), then one still running:
 - 34 BROKE ONCE: passes until `BROKEN_FROM`, then fails everywhere (not flaky).
 - 35 VERSION CHANGE: Firefox on Linux moves from 128 to 129 at `NEW_FIREFOX_FROM`; the scenario
   fails on 129 in every run and passed on 128 (so it is environment-specific on FIREFOX 129 too).
+- 30 RETIRED: no longer in the plan's scenario list; it ran (and passed) on every environment
+  in the executions before `RETIRED_FROM`, so the plan's old results name it (a history link
+  from then must still open).
 
 Failures carry two templates that differ only in numbers: the timeout one (31, 34) and the
 assertion one (32, 35). Plan 8 has one scenario and two executions, for "an execution of
@@ -40,6 +43,8 @@ OTHER_PLAN_ID = 8
 OTHER_EXECUTIONS = (2001, 2002)
 SCENARIOS = (31, 32, 33, 34, 35)
 FLAKY, SPECIFIC, SLOWING, BROKEN, VERSIONED = SCENARIOS
+RETIRED = 30  # not in plan 7's list; ran in its executions before RETIRED_FROM
+RETIRED_FROM = 4
 FINISHED = 12
 FIRST_EXECUTION = 1001
 RUNNING_EXECUTION = FIRST_EXECUTION + FINISHED  # 1013, still running
@@ -66,6 +71,16 @@ def execution_ids() -> list[int]:
 
 def environments(index: int) -> list[dict[str, str | int]]:
     return [CHROME, SAFARI, FIREFOX_NEW if index >= NEW_FIREFOX_FROM else FIREFOX_OLD]
+
+
+def ran(scenario: int, index: int) -> bool:
+    """Whether plan 7's index-th execution ran `scenario` (the service answers [] otherwise)."""
+    return scenario in SCENARIOS or (scenario == RETIRED and index < RETIRED_FROM)
+
+
+def plan_scenarios(index: int) -> list[int]:
+    """The scenarios plan 7's index-th execution ran, in the plan's order."""
+    return [s for s in (RETIRED, *SCENARIOS) if ran(s, index)]
 
 
 def fails(scenario: int, index: int, env: dict[str, Any]) -> bool:
@@ -107,10 +122,10 @@ class HistoryService:
     def results(self, execution_id: int, scenario: int) -> list[dict[str, Any]]:
         if execution_id in OTHER_EXECUTIONS:
             index, plan = execution_id - OTHER_EXECUTIONS[0], OTHER_PLAN_ID
-            envs: list[dict[str, Any]] = [CHROME]
+            envs: list[dict[str, Any]] = [CHROME] if scenario == 36 else []
         else:
             index, plan = execution_id - FIRST_EXECUTION, PLAN_ID
-            envs = environments(min(index, FINISHED - 1))
+            envs = environments(min(index, FINISHED - 1)) if ran(scenario, index) else []
         out = []
         for position, env in enumerate(envs):
             running = execution_id == RUNNING_EXECUTION
@@ -155,8 +170,8 @@ class HistoryService:
     def execution(self, execution_id: int) -> dict[str, Any]:
         other = execution_id in OTHER_EXECUTIONS
         index = execution_id - (OTHER_EXECUTIONS[0] if other else FIRST_EXECUTION)
-        plan_scenarios = [36] if other else list(SCENARIOS)
-        levels = [r["level"] for s in plan_scenarios for r in self.results(execution_id, s)]
+        scenarios = [36] if other else plan_scenarios(index)
+        levels = [r["level"] for s in scenarios for r in self.results(execution_id, s)]
         summary: dict[str, int] = {}
         for level in levels:
             summary[level] = summary.get(level, 0) + 1
@@ -168,7 +183,7 @@ class HistoryService:
             plan_id=OTHER_PLAN_ID if other else PLAN_ID,
             plan_name="Other plan" if other else PLAN_NAME,
             result_summary=summary,
-            test_results=[r["id"] for s in plan_scenarios for r in self.results(execution_id, s)],
+            test_results=[r["id"] for s in scenarios for r in self.results(execution_id, s)],
             test_result_status_counts="["
             + ", ".join(f"{status}, {n}" for status, n in summary.items())
             + "]",

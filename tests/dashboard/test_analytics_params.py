@@ -45,7 +45,7 @@ def test_defaults_stay_out_of_the_link() -> None:
         ({"window": "4"}, "not a whole number of executions from 5 to 200, so 20", "window", 20),
         ({"window": "twenty"}, '"window" value "twenty"', "window", 20),
         ({"window": "1000000"}, "from 5 to 200", "window", 20),
-        ({"threshold": "0"}, "not a share above 0 and at most 1 (such as 0.2)", "threshold", 0.2),
+        ({"threshold": "0"}, "not a share from 0.01 to 1 (such as 0.2)", "threshold", 0.2),
         ({"threshold": "1.5"}, '"threshold" value "1.5"', "threshold", 0.2),
         ({"threshold": "-0.3"}, '"threshold" value "-0.3"', "threshold", 0.2),
         ({"threshold": "nan"}, '"threshold" value "nan"', "threshold", 0.2),
@@ -94,6 +94,22 @@ def test_a_scenario_the_plan_lacks_is_dropped() -> None:
     assert state == ViewState(plan=1)
     assert problems == [
         "Scenario 7 is not one of plan 1's scenarios, so none is shown. Pick one of its scenarios."
+    ]
+
+
+def test_a_scenario_the_plan_dropped_is_kept_when_it_ran_in_the_window() -> None:
+    state = ViewState(plan=1, scenario=7)
+    kept, problems = plan_choice.check_scenario(state, (1, 2), ran={7}, looked_in="x")
+    assert (kept, problems) == (state, [])
+    assert plan_choice.retired_note(kept, (1, 2), "Smoke") == (
+        "Scenario 7 is no longer in plan Smoke; showing its past runs."
+    )
+    assert plan_choice.retired_note(ViewState(plan=1, scenario=2), (1, 2), "Smoke") is None
+    dropped, problems = plan_choice.check_scenario(state, (1, 2), ran={2}, looked_in="its last 5")
+    assert dropped == ViewState(plan=1)
+    assert problems == [
+        "Scenario 7 is not one of plan 1's scenarios and did not run in its last 5, so none is "
+        "shown. Pick one of its scenarios."
     ]
 
 

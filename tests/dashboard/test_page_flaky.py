@@ -109,7 +109,7 @@ def test_bad_parameters_are_named_and_the_defaults_used(app: AppFactory) -> None
     assert_no_failure(at)
     warning = notes(at)
     assert '"window" value "3" is not a whole number of executions from 5 to 200' in warning
-    assert '"threshold" value "1.5" is not a share above 0 and at most 1' in warning
+    assert '"threshold" value "1.5" is not a share from 0.01 to 1' in warning
     assert "Plan 999 is not one of this company's plans" in warning
     assert dict(at.query_params) == {"tz": "UTC"}
     assert set(_flaky(at)["Scenario"]) == {planted.FLAKY_SCENARIO}
@@ -168,3 +168,37 @@ def test_a_plan_narrows_the_page_to_its_scenarios(app: AppFactory) -> None:
     at.query_params["plan"] = str(planted.SCENARIO_CASES_PLAN)
     at.run()
     assert set(_flaky(at)["Scenario"]) == {planted.FLAKY_SCENARIO}
+
+
+def test_a_low_threshold_in_the_link_is_what_the_widget_and_the_analytics_use(
+    app: AppFactory,
+) -> None:
+    # The reader and the widget share THRESHOLD_BOUNDS: a threshold the link may hold is one
+    # the widget can show, so the widget, the rule, the analytics and the URL agree.
+    at = app(FLAKY, tz="UTC", threshold="0.01")
+    at.run()
+
+    assert_no_failure(at)
+    assert at.number_input(key="flaky.threshold").value == 0.01
+    assert "0.01 or more" in joined(at.markdown)
+    assert at.query_params["threshold"] == "0.01"
+    assert not notes(at)
+    # At 0.01 every scenario with one flip is listed: more than the 0.2 default shows.
+    assert len(_flaky(at)) > 2
+
+    at.number_input(key="flaky.threshold").set_value(0.5).run()
+    assert at.query_params["threshold"] == "0.5"
+    assert "0.5 or more" in joined(at.markdown)
+
+
+def test_a_threshold_below_the_widget_s_lowest_gets_a_message_and_the_default(
+    app: AppFactory,
+) -> None:
+    at = app(FLAKY, tz="UTC", threshold="0.005")
+    at.run()
+
+    assert_no_failure(at)
+    assert '"threshold" value "0.005" is not a share from 0.01 to 1' in notes(at)
+    assert at.number_input(key="flaky.threshold").value == 0.2
+    assert "0.2 or more" in joined(at.markdown)
+    assert dict(at.query_params) == {"tz": "UTC"}

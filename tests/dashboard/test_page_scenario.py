@@ -120,3 +120,45 @@ def test_the_hand_built_scenario_shows_messages_logs_and_environments(
     assert all(m.startswith("AssertionError: expected ") for m in failed["Message"])
     assert all(link.startswith("https://logs.example.test/") for link in failed["Node log"])
     assert "1 execution still running is not counted" in captions(at)
+
+
+def test_a_scenario_no_longer_in_the_plan_shows_its_past_runs(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    # Scenario 30 left plan 7's list, but ran in its four oldest executions: a history link
+    # from then (a flaky row, a failure group, the standup) still opens its past runs.
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.RETIRED))
+    at.run()
+
+    assert_no_failure(at)
+    assert hand.RETIRED not in hand.SCENARIOS
+    assert (
+        f"Scenario {hand.RETIRED} is no longer in plan {hand.PLAN_NAME}; showing its past runs."
+        in notes(at, "info")
+    )
+    assert not notes(at)
+    assert at.title[0].value == f"Scenario {hand.RETIRED}"
+    assert at.selectbox(key="scenario.scenario").value == hand.RETIRED
+    history = _history(at)
+    assert set(history["Execution"]) == set(hand.execution_ids()[: hand.RETIRED_FROM])
+    assert len(history) == hand.RETIRED_FROM * 3
+    assert set(history["Outcome"]) == {"\u2714 passed"}
+    assert dict(at.query_params) == {
+        "tz": "UTC",
+        "plan": str(hand.PLAN_ID),
+        "scenario": str(hand.RETIRED),
+    }
+
+
+def test_a_scenario_no_longer_in_the_plan_nor_in_the_window_is_named(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    # Its runs are older than the last 5 executions: the window holds none of them.
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.RETIRED), window="5")
+    at.run()
+
+    assert_no_failure(at)
+    assert f"Scenario {hand.RETIRED} is not one of plan {hand.PLAN_ID}'s scenarios" in notes(at)
+    assert "did not run in its last 5 finished executions" in notes(at)
+    assert "Pick a plan and one of its scenarios" in notes(at, "info")
+    assert dict(at.query_params) == {"tz": "UTC", "plan": str(hand.PLAN_ID), "window": "5"}

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from dashboard.analytics.standup import standup_digest
+import dataclasses
+
+import pandas as pd
+
+from dashboard.analytics.standup import NEWLY_FAILING_COLUMNS, standup_digest
 from dashboard.analytics.windows import standup_window
 from dashboard.present.standup import SHOWN_PER_SECTION, items_csv_frame, sections
 from tests.analytics.frames import execution, executions, ts
@@ -57,3 +61,38 @@ def test_the_csv_lists_every_item_with_its_section_and_link() -> None:
     assert list(frame.columns) == ["Section", "Plan", "Details", "Link"]
     assert frame["Section"].tolist() == ["Turned red", "Still failing", "Slower"]
     assert frame["Link"].iloc[0] == "https://dash.example/executions?id=2"
+
+
+def test_a_newly_failing_row_without_a_plan_id_has_no_history_link_and_keeps_the_rest() -> None:
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+    # Hand-built: one row of a known plan, one whose execution named no plan (the service may
+    # leave planId out); the second can have no history page, but it is still listed.
+    newly = pd.DataFrame(
+        {
+            "plan_id": [1, None],
+            "plan": ["Checkout *smoke*", "Nightly"],
+            "execution_id": [2, 7],
+            "previous_execution_id": [1, 6],
+            "scenario_id": [31, 32],
+            "env_key": ["chrome", "safari"],
+            "environment": ["CHROME 130 / Linux", "SAFARI 17 / macOS"],
+            "result_id": [501, 502],
+            "message": ["timeout", None],
+        }
+    ).astype(NEWLY_FAILING_COLUMNS)
+    digest = dataclasses.replace(digest, newly_failing=newly)
+
+    rows = {
+        s.title: s
+        for s in sections(digest, link_for, scenario_link=lambda p, s: f"scenario?plan={p}&s={s}")
+    }["Newly failing scenarios"].rows
+
+    # No link: a missing value (the table shows an empty cell, the CSV an empty field).
+    assert rows["History"].iloc[0] == "scenario?plan=1&s=31"
+    assert pd.isna(rows["History"].iloc[1])
+    assert rows["Plan"].tolist() == ["Checkout *smoke*", "Nightly"]
+    assert rows["Scenario"].tolist() == [31, 32]
+    assert rows["Evidence"].tolist() == [
+        "https://dash.example/executions?id=2",
+        "https://dash.example/executions?id=7",
+    ]

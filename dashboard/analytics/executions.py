@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
 import pandas as pd
 
 from dashboard.analytics.cells import (
@@ -20,27 +21,52 @@ from dashboard.analytics.cells import (
     typed_frame,
 )
 from dashboard.analytics.verdicts import ordered_statuses
+from dashboard.analytics.windows import zone
 
 
-def status_counts_per_day(status_counts: pd.DataFrame) -> pd.DataFrame:
-    """Status counts summed per UTC day: columns day, status, count."""
+def day_type(tz: str = "UTC") -> str:
+    """The dtype of a `day` column in the zone `tz` (UTC days keep the shared `UTC_TIME`)."""
+    return UTC_TIME if tz == "UTC" else f"datetime64[us, {zone(tz).key}]"
+
+
+def local_days(starts: pd.Series, tz: str = "UTC") -> pd.Series:
+    """The calendar day in `tz` of each (aware) start, as that day's first instant in `tz`.
+
+    A viewer in Istanbul counts a run at 22:30 UTC on the next day, as the clock on their wall
+    does. Floored on the wall-clock time, then placed back in the zone: a day that begins in a
+    DST change (some zones move their clocks at midnight) begins at its first instant that
+    exists; an hour that repeats at midnight begins at its first occurrence. Raises ValueError
+    for an unknown zone."""
+    name = zone(tz).key
+    wall = starts.dt.tz_convert(name).dt.tz_localize(None).dt.floor("D")
+    first = np.ones(len(wall), dtype=bool)  # a repeated midnight: the first one (still DST)
+    return wall.dt.tz_localize(name, ambiguous=first, nonexistent="shift_forward").astype(
+        day_type(tz)
+    )
+
+
+def status_counts_per_day(status_counts: pd.DataFrame, *, tz: str = "UTC") -> pd.DataFrame:
+    """Status counts summed per calendar day in `tz`: columns day (the day's first instant in
+    `tz`), status, count. Counts of an unknown start are left out (no day to put them on)."""
+    schema = {"day": day_type(tz), "status": "str", "count": "int64"}
     dated = status_counts.dropna(subset=["start"])
     if dated.empty:
-        return typed_frame([], {"day": UTC_TIME, "status": "str", "count": "int64"})
+        return typed_frame([], schema)
     per_day = (
-        dated.assign(day=dated["start"].dt.floor("D"))
+        dated.assign(day=local_days(dated["start"], tz))
         .groupby(["day", "status"], as_index=False)["count"]
         .sum()
     )
-    return per_day.astype({"day": UTC_TIME, "status": "str", "count": "int64"})
+    return per_day.astype(schema)
 
 
-def pass_rate_per_day(executions: pd.DataFrame) -> pd.DataFrame:
-    """Daily pass rate over the day's results with a verdict: columns day, executions, passed,
-    verdicts, pass_rate (NaN on a day without any verdict). Running executions are counted as
-    executions but their results are not: a run half-way through is no pass yet."""
+def pass_rate_per_day(executions: pd.DataFrame, *, tz: str = "UTC") -> pd.DataFrame:
+    """Daily pass rate over the day's results with a verdict, per calendar day in `tz`: columns
+    day (the day's first instant in `tz`), executions, passed, verdicts, pass_rate (NaN on a day
+    without any verdict). Running executions are counted as executions but their results are
+    not: a run half-way through is no pass yet. Executions of an unknown start are left out."""
     schema = {
-        "day": UTC_TIME,
+        "day": day_type(tz),
         "executions": "int64",
         "passed": "int64",
         "verdicts": "int64",
@@ -50,7 +76,7 @@ def pass_rate_per_day(executions: pd.DataFrame) -> pd.DataFrame:
     if dated.empty:
         return typed_frame([], schema)
     daily = (
-        dated.assign(day=dated["start"].dt.floor("D"))
+        dated.assign(day=local_days(dated["start"], tz))
         .groupby("day", as_index=False)
         .agg(
             executions=("execution_id", "count"),

@@ -165,10 +165,7 @@ notices.caption(f"{slice_text}. {times_note(tz)}")
 
 # -- charts -----------------------------------------------------------------------------------
 st.subheader("Results by status", divider="gray")
-notices.caption(
-    slice_text + ". Colours are fixed per status; unknown statuses are grey. Days and chart "
-    "times are UTC."
-)
+notices.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
 per_execution, per_day = st.tabs(["Per execution", "Per day"])
 with per_execution:
     # One bar per execution stays readable (and quick to draw) up to a limit; the day chart

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.analytics.executions import local_days
 from dashboard.analytics.results import OUTCOME_ORDER
 from dashboard.analytics.verdicts import ordered_statuses
 from dashboard.present.colors import OUTCOME_COLORS, TREND_COLOR, plan_color, status_color
@@ -52,12 +53,15 @@ def _layout(fig: go.Figure, *, y_title: str, x_title: str | None = None) -> go.F
     return fig
 
 
-def status_per_execution(status_counts: pd.DataFrame, executions: pd.DataFrame) -> go.Figure:
-    """Stacked result counts per execution, oldest on the left, one colour per status."""
+def status_per_execution(
+    status_counts: pd.DataFrame, executions: pd.DataFrame, *, tz: str = "UTC"
+) -> go.Figure:
+    """Stacked result counts per execution, oldest on the left, one colour per status; each
+    bar's hover says its plan and start time in `tz`."""
     ordered = executions.sort_values(["start", "execution_id"], na_position="first")
     labels = {int(i): f"#{int(i)}" for i in ordered["execution_id"]}
     details = {
-        int(row.execution_id): f"{_text(row.plan)}<br>{_when(row.start)}"
+        int(row.execution_id): f"{_text(row.plan)}<br>{_when(row.start, tz)}"
         for row in ordered.itertuples(index=False)
     }
     categories = list(labels.values())
@@ -81,14 +85,15 @@ def status_per_execution(status_counts: pd.DataFrame, executions: pd.DataFrame) 
 
 
 def status_per_day(per_day: pd.DataFrame) -> go.Figure:
-    """Stacked result counts per UTC day, one colour per status."""
+    """Stacked result counts per day (of `status_counts_per_day`, in its zone), one colour per
+    status."""
     fig = go.Figure()
     for status in ordered_statuses(per_day["status"]):
         rows = per_day[per_day["status"] == status]
         fig.add_trace(
             go.Bar(
                 name=_text(status),
-                x=rows["day"].tolist(),
+                x=_wall_days(rows["day"]),
                 y=rows["count"].tolist(),
                 marker_color=status_color(status),
                 hovertemplate="%{x|%d %b %Y}<br>" + _text(status) + ": %{y}<extra></extra>",
@@ -96,26 +101,28 @@ def status_per_day(per_day: pd.DataFrame) -> go.Figure:
         )
     fig.update_layout(barmode="stack")
     fig.update_xaxes(type="date", tickformat="%d %b")
-    return _layout(fig, y_title="Results", x_title="Day (UTC)")
+    return _layout(fig, y_title="Results", x_title=f"Day ({_zone_of(per_day['day'])})")
 
 
-def runtime_trend(executions: pd.DataFrame) -> go.Figure:
-    """Execution runtime over time, one line per plan, in the unit that suits the data.
+def runtime_trend(executions: pd.DataFrame, *, tz: str = "UTC") -> go.Figure:
+    """Execution runtime over time, one line per plan, in the unit that suits the data; start
+    times on the axis and in the hover are wall-clock times in `tz`.
 
     Executions with any result that has no verdict (still waiting or running, or a status this
     dashboard cannot read) are left out: a runtime so far would read as a sudden speed-up.
-    Above `RUNTIME_POINT_LIMIT` executions, each point is a plan's median runtime on a UTC day,
-    its hover the 10th-90th percentile band and the count (`runtime_is_aggregated` says so).
+    Above `RUNTIME_POINT_LIMIT` executions, each point is a plan's median runtime on a calendar
+    day in `tz`, its hover the 10th-90th percentile band and the count (`runtime_is_aggregated`
+    says so).
     """
     timed = _timed(executions)
     seconds = timed["runtime_ms"].astype("float64") / 1000
     unit, per_unit = duration_unit(float(seconds.max()) if not seconds.empty else 0.0)
     if len(timed) > RUNTIME_POINT_LIMIT:
-        fig = _runtime_per_day(timed.assign(seconds=seconds), unit, per_unit)
+        fig = _runtime_per_day(timed.assign(seconds=seconds), unit, per_unit, tz=tz)
     else:
-        fig = _runtime_points(timed.assign(seconds=seconds), per_unit)
+        fig = _runtime_points(timed.assign(seconds=seconds), per_unit, tz=tz)
     fig.update_xaxes(type="date", tickformat="%d %b")
-    _layout(fig, y_title=f"Runtime ({unit})", x_title="Start (UTC)")
+    _layout(fig, y_title=f"Runtime ({unit})", x_title=f"Start ({tz})")
     # Plan names are long and many: a legend at the side leaves the plot its height.
     fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "yanchor": "top"})
     return fig
@@ -133,7 +140,7 @@ def _timed(executions: pd.DataFrame) -> pd.DataFrame:
     return executions[~unfinished].dropna(subset=["start", "runtime_ms"]).sort_values("start")
 
 
-def _runtime_points(timed: pd.DataFrame, per_unit: float) -> go.Figure:
+def _runtime_points(timed: pd.DataFrame, per_unit: float, *, tz: str = "UTC") -> go.Figure:
     # Thousands of points: numpy arrays skip plotly's per-item checks (seconds saved on every
     # rerun), and WebGL draws them where SVG would stall the browser.
     trace = go.Scattergl if len(timed) > WEBGL_POINTS else go.Scatter
@@ -151,7 +158,8 @@ def _runtime_points(timed: pd.DataFrame, per_unit: float) -> go.Figure:
                 name=_text(plan),
                 line_color=color,
                 marker_color=color,
-                x=rows["start"].dt.tz_convert(None).to_numpy(),  # UTC, as the axis says
+                # Wall-clock times in `tz`, as the axis says (plotly draws naive times as given).
+                x=rows["start"].dt.tz_convert(tz).dt.tz_localize(None).to_numpy(),
                 y=(rows["seconds"] / per_unit).round(2).to_numpy(),
                 mode="lines+markers",
                 customdata=labels,
@@ -164,10 +172,12 @@ def _runtime_points(timed: pd.DataFrame, per_unit: float) -> go.Figure:
     return fig
 
 
-def _runtime_per_day(timed: pd.DataFrame, unit: str, per_unit: float) -> go.Figure:
-    """One point per plan and UTC day: the median runtime, the 10th-90th percentile and the
-    count in its hover. Tens of thousands of executions become a few hundred points."""
-    groups = timed.assign(day=timed["start"].dt.floor("D").dt.tz_convert(None)).groupby(
+def _runtime_per_day(
+    timed: pd.DataFrame, unit: str, per_unit: float, *, tz: str = "UTC"
+) -> go.Figure:
+    """One point per plan and calendar day in `tz`: the median runtime, the 10th-90th percentile
+    and the count in its hover. Tens of thousands of executions become a few hundred points."""
+    groups = timed.assign(day=_wall_days(local_days(timed["start"], tz))).groupby(
         ["plan", "day"], dropna=False, sort=True
     )
     runtime = groups["seconds"]
@@ -216,7 +226,7 @@ def pass_rate_trend(per_day: pd.DataFrame) -> go.Figure:
     fig = go.Figure(
         go.Scatter(
             name="Pass rate",
-            x=rows["day"].tolist(),
+            x=_wall_days(rows["day"]),
             y=(rows["pass_rate"] * 100).round(1).tolist(),
             mode="lines+markers",
             line_color=TREND_COLOR,
@@ -231,7 +241,7 @@ def pass_rate_trend(per_day: pd.DataFrame) -> go.Figure:
     )
     fig.update_xaxes(type="date", tickformat="%d %b")
     fig.update_yaxes(range=[0, 105], ticksuffix=" %")
-    return _layout(fig, y_title="Pass rate", x_title="Day (UTC)")
+    return _layout(fig, y_title="Pass rate", x_title=f"Day ({_zone_of(per_day['day'])})")
 
 
 def level_breakdown(levels: pd.DataFrame) -> go.Figure:
@@ -292,7 +302,23 @@ def environment_matrix(matrix: pd.DataFrame) -> go.Figure:
     return fig
 
 
-def _when(value: object) -> str:
+def _when(value: object, tz: str = "UTC") -> str:
     if value is None or pd.isna(value):
         return "no start time"
-    return pd.Timestamp(value).strftime("%d %b %Y %H:%M UTC")
+    stamp = pd.Timestamp(value)
+    stamp = (stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp).tz_convert(tz)
+    return f"{stamp:%d %b %Y %H:%M} {tz}"
+
+
+def _wall_days(days: pd.Series) -> list[pd.Timestamp]:
+    """Days (aware first instants) as naive wall-clock midnights: plotly draws a naive time as
+    given, so a Tokyo day sits on its own date, not on the UTC instant it begins at."""
+    if isinstance(days.dtype, pd.DatetimeTZDtype):
+        days = days.dt.tz_localize(None)
+    return days.tolist()
+
+
+def _zone_of(days: pd.Series) -> str:
+    """The zone a column of days is counted in ("UTC" for naive ones)."""
+    dtype = days.dtype
+    return str(dtype.tz) if isinstance(dtype, pd.DatetimeTZDtype) else "UTC"

@@ -38,13 +38,14 @@ def executions_view(
     return ExecutionsView(
         kpis=execution_analytics.execution_kpis(executions),
         latest_drawn=len(latest),
-        status_per_execution=charts.status_per_execution(latest_counts, latest),
+        status_per_execution=charts.status_per_execution(latest_counts, latest, tz=tz),
+        # Charts count and show days and times in the viewer's zone, as the tables do.
         status_per_day=charts.status_per_day(
-            execution_analytics.status_counts_per_day(status_counts)
+            execution_analytics.status_counts_per_day(status_counts, tz=tz)
         ),
-        runtime=charts.runtime_trend(executions),
+        runtime=charts.runtime_trend(executions, tz=tz),
         runtime_aggregated=charts.runtime_is_aggregated(executions),
-        pass_rate=charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions)),
+        pass_rate=charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions, tz=tz)),
         # The newest rows only are built for the page (executions come newest first); the
         # whole table only if its CSV is asked for.
         table=tables.PreparedTable(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -21,7 +22,7 @@ from tests.dashboard.apptest import (
     captions,
     joined,
 )
-from tests.dashboard.conftest import AppFactory
+from tests.dashboard.conftest import AppFactory, Connect
 
 ISTANBUL = "Europe/Istanbul"
 TOKYO = "Asia/Tokyo"
@@ -151,3 +152,40 @@ def test_the_results_page_says_its_zone_in_the_header_and_its_csv(
     ]  # type: ignore[index]
     written = sorted(float(v) for v in column(rows, "Runtime (s)") if v)
     assert written == sorted(float(r.runtime) for r in results if r.runtime is not None)
+
+
+def test_the_executions_charts_count_days_in_the_linked_zone(
+    app: AppFactory, connect: Connect
+) -> None:
+    """A run at 16:00 UTC is on the next day in Tokyo: the day charts bucket it there, as the
+    table (in Tokyo time) does, and no caption says the charts are UTC."""
+    connect()
+    at = app(EXECUTIONS, tz=TOKYO, range="custom", **{"from": "2026-11-13", "to": "2026-11-20"})
+    at.run()
+
+    assert_no_failure(at)
+    assert "UTC" not in captions(at)
+    figures = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    per_day = next(f for f in figures if f["layout"]["xaxis"]["title"]["text"] == f"Day ({TOKYO})")
+    drawn: dict[str, int] = {}
+    for trace in per_day["data"]:
+        for day, count in zip(trace["x"], trace["y"], strict=True):
+            drawn[day[:10]] = drawn.get(day[:10], 0) + count
+    # The table's starts are Tokyo times; its status columns run from after Duration to before
+    # Pass rate. Each Tokyo date's results are that day's bar.
+    table = at.dataframe[0].value
+    assert str(table["Start"].dt.tz) == TOKYO
+    statuses = table.columns[table.columns.get_loc("Duration") + 1 : -1]
+    results = table[statuses].fillna(0).to_numpy().sum(axis=1)
+    expected: dict[str, int] = {}
+    for start, count in zip(table["Start"], results, strict=True):
+        expected[start.strftime("%Y-%m-%d")] = expected.get(start.strftime("%Y-%m-%d"), 0) + count
+    expected = {day: int(count) for day, count in expected.items() if count}
+    assert drawn == expected
+    # Some runs of the week are on another day in Tokyo than in UTC, so the buckets differ.
+    moved = [s for s in table["Start"] if s.date() != s.tz_convert("UTC").date()]
+    assert moved
+    assert "2026-11-21" in drawn  # the evening of 20 Nov UTC is the morning of the 21st
+    titles = {f["layout"]["xaxis"]["title"]["text"] for f in figures}
+    assert f"Start ({TOKYO})" in titles
+    assert not any("UTC" in title for title in titles)

@@ -60,7 +60,7 @@ st.page_link(
 # -- the execution (the API has no "get one execution": see live.find_execution) ------------
 now = sidebar.now(connection)
 try:
-    listed = execution_query(state, now=now, email=connection.email)
+    listed = execution_query(state, now=now, email=connection.email, tz=tz)
     found = cache.find_execution(
         connection,
         execution_id,

@@ -17,7 +17,7 @@ from dashboard.present.messages import (
     describe_truncation,
 )
 from dashboard.state import choices, routes, url
-from dashboard.state.query import execution_query, time_window
+from dashboard.state.query import execution_query, local_date, time_window
 from dashboard.state.url import DateRange
 from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
@@ -57,7 +57,9 @@ with row1[2]:
         help=STATUS_RULE,
     )
 
-window = time_window(state, now)
+# Custom days are the viewer's calendar days.
+tz = zones.sidebar_zone(ROUTE, state)
+window = time_window(state, now, tz=tz)
 row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
 with row2[0]:
     widgets.segmented(
@@ -65,21 +67,24 @@ with row2[0]:
         "date_range",
         {r: r.label for r in DateRange},
         # Switching to "custom" starts from the window just shown, so nothing jumps.
-        resets={"date_from": (window.start or now).date(), "date_to": now.date()},
+        resets={
+            "date_from": local_date(window.start or now, tz),
+            "date_to": local_date(now, tz),
+        },
     )
 if state.date_range is DateRange.CUSTOM:
     # Both bounds always given: a picker's own default (ten years around today) would reject
     # a day the link may hold.
     with row2[1]:
         widgets.date(
-            "From (UTC)",
+            f"From ({tz})",
             "date_from",
             min_value=url.FIRST_DAY,
             max_value=state.date_to or url.LAST_DAY,
         )
     with row2[2]:
         widgets.date(
-            "To (UTC)",
+            f"To ({tz})",
             "date_to",
             min_value=state.date_from or url.FIRST_DAY,
             max_value=url.LAST_DAY,
@@ -91,12 +96,11 @@ with row2[3]:
         disabled=not connection.email,
         help="Executions started by the user of the configured e-mail address.",
     )
-tz = zones.sidebar_zone(ROUTE, state)
 url_filters.write_url(state, ROUTE)
 notices.show_notes(problems)
 
 # -- data -------------------------------------------------------------------------------------
-query = execution_query(state, now=now, email=connection.email)
+query = execution_query(state, now=now, email=connection.email, tz=tz)
 try:
     data = cache.executions_in_scope(connection, query)  # a plan of a loaded window: no fetch
 except ApiError as error:

@@ -8,7 +8,8 @@ query here, from the same state, so the second finds the first's answer in the c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from api_client import ExecutionQuery
 from dashboard.state.url import DateRange, ViewState
@@ -32,12 +33,20 @@ class TimeWindow:
     end: datetime | None
 
 
-def time_window(state: ViewState, now: datetime) -> TimeWindow:
-    """The window of the state's date range, in UTC; custom days are whole UTC days, inclusive."""
+def time_window(state: ViewState, now: datetime, *, tz: str | None = None) -> TimeWindow:
+    """The window of the state's date range. Custom days are whole calendar days, inclusive, in
+    the viewer's zone (`tz`, else the state's, else UTC): "1 Nov" in Istanbul starts at 21:00 UTC
+    the day before."""
     if state.date_range is DateRange.CUSTOM:
-        start = datetime.combine(state.date_from, time.min, UTC) if state.date_from else None
+        zone = _zone(tz or state.tz)
+        start = (
+            datetime.combine(state.date_from, time.min, zone).astimezone(UTC)
+            if state.date_from
+            else None
+        )
         end = (
-            datetime.combine(state.date_to, time.min, UTC) + timedelta(days=1, milliseconds=-1)
+            datetime.combine(state.date_to + timedelta(days=1), time.min, zone).astimezone(UTC)
+            - timedelta(milliseconds=1)
             if state.date_to
             else None
         )
@@ -48,11 +57,13 @@ def time_window(state: ViewState, now: datetime) -> TimeWindow:
     return TimeWindow(floored - span, None)
 
 
-def execution_query(state: ViewState, *, now: datetime, email: str | None) -> ExecutionQuery:
+def execution_query(
+    state: ViewState, *, now: datetime, email: str | None, tz: str | None = None
+) -> ExecutionQuery:
     """What the executions page asks the service for `state`; "only mine" needs the viewer's
     e-mail. The status filter is applied to the loaded executions instead (several statuses
     at once, and changing it asks the service for nothing)."""
-    window = time_window(state, now)
+    window = time_window(state, now, tz=tz)
     return ExecutionQuery(
         project_id=state.project,
         plan_id=state.plan,
@@ -60,3 +71,17 @@ def execution_query(state: ViewState, *, now: datetime, email: str | None) -> Ex
         date_to=window.end,
         email=email if state.mine and email else None,
     )
+
+
+def local_date(moment: datetime, tz: str | None) -> date:
+    """The calendar day of `moment` in the zone `tz` (UTC for none)."""
+    return moment.astimezone(_zone(tz)).date()
+
+
+def _zone(name: str | None) -> ZoneInfo:
+    """The named zone; UTC for none or a name this machine does not know (links are checked
+    when read, so this is only a guard)."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")

@@ -185,7 +185,9 @@ def test_the_executions_charts_count_days_in_the_linked_zone(
     # Some runs of the week are on another day in Tokyo than in UTC, so the buckets differ.
     moved = [s for s in table["Start"] if s.date() != s.tz_convert("UTC").date()]
     assert moved
-    assert "2026-11-21" in drawn  # the evening of 20 Nov UTC is the morning of the 21st
+    # The custom range is Tokyo's 13-20 Nov too (the evening of 20 Nov UTC, the morning of the
+    # 21st in Tokyo, is outside it), and every one of its days is drawn.
+    assert sorted(drawn) == [f"2026-11-{day}" for day in range(13, 21)]
     titles = {f["layout"]["xaxis"]["title"]["text"] for f in figures}
     assert f"Start ({TOKYO})" in titles
     assert not any("UTC" in title for title in titles)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
@@ -142,6 +143,28 @@ def test_custom_window_covers_whole_utc_days() -> None:
 
     assert window.start == datetime(2026, 11, 1, tzinfo=UTC)
     assert window.end == datetime(2026, 11, 23, tzinfo=UTC) - timedelta(milliseconds=1)
+
+
+def test_custom_days_are_the_viewers_calendar_days() -> None:
+    """Issue 15: "1 Nov - 22 Nov" in Istanbul (UTC+3) is 31 Oct 21:00 to 22 Nov 20:59:59.999 UTC;
+    the zone in the link counts when the page names none."""
+    state = ViewState(
+        date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
+    )
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+
+    window = query_state.time_window(state, now, tz="Europe/Istanbul")
+
+    assert window.start == datetime(2026, 10, 31, 21, 0, tzinfo=UTC)
+    assert window.end == datetime(2026, 11, 22, 21, 0, tzinfo=UTC) - timedelta(milliseconds=1)
+    linked = dataclasses.replace(state, tz="Asia/Tokyo")
+    assert query_state.time_window(linked, now).start == datetime(2026, 10, 31, 15, tzinfo=UTC)
+    # A day of a clock change is whole too: 25 Oct 2026 in Berlin has 25 hours.
+    berlin = dataclasses.replace(state, date_from=date(2026, 10, 25), date_to=date(2026, 10, 25))
+    one_day = query_state.time_window(berlin, now, tz="Europe/Berlin")
+    assert one_day.start is not None
+    assert one_day.end is not None
+    assert one_day.end - one_day.start == timedelta(hours=25, milliseconds=-1)
 
 
 def test_reconcile_drops_ids_the_service_does_not_know() -> None:

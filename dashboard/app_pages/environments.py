@@ -12,6 +12,7 @@ from dashboard.present import environments as env_view
 from dashboard.present import flaky as flaky_view
 from dashboard.present.captions import describe_basis
 from dashboard.state import links, plan_choice, routes
+from dashboard.state.params import WINDOW_BOUNDS
 from dashboard.ui import analytics_input, notices, sidebar, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
@@ -38,7 +39,9 @@ top = st.columns([3, 1, 2], vertical_alignment="bottom")
 with top[0]:
     widgets.selectbox("Plan", "plan", {None: "Pick a plan", **plan_names})
 with top[1]:
-    widgets.number("Window (W)", "window", min_value=5, max_value=200, step=1)
+    widgets.number(
+        "Window (W)", "window", min_value=WINDOW_BOUNDS[0], max_value=WINDOW_BOUNDS[1], step=1
+    )
 with top[2]:
     tz = viewer_zone(widgets, state)
 url_filters.write_url(state, ROUTE)

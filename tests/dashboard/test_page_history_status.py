@@ -176,7 +176,7 @@ def test_a_store_held_by_another_process_is_said_then_used_once_it_is_free(
     assert not kept.results([finished.id]).empty, "the results are kept in the store now"
 
 
-def test_a_malformed_postgresql_url_is_said_without_its_password(
+def test_an_unreachable_postgresql_server_is_said_without_its_password(
     app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     connect()

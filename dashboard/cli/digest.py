@@ -112,6 +112,16 @@ def add_digest_options(parser: argparse.ArgumentParser, *, prefix: str) -> None:
             metavar="HH:MM",
             help="the standup's local time (default: the page's, 09:30)",
         )
+    if prefix:
+        parser.add_argument(
+            f"{flag}weekdays",
+            dest=f"{prefix.replace('-', '_')}weekdays",
+            type=parse_weekdays,
+            default=WORKING_DAYS,
+            metavar="DAYS",
+            help="the days of the week (in --digest-tz) the daily digest goes out: mon-fri (the "
+            "default), mon,wed,fri, sun-thu, mon-sun",
+        )
     parser.add_argument(
         f"{flag}tz",
         dest=f"{prefix.replace('-', '_')}tz",
@@ -126,6 +136,37 @@ def add_digest_options(parser: argparse.ArgumentParser, *, prefix: str) -> None:
         help=f"the dashboard's public address, for absolute links (default: ${ENV_PUBLIC_URL}, "
         f"else public_url in [{SECRETS_DASHBOARD}] of the secrets file)",
     )
+
+
+DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WORKING_DAYS = frozenset(range(5))
+"""Monday to Friday (`date.weekday()` numbers): the days a scheduled digest goes out by default,
+as the standup page counts working days."""
+
+
+def parse_weekdays(text: str) -> frozenset[int]:
+    """Days of the week (`date.weekday()` numbers) from "mon-fri", "mon,wed,fri", "sun-thu" (a
+    range may wrap past Sunday) or "mon-sun"; names of at least three letters, any case."""
+
+    def day(word: str) -> int:
+        word = word.strip().lower()
+        found = [i for i, name in enumerate(DAY_NAMES) if len(word) >= 3 and name.startswith(word)]
+        if len(found) != 1:
+            raise ValueError(word)
+        return found[0]
+
+    days: set[int] = set()
+    try:
+        for part in text.split(","):
+            first, dash, last = part.partition("-")
+            start = day(first)
+            end = day(last) if dash else start
+            days.update((start + i) % 7 for i in range((end - start) % 7 + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not days of the week like mon-fri or mon,wed,fri: {text!r}"
+        ) from None
+    return frozenset(days)
 
 
 def _project(text: str) -> int:

@@ -10,8 +10,13 @@ are awaited, what was fetched is stored) and leaves the store consistent, as eve
 transaction. Between passes the sleep simply ends. The exit code is then 0.
 
 With `--digest-at 09:15 --digest-to URL` it also sends the standup digest of its first
-connection once a day, at or after that local time; the day it last sent is kept in the store
-(`digest_sent_day`), so a restart or a second pass the same day does not send it again.
+connection once a day, at or after that local time, on the days of `--digest-weekdays` (Monday
+to Friday by default); the day it last sent is kept in the store (`digest_sent_day`), so a
+restart or a second pass the same day does not send it again. Exactly once per day and store,
+however many workers share the store: the check, the sending and the note of the day happen
+under the store's "digest" lock (an advisory lock on PostgreSQL, a `flock` beside a DuckDB
+file), so a second worker waits, then finds the day sent. (A worker killed between sending and
+noting the day sends it again on its next pass: a repeat, never a loss.)
 """
 
 from __future__ import annotations
@@ -42,9 +47,16 @@ from dashboard.cli.common import (
     store_problem,
 )
 from dashboard.cli.connections import Target
-from dashboard.cli.digest import DigestOptions, check_destination, dashboard_url, destination
+from dashboard.cli.digest import (
+    WORKING_DAYS,
+    DigestOptions,
+    check_destination,
+    dashboard_url,
+    destination,
+)
 
 DIGEST_SENT_DAY = "digest_sent_day"
+DIGEST_LOCK = "digest"  # the store's lock held while the day's digest is checked and sent
 
 
 class Stopped(BaseException):
@@ -232,6 +244,7 @@ def run_every(
 class DigestSchedule:
     at: time_of_day
     options: DigestOptions
+    weekdays: frozenset[int] = WORKING_DAYS  # `date.weekday()` numbers, in the digest's zone
 
 
 def digest_schedule(
@@ -258,15 +271,18 @@ def digest_schedule(
         tz=args.digest_tz,
     )
     check_destination(options)
-    return DigestSchedule(at=at, options=options)
+    return DigestSchedule(at=at, options=options, weekdays=args.digest_weekdays)
 
 
 def due_day(schedule: DigestSchedule, now: datetime, last_sent: str | None) -> str | None:
-    """The local day (ISO) whose digest is due at `now`, or None: sent already, or too early."""
+    """The local day (ISO) whose digest is due at `now`, or None: sent already, too early, or
+    not one of the schedule's days of the week."""
     from dashboard.analytics.windows import zone
 
     local = now.astimezone(zone(schedule.options.tz))
     day = local.date().isoformat()
+    if local.weekday() not in schedule.weekdays:
+        return None
     if local.time().replace(tzinfo=None) < schedule.at or last_sent == day:
         return None
     return day
@@ -281,15 +297,18 @@ def send_if_due(
     wait: float,
     now: datetime | None = None,
 ) -> None:
-    """Send the day's digest when it is due and not sent yet, then note the day in the store. A
-    digest that could not be computed or sent is logged and tried again on the next pass."""
+    """Send the day's digest when it is due and not sent yet, then note the day in the store,
+    all under the store's digest lock: another worker on the same store waits (up to `wait`
+    seconds, else it logs that the store is busy and looks again next pass), then finds the
+    day noted. A digest that could not be computed or sent is logged and tried again on the
+    next pass."""
     from dashboard.cli.digest import deliver, standup_markdown
     from dashboard.data.store_errors import StoreError
 
     connection = target.connection
     try:
         store = open_store(connection, secrets, env, wait=wait)
-        with store:
+        with store, store.exclusive(DIGEST_LOCK, wait=wait):
             day = due_day(schedule, now or datetime.now(UTC), store.meta().get(DIGEST_SENT_DAY))
             if day is None:
                 return

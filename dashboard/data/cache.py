@@ -5,7 +5,11 @@ URL. A `Connection` is hashed by its fingerprint (service, company and a SHA-256
 so the token is never part of a cache key, and viewers with different tokens never share data.
 The data caches also key on the connection's *generation*, which `refresh` moves on: Refresh
 then reloads that connection's data only (Streamlit's `.clear()` would empty every viewer's),
-and at most once per `REFRESH_INTERVAL` however many viewers press it.
+and at most once per `REFRESH_INTERVAL` however many viewers press it. And they key on the
+15-minute slot of the store's access check (`store_access`): nothing kept for a credential
+outlives the check that let it be shown, so a token revoked in one slot sees none of it, stored
+history or cached answers, from the next slot on (a cached entry would otherwise be reused for
+up to `DATA_TTL` after the check that withholds the store).
 Only frames, counts and typed errors are cached, never model objects: nothing sensitive is
 pickled. This is the one module of the data layer that imports Streamlit.
 """
@@ -29,7 +33,7 @@ from streamlit.errors import StreamlitSecretNotFoundError
 from api_client import ApiClient, ExecutionQuery
 from api_client.errors import RequestValidationError
 from dashboard.analytics.cells import time_extent
-from dashboard.data import demo, frames, live, results_fanout, store, store_access
+from dashboard.data import demo, frames, live, results_fanout, store, store_access, store_status
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
@@ -84,15 +88,19 @@ class Generations:
 
 GENERATIONS = Generations(interval=REFRESH_INTERVAL, ttl=DATA_TTL)
 
+
+def data_key(connection: Connection) -> str:
+    """What a connection's cached data is keyed by: its fingerprint (a hash, never the token),
+    its generation (Refresh) and the access check's slot (see the module)."""
+    fingerprint = connection.fingerprint
+    return f"{fingerprint}:{GENERATIONS.of(fingerprint)}:{STORE_ACCESS.slot()}"
+
+
 # The client is one per connection, whatever the generation; data is per generation too.
 _BY_FINGERPRINT: dict[str | type[Any], Callable[[Any], Any]] = {
     Connection: lambda connection: connection.fingerprint
 }
-_BY_GENERATION: dict[str | type[Any], Callable[[Any], Any]] = {
-    Connection: lambda connection: (
-        f"{connection.fingerprint}:{GENERATIONS.of(connection.fingerprint)}"
-    )
-}
+_BY_GENERATION: dict[str | type[Any], Callable[[Any], Any]] = {Connection: data_key}
 
 
 @st.cache_resource(show_spinner="Starting the demo service…")
@@ -173,8 +181,8 @@ LOADED = Loaded(ttl=DATA_TTL)
 
 
 def _loaded_key(connection: Connection, query: ExecutionQuery) -> str:
-    # The fingerprint (a hash, never the token) and generation, as the data cache is keyed.
-    return f"{connection.fingerprint}:{GENERATIONS.of(connection.fingerprint)}:{query!r}"
+    # As the data cache is keyed (`data_key`: a hash, never the token).
+    return f"{data_key(connection)}:{query!r}"
 
 
 def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
@@ -297,39 +305,75 @@ per connection and 15-minute slot (`store_access`)."""
 
 def clear_history(connection: Connection) -> int | None:
     """Empty `connection`'s history store (no other connection's); how many results it held,
-    or None when it has no usable store. Results already loaded in this process stay loaded
-    until they expire or Refresh is pressed; they are not written back."""
+    or None when it has no usable store. What the store said about itself (its last sync) is
+    read again; results already loaded in this process stay loaded until they expire or
+    Refresh is pressed (they are what the service serves), and are not written back."""
     kept = history_store(connection)
     if kept is None or kept.read_only:
         return None
     try:
-        return kept.clear()
+        held = kept.clear()
     except StoreError as error:
         _LOG.warning("history store not cleared: %s", type(error).__name__)
         return None
+    store_meta.clear()  # every connection's: a cheap read, and this one's "synced" line is gone
+    return held
+
+
+OPEN_FAILURES = store_status.OpenFailures()
+"""Stores that could not be opened, remembered a few seconds (`store_status`)."""
 
 
 def history_store(connection: Connection) -> HistoryStore | None:
     """The connection's history store when the service accepts its credential for its company
-    in this 15-minute slot (`store_access`); else None, and the page fetches from the service
-    what it may see, as without a store."""
+    in this 15-minute slot (`store_access`) and it can be opened; else None, and the page
+    fetches from the service what it may see, as without a store (`history_status` says why)."""
     if not STORE_ACCESS.access(connection).allowed:
         return None
-    return _history_store(connection)
-
-
-@st.cache_resource(hash_funcs=_BY_FINGERPRINT, show_spinner=False, max_entries=16)
-def _history_store(connection: Connection) -> HistoryStore | None:
-    """The connection's history store, shared by every session of this process (it serialises
-    its writers); None when it cannot be opened (the pages then fetch everything live)."""
+    if OPEN_FAILURES.recent(connection.fingerprint) is not None:
+        return None
     try:
-        return store.open_for(connection, secrets=secrets(), env=os.environ, wait=2.0)
+        return _history_store(connection)
     except (OSError, StoreError) as error:
         _LOG.warning("history store unavailable: %s", type(error).__name__)
+        OPEN_FAILURES.note(connection.fingerprint, _open_failure(error))
         return None
 
 
-@st.cache_data(ttl=timedelta(seconds=30), hash_funcs=_BY_FINGERPRINT, show_spinner=False)
+def history_status(connection: Connection) -> store_status.HistoryStatus:
+    """Whether `connection`'s pages use its history store, and if not, why (for a notice)."""
+    access = STORE_ACCESS.access(connection)
+    if not access.allowed:
+        return store_status.HistoryStatus("withheld", access.reason)
+    if history_store(connection) is not None:
+        return store_status.ON
+    return OPEN_FAILURES.recent(connection.fingerprint) or store_status.HistoryStatus(
+        "off", "The history store could not be opened.", retry_in=0.0
+    )
+
+
+def _open_failure(error: OSError | StoreError) -> str:
+    """Why a store could not be opened, in a sentence fit for a page: a store error's message
+    (it names the file, or the server without its password), an OS error's reason only."""
+    if isinstance(error, StoreError):
+        return error.message
+    return f"The history store folder cannot be used ({error.strerror or type(error).__name__})."
+
+
+@st.cache_resource(
+    hash_funcs=_BY_FINGERPRINT,
+    show_spinner=False,
+    max_entries=16,
+    on_release=lambda kept: kept.close(),
+)
+def _history_store(connection: Connection) -> HistoryStore:
+    """The connection's history store, shared by every session of this process (it serialises
+    its writers). An open that fails raises, and Streamlit keeps no exception: the next use
+    tries again (`history_store` catches it), so a store that comes back is used again."""
+    return store.open_for(connection, secrets=secrets(), env=os.environ, wait=2.0)
+
+
+@st.cache_data(ttl=timedelta(seconds=30), hash_funcs=_BY_GENERATION, show_spinner=False)
 def store_meta(connection: Connection) -> dict[str, str]:
     """What the connection's history store records about itself (its last sync and by whom);
     {} when there is no store or it is busy. Read at most every 30 s: a worker may hold it."""
@@ -411,9 +455,7 @@ def built(
     `loaded_at`); the key is a hash of them and the connection's fingerprint, never a token.
     What is returned is shared between reruns and viewers of the connection: never mutate it.
     """
-    material = "\n".join(
-        (connection.fingerprint, str(GENERATIONS.of(connection.fingerprint)), name, repr(inputs))
-    )
+    material = "\n".join((data_key(connection), name, repr(inputs)))
     return _built(hashlib.sha256(material.encode()).hexdigest(), build)
 
 
@@ -426,12 +468,20 @@ def secrets() -> dict[str, Any]:
 
 
 def refresh(connection: Connection, *, now: float | None = None) -> bool:
-    """Load `connection`'s data afresh on the next run; other connections' data is kept.
+    """Load `connection`'s data afresh on the next run; other connections' data is kept. The
+    service is asked again whether the credential may see the stored history, and a store that
+    could not be opened is tried again at once.
 
     False (nothing done) when its data was refreshed less than `REFRESH_INTERVAL` ago: one
     viewer pressing Refresh in a loop cannot make the dashboard reload all the time.
     """
-    return GENERATIONS.advance(connection.fingerprint, now=time.monotonic() if now is None else now)
+    advanced = GENERATIONS.advance(
+        connection.fingerprint, now=time.monotonic() if now is None else now
+    )
+    if advanced:
+        STORE_ACCESS.forget(connection)
+        OPEN_FAILURES.forget(connection.fingerprint)
+    return advanced
 
 
 def seconds_until_refresh(connection: Connection) -> float:
@@ -440,7 +490,12 @@ def seconds_until_refresh(connection: Connection) -> float:
 
 
 def clear_all() -> None:
-    """Forget every connection's loaded data (tests start from the service with this)."""
+    """Forget every connection's loaded data, its stores (closed) and what they and the service
+    said about them (tests start from the service with this)."""
+    _history_store.clear()
+    store_meta.clear()
+    STORE_ACCESS.forget_all()
+    OPEN_FAILURES.forget()
     plans.clear()
     executions.clear()
     LOADED.forget()

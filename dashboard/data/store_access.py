@@ -148,6 +148,12 @@ class AccessChecks:
             }
             self._failed.pop(connection.fingerprint, None)
 
+    def forget_all(self) -> None:
+        """Ask again for every connection at its next use."""
+        with self._lock:
+            self._answers = {}
+            self._failed = {}
+
 
 def open_if_allowed(
     connection: Connection,

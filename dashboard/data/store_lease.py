@@ -96,6 +96,16 @@ class StoreLease:
         with self._engine.exclusive("sync", wait=wait):
             yield
 
+    @contextlib.contextmanager
+    def exclusive(self, purpose: str, *, wait: float) -> Iterator[None]:
+        """One holder of (this store, `purpose`) at a time, across processes, for the block
+        (as `sync_lock`; the worker's daily digest uses "digest"). `StoreBusyError` after
+        `wait` seconds. Only a plain word is a purpose: it names a lock file."""
+        if not purpose.isidentifier():
+            raise ValueError("a lock's purpose is a plain word")
+        with self._engine.exclusive(purpose, wait=wait):
+            yield
+
     # -- the database: one user at a time, schema brought up to date on first use ---------------
 
     @contextlib.contextmanager

@@ -17,6 +17,7 @@ from dashboard.data.connection import Connection
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
+from dashboard.ui import notices
 
 _FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
 _REFRESH_REFUSED = "refresh.refused"  # seconds to wait, when Refresh came too soon
@@ -71,6 +72,8 @@ def sidebar(conn: Connection) -> None:
                 "The connection form is off: this dashboard's operator configured the service "
                 "it reads."
             )
+    # On the page, above it: whether its stored history is used, and if not, why.
+    notices.history_notice(cache.history_status(conn), form=conn.source == "session")
 
 
 def _badge(conn: Connection) -> None:

@@ -237,6 +237,8 @@ def test_the_daily_digest_is_sent_once_a_day_however_many_passes(
         "00:00",
         "--digest-tz",
         "UTC",
+        "--digest-weekdays",
+        "mon-sun",  # whatever day of the week the test runs on
         "--digest-to",
         receiver.url("daily"),
         "--dashboard-url",

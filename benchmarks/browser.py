@@ -84,6 +84,18 @@ class DashboardServer:
             server.stop()
 
 
+def bare_server(home: Path, log_path: Path) -> harness.StreamlitServer:
+    """`streamlit run benchmarks/bare_app.py`, started: Streamlit's own floor beside the
+    dashboard (no sidebar, data or configuration). The caller stops it."""
+    return harness.StreamlitServer(
+        "bare",
+        harness.dashboard_env(home),
+        log_path,
+        start_timeout_s=START_TIMEOUT_S,
+        script="benchmarks/bare_app.py",
+    ).start()
+
+
 @contextmanager
 def new_page(browser: Browser, init_script: str | None = None) -> Iterator[Page]:
     """A page in a fresh context (no cookies, a new app session); nothing leaves loopback.

@@ -18,7 +18,7 @@ from dashboard.present.messages import (
 )
 from dashboard.state import choices, routes, url
 from dashboard.state.query import execution_query, local_date, time_window
-from dashboard.state.url import DateRange
+from dashboard.state.url import DateRange, StatusChart
 from dashboard.ui import notices, sidebar, url_filters, zones
 from dashboard.ui.tables import table
 
@@ -170,18 +170,29 @@ notices.caption(f"{slice_text}. {times_note(tz)}")
 # -- charts -----------------------------------------------------------------------------------
 st.subheader("Results by status", divider="gray")
 notices.caption(slice_text + ". Colours are fixed per status; unknown statuses are grey.")
-per_execution, per_day = st.tabs(["Per execution", "Per day"])
-with per_execution:
-    # One bar per execution stays readable (and quick to draw) up to a limit; the day chart
-    # and the table below cover every execution.
-    if view.latest_drawn < len(executions):
-        notices.caption(
-            f"Latest {view.latest_drawn:,} of {plural(len(executions), 'execution')}; the "
-            "per-day chart and the table count them all."
-        )
-    st.plotly_chart(view.status_per_execution, key="status.exec")
-with per_day:
-    st.plotly_chart(view.status_per_day, key="status.day")
+# Only the open tab's chart is built and sent (the per-day one on its first opening).
+status_tabs = widgets.tabs(
+    "status_chart",
+    {
+        StatusChart.EXECUTION: "Per plan" if view.status_by_plan else "Per execution",
+        StatusChart.DAY: "Per day",
+    },
+)
+by_execution, by_day = status_tabs[StatusChart.EXECUTION], status_tabs[StatusChart.DAY]
+if by_execution.open:
+    with by_execution:
+        # One bar per execution stays readable (and quick to draw) up to a limit; above it,
+        # one bar per plan sums the whole window.
+        if view.status_by_plan:
+            notices.caption(
+                f"Over {charts.EXECUTION_BAR_LIMIT:,} executions, one bar per plan: the results "
+                f"of all {plural(len(executions), 'execution')} of "
+                f"{plural(view.plans_drawn, 'plan')}, by status. Per day splits them by day."
+            )
+        st.plotly_chart(view.status_chart, key="status.exec")
+if by_day.open:
+    with by_day:
+        st.plotly_chart(view.status_per_day(), key="status.day")
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
     st.subheader("Runtime per execution", divider="gray")

@@ -20,7 +20,8 @@ from dashboard.present.colors import OUTCOME_COLORS, TREND_COLOR, plan_color, st
 from dashboard.present.formatting import duration_unit, human_duration, visible_text
 
 EXECUTION_BAR_LIMIT = 200
-"""Most executions drawn as bars of their own; pages pass the latest ones and say so."""
+"""Most executions drawn as bars of their own; above it the status chart draws one bar per plan
+over the whole window (`status_per_plan`) and the page says so."""
 WEBGL_POINTS = 2_000
 """Above this many points a line chart is drawn with WebGL."""
 RUNTIME_POINT_LIMIT = 5_000
@@ -82,6 +83,80 @@ def status_per_execution(
     fig.update_layout(barmode="stack")
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=categories)
     return _layout(fig, y_title="Results", x_title="Execution (oldest to newest)")
+
+
+def plan_status_totals(status_counts: pd.DataFrame, executions: pd.DataFrame) -> pd.DataFrame:
+    """Every execution's result counts summed per plan and status: columns `plan_id`, `plan`,
+    `label` (the plan's name, with its id when two plans share a name), `status`, `count`
+    (results) and `executions` (the plan's executions in `executions`, whatever their
+    statuses). Plans by name, statuses in their fixed order. Counts of executions not in
+    `executions` are left out; a plan without a name is an en dash.
+
+    Vectorised: 70,000 executions and their counts are one merge and two group-bys."""
+    plans = executions[["execution_id", "plan_id", "plan"]].copy()
+    plans["plan"] = plans["plan"].fillna("\u2013").astype(str)
+    plans["plan_id"] = plans["plan_id"].astype("Int64")
+    runs = plans.groupby(["plan_id", "plan"], dropna=False, sort=False).size()
+    counts = status_counts[["execution_id", "status", "count"]].merge(
+        plans, on="execution_id", how="inner"
+    )
+    totals = (
+        counts.groupby(["plan_id", "plan", "status"], dropna=False, sort=False)["count"]
+        .sum()
+        .reset_index()
+    )
+    totals["executions"] = [
+        int(runs[(plan_id, plan)])
+        for plan_id, plan in zip(totals["plan_id"], totals["plan"], strict=True)
+    ]
+    # The plan's name, and its id only where a name alone would merge two plans' bars.
+    names = runs.reset_index()[["plan_id", "plan"]]
+    shared = set(names.loc[names["plan"].duplicated(keep=False), "plan"])
+    totals["label"] = [
+        f"{plan} (plan {'?' if pd.isna(plan_id) else int(plan_id)})" if plan in shared else plan
+        for plan_id, plan in zip(totals["plan_id"], totals["plan"], strict=True)
+    ]
+    order = {status: i for i, status in enumerate(ordered_statuses(totals["status"]))}
+    totals = totals.assign(_order=totals["status"].map(order)).sort_values(
+        ["label", "_order"], kind="stable"
+    )
+    columns = ["plan_id", "plan", "label", "status", "count", "executions"]
+    return totals[columns].astype({"count": "int64", "executions": "int64"}).reset_index(drop=True)
+
+
+def status_per_plan(status_counts: pd.DataFrame, executions: pd.DataFrame) -> go.Figure:
+    """The window's results by status, one horizontal stacked bar per plan (the plans read top
+    to bottom by name): what a chart of every execution becomes above `EXECUTION_BAR_LIMIT`,
+    tens of bars however many executions. Each bar's hover says its plan, the status's
+    results and the plan's executions."""
+    totals = plan_status_totals(status_counts, executions)
+    labels = list(dict.fromkeys(totals["label"]))
+    fig = go.Figure()
+    for status in ordered_statuses(totals["status"]):
+        rows = totals[totals["status"] == status]
+        fig.add_trace(
+            go.Bar(
+                name=_text(status),
+                orientation="h",
+                y=_texts(rows["label"]),
+                x=rows["count"].tolist(),
+                marker_color=status_color(status),
+                customdata=rows["executions"].tolist(),
+                hovertemplate=(
+                    "%{y}<br>" + _text(status) + ": %{x} results<br>"
+                    "%{customdata} executions<extra></extra>"
+                ),
+            )
+        )
+    fig.update_layout(barmode="stack")
+    fig.update_yaxes(
+        type="category", categoryorder="array", categoryarray=_texts(labels), autorange="reversed"
+    )
+    _layout(fig, y_title="Plan", x_title="Results")
+    fig.update_yaxes(title_text=None)
+    fig.update_xaxes(rangemode="tozero")
+    fig.update_layout(height=max(_HEIGHT, 90 + 26 * len(labels)))
+    return fig
 
 
 def status_per_day(per_day: pd.DataFrame) -> go.Figure:

@@ -3,12 +3,16 @@
 The page asks `cache.built` for this once per input (its query, the statuses it narrows to and
 when the data was loaded), so a rerun that changed nothing (a click elsewhere, the same view
 opened again) redraws from what is already made instead of recomputing KPIs, figures, the
-display table and its CSV from 70,000 rows.
+display table and its CSV from 70,000 rows. What only a closed tab shows (the per-day status
+chart) is made the first time that tab is opened, then kept with the rest.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -16,13 +20,38 @@ import plotly.graph_objects as go
 from dashboard.analytics import executions as execution_analytics
 from dashboard.present import charts, tables
 
+T = TypeVar("T")
+
+
+class Deferred(Generic[T]):
+    """A part of a view made when first asked for, then kept. The view is shared between
+    reruns and viewers (`cache.built`), so two asking at once make it once."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make: Callable[[], T] | None = make
+        self._value: T | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def made(self) -> bool:
+        return self._make is None
+
+    def __call__(self) -> T:
+        with self._lock:
+            if self._make is not None:
+                self._value, self._make = self._make(), None
+            return self._value  # type: ignore[return-value]
+
 
 @dataclass(frozen=True)
 class ExecutionsView:
     kpis: execution_analytics.ExecutionKpis
-    latest_drawn: int  # executions drawn in the per-execution chart (the newest)
-    status_per_execution: go.Figure
-    status_per_day: go.Figure
+    # Above `charts.EXECUTION_BAR_LIMIT` executions the status chart draws one bar per plan
+    # (the whole window) instead of one per execution.
+    status_by_plan: bool
+    plans_drawn: int  # bars of the per-plan chart (0 when it draws executions)
+    status_chart: go.Figure
+    status_per_day: Deferred[go.Figure]
     runtime: go.Figure
     runtime_aggregated: bool  # the runtime chart draws daily medians per plan
     pass_rate: go.Figure
@@ -32,16 +61,22 @@ class ExecutionsView:
 def executions_view(
     executions: pd.DataFrame, status_counts: pd.DataFrame, *, tz: str = "UTC"
 ) -> ExecutionsView:
-    latest, latest_counts = execution_analytics.latest_executions(
-        executions, status_counts, charts.EXECUTION_BAR_LIMIT
+    by_plan = len(executions) > charts.EXECUTION_BAR_LIMIT
+    status_chart = (
+        charts.status_per_plan(status_counts, executions)
+        if by_plan
+        else charts.status_per_execution(status_counts, executions, tz=tz)
     )
     return ExecutionsView(
         kpis=execution_analytics.execution_kpis(executions),
-        latest_drawn=len(latest),
-        status_per_execution=charts.status_per_execution(latest_counts, latest, tz=tz),
+        status_by_plan=by_plan,
+        plans_drawn=len(status_chart.layout.yaxis.categoryarray or ()) if by_plan else 0,
+        status_chart=status_chart,
         # Charts count and show days and times in the viewer's zone, as the tables do.
-        status_per_day=charts.status_per_day(
-            execution_analytics.status_counts_per_day(status_counts, tz=tz)
+        status_per_day=Deferred(
+            lambda: charts.status_per_day(
+                execution_analytics.status_counts_per_day(status_counts, tz=tz)
+            )
         ),
         runtime=charts.runtime_trend(executions, tz=tz),
         runtime_aggregated=charts.runtime_is_aggregated(executions),

@@ -30,13 +30,15 @@ THRESHOLD = "threshold"  # the flaky score at or above which a scenario is liste
 BEFORE = "before"  # the compared executions' ids
 AFTER = "after"
 CHANGES = "changes"  # the comparison lists only what changed (on by default)
+# The executions page's open status chart tab (issue 10: a closed tab's chart is not built).
+CHART = "chart"
 
 # Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
 # holds what that page shows and nothing stale from another page. The results page keeps the
 # executions filters so that "back to executions" restores them.
 # Every page keeps the viewer's time zone, so a link shows the times its sender saw.
 PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE, TZ)
-EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE, TZ)
+EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE, TZ, CHART)
 RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
 STANDUP_PARAMS: tuple[str, ...] = (PROJECT, RANGE, FROM, TO, TZ, STANDUP_AT, PRESENT)
 HEALTH_PARAMS: tuple[str, ...] = (PROJECT, TZ)
@@ -68,6 +70,17 @@ _RANGE_LABELS = {
     DateRange.CUSTOM: "Custom",
 }
 DEFAULT_RANGE = DateRange.LAST_7_DAYS
+
+
+class StatusChart(StrEnum):
+    """The executions page's "Results by status" tabs: each execution (each plan's window
+    above the bar limit), or each day. Only the open one is built and sent."""
+
+    EXECUTION = "execution"
+    DAY = "day"
+
+
+DEFAULT_STATUS_CHART = StatusChart.EXECUTION
 DEFAULT_STANDUP_AT = time(9, 30)
 DEFAULT_WINDOW = 20  # the analytics' W (analytics.flaky.WINDOW)
 WINDOW_BOUNDS = (5, 200)  # fewer than 5 runs is never flaky; more than 200 is not a window

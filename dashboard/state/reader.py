@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, time
+from enum import StrEnum
+from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dashboard.state.params import (
@@ -18,6 +20,8 @@ from dashboard.state.params import (
     TO,
     DateRange,
 )
+
+E = TypeVar("E", bound=StrEnum)
 
 _MAX_ID = 2**63 - 1  # ids are 64-bit Longs (spec section 2)
 _ID_RE = re.compile(r"^[0-9]{1,19}$")
@@ -68,6 +72,21 @@ class ParamReader:
             f"is {'on' if default else 'off'}."
         )
         return default
+
+    def choice(self, name: str, kind: type[E], default: E, meaning: str) -> E:
+        """One of an enumeration's values (any case), such as the open chart tab."""
+        raw = self.raw(name)
+        if raw is None:
+            return default
+        try:
+            return kind(raw.lower())
+        except ValueError:
+            choices = ", ".join(member.value for member in kind)
+            self.problems.append(
+                f'The link\'s "{name}" value {_quote(raw)} is not one of {choices}, so {meaning} '
+                f'is "{default.value}".'
+            )
+            return default
 
     def whole_number(self, name: str, default: int, bounds: tuple[int, int], unit: str) -> int:
         """A whole number within `bounds` (inclusive), such as the flaky window."""

@@ -18,9 +18,11 @@ from dashboard.state.params import (
     AFTER,
     BEFORE,
     CHANGES,
+    CHART,
     COMPARE_PARAMS,
     DEFAULT_RANGE,
     DEFAULT_STANDUP_AT,
+    DEFAULT_STATUS_CHART,
     DEFAULT_THRESHOLD,
     DEFAULT_WINDOW,
     ENVIRONMENTS_PARAMS,
@@ -51,6 +53,7 @@ from dashboard.state.params import (
     WINDOW,
     WINDOW_BOUNDS,
     DateRange,
+    StatusChart,
 )
 from dashboard.state.reader import ParamReader
 
@@ -60,6 +63,7 @@ __all__ = [
     "AFTER",
     "BEFORE",
     "CHANGES",
+    "CHART",
     "COMPARE_PARAMS",
     "DEFAULT_RANGE",
     "DEFAULT_STANDUP_AT",
@@ -92,6 +96,7 @@ __all__ = [
     "WINDOW",
     "DateRange",
     "ParsedState",
+    "StatusChart",
     "ViewState",
     "parse",
     "to_query_params",
@@ -121,6 +126,7 @@ class ViewState:
     before: int | None = None  # the compared executions; None: the plan's defaults
     after: int | None = None
     only_changes: bool = True
+    status_chart: StatusChart = DEFAULT_STATUS_CHART  # the executions page's open chart tab
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -169,6 +175,9 @@ def parse(params: Mapping[str, str | list[str]], names: Iterable[str] | None = N
         before=reader.id(BEFORE, "execution"),
         after=reader.id(AFTER, "execution"),
         only_changes=reader.flag(CHANGES, default=True, meaning='"only changes"'),
+        status_chart=reader.choice(
+            CHART, StatusChart, DEFAULT_STATUS_CHART, "the status chart shown"
+        ),
     )
     return ParsedState(state, reader.problems)
 
@@ -195,6 +204,7 @@ def to_query_params(state: ViewState, names: Iterable[str]) -> dict[str, str]:
         BEFORE: _str_or_none(state.before),
         AFTER: _str_or_none(state.after),
         CHANGES: None if state.only_changes else "false",
+        CHART: None if state.status_chart is DEFAULT_STATUS_CHART else state.status_chart.value,
     }
     wanted = set(names)
     unknown = wanted - set(values)

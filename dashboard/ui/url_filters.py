@@ -137,6 +137,22 @@ class UrlFilters:
         )
         return value if value is not None else getattr(self._state, field)
 
+    def tabs(self, field: str, labels: Mapping[T, str]) -> dict[T, Any]:
+        """Tabs whose open one is the field's value (`labels`: value -> tab label), each
+        container's `.open` saying whether it is the open one: a page builds only what the
+        open tab shows. Opening another tab writes it to the URL, then reruns."""
+        key = self._seed(field, to_widget=lambda value: labels[value])
+        values = {text: value for value, text in labels.items()}
+        default = next(iter(labels))
+        containers = st.tabs(
+            list(labels.values()),
+            key=key,
+            on_change=self._commit(
+                field, key, from_widget=lambda label: values.get(label, default)
+            ),
+        )
+        return dict(zip(labels, containers, strict=True))
+
     def number(self, label: str, field: str, **widget_args: Any) -> Any:
         """A number input (whole when the field is an int, e.g. the flaky window)."""
         key = self._seed(field)

@@ -105,13 +105,15 @@ class PortTaken(RuntimeError):
 
 @dataclass
 class StreamlitServer:
-    """`streamlit run dashboard/app.py` on a free loopback port, output captured to a log file."""
+    """`streamlit run dashboard/app.py` (or `script`) on a free loopback port, output captured
+    to a log file."""
 
     name: str
     env: dict[str, str] = field(repr=False)  # may hold a token
     log_path: Path
     port: int = 0
     start_timeout_s: float = SERVER_START_TIMEOUT_S
+    script: str = "dashboard/app.py"  # relative to the repository (the benchmarks' bare app)
     _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -142,7 +144,7 @@ class StreamlitServer:
             "-m",
             "streamlit",
             "run",
-            "dashboard/app.py",
+            self.script,
             "--server.headless",
             "true",
             "--server.port",

@@ -117,7 +117,8 @@ def path(page: Page) -> str:
 
 
 def expect_charts(page: Page, count: int) -> None:
-    """`count` plotly charts have drawn their SVG (hidden tabs included)."""
+    """`count` plotly charts have drawn their SVG (a closed tab whose chart is built only when
+    opened has none)."""
     expect(page.locator(PLOTLY_SVG).first).to_be_attached()
     expect(page.locator('[data-testid="stPlotlyChart"]')).to_have_count(count)
     for chart in page.locator('[data-testid="stPlotlyChart"]').all():
@@ -237,10 +238,16 @@ def view(page: Page) -> dict[str, object]:
         ]
         for group in main_area.get_by_role("radiogroup").all()
     }
+    tabs = [
+        tab.inner_text().strip()
+        for tab in main_area.get_by_role("tab").all()
+        if tab.get_attribute("aria-selected") == "true"
+    ]
     return {
         "path": path(page),
         "query": query(page),
         "title": main_area.get_by_role("heading", level=1).inner_text().strip(),
+        "tabs": tabs,
         "selects": selects,
         "picks": picks,
         "toggles": toggles,

@@ -239,3 +239,126 @@ def test_runtime_trend_of_more_than_the_limit_draws_each_plans_daily_median() ->
     assert trace.customdata[0][3] == per_day
     assert "median" in trace.hovertemplate
     assert not charts.runtime_is_aggregated(executions.head(charts.RUNTIME_POINT_LIMIT))
+
+
+# -- the status chart above the bar limit: the window per plan (#10) ---------------------------
+
+
+def plans_window() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Five executions of three plans, two of them named alike, with known counts:
+    Alpha (plan 1): #1 SUCCESS 4; #2 SUCCESS 2, FAILURE 1, Quarantined 1.
+    Beta (plan 2): #3 FAILURE 2, ERROR 1; #4 no results at all.
+    Alpha (plan 3): #5 SUCCESS 5."""
+    executions = [
+        records.execution(1, plan_id=1, plan_name="Alpha", result_summary={"SUCCESS": 4}),
+        records.execution(
+            2,
+            plan_id=1,
+            plan_name="Alpha",
+            result_summary={"SUCCESS": 2, "FAILURE": 1, "Quarantined": 1},
+        ),
+        records.execution(
+            3, plan_id=2, plan_name="Beta", result_summary={"FAILURE": 2, "ERROR": 1}
+        ),
+        records.execution(4, plan_id=2, plan_name="Beta", result_summary={}),
+        records.execution(5, plan_id=3, plan_name="Alpha", result_summary={"SUCCESS": 5}),
+    ]
+    return frames.executions_frame(executions), frames.status_counts_frame(executions)
+
+
+def test_plan_status_totals_sum_each_plans_results_by_status() -> None:
+    executions, counts = plans_window()
+
+    totals = charts.plan_status_totals(counts, executions)
+
+    rows = [
+        (row.label, row.status, row.count, row.executions) for row in totals.itertuples(index=False)
+    ]
+    assert rows == [
+        ("Alpha (plan 1)", "SUCCESS", 6, 2),
+        ("Alpha (plan 1)", "FAILURE", 1, 2),
+        ("Alpha (plan 1)", "Quarantined", 1, 2),
+        ("Alpha (plan 3)", "SUCCESS", 5, 1),
+        ("Beta", "FAILURE", 2, 2),  # the execution without results still counts as one
+        ("Beta", "ERROR", 1, 2),
+    ]
+
+
+def test_plan_status_totals_leave_out_counts_of_executions_not_in_the_slice() -> None:
+    executions, counts = plans_window()
+    only_beta = executions[executions["plan"] == "Beta"]
+
+    totals = charts.plan_status_totals(counts, only_beta)
+
+    assert totals["label"].tolist() == ["Beta", "Beta"]  # no id: no other plan shares it here
+    assert totals["count"].sum() == 3
+
+
+def test_status_per_plan_is_one_stacked_bar_per_plan_in_fixed_colours() -> None:
+    executions, counts = plans_window()
+
+    fig = charts.status_per_plan(counts, executions)
+
+    assert fig.layout.barmode == "stack"
+    assert list(fig.layout.yaxis.categoryarray) == ["Alpha (plan 1)", "Alpha (plan 3)", "Beta"]
+    drawn = {
+        trace.name: dict(zip(trace.y, trace.x, strict=True))
+        for trace in fig.data
+        if trace.orientation == "h"
+    }
+    assert drawn == {
+        "SUCCESS": {"Alpha (plan 1)": 6, "Alpha (plan 3)": 5},
+        "FAILURE": {"Alpha (plan 1)": 1, "Beta": 2},
+        "ERROR": {"Beta": 1},
+        "Quarantined": {"Alpha (plan 1)": 1},
+    }
+    colours = {trace.name: trace.marker.color for trace in fig.data}
+    assert colours["FAILURE"] == colors.STATUS_COLORS["FAILURE"]
+    assert colours["Quarantined"] == colors.UNKNOWN_STATUS_COLOR
+    beta_failures = next(t for t in fig.data if t.name == "FAILURE")
+    assert list(beta_failures.customdata) == [2, 2]  # executions of each bar's plan
+
+
+def test_status_per_plan_shows_names_literally() -> None:
+    executions, counts = plans_window()
+    executions = executions.assign(plan="<b>Shop</b>")
+
+    fig = charts.status_per_plan(counts, executions)
+
+    labels = list(fig.layout.yaxis.categoryarray)
+    assert all("<b>" not in label for label in labels)
+    assert all(label.startswith("&lt;b&gt;Shop&lt;/b&gt; (plan ") for label in labels)
+
+
+def test_status_per_plan_stays_small_at_70000_executions() -> None:
+    """70,000 executions of 20 plans, each with three statuses: 20 bars, each status's results
+    summed, whatever the window's size."""
+    n, plans = 70_000, 20
+    ids = pd.Series(range(1, n + 1), dtype="int64")
+    start = pd.Timestamp("2026-08-25", tz="UTC") + pd.to_timedelta(ids * 111, unit="s")
+    executions = pd.DataFrame(
+        {
+            "execution_id": ids,
+            "start": start,
+            "plan_id": pd.array((ids % plans) + 1, dtype="Int64"),
+            "plan": "Plan " + ((ids % plans) + 1).astype(str).str.zfill(2),
+        }
+    )
+    counts = pd.DataFrame(
+        {
+            "execution_id": ids.repeat(3).to_numpy(),
+            "start": start.repeat(3).to_numpy(),
+            "status": ["SUCCESS", "FAILURE", "ERROR"] * n,
+            "count": [3, 1, 1] * n,
+        }
+    )
+
+    fig = charts.status_per_plan(counts, executions)
+
+    assert len(fig.data) == 3
+    assert all(len(trace.x) == plans for trace in fig.data)
+    success = next(trace for trace in fig.data if trace.name == "SUCCESS")
+    assert sum(success.x) == 3 * n
+    assert set(success.customdata) == {n // plans}
+    # Kilobytes to send, where 70,000 bars of their own would be megabytes.
+    assert len(fig.to_json()) < 20_000

@@ -562,3 +562,25 @@ def test_cell_and_time_text() -> None:
     assert formatting.utc_text(pd.NaT) == "\u2013"
     assert cells.runtime_seconds(1500) == 1.5
     assert cells.runtime_seconds(pd.NA) is None
+
+
+def test_the_executions_view_makes_the_per_day_chart_only_when_asked() -> None:
+    """A closed "Per day" tab costs nothing (#10): the view is made without its chart, which
+    is made on first use and then kept."""
+    from dashboard.present.executions_view import executions_view
+
+    frame = frames.executions_frame(
+        [records.execution(i, start_date=f"2026-11-{10 + i}T09:00:00Z") for i in (1, 2, 3)]
+    )
+    counts = frames.status_counts_frame(
+        [records.execution(i, start_date=f"2026-11-{10 + i}T09:00:00Z") for i in (1, 2, 3)]
+    )
+
+    view = executions_view(frame, counts)
+
+    assert not view.status_per_day.made
+    assert not view.status_by_plan  # three executions: a bar each
+    figure = view.status_per_day()
+    assert view.status_per_day.made
+    assert view.status_per_day() is figure
+    assert sum(sum(trace.y) for trace in figure.data) == 12  # 3 + 1 results, three days

@@ -54,7 +54,8 @@ def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: Ap
     assert "13 Nov" in shown
     assert "20 Nov" in shown
     assert at.query_params == {"plan": str(plan.id), "status": "ERROR", **WEEK}
-    assert len(at.get("plotly_chart")) == 4
+    # Per execution, runtime, pass rate: the closed "Per day" tab's chart is not sent (#10).
+    assert [chart.key for chart in at.get("plotly_chart")] == ["status.exec", "runtime", "rate"]
 
 
 def test_changing_filters_updates_the_url(app: AppFactory, connect: Connect) -> None:
@@ -284,9 +285,20 @@ def test_a_links_unusual_status_is_kept_and_matches_nothing(
     assert at.query_params == {"status": "PROCESSING", **WEEK}
 
 
-def test_the_per_execution_chart_draws_the_latest_executions_and_says_so(
+def _status_columns_total(table: Any) -> int:
+    statuses = table.columns[table.columns.get_loc("Duration") + 1 : -1]  # up to "Pass rate"
+    return int(table[statuses].fillna(0).to_numpy().sum())
+
+
+def _charts(at: AppTest) -> dict[str, dict[str, Any]]:
+    return {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
+
+
+def test_above_the_bar_limit_the_status_chart_sums_the_window_per_plan_and_says_so(
     app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue #10: the chart shows every execution of the window, one bar per plan, instead
+    of "the latest 200"."""
     from dashboard.present import charts
 
     monkeypatch.setattr(charts, "EXECUTION_BAR_LIMIT", 5)
@@ -298,17 +310,84 @@ def test_the_per_execution_chart_draws_the_latest_executions_and_says_so(
     assert_no_failure(at)
     total = int(metrics(at)["Executions"])
     assert total > 5
-    assert f"Latest 5 of {total} executions" in captions(at)
-    per_execution = json.loads(at.get("plotly_chart")[0].proto.spec)
-    shown = per_execution["layout"]["xaxis"]["categoryarray"]
     table = at.dataframe[0].value
-    newest = table.sort_values(["Start", "Id"], ascending=False)["Id"].head(5)
-    assert shown == [f"#{i}" for i in reversed(newest.tolist())]
-    per_day = json.loads(at.get("plotly_chart")[1].proto.spec)
-    drawn = sum(sum(trace["y"]) for trace in per_day["data"])
-    statuses = table.columns[table.columns.get_loc("Duration") + 1 : -1]  # up to "Pass rate"
-    assert drawn == table[statuses].to_numpy().sum()  # the day chart counts every execution
     assert len(table) == total  # the table (and its CSV) keeps every execution
+    plans = sorted(set(table["Plan"]))
+    assert f"the results of all {total} executions of {len(plans)} plans, by status" in (
+        captions(at)
+    )
+    assert "Latest" not in captions(at)
+    per_plan = _charts(at)["status.exec"]
+    assert per_plan["layout"]["yaxis"]["categoryarray"] == plans
+    # Every result of every execution of the window is in a plan's bar.
+    assert sum(sum(trace["x"]) for trace in per_plan["data"]) == _status_columns_total(table)
+    for plan in plans:
+        drawn = sum(
+            x
+            for trace in per_plan["data"]
+            for y, x in zip(trace["y"], trace["x"], strict=True)
+            if y == plan
+        )
+        assert drawn == _status_columns_total(table[table["Plan"] == plan])
+    assert "status.day" not in _charts(at)  # its tab is closed: not built, not sent
+    tab_labels = [tab.label for tab in at.tabs]
+    assert tab_labels[:2] == ["Per plan", "Per day"]
+
+
+def test_up_to_the_bar_limit_each_execution_is_a_bar(app: AppFactory, connect: Connect) -> None:
+    connect()
+    at = app(EXECUTIONS, **WEEK)
+
+    at.run()
+
+    assert_no_failure(at)
+    total = int(metrics(at)["Executions"])
+    assert 0 < total <= 200
+    table = at.dataframe[0].value
+    per_execution = _charts(at)["status.exec"]
+    shown = per_execution["layout"]["xaxis"]["categoryarray"]
+    assert sorted(shown) == sorted(f"#{i}" for i in table["Id"])
+    assert [tab.label for tab in at.tabs][:2] == ["Per execution", "Per day"]
+
+
+def test_the_per_day_tab_is_in_the_link_and_only_its_chart_is_sent(
+    app: AppFactory, connect: Connect
+) -> None:
+    connect()
+    at = app(EXECUTIONS, chart="day", **WEEK)
+
+    at.run()
+
+    assert_no_failure(at)
+    figures = _charts(at)
+    assert set(figures) == {"status.day", "runtime", "rate"}
+    table = at.dataframe[0].value
+    drawn = sum(sum(trace["y"]) for trace in figures["status.day"]["data"])
+    assert drawn == _status_columns_total(table)  # the day chart counts every execution
+    assert at.query_params == {"chart": "day", **WEEK}
+
+    # A link without it opens the first tab (AppTest cannot click a tab: the browser test
+    # `test_the_per_day_tab_travels_in_the_link` does).
+    del at.query_params["chart"]
+    at.run()
+
+    assert_no_failure(at)
+    assert set(_charts(at)) == {"status.exec", "runtime", "rate"}
+    assert at.query_params == WEEK
+
+
+def test_a_links_unknown_chart_tab_is_dropped_with_a_note(
+    app: AppFactory, connect: Connect
+) -> None:
+    connect()
+    at = app(EXECUTIONS, chart="pie", **WEEK)
+
+    at.run()
+
+    assert_no_failure(at)
+    assert '"chart" value "pie" is not one of execution, day' in notes(at)
+    assert set(_charts(at)) == {"status.exec", "runtime", "rate"}
+    assert at.query_params == WEEK
 
 
 @pytest.mark.parametrize("page", [EXECUTIONS, None])

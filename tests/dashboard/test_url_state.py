@@ -28,6 +28,7 @@ EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
             date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
         ),
         ViewState(date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1)),
+        ViewState(status_chart=url_state.StatusChart.DAY),
     ],
 )
 def test_state_survives_a_round_trip_through_the_url(state: ViewState) -> None:
@@ -86,6 +87,7 @@ def test_parse_reads_only_the_names_it_is_given() -> None:
         ({"started": "2026-11-20T09:15:00"}, ViewState(), "is not a UTC time"),  # no zone
         ({"started": "2026-11-31T09:15:00Z"}, ViewState(), "is not a UTC time"),
         ({"started": "0001-01-01T00:00:00+01:00"}, ViewState(), "is not a UTC time"),
+        ({"chart": "pie"}, ViewState(), '"chart" value "pie" is not one of execution, day'),
     ],
 )
 def test_bad_values_are_dropped_with_a_readable_problem(
@@ -105,6 +107,17 @@ def test_good_values_beside_bad_ones_are_kept() -> None:
         project=2, statuses=("ERROR",), date_range=DateRange.LAST_30_DAYS
     )
     assert len(parsed.problems) == 1
+
+
+def test_the_open_chart_tab_is_an_executions_parameter_and_kept_by_results_links() -> None:
+    day = ViewState(status_chart=url_state.StatusChart.DAY)
+
+    assert url_state.to_query_params(day, url_state.EXECUTIONS_PARAMS) == {"chart": "day"}
+    # "Back to executions" from a results link restores the tab too.
+    assert url_state.to_query_params(day, url_state.RESULTS_PARAMS) == {"chart": "day"}
+    assert url_state.to_query_params(day, url_state.PLANS_PARAMS) == {}
+    assert url_state.parse({"chart": "DAY"}).state == day
+    assert url_state.parse({"chart": "execution"}) == url_state.ParsedState(ViewState(), [])
 
 
 def test_long_bad_values_are_shortened_in_the_problem() -> None:

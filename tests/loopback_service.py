@@ -1,4 +1,4 @@
-"""The HTTP side of the hand-built fake services: JSON answers on a free loopback port.
+"""The HTTP side of the hand-built fake services: their answers on a free loopback port.
 
 Each fake service (tests/dashboard/history_service.py, standup_history.py, named_service.py)
 decides what a request gets, `answer(path) -> (status, body)`; this serves those answers over
@@ -18,6 +18,8 @@ from typing import Any
 
 Answer = Callable[[str], tuple[int, Any]]
 """The request's path and query -> the HTTP status and the JSON body."""
+Respond = Callable[[str], tuple[int, str, bytes]]
+"""The request's path and query -> the HTTP status, the content type and the body."""
 
 
 @contextmanager
@@ -25,12 +27,24 @@ def serve_json(answer: Answer, *, name: str) -> Iterator[str]:
     """Answer every GET with `answer` on a free loopback port until the block ends; yields the
     base URL. `name` names the server's thread."""
 
+    def respond(target: str) -> tuple[int, str, bytes]:
+        status, body = answer(target)
+        return status, "application/json", json.dumps(body).encode()
+
+    with serve_http(respond, name=name) as base_url:
+        yield base_url
+
+
+@contextmanager
+def serve_http(respond: Respond, *, name: str) -> Iterator[str]:
+    """Answer every GET with `respond` on a free loopback port until the block ends; yields the
+    base URL."""
+
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            status, body = answer(self.path)
-            data = json.dumps(body).encode()
+            status, content_type, data = respond(self.path)
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

@@ -21,11 +21,11 @@ from streamlit.delta_generator import DeltaGenerator
 from api_client import ApiError, ScenarioNotFoundError
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics.flaky import last_finished
+from dashboard.analytics.frames import empty
 from dashboard.data import cache
 from dashboard.data.connection import Connection
 from dashboard.data.results_fanout import FanOut
 from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
-from dashboard.data.store_engine import empty_frame
 from dashboard.present.messages import describe_error
 from dashboard.state import plan_choice
 from dashboard.state.query import execution_query
@@ -175,4 +175,4 @@ def show_failures(fan_out: FanOut) -> None:
 
 
 def _no_results() -> pd.DataFrame:
-    return empty_frame(RESULT_HISTORY_COLUMNS)
+    return empty(RESULT_HISTORY_COLUMNS)

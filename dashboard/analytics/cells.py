@@ -1,32 +1,17 @@
-"""Frame helpers every layer shares: typed frames, sorted frames and reading single cells.
+"""Reading values out of frames, for every layer: single cells, a selected row, a column's span.
 
 A frame cell may be pandas' NA, NaN, NaT or None; these helpers turn any of them into None (or
-an en dash for text), so callers never test for each kind of missing value.
+an en dash for text), so callers never test for each kind of missing value. A frame's shape
+(columns, dtypes, order) is `frames`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 import pandas as pd
 
-UTC_TIME = "datetime64[us, UTC]"
 EN_DASH = "\u2013"  # between the ends of a span; also stands for "no value"
-
-
-def typed_frame(rows: Sequence[Mapping[str, Any]], schema: Mapping[str, str]) -> pd.DataFrame:
-    """A frame of `rows` with exactly the columns and dtypes of `schema`, even when empty."""
-    frame = pd.DataFrame(list(rows), columns=list(schema))
-    return frame.astype(dict(schema))
-
-
-def sorted_frame(frame: pd.DataFrame, by: list[str], *, ascending: bool = True) -> pd.DataFrame:
-    """`frame` sorted stably by `by`, missing values last, with a fresh index."""
-    return frame.sort_values(
-        by, ascending=ascending, na_position="last", kind="stable"
-    ).reset_index(drop=True)
 
 
 def time_extent(values: pd.Series) -> tuple[datetime, datetime] | None:

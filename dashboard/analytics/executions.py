@@ -12,14 +12,8 @@ from datetime import datetime
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.cells import (
-    UTC_TIME,
-    cell_text,
-    optional_datetime,
-    optional_int,
-    runtime_seconds,
-    typed_frame,
-)
+from dashboard.analytics.cells import cell_text, optional_datetime, optional_int, runtime_seconds
+from dashboard.analytics.frames import UTC_TIME, typed_rows
 from dashboard.analytics.verdicts import ordered_statuses
 from dashboard.analytics.windows import zone
 
@@ -51,7 +45,7 @@ def status_counts_per_day(status_counts: pd.DataFrame, *, tz: str = "UTC") -> pd
     schema = {"day": day_type(tz), "status": "str", "count": "int64"}
     dated = status_counts.dropna(subset=["start"])
     if dated.empty:
-        return typed_frame([], schema)
+        return typed_rows([], schema)
     per_day = (
         dated.assign(day=local_days(dated["start"], tz))
         .groupby(["day", "status"], as_index=False)["count"]
@@ -74,7 +68,7 @@ def pass_rate_per_day(executions: pd.DataFrame, *, tz: str = "UTC") -> pd.DataFr
     }
     dated = _finished_verdicts_only(executions.dropna(subset=["start"]))
     if dated.empty:
-        return typed_frame([], schema)
+        return typed_rows([], schema)
     daily = (
         dated.assign(day=local_days(dated["start"], tz))
         .groupby("day", as_index=False)

@@ -1,12 +1,15 @@
-"""Small frame helpers shared by the analytics: checking a caller's columns, typed empty frames.
+"""Frame shapes every layer shares: checking a caller's columns, typed, empty and sorted frames.
 
 Each analytic names the columns it reads, so a frame missing one fails at once with the
-column's name instead of a KeyError deep in a groupby; extra columns are always welcome.
+column's name instead of a KeyError deep in a groupby; extra columns are always welcome. What
+leaves a function has exactly its schema's columns and dtypes, even when it has no rows.
+Reading single cells is `cells`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -23,15 +26,29 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], what: str) -> N
 
 
 def typed(frame: pd.DataFrame, schema: Mapping[str, str]) -> pd.DataFrame:
-    """`frame` with exactly the schema's columns, in its order and dtypes, and a fresh index."""
+    """`frame` with exactly the schema's columns, in its order and dtypes, and a fresh index
+    (a frame with rows must have every column: ValueError names those it lacks)."""
     if frame.empty:
         return empty(schema)
-    return frame[list(schema)].astype(dict(schema)).reset_index(drop=True)
+    require_columns(frame, schema, "typed frame")
+    return frame.loc[:, list(schema)].astype(dict(schema)).reset_index(drop=True)
+
+
+def typed_rows(rows: Sequence[Mapping[str, Any]], schema: Mapping[str, str]) -> pd.DataFrame:
+    """A frame of `rows` with exactly the columns and dtypes of `schema`, even when empty."""
+    return pd.DataFrame(list(rows), columns=list(schema)).astype(dict(schema))
 
 
 def empty(schema: Mapping[str, str]) -> pd.DataFrame:
     """A frame with no rows and the schema's columns and dtypes."""
     return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in schema.items()})
+
+
+def sorted_frame(frame: pd.DataFrame, by: list[str], *, ascending: bool = True) -> pd.DataFrame:
+    """`frame` sorted stably by `by`, missing values last, with a fresh index."""
+    return frame.sort_values(
+        by, ascending=ascending, na_position="last", kind="stable"
+    ).reset_index(drop=True)
 
 
 def as_utc(value: object, name: str) -> pd.Timestamp:

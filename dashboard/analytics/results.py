@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dashboard.analytics.cells import typed_frame
+from dashboard.analytics.frames import typed_rows
 from dashboard.analytics.verdicts import FAILING_STATUSES, PASSED_STATUSES, ordered_statuses
 
 
@@ -31,7 +31,7 @@ def environment_matrix(results: pd.DataFrame) -> pd.DataFrame:
         "outcome": "str",
     }
     if results.empty:
-        return typed_frame([], schema)
+        return typed_rows([], schema)
     level = results["level"].fillna("").str.upper()
     marked = pd.DataFrame(
         {

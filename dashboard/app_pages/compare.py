@@ -4,40 +4,26 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import compare as compare_analytics
-from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
 from dashboard.present.captions import describe_basis
 from dashboard.state import links, plan_choice, routes
-from dashboard.ui import analytics_input, notices, sidebar, url_filters
+from dashboard.ui import analytics_input, notices, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.COMPARE
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-now = sidebar.now(connection)
-
-st.title("Compare executions")
-try:
-    plans = cache.plans(connection, active_only=False).plans
-except ApiError as error:
-    notices.show_error(error, part="the plan list")
-    st.stop()
-plan_names = plan_analytics.plan_names(plans)
-checked = plan_choice.check_plan(state, plan_names, page="comparison")
-state, problems = checked.state, problems + checked.problems
+start = analytics_input.start_page(ROUTE, "Compare executions", plan_for="comparison")
+connection, state, problems, now = start.connection, start.state, start.problems, start.now
+plan_names = start.plan_names
 
 executions = None
 if state.plan is not None:
     executions = analytics_input.lookback_executions(
         connection, now=now, project=None, plan=state.plan
     )
-    if executions is None:
-        st.stop()
     default = compare_analytics.default_pair(executions, state.plan)
     pair = plan_choice.check_pair(
         state,

@@ -3,36 +3,22 @@ some environments or started with a new browser version."""
 
 import streamlit as st
 
-from api_client import ApiError
 from dashboard.analytics import environments as env_analytics
-from dashboard.analytics import plans as plan_analytics
-from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import environments as env_view
 from dashboard.present import flaky as flaky_view
 from dashboard.present.captions import describe_basis
-from dashboard.state import links, plan_choice, routes
+from dashboard.state import links, routes
 from dashboard.state.params import WINDOW_BOUNDS
-from dashboard.ui import analytics_input, notices, sidebar, url_filters
+from dashboard.ui import analytics_input, notices, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.ENVIRONMENTS
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-now = sidebar.now(connection)
-
-st.title("Environments")
-try:
-    plans = cache.plans(connection, active_only=False).plans
-except ApiError as error:
-    notices.show_error(error, part="the plan list")
-    st.stop()
-plan_names = plan_analytics.plan_names(plans)
-checked = plan_choice.check_plan(state, plan_names, page="heat map")
-state, problems = checked.state, problems + checked.problems
+start = analytics_input.start_page(ROUTE, "Environments", plan_for="heat map")
+connection, state, problems, now = start.connection, start.state, start.problems, start.now
+plan_names = start.plan_names
 
 widgets = url_filters.UrlFilters(ROUTE, state)
 top = st.columns([3, 1, 2], vertical_alignment="bottom")
@@ -50,12 +36,7 @@ if state.plan is None:
     notices.show_notes(["Pick a plan to see its scenarios on each environment."], severity="info")
     st.stop()
 
-executions = analytics_input.lookback_executions(connection, now=now, project=None, plan=state.plan)
-if executions is None:
-    st.stop()
-loaded = analytics_input.load_window(connection, executions, state.window, plan=state.plan)
-if loaded is None:
-    st.stop()
+loaded = analytics_input.load_window(connection, now=now, window=state.window, plan=state.plan)
 report = env_analytics.environment_report(loaded.window, loaded.results)
 basis_text = (
     describe_basis(report.basis, today=now.date(), scope=f"of plan {plan_names[state.plan]}")

@@ -3,11 +3,9 @@ failures of the same window grouped by their message."""
 
 import streamlit as st
 
-from api_client import ApiError
 from dashboard.analytics import failure_groups as groups_analytics
 from dashboard.analytics import flaky as flaky_analytics
 from dashboard.analytics import plans as plan_analytics
-from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
@@ -15,29 +13,19 @@ from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.state import choices, links, routes
 from dashboard.state.params import THRESHOLD_BOUNDS, WINDOW_BOUNDS
-from dashboard.ui import analytics_input, notices, sidebar, url_filters
+from dashboard.ui import analytics_input, notices, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.FLAKY
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-now = sidebar.now(connection)
-
-st.title("Flaky scenarios")
-try:
-    plans = cache.plans(connection, active_only=False).plans
-except ApiError as error:
-    notices.show_error(error, part="the plan list")
-    st.stop()
+start = analytics_input.start_page(ROUTE, "Flaky scenarios")
+connection, now, plans, plan_names = start.connection, start.now, start.plans, start.plan_names
 projects = plan_analytics.project_names(plans)
 checked = choices.reconcile(
-    state, known_projects=projects, plan_projects=plan_analytics.plan_projects(plans)
+    start.state, known_projects=projects, plan_projects=plan_analytics.plan_projects(plans)
 )
-state, problems = checked.state, problems + checked.problems
-plan_names = plan_analytics.plan_names(plans)
+state, problems = checked.state, start.problems + checked.problems
 
 widgets = url_filters.UrlFilters(ROUTE, state)
 top = st.columns([2, 2, 1, 1, 2], vertical_alignment="bottom")
@@ -71,14 +59,9 @@ notices.show_notes(problems)
 with st.expander("How a scenario is judged flaky", icon=":material/help:"):
     st.markdown(flaky_view.rule_text(state.window, state.threshold, flaky_analytics.MIN_RUNS))
 
-executions = analytics_input.lookback_executions(
-    connection, now=now, project=state.project, plan=state.plan
+loaded = analytics_input.load_window(
+    connection, now=now, window=state.window, project=state.project, plan=state.plan
 )
-if executions is None:
-    st.stop()
-loaded = analytics_input.load_window(connection, executions, state.window, plan=state.plan)
-if loaded is None:
-    st.stop()
 
 flakiness = flaky_analytics.flaky_scenarios(
     loaded.executions, loaded.results, window=state.window, threshold=state.threshold

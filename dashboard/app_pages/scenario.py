@@ -3,10 +3,8 @@ environment, with the failure messages, log links and a runtime regression flag.
 
 import streamlit as st
 
-from api_client import ApiError
 from dashboard.analytics import history as history_analytics
 from dashboard.analytics import plans as plan_analytics
-from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import flaky as flaky_view
 from dashboard.present import scenario as scenario_view
@@ -14,42 +12,23 @@ from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import visible_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import WINDOW_BOUNDS
-from dashboard.ui import analytics_input, notices, sidebar, url_filters
+from dashboard.ui import analytics_input, notices, url_filters
 from dashboard.ui.tables import table
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.SCENARIO
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-now = sidebar.now(connection)
-
-heading = st.empty()
-heading.title("Scenario history")
-try:
-    plans = cache.plans(connection, active_only=False).plans
-except ApiError as error:
-    notices.show_error(error, part="the plan list")
-    st.stop()
-plan_names = plan_analytics.plan_names(plans)
-checked = plan_choice.check_plan(state, plan_names, page="scenario history")
-state, problems = checked.state, problems + checked.problems
+start = analytics_input.start_page(ROUTE, "Scenario history", plan_for="scenario history")
+connection, state, problems, now = start.connection, start.state, start.problems, start.now
+plans, plan_names = start.plans, start.plan_names
 scenarios = plan_analytics.plan_scenarios(plans, state.plan) if state.plan is not None else None
 past = None  # the window's results of a scenario the plan no longer lists
 unlisted = state.scenario is not None and scenarios is not None and state.scenario not in scenarios
 if unlisted and state.plan is not None and state.scenario is not None:
     # Links from past runs name scenarios the plan has dropped since: look for its runs.
-    executions = analytics_input.lookback_executions(
-        connection, now=now, project=None, plan=state.plan
-    )
-    if executions is None:
-        st.stop()
     past = analytics_input.load_scenario_window(
-        connection, executions, state.window, plan=state.plan, scenario=state.scenario
+        connection, now=now, window=state.window, plan=state.plan, scenario=state.scenario
     )
-    if past is None:
-        st.stop()
 state, scenario_problems = plan_choice.check_scenario(
     state,
     scenarios,
@@ -61,7 +40,7 @@ plan_name = visible_text(plan_names[state.plan], one_line=True) if state.plan is
 retired = plan_choice.retired_note(state, scenarios, plan_name)
 
 if state.scenario is not None:
-    heading.title(f"Scenario {state.scenario}")
+    start.heading.title(f"Scenario {state.scenario}")
 if state.plan is not None and state.scenario is not None:
     notices.plain(f"Plan: {plan_name}")
 widgets = url_filters.UrlFilters(ROUTE, state)
@@ -89,16 +68,11 @@ if state.plan is None or state.scenario is None:
     notices.show_notes(["Pick a plan and one of its scenarios."], severity="info")
     st.stop()
 
-loaded = past
-if loaded is None:
-    executions = analytics_input.lookback_executions(
-        connection, now=now, project=None, plan=state.plan
-    )
-    if executions is None:
-        st.stop()
-    loaded = analytics_input.load_window(connection, executions, state.window, plan=state.plan)
-    if loaded is None:
-        st.stop()
+loaded = (
+    past
+    if past is not None
+    else analytics_input.load_window(connection, now=now, window=state.window, plan=state.plan)
+)
 history = history_analytics.scenario_history(
     loaded.window, loaded.results, state.plan, state.scenario
 )

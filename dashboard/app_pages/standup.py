@@ -26,6 +26,13 @@ LINK_COLUMNS = {
     "Evidence": st.column_config.LinkColumn(display_text="open"),
     "History": st.column_config.LinkColumn(display_text="history"),
 }
+# Presenter mode: the free-text columns get a fixed width (a long plan name or message is cut
+# with an ellipsis), so they never push the columns after them off the table's right edge.
+PRESENTER_COLUMNS = {
+    **LINK_COLUMNS,
+    "Plan": st.column_config.TextColumn(width="medium"),
+    "Message": st.column_config.TextColumn(width="medium"),
+}
 
 connection = sidebar.current_connection()
 parsed = url_filters.read_view(ROUTE)
@@ -154,13 +161,11 @@ def standup_body() -> None:
             elif section.rows.empty:
                 notices.show_notes([section.empty_text], severity="info")
             else:
-                # The evidence link right after the plan: in view however narrow the column.
-                others = [c for c in section.shown.columns if c not in ("Plan", "Evidence")]
                 st.dataframe(
                     section.shown,
                     hide_index=True,
-                    column_order=["Plan", "Evidence", *others],
-                    column_config=LINK_COLUMNS,
+                    column_order=sections_view.column_order(section, present=state.present),
+                    column_config=PRESENTER_COLUMNS if state.present else LINK_COLUMNS,
                     key=f"standup.{position}",
                 )
                 if section.more:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
-from dashboard.analytics.cells import sorted_frame, typed_frame
+from dashboard.analytics.frames import sorted_frame, typed_rows
 from dashboard.analytics.verdicts import (
     execution_finished,
     execution_status,
@@ -51,7 +51,7 @@ def plans_frame(plans: Iterable[TestPlan]) -> pd.DataFrame:
         }
         for plan in plans
     ]
-    frame = typed_frame(rows, PLAN_COLUMNS)
+    frame = typed_rows(rows, PLAN_COLUMNS)
     return sorted_frame(frame, ["project", "plan", "plan_id"])
 
 
@@ -121,7 +121,7 @@ def executions_of_history(executions: pd.DataFrame, statuses: pd.DataFrame) -> p
         for row in executions.to_dict("records")
     ]
     return sorted_frame(
-        typed_frame(rows, EXECUTION_COLUMNS), ["start", "execution_id"], ascending=False
+        typed_rows(rows, EXECUTION_COLUMNS), ["start", "execution_id"], ascending=False
     )
 
 
@@ -175,7 +175,7 @@ def results_frame(results: Iterable[TestResult]) -> pd.DataFrame:
                 "start": result.start_date,
             }
         )
-    frame = typed_frame(rows, RESULT_COLUMNS)
+    frame = typed_rows(rows, RESULT_COLUMNS)
     return sorted_frame(frame, ["scenario_id", "os", "browser", "browser_version", "result_id"])
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
+from dashboard.analytics.frames import typed
 from dashboard.analytics.verdicts import execution_finished, is_running
 from dashboard.data.frames import is_web_url
 from dashboard.data.schemas import (
@@ -20,7 +21,6 @@ from dashboard.data.schemas import (
     EXECUTION_STATUS_COLUMNS,
     RESULT_HISTORY_COLUMNS,
 )
-from dashboard.data.store_engine import typed_frame
 
 PLAN_HISTORY_COLUMNS: dict[str, str] = {
     "plan_id": "int64",
@@ -112,9 +112,7 @@ def plan_frames(plans: Iterable[TestPlan]) -> PlanFrames:
             "scenario_id": [s for p in plans for s in p.scenarios],
         }
     )
-    return PlanFrames(
-        typed_frame(frame, PLAN_HISTORY_COLUMNS), typed_frame(scenarios, PLAN_SCENARIO_COLUMNS)
-    )
+    return PlanFrames(typed(frame, PLAN_HISTORY_COLUMNS), typed(scenarios, PLAN_SCENARIO_COLUMNS))
 
 
 def execution_frames(executions: Iterable[Execution]) -> ExecutionFrames:
@@ -148,9 +146,9 @@ def execution_frames(executions: Iterable[Execution]) -> ExecutionFrames:
         }
     )
     return ExecutionFrames(
-        typed_frame(frame, EXECUTION_HISTORY_COLUMNS),
-        typed_frame(statuses, EXECUTION_STATUS_COLUMNS),
-        typed_frame(result_ids, EXECUTION_RESULT_ID_COLUMNS),
+        typed(frame, EXECUTION_HISTORY_COLUMNS),
+        typed(statuses, EXECUTION_STATUS_COLUMNS),
+        typed(result_ids, EXECUTION_RESULT_ID_COLUMNS),
     )
 
 
@@ -201,7 +199,7 @@ def results_frame(
             "unlinked_logs": [_unlinked(n, x) for n, x in zip(node, executor, strict=True)],
         }
     )
-    return typed_frame(frame, RESULT_HISTORY_COLUMNS)
+    return typed(frame, RESULT_HISTORY_COLUMNS)
 
 
 def _unlinked(node: str | None, executor: str | None) -> str | None:

@@ -33,8 +33,9 @@ from api_client import (
     TestResult,
     Truncation,
 )
-from dashboard.analytics.cells import sorted_frame, time_extent
+from dashboard.analytics.cells import time_extent
 from dashboard.analytics.executions import ExecutionHeader, execution_header
+from dashboard.analytics.frames import sorted_frame
 from dashboard.data import frames
 from dashboard.data.results_fanout import FanOut, FanOutCounts
 

@@ -36,10 +36,10 @@ from api_client import (
     SkippedRecord,
     TestResult,
 )
+from dashboard.analytics.frames import empty
 from dashboard.data.history_frames import results_frame
 from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_engine import empty_frame
 from dashboard.data.store_errors import StoreError
 
 _LOG = logging.getLogger(__name__)
@@ -203,7 +203,7 @@ def fetch_results(
 
     results = pd.concat(state.frames, ignore_index=True) if state.frames else None
     if results is None or results.empty:
-        results = empty_frame(RESULT_HISTORY_COLUMNS)
+        results = empty(RESULT_HISTORY_COLUMNS)
     else:
         results = results.sort_values(
             ["execution_id", "scenario_id", "result_id"], kind="stable", ignore_index=True

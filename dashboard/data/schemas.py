@@ -3,7 +3,7 @@ them, analytics and presentation consume them. Every frame has exactly these, ev
 
 from __future__ import annotations
 
-from dashboard.analytics.cells import UTC_TIME
+from dashboard.analytics.frames import UTC_TIME
 
 PLAN_COLUMNS: dict[str, str] = {
     "plan_id": "int64",

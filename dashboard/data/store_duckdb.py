@@ -29,7 +29,8 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from dashboard.data.store_engine import Params, typed_frame, with_placeholders
+from dashboard.analytics.frames import typed
+from dashboard.data.store_engine import Params, with_placeholders
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
 
 _LOG = logging.getLogger(__name__)
@@ -149,7 +150,7 @@ class DuckDBEngine:
             return relation.to_arrow_table()
 
         table = self._run(read)
-        return typed_frame(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)
+        return typed(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)
 
     @contextlib.contextmanager
     def staged(self, frame: pd.DataFrame) -> Iterator[str]:

@@ -124,16 +124,3 @@ def with_pyformat(sql: str) -> str:
 def with_staged(sql: str, name: str) -> str:
     """`{staged}` replaced by a relation's name (a plain replace: SQL has other braces)."""
     return sql.replace("{staged}", name)
-
-
-def typed_frame(frame: pd.DataFrame, schema: Mapping[str, str]) -> pd.DataFrame:
-    """`frame` with exactly `schema`'s columns, in order and with its dtypes."""
-    missing = [column for column in schema if column not in frame.columns]
-    if missing:
-        raise ValueError(f"the frame lacks the columns {missing}")
-    out = frame.loc[:, list(schema)].astype(dict(schema))
-    return out.reset_index(drop=True)
-
-
-def empty_frame(schema: Mapping[str, str]) -> pd.DataFrame:
-    return pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in schema.items()})

@@ -13,16 +13,17 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.analytics.frames import typed
 from dashboard.data import store_sql as sql
 from dashboard.data.schemas import PAIR_COLUMNS
-from dashboard.data.store_engine import StoreEngine, typed_frame, with_staged
+from dashboard.data.store_engine import StoreEngine, with_staged
 from dashboard.data.store_types import EXECUTION_ID_COLUMNS
 
 
 def pairs_frame(pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:
     """(execution, scenario) pairs as a PAIR_COLUMNS frame, each pair once, in order."""
     unique = list(dict.fromkeys((int(e), int(s)) for e, s in pairs))
-    return typed_frame(
+    return typed(
         pd.DataFrame(
             {"execution_id": [e for e, _ in unique], "scenario_id": [s for _, s in unique]}
         ),
@@ -32,7 +33,7 @@ def pairs_frame(pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:
 
 def ids_frame(execution_ids: Iterable[int]) -> pd.DataFrame:
     unique = list(dict.fromkeys(int(e) for e in execution_ids))
-    return typed_frame(pd.DataFrame({"execution_id": unique}), EXECUTION_ID_COLUMNS)
+    return typed(pd.DataFrame({"execution_id": unique}), EXECUTION_ID_COLUMNS)
 
 
 def as_table(frame: pd.DataFrame, table: str) -> pd.DataFrame:

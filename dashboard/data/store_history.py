@@ -18,6 +18,7 @@ from secrets import token_hex
 
 import pandas as pd
 
+from dashboard.analytics.frames import empty, typed
 from dashboard.analytics.verdicts import RUNNING_STATUSES
 from dashboard.data import store_sql as sql
 from dashboard.data.history_frames import (
@@ -34,7 +35,7 @@ from dashboard.data.schemas import (
     RESULT_HISTORY_COLUMNS,
 )
 from dashboard.data.store_duckdb import DuckDBEngine
-from dashboard.data.store_engine import StoreEngine, empty_frame, typed_frame, with_staged
+from dashboard.data.store_engine import StoreEngine, with_staged
 from dashboard.data.store_frames import (
     as_table,
     ids_frame,
@@ -114,10 +115,8 @@ class HistoryStore(StoreLease):
 
     def replace_plans(self, plans: PlanFrames) -> int:
         """Replace every stored plan and plan scenario list with `plans`; returns how many."""
-        frame = unique(typed_frame(plans.plans, PLAN_HISTORY_COLUMNS), ["plan_id"])
-        scenarios = unique(
-            typed_frame(plans.scenarios, PLAN_SCENARIO_COLUMNS), ["plan_id", "ordinal"]
-        )
+        frame = unique(typed(plans.plans, PLAN_HISTORY_COLUMNS), ["plan_id"])
+        scenarios = unique(typed(plans.scenarios, PLAN_SCENARIO_COLUMNS), ["plan_id", "ordinal"])
         staged_plans = as_table(frame, "plans")
         staged_scenarios = as_table(scenarios, "plan_scenarios")
         with self._write() as db:
@@ -130,11 +129,9 @@ class HistoryStore(StoreLease):
     def add_executions(self, executions: ExecutionFrames) -> int:
         """Store the finished executions among `executions` (upsert by id), with their status
         counts and result ids; running ones are left out. Returns how many were stored."""
-        frame = unique(
-            typed_frame(executions.executions, EXECUTION_HISTORY_COLUMNS), ["execution_id"]
-        )
-        statuses = typed_frame(executions.statuses, EXECUTION_STATUS_COLUMNS)
-        result_ids = typed_frame(executions.result_ids, EXECUTION_RESULT_ID_COLUMNS)
+        frame = unique(typed(executions.executions, EXECUTION_HISTORY_COLUMNS), ["execution_id"])
+        statuses = typed(executions.statuses, EXECUTION_STATUS_COLUMNS)
+        result_ids = typed(executions.result_ids, EXECUTION_RESULT_ID_COLUMNS)
         running = statuses.loc[
             (statuses["count"] > 0)
             & statuses["status"].fillna("").str.strip().str.upper().isin(RUNNING_STATUSES),
@@ -171,9 +168,9 @@ class HistoryStore(StoreLease):
         `result_count` (0 remembers "no results"). Only pairs of finished executions belong
         here (the fan-out decides). Returns how many pairs were marked.
         """
-        frame = unique(typed_frame(results, RESULT_HISTORY_COLUMNS), ["result_id"])
+        frame = unique(typed(results, RESULT_HISTORY_COLUMNS), ["result_id"])
         marked = pairs.assign(fetched_at=pd.Timestamp.now(tz=UTC)).astype({"result_count": "int64"})
-        marked = unique(typed_frame(marked, FETCHED_PAIR_COLUMNS), ["execution_id", "scenario_id"])
+        marked = unique(typed(marked, FETCHED_PAIR_COLUMNS), ["execution_id", "scenario_id"])
         if marked.empty and frame.empty:
             return 0
         staged_results = as_table(frame, "results")
@@ -291,7 +288,7 @@ class HistoryStore(StoreLease):
         results, or the fact that they have none, need no request."""
         wanted = pairs_frame(pairs)
         if wanted.empty:
-            return empty_frame(PAIR_COLUMNS)
+            return empty(PAIR_COLUMNS)
         with self._lease() as db, db.staged(wanted) as name:
             return db.frame(with_staged(sql.STORED_OF_STAGED_PAIRS, name), PAIR_COLUMNS)
 

@@ -13,7 +13,8 @@ import pandas as pd
 import pyarrow as pa
 from pyarrow import csv as pa_csv
 
-from dashboard.data.store_engine import typed_frame, with_pyformat
+from dashboard.analytics.frames import typed
+from dashboard.data.store_engine import with_pyformat
 
 
 def pg_sql(sql: str) -> str:
@@ -85,4 +86,4 @@ def csv_frame(data: bytes, schema: Mapping[str, str]) -> pd.DataFrame:
             quoted_strings_can_be_null=False,
         ),
     )
-    return typed_frame(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)
+    return typed(table.to_pandas(types_mapper=_PANDAS_TYPES.get), schema)

@@ -20,6 +20,19 @@ LinkFor = Callable[[str, int], "str | None"]
 SHOWN_PER_SECTION = 5
 """Items shown per section: five of each fit a 1920x1080 screen without scrolling."""
 
+PRESENTER_LEAVES_OUT: dict[str, tuple[str, ...]] = {
+    # The execution that changed the verdict stays; the one before it is a click away (the
+    # evidence), and the plans running now are named below the sections.
+    "Turned red": ("Passed in", "Now running"),
+    "Fixed": ("Failed in", "Now running"),
+    # The latest execution is the one the evidence link opens.
+    "Still failing": ("Latest",),
+    # The rule's minimum of executions is in the CSV and the normal view.
+    "Slower": ("Executions",),
+}
+"""Columns presenter mode leaves out, by section: in its large type a third of a 1920 px screen
+holds four or five columns, and a column cut off at the right reads as missing data."""
+
 
 @dataclass(frozen=True)
 class Section:
@@ -140,6 +153,18 @@ def sections(
             computed=not (title == "Newly failing scenarios" and newly is None),
         )
         for title in SECTIONS
+    ]
+
+
+def column_order(section: Section, *, present: bool = False) -> list[str]:
+    """The section's columns as the page shows them: the plan and its evidence link first (in
+    view however narrow the column), then the rest; in presenter mode without the columns
+    `PRESENTER_LEAVES_OUT` names."""
+    spared = PRESENTER_LEAVES_OUT.get(section.title, ()) if present else ()
+    left_out = ("Plan", "Evidence", *spared)
+    return [
+        *(c for c in ("Plan", "Evidence") if c in section.rows.columns),
+        *(c for c in section.rows.columns if c not in left_out),
     ]
 
 

@@ -13,7 +13,7 @@ _STYLE = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 header[data-testid="stHeader"] { display: none; }
-.stMainBlockContainer { max-width: 100%; padding-top: 1rem; }
+.stMainBlockContainer { max-width: 100%; padding: 1rem 1.5rem; }
 html { font-size: 20px; }
 </style>
 """

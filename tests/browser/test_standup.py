@@ -281,3 +281,38 @@ def test_five_items_a_section_fit_1920x1080_without_scrolling(
         assert box is not None
         assert box["y"] + box["height"] <= FULL_HD["height"], f"{title} ends below the screen"
     screen.expect_no_failure_shown(page)
+
+
+# What presenter mode shows of each section, left to right (the normal view adds the columns
+# dashboard/present/standup.PRESENTER_LEAVES_OUT names).
+PRESENTER_HEADERS = {
+    "Turned red": ["Plan", "Evidence", "Failed in"],
+    "Fixed": ["Plan", "Evidence", "Passed in"],
+    "Still failing": ["Plan", "Evidence", "Red since", "Executions"],
+    "Newly failing scenarios": [
+        "Plan",
+        "Evidence",
+        "Scenario",
+        "Environment",
+        "Message",
+        "History",
+    ],
+    "Slower": ["Plan", "Evidence", "Median now", "Median, 14 days before", "Slower by"],
+}
+
+
+def test_presenter_mode_shows_every_column_of_every_section_at_1920x1080(
+    history_dashboard: StreamlitServer, page: Page
+) -> None:
+    """No table is cut off at its right edge: every header is in view and nothing scrolls
+    sideways (the grid's accessible table lists the columns in view, a cut one included)."""
+    page.set_viewport_size(FULL_HD)  # type: ignore[arg-type]
+    grids = open_standup(page, history_dashboard.url + HISTORY_VIEW + "&present=1")
+
+    assert list(grids) == SECTIONS
+    for title, grid in grids.items():
+        grid.expect_rows(5)
+        assert grid.headers() == PRESENTER_HEADERS[title], title
+        hidden = int(grid.scroller.evaluate("el => el.scrollWidth - el.clientWidth"))
+        assert hidden <= 0, f"{title}: {hidden} px of columns lie right of the table's edge"
+    screen.expect_no_failure_shown(page)

@@ -25,17 +25,15 @@ another plan".
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.client import samples
+from tests.loopback_service import serve_json, stamp
 
 PLAN_ID = 7
 PLAN_NAME = "Hand-built plan"
@@ -151,7 +149,7 @@ class HistoryService:
                     scenario_id=scenario,
                     execution_id=execution_id,
                     plan_id=plan,
-                    start_date=_stamp(start),
+                    start_date=stamp(start),
                     node_log_path=f"https://logs.example.test/{result_id}/node.log",
                     environment=samples.with_changes(
                         samples.ENVIRONMENT,
@@ -187,8 +185,8 @@ class HistoryService:
             test_result_status_counts="["
             + ", ".join(f"{status}, {n}" for status, n in summary.items())
             + "]",
-            start_date=_stamp(start),
-            end_date=None if running else _stamp(start + timedelta(milliseconds=runtime_ms)),
+            start_date=stamp(start),
+            end_date=None if running else stamp(start + timedelta(milliseconds=runtime_ms)),
             runtime=None if running else runtime_ms,
         )
 
@@ -215,36 +213,10 @@ class HistoryService:
         return 404, {"error": "NOT_FOUND"}
 
 
-def _stamp(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 @contextmanager
 def serve_history() -> Iterator[HistoryService]:
     """Serve the hand-built history on a free loopback port until the block ends."""
     service = HistoryService()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            status, body = service.answer(self.path)
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass  # quiet: the tests read what the dashboard shows
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    service.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="history-service", daemon=True)
-    thread.start()
-    try:
+    with serve_json(service.answer, name="history-service") as base_url:
+        service.base_url = base_url
         yield service
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)

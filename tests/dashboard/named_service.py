@@ -8,17 +8,15 @@ one result per scenario, named as the test says. Any token is accepted.
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.client import samples
+from tests.loopback_service import serve_json, stamp
 
 PLAN_ID = 3
 EXECUTION_ID = 900
@@ -76,8 +74,8 @@ class NamedService:
             result_summary=summary,
             test_results=[EXECUTION_ID * 1000 + i for i in range(len(summary))],
             test_result_status_counts="[" + ", ".join(f"{s}, 1" for s in summary) + "]",
-            start_date=_stamp(self.started),
-            end_date=_stamp(self.started + self.names.ends_after),
+            start_date=stamp(self.started),
+            end_date=stamp(self.started + self.names.ends_after),
             runtime=self.names.runtime_ms,
         )
 
@@ -97,7 +95,7 @@ class NamedService:
                 scenario_id=scenario_id,
                 execution_id=EXECUTION_ID,
                 plan_id=PLAN_ID,
-                start_date=_stamp(self.started),
+                start_date=stamp(self.started),
             )
         ]
 
@@ -116,36 +114,10 @@ class NamedService:
         return 404, {"error": "NOT_FOUND"}
 
 
-def _stamp(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 @contextmanager
 def serve_names(names: Names) -> Iterator[NamedService]:
     """Serve `names` on a free loopback port until the block ends."""
     service = NamedService(names)
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            status, body = service.answer(self.path)
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass  # quiet: the tests read what the dashboard shows, not this log
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    service.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="named-service", daemon=True)
-    thread.start()
-    try:
+    with serve_json(service.answer, name="named-service") as base_url:
+        service.base_url = base_url
         yield service
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)

@@ -25,17 +25,15 @@ standup page must fit on one screen.
 from __future__ import annotations
 
 import dataclasses
-import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.client import samples
+from tests.loopback_service import serve_json, stamp
 
 PROJECT_ID = 2
 PROJECT = "Web shop"
@@ -110,10 +108,6 @@ RUNS: tuple[Run, ...] = (
 )
 
 
-def _stamp(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _level(run: Run, scenario: int, environment: int) -> str:
     if run.running:
         return "WAITING"
@@ -167,8 +161,8 @@ def execution(run: Run, plan_name: str) -> dict[str, Any]:
         result_summary=summary,
         test_results=[_result_id(run, s, env["id"]) for s, env in _cells()],
         test_result_status_counts="[" + ", ".join(f"{k}, {v}" for k, v in summary.items()) + "]",
-        start_date=_stamp(run.start),
-        end_date=None if run.running else _stamp(run.start + timedelta(seconds=run.runtime_s)),
+        start_date=stamp(run.start),
+        end_date=None if run.running else stamp(run.start + timedelta(seconds=run.runtime_s)),
         runtime=None if run.running else run.runtime_s * 1000,
     )
 
@@ -185,7 +179,7 @@ def results(run: Run, scenario: int) -> list[dict[str, Any]]:
             execution_id=run.id,
             plan_id=run.plan_id,
             project_id=PROJECT_ID,
-            start_date=_stamp(run.start),
+            start_date=stamp(run.start),
         )
         for s, env in _cells()
         if s == scenario
@@ -244,28 +238,6 @@ def serve_history(copies: int = 1) -> Iterator[HistoryService]:
     ends."""
     plans, runs = copied(copies)
     service = HistoryService(plans=plans, runs=runs)
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            status, body = service.answer(self.path)
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass  # quiet: the tests read what the dashboard shows, not this log
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    service.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="history-service", daemon=True)
-    thread.start()
-    try:
+    with serve_json(service.answer, name="history-service") as base_url:
+        service.base_url = base_url
         yield service
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)

@@ -4,11 +4,8 @@ no port scanner, and Refresh reloads only the caller's connection, at most every
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -19,6 +16,7 @@ from dashboard.present.messages import form_connection_failed
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import assert_no_failure, captions, joined
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
+from tests.loopback_service import serve_http
 
 # -- the form: on or off, and where it may go ---------------------------------------------------
 
@@ -94,27 +92,11 @@ def test_a_host_off_the_allow_list_is_refused_before_any_request(
 def web_server() -> Iterator[str]:
     """Some other web server on the network: an HTML page for every path."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = b"<html><body>It works!</body></html>"
-            self.send_response(200 if self.path == "/" else 404)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(target: str) -> tuple[int, str, bytes]:
+        return 200 if target == "/" else 404, "text/html", b"<html><body>It works!</body></html>"
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve_http(respond, name="web-server") as base_url:
+        yield base_url
 
 
 def closed_port() -> str:

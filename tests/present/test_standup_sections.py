@@ -8,7 +8,13 @@ import pandas as pd
 
 from dashboard.analytics.standup import NEWLY_FAILING_COLUMNS, standup_digest
 from dashboard.analytics.windows import standup_window
-from dashboard.present.standup import SHOWN_PER_SECTION, items_csv_frame, sections
+from dashboard.present.standup import (
+    PRESENTER_LEAVES_OUT,
+    SHOWN_PER_SECTION,
+    column_order,
+    items_csv_frame,
+    sections,
+)
 from tests.analytics.frames import execution, executions, ts
 from tests.present.test_digest import NOW, link_for, small_history
 
@@ -37,6 +43,27 @@ def test_five_sections_in_their_order_with_an_empty_text_each() -> None:
     assert by_title["Slower"].rows["Slower by"].tolist() == ["+58 %"]
     # Results were not given: the section says it was not computed, rather than "nothing".
     assert not by_title["Newly failing scenarios"].computed
+
+
+def test_plan_and_evidence_lead_and_presenter_mode_leaves_out_what_a_tv_can_spare() -> None:
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+    by_title = {s.title: s for s in sections(digest, link_for, scenario_link=lambda p, s: "h")}
+
+    for title, section in by_title.items():
+        shown = column_order(section)
+        assert shown[:2] == ["Plan", "Evidence"], title
+        assert sorted(shown) == sorted(section.rows.columns), title  # every column, once
+        presented = column_order(section, present=True)
+        left_out = set(PRESENTER_LEAVES_OUT.get(title, ()))
+        assert left_out <= set(shown), title  # names columns the section has
+        assert presented == [c for c in shown if c not in left_out], title
+    assert column_order(by_title["Turned red"], present=True) == ["Plan", "Evidence", "Failed in"]
+    assert column_order(by_title["Still failing"], present=True) == [
+        "Plan",
+        "Evidence",
+        "Red since",
+        "Executions",
+    ]
 
 
 def test_more_than_five_items_collapse_into_and_n_more() -> None:

@@ -1,0 +1,69 @@
+"""The HTTP side of the hand-built fake services: their answers on a free loopback port.
+
+Each fake service (tests/dashboard/history_service.py, standup_history.py, named_service.py)
+decides what a request gets, `answer(path) -> (status, body)`; this serves those answers over
+real HTTP, so the dashboard reads them through the same client, fan-out and history store as
+any service.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Answer = Callable[[str], tuple[int, Any]]
+"""The request's path and query -> the HTTP status and the JSON body."""
+Respond = Callable[[str], tuple[int, str, bytes]]
+"""The request's path and query -> the HTTP status, the content type and the body."""
+
+
+@contextmanager
+def serve_json(answer: Answer, *, name: str) -> Iterator[str]:
+    """Answer every GET with `answer` on a free loopback port until the block ends; yields the
+    base URL. `name` names the server's thread."""
+
+    def respond(target: str) -> tuple[int, str, bytes]:
+        status, body = answer(target)
+        return status, "application/json", json.dumps(body).encode()
+
+    with serve_http(respond, name=name) as base_url:
+        yield base_url
+
+
+@contextmanager
+def serve_http(respond: Respond, *, name: str) -> Iterator[str]:
+    """Answer every GET with `respond` on a free loopback port until the block ends; yields the
+    base URL."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status, content_type, data = respond(self.path)
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # quiet: the tests read what the dashboard shows, not this log
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def stamp(moment: datetime) -> str:
+    """An instant as the service writes it: UTC, whole seconds, a trailing Z."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

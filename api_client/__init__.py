@@ -36,6 +36,7 @@ from api_client.models import (
     Alert,
     Environment,
     Execution,
+    ExecutionChunks,
     ExecutionPage,
     RecordList,
     SkippedRecord,
@@ -46,7 +47,7 @@ from api_client.models import (
     UserInfo,
 )
 from api_client.operations import Operation
-from api_client.pagination import ProgressCallback
+from api_client.pagination import PageTransform, ProgressCallback
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 
@@ -63,6 +64,7 @@ __all__ = [
     "CompanyNotFoundError",
     "Environment",
     "Execution",
+    "ExecutionChunks",
     "ExecutionNotFoundError",
     "ExecutionPage",
     "ExecutionQuery",
@@ -71,6 +73,7 @@ __all__ = [
     "NoExecutionsMatchError",
     "NotFoundError",
     "Operation",
+    "PageTransform",
     "PermissionDeniedError",
     "ProgressCallback",
     "RateLimitError",

@@ -36,8 +36,8 @@ from api_client.models import (
     Alert,
     Environment,
     Execution,
-    ExecutionChunks,
     ExecutionPage,
+    FoldedExecutions,
     RecordList,
     SkippedRecord,
     TestPlan,
@@ -47,12 +47,13 @@ from api_client.models import (
     UserInfo,
 )
 from api_client.operations import Operation
-from api_client.pagination import PageTransform, ProgressCallback
+from api_client.pagination import AddPage, PageTransform, ProgressCallback, StartFold
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 
 __all__ = [
     "NO_RETRIES",
+    "AddPage",
     "Alert",
     "ApiClient",
     "ApiConnectionError",
@@ -64,10 +65,10 @@ __all__ = [
     "CompanyNotFoundError",
     "Environment",
     "Execution",
-    "ExecutionChunks",
     "ExecutionNotFoundError",
     "ExecutionPage",
     "ExecutionQuery",
+    "FoldedExecutions",
     "InternalServerError",
     "InvalidRequestError",
     "NoExecutionsMatchError",
@@ -86,6 +87,7 @@ __all__ = [
     "ScenarioNotFoundError",
     "ServerError",
     "SkippedRecord",
+    "StartFold",
     "TestPlan",
     "TestResult",
     "Truncation",

@@ -306,27 +306,29 @@ class RecordList(list[T], Generic[T]):
         return f"RecordList({list.__repr__(self)}, skipped={len(self.skipped)}{truncated})"
 
 
-C = TypeVar("C")
+A = TypeVar("A")
 
 
 @dataclass(slots=True)
-class ExecutionChunks(Generic[C]):
+class FoldedExecutions(Generic[A]):
     """What one walk over the executions' pages made of them, page by page
-    (`ApiClient.all_executions_by_page`): the caller's chunk of each page the walk kept, so no
-    more than a few pages of `Execution` models are ever held at once.
+    (`ApiClient.fold_executions`, `ApiClient.all_executions_by_page`), so no more than a few
+    pages of `Execution` models are ever held at once.
 
-    The chunks together hold each execution exactly once, in the service's order, as
+    The pages folded into `value` held each execution exactly once, in the service's order, as
     `all_executions` would list them; `skipped` and `truncation` are what that list would carry.
     """
 
-    chunks: list[C]
-    """One per page kept (pages 1, 2, ... in order), made from that page's new executions."""
+    value: A
+    """The accumulator after the last page kept."""
     skipped: list[SkippedRecord]
     """The records of the kept pages that did not fit, as `RecordList.skipped`."""
     truncation: Truncation | None = None
     """Set when the walk stopped before the last page the service claimed, as on `RecordList`."""
     executions: int = 0
-    """How many executions the chunks were made from (each counted once)."""
+    """How many executions were folded in (each counted once)."""
+    pages: int = 0
+    """How many pages were folded in: pages 1 to `pages`."""
 
 
 class ExecutionPage(ApiModel):

@@ -6,10 +6,10 @@ which pages to ask for, how many at a time, and when the service's counts can be
 The walk is lazy: a page is asked for only when there is room for it (at most `max_concurrency`
 in flight, and none far ahead of the first page not yet merged), so a service that claims a
 billion pages costs a few requests, not a billion queued tasks. Each page is handed to the
-caller's `PageTransform` as soon as it is merged (in page order, in the caller's thread) and
+caller (`AddPage`) as soon as it is merged (in page order, in the caller's thread) and
 then let go, so the walk holds page 1, the pages in flight and those waiting for an earlier
 one, never all of them. Pages are fetched on daemon threads: a walk the caller abandons (an
-exception from `on_progress` or the transform, a failed page, an interrupt) leaves nothing
+exception from `on_progress` or `add`, a failed page, an interrupt) leaves nothing
 behind that would hold the interpreter at exit, and its pages still in flight stop at their
 next chunk.
 """
@@ -28,8 +28,8 @@ from typing import Generic, TypeVar
 from api_client.errors import InvalidRequestError
 from api_client.models import (
     Execution,
-    ExecutionChunks,
     ExecutionPage,
+    FoldedExecutions,
     RecordList,
     Truncation,
     TruncationReason,
@@ -44,12 +44,19 @@ ProgressCallback = Callable[[int, int], None]
 FetchPage = Callable[[int, int, ExecutionQuery, threading.Event | None], ExecutionPage]
 """Fetches one page: `fetch(page_number, page_size, query, stop)`; setting `stop` abandons it."""
 
+A = TypeVar("A")
 C = TypeVar("C")
 
+StartFold = Callable[[], A]
+"""Makes a fresh accumulator for one walk (and again for each walk again)."""
+
+AddPage = Callable[[A, list[Execution]], A]
+"""Folds one page into the accumulator: `add(accumulator, executions)` returns the accumulator
+to carry on with (the same object, changed, or a new one). `executions` is a new list of the
+page's executions not seen on an earlier page, in the service's order."""
+
 PageTransform = Callable[[list[Execution]], C]
-"""Makes the caller's chunk of one page: `transform(executions)`, given a new list of the
-page's executions not seen on an earlier page, in the service's order (see
-`walk_execution_chunks`)."""
+"""Makes the caller's chunk of one page: `transform(executions)`, given what `AddPage` is."""
 
 PAGE_SIZES = (1000, 100, 50)
 """Page sizes tried, largest first, until the service accepts one (the spec gives no maximum;
@@ -74,7 +81,7 @@ def walk_executions(
 ) -> RecordList[Execution]:
     """Every execution matching `query`, each exactly once, in the service's order.
 
-    The walk of `walk_execution_chunks`, with each page's new executions as its chunk, joined.
+    The walk of `walk_executions_folded`, each page's new executions kept as they are, joined.
     """
     walked = walk_execution_chunks(
         fetch,
@@ -95,11 +102,11 @@ def as_list(executions: list[Execution]) -> list[Execution]:
     return executions
 
 
-def joined(walked: ExecutionChunks[list[Execution]]) -> RecordList[Execution]:
+def joined(walked: FoldedExecutions[list[list[Execution]]]) -> RecordList[Execution]:
     """The executions of a walk made with `as_list`, as one list with its skipped records and
     truncation."""
     merged: RecordList[Execution] = RecordList(skipped=walked.skipped, truncation=walked.truncation)
-    for chunk in walked.chunks:
+    for chunk in walked.value:
         merged.extend(chunk)
     return merged
 
@@ -114,13 +121,52 @@ def walk_execution_chunks(
     max_pages: int,
     on_progress: ProgressCallback | None = None,
     first: ExecutionPage | None = None,
-) -> ExecutionChunks[C]:
-    """Every execution matching `query`, each exactly once, in the service's order, handed to
-    `transform` page by page; what it makes of each page is kept instead of the page.
+) -> FoldedExecutions[list[C]]:
+    """The walk of `walk_executions_folded` whose value is `transform`'s chunk of each page kept,
+    in page order."""
+    return walk_executions_folded(
+        fetch,
+        query,
+        list,
+        chunk_each_page(transform),
+        page_size=page_size,
+        max_concurrency=max_concurrency,
+        max_pages=max_pages,
+        on_progress=on_progress,
+        first=first,
+    )
 
-    `transform` is called in the caller's thread, once per page the walk keeps, in page order,
-    with a new list of that page's executions not seen on an earlier page (possibly empty: a
-    page of skipped records only). An exception from it ends the walk and is raised.
+
+def chunk_each_page(transform: PageTransform[C]) -> AddPage[list[C]]:
+    """The fold that keeps `transform`'s chunk of each page in a list (start it with `list`)."""
+
+    def add(chunks: list[C], executions: list[Execution]) -> list[C]:
+        chunks.append(transform(executions))
+        return chunks
+
+    return add
+
+
+def walk_executions_folded(
+    fetch: FetchPage,
+    query: ExecutionQuery,
+    start: StartFold[A],
+    add: AddPage[A],
+    *,
+    page_size: int,
+    max_concurrency: int,
+    max_pages: int,
+    on_progress: ProgressCallback | None = None,
+    first: ExecutionPage | None = None,
+) -> FoldedExecutions[A]:
+    """Every execution matching `query`, each exactly once, in the service's order, folded page
+    by page into an accumulator: a page's models are let go once `add` has taken them in.
+
+    `start()` makes the accumulator; `add(accumulator, executions)` is called in the caller's
+    thread, once per page the walk keeps, in page order, with a new list of that page's
+    executions not seen on an earlier page (possibly empty: a page of skipped records only),
+    and returns the accumulator to go on with. An exception from either ends the walk and is
+    raised.
 
     `first`, when given, is page 1 of `query` at `page_size`, already fetched (by
     `first_page_at_largest_size`); the first walk starts from it.
@@ -130,25 +176,24 @@ def walk_execution_chunks(
     bounds itself at the newest start on the first page, which keeps executions started
     later out of the later pages; and if the pages still disagree on how many executions
     match, the data changed under the walk and it is walked again (at most `_MAX_WALKS` times;
-    the last walk is returned as it is). A walk again starts from nothing: the chunks of the
-    walk before are dropped, so `transform` sees those pages again and must not count on being
-    called once per page of the service.
+    the last walk is returned as it is). A walk again starts from nothing: a new `start()`,
+    the accumulator of the walk before dropped, so `add` sees those pages again and must only
+    build its accumulator, not count on being called once per page of the service.
 
     The service's page count is believed up to `ceil(total_count / page_size)` and `max_pages`;
     the walk also ends at an empty page or one with nothing new. When it ends before the last
     page claimed, the result's `truncation` says so.
     """
-    walk: ExecutionChunks[C] = ExecutionChunks(chunks=[], skipped=[])
+    walk: FoldedExecutions[A] | None = None
     for _ in range(_MAX_WALKS):
         walk, totals = _walk_once(
-            fetch, query, transform, page_size, max_concurrency, max_pages, on_progress, first
+            fetch, query, start, add, page_size, max_concurrency, max_pages, on_progress, first
         )
         first = None  # a walk again starts afresh
         if len(totals) == 1:
             break
-        _LOG.info(
-            "executions changed during the walk over %d pages; walking again", len(walk.chunks)
-        )
+        _LOG.info("executions changed during the walk over %d pages; walking again", walk.pages)
+    assert walk is not None  # _MAX_WALKS >= 1
     return walk
 
 
@@ -160,21 +205,14 @@ def believed_page_count(first: ExecutionPage, page_size: int, max_pages: int) ->
 
 
 @dataclass
-class _Merge(Generic[C]):
-    """The pages of one walk merged so far: each page's chunk, and what the walk still needs
-    of the pages (their ids, their skipped records, their totals), never the pages."""
+class _Merge(Generic[A]):
+    """The pages of one walk merged so far: the accumulator, and what the walk still needs of
+    the pages (their ids, their skipped records, their totals), never the pages."""
 
-    transform: PageTransform[C]
-    walk: ExecutionChunks[C] = field(default_factory=lambda: ExecutionChunks(chunks=[], skipped=[]))
+    add: AddPage[A]
+    walk: FoldedExecutions[A]
     seen: set[int] = field(default_factory=set)
     totals: set[int] = field(default_factory=set)  # every kept page's total_count
-
-    def keep_new(self, page: ExecutionPage, new: list[Execution]) -> None:
-        """Keep `page`, whose new executions `new_of` gave: they become its chunk."""
-        self.walk.skipped.extend(page.skipped)
-        self.totals.add(page.total_count)
-        self.walk.executions += len(new)
-        self.walk.chunks.append(self.transform(new))
 
     def new_of(self, page: ExecutionPage) -> list[Execution]:
         """`page`'s executions not seen before, each once, in its order (`seen` is updated)."""
@@ -185,22 +223,31 @@ class _Merge(Generic[C]):
                 new.append(execution)
         return new
 
+    def keep(self, page: ExecutionPage, new: list[Execution]) -> None:
+        """Keep `page`, whose new executions `new_of` gave: they are folded in."""
+        self.walk.skipped.extend(page.skipped)
+        self.totals.add(page.total_count)
+        self.walk.value = self.add(self.walk.value, new)
+        self.walk.executions += len(new)
+        self.walk.pages += 1
+
 
 def _walk_once(
     fetch: FetchPage,
     query: ExecutionQuery,
-    transform: PageTransform[C],
+    start: StartFold[A],
+    add: AddPage[A],
     page_size: int,
     max_concurrency: int,
     max_pages: int,
     on_progress: ProgressCallback | None,
     first: ExecutionPage | None,
-) -> tuple[ExecutionChunks[C], set[int]]:
+) -> tuple[FoldedExecutions[A], set[int]]:
     if first is None:
         first = fetch(1, page_size, query, None)
     total_pages = believed_page_count(first, page_size, max_pages)
     claimed_pages, claimed_total = first.page_count, first.total_count
-    merge = _Merge(transform)
+    merge = _Merge(add, FoldedExecutions(value=start(), skipped=[]))
     if on_progress:
         on_progress(1, total_pages)
     reason: TruncationReason | None = None
@@ -216,7 +263,7 @@ def _walk_once(
         finally:
             in_flight.abandon()
     else:
-        merge.keep_new(first, merge.new_of(first))
+        merge.keep(first, merge.new_of(first))
     implied = math.ceil(max(claimed_total, 0) / page_size)
     if reason is None and total_pages < min(claimed_pages, implied):
         reason = TruncationReason.PAGE_CAP  # neither the service's total nor its pages ended it
@@ -225,7 +272,7 @@ def _walk_once(
     truncation = Truncation(
         claimed_pages=claimed_pages,
         claimed_total=claimed_total,
-        pages_read=len(merge.walk.chunks),
+        pages_read=merge.walk.pages,
         reason=reason,
     )
     _LOG.warning("walk truncated: %s", truncation)
@@ -235,7 +282,7 @@ def _walk_once(
 
 def _fetch_later_pages(
     in_flight: _PagesInFlight,
-    merge: _Merge[C],
+    merge: _Merge[A],
     first: ExecutionPage,
     total_pages: int,
     max_concurrency: int,
@@ -243,7 +290,7 @@ def _fetch_later_pages(
 ) -> TruncationReason | None:
     """Keep page 1, then fetch pages 2..`total_pages` and keep them in order as they arrive.
 
-    Page 1 is kept once the first later pages are asked for, so its chunk is made while they
+    Page 1 is kept once the first later pages are asked for, so it is folded in while they
     are on their way. Returns why the walk stopped early, or None when it read every page.
     Progress is reported per page as it arrives, in the caller's thread.
     """
@@ -270,8 +317,8 @@ def _fetch_later_pages(
                     return TruncationReason.EMPTY_PAGE
                 if page.item_list and not new:
                     return TruncationReason.NOTHING_NEW
-            merge.keep_new(page, new)
-            del page, new  # the page's models live on only in its chunk, if the chunk keeps them
+            merge.keep(page, new)
+            del page, new  # the page's models live on only where `add` keeps them
             next_to_merge += 1
     return None
 

@@ -1,4 +1,5 @@
-"""`all_executions_by_page`: the walk hands each page to the caller as it is merged, keeping
+"""`fold_executions` and `all_executions_by_page`: the walk hands each page to the caller as it
+is merged, keeping
 everything `all_executions` guarantees (each execution once, skipped records, truncation, the
 walk again when the data changes), so a caller can drop a page's models once it has used them."""
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api_client import Execution, ExecutionChunks, Truncation, TruncationReason
+from api_client import Execution, FoldedExecutions, Truncation, TruncationReason
 from tests.client.conftest import MakeClient
 from tests.client.samples import execution, page
 from tests.client.test_client import changing_during_the_walk, execution_started, paged_service
@@ -35,9 +36,10 @@ def test_each_page_is_handed_over_once_in_order_and_joins_to_all_executions(
 
     walked = client.all_executions_by_page(first_and_count, page_size=5)
 
-    assert isinstance(walked, ExecutionChunks)
-    assert walked.chunks == [(23, 5), (18, 5), (13, 5), (8, 5), (3, 3)]
+    assert isinstance(walked, FoldedExecutions)
+    assert walked.value == [(23, 5), (18, 5), (13, 5), (8, 5), (3, 3)]
     assert walked.executions == 23
+    assert walked.pages == 5
     assert walked.truncation is None
     assert walked.skipped == []
     # In the caller's thread: a chunk may touch what only that thread may (Streamlit, pandas).
@@ -61,10 +63,34 @@ def test_a_walk_again_drops_the_chunks_of_the_walk_before(make_client: MakeClien
 
     walked = client.all_executions_by_page(record, page_size=4)
 
-    assert walked.chunks == [[12, 11, 10, 9], [8, 7, 6, 5], [4, 3, 2, 1], [0]]
+    assert walked.value == [[12, 11, 10, 9], [8, 7, 6, 5], [4, 3, 2, 1], [0]]
     assert walked.executions == 13
     assert handed[:3] == [[12, 11, 10, 9], [8, 7, 6, 5], [4, 3, 2, 1]]  # the first walk
-    assert handed[3:] == walked.chunks
+    assert handed[3:] == walked.value
+
+
+def test_a_fold_starts_afresh_for_a_walk_again(make_client: MakeClient) -> None:
+    records = [execution_started(i) for i in range(12, 0, -1)]
+    client, _ = make_client(
+        changing_during_the_walk(records, lambda rs: rs.pop(5)),  # one vanishes after page 1
+        max_concurrency=2,
+    )
+    started: list[list[int]] = []
+
+    def start() -> list[int]:
+        started.append([])
+        return started[-1]
+
+    def add(total: list[int], executions: list[Execution]) -> list[int]:
+        total.extend(ids(executions))
+        return total
+
+    folded = client.fold_executions(start, add, page_size=4)
+
+    assert len(started) == 2  # the first walk's pages disagreed on the total
+    assert folded.value is started[1]
+    assert folded.value == [12, 11, 10, 9, 8, 6, 5, 4, 3, 2, 1]
+    assert (folded.executions, folded.pages) == (11, 3)
 
 
 def test_a_failing_transform_ends_the_walk_and_is_raised(make_client: MakeClient) -> None:
@@ -156,7 +182,7 @@ def test_chunks_follow_the_walks_rules_on_pages_that_repeat_and_skip(
     listed = client.all_executions(page_size=PAGE_SIZE)
 
     chunks, skipped, truncation = expected_walk(pages)
-    assert walked.chunks == chunks
+    assert walked.value == chunks
     assert [s.record_id for s in walked.skipped] == skipped
     assert walked.truncation == truncation
     assert walked.executions == sum(len(c) for c in chunks)

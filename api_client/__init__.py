@@ -37,6 +37,7 @@ from api_client.models import (
     Environment,
     Execution,
     ExecutionPage,
+    FoldedExecutions,
     RecordList,
     SkippedRecord,
     TestPlan,
@@ -46,12 +47,13 @@ from api_client.models import (
     UserInfo,
 )
 from api_client.operations import Operation
-from api_client.pagination import ProgressCallback
+from api_client.pagination import AddPage, PageTransform, ProgressCallback, StartFold
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 
 __all__ = [
     "NO_RETRIES",
+    "AddPage",
     "Alert",
     "ApiClient",
     "ApiConnectionError",
@@ -66,11 +68,13 @@ __all__ = [
     "ExecutionNotFoundError",
     "ExecutionPage",
     "ExecutionQuery",
+    "FoldedExecutions",
     "InternalServerError",
     "InvalidRequestError",
     "NoExecutionsMatchError",
     "NotFoundError",
     "Operation",
+    "PageTransform",
     "PermissionDeniedError",
     "ProgressCallback",
     "RateLimitError",
@@ -83,6 +87,7 @@ __all__ = [
     "ScenarioNotFoundError",
     "ServerError",
     "SkippedRecord",
+    "StartFold",
     "TestPlan",
     "TestResult",
     "Truncation",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ssl
 import threading
 from types import TracebackType
-from typing import Self
+from typing import Self, TypeVar
 
 import httpx
 from pydantic import SecretStr
@@ -25,17 +25,33 @@ from api_client._arguments import (
 from api_client._request import RequestLoop
 from api_client.auth import BearerAuth
 from api_client.errors import NoExecutionsMatchError, RequestValidationError
-from api_client.models import Execution, ExecutionPage, RecordList, TestPlan, TestResult
+from api_client.models import (
+    Execution,
+    ExecutionPage,
+    FoldedExecutions,
+    RecordList,
+    TestPlan,
+    TestResult,
+)
 from api_client.operations import Operation
 from api_client.pagination import (
     PAGE_SIZES,
+    AddPage,
+    PageTransform,
     ProgressCallback,
+    StartFold,
+    as_list,
+    chunk_each_page,
     first_page_at_largest_size,
-    walk_executions,
+    joined,
+    walk_executions_folded,
 )
 from api_client.parsing import execution_page_from_json, records_from_json
 from api_client.query import DateBound, ExecutionQuery
 from api_client.retry import RetryPolicy
+
+A = TypeVar("A")
+C = TypeVar("C")
 
 
 class ApiClient:
@@ -208,6 +224,82 @@ class ApiClient:
         client's later walks. When the walk stopped before the last page the service claimed,
         the result's `truncation` says so.
         """
+        walked = self.all_executions_by_page(
+            as_list,
+            query=query,
+            project_id=project_id,
+            plan_id=plan_id,
+            date_from=date_from,
+            date_to=date_to,
+            status=status,
+            email=email,
+            page_size=page_size,
+            on_progress=on_progress,
+        )
+        return joined(walked)
+
+    def all_executions_by_page(
+        self,
+        transform: PageTransform[C],
+        *,
+        query: ExecutionQuery | None = None,
+        project_id: int | None = None,
+        plan_id: int | None = None,
+        date_from: DateBound | None = None,
+        date_to: DateBound | None = None,
+        status: str | None = None,
+        email: str | None = None,
+        page_size: int | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> FoldedExecutions[list[C]]:
+        """The walk of `all_executions`, keeping `transform`'s chunk of each page instead of
+        the page: the result's `value` is the chunks, one per page kept, in page order.
+
+        `transform(executions)` is called as `fold_executions`' `add` is (same list, same
+        thread, same order; again for each page of a walk again).
+        """
+        return self.fold_executions(
+            list,
+            chunk_each_page(transform),
+            query=query,
+            project_id=project_id,
+            plan_id=plan_id,
+            date_from=date_from,
+            date_to=date_to,
+            status=status,
+            email=email,
+            page_size=page_size,
+            on_progress=on_progress,
+        )
+
+    def fold_executions(
+        self,
+        start: StartFold[A],
+        add: AddPage[A],
+        *,
+        query: ExecutionQuery | None = None,
+        project_id: int | None = None,
+        plan_id: int | None = None,
+        date_from: DateBound | None = None,
+        date_to: DateBound | None = None,
+        status: str | None = None,
+        email: str | None = None,
+        page_size: int | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> FoldedExecutions[A]:
+        """The walk of `all_executions`, folding each page into an accumulator as it arrives.
+
+        For a caller that turns executions into something smaller (a frame's columns, counts):
+        a page's models can be dropped once `add` has taken them in, so the walk never holds
+        every execution's model at once. `start()` makes the accumulator; `add(accumulator,
+        executions)` is called in the caller's thread, in page order, with a new list of the
+        page's executions not seen on an earlier page, and returns the accumulator to go on
+        with. The pages together hold each execution exactly once, in the service's order.
+        When the data changes under the walk and it is walked again, the accumulator is
+        dropped, `start()` is called again and `add` sees those pages again. The result
+        carries every kept page's skipped records and the walk's `truncation`, as
+        `all_executions`' list does; arguments and page sizes are those of `all_executions`.
+        """
         # Invalid filters fail here, before any request.
         query = _query(query, project_id, plan_id, date_from, date_to, status, email)
         first = None
@@ -219,9 +311,11 @@ class ApiClient:
             size, first = first_page_at_largest_size(self._page, query, PAGE_SIZES)
             if first.total_count > 0:  # an empty answer may not have looked at the size
                 self._page_size = size
-        return walk_executions(
+        return walk_executions_folded(
             self._page,
             query,
+            start,
+            add,
             page_size=size,
             max_concurrency=self._max_concurrency,
             max_pages=self._max_pages,

@@ -306,6 +306,31 @@ class RecordList(list[T], Generic[T]):
         return f"RecordList({list.__repr__(self)}, skipped={len(self.skipped)}{truncated})"
 
 
+A = TypeVar("A")
+
+
+@dataclass(slots=True)
+class FoldedExecutions(Generic[A]):
+    """What one walk over the executions' pages made of them, page by page
+    (`ApiClient.fold_executions`, `ApiClient.all_executions_by_page`), so no more than a few
+    pages of `Execution` models are ever held at once.
+
+    The pages folded into `value` held each execution exactly once, in the service's order, as
+    `all_executions` would list them; `skipped` and `truncation` are what that list would carry.
+    """
+
+    value: A
+    """The accumulator after the last page kept."""
+    skipped: list[SkippedRecord]
+    """The records of the kept pages that did not fit, as `RecordList.skipped`."""
+    truncation: Truncation | None = None
+    """Set when the walk stopped before the last page the service claimed, as on `RecordList`."""
+    executions: int = 0
+    """How many executions were folded in (each counted once)."""
+    pages: int = 0
+    """How many pages were folded in: pages 1 to `pages`."""
+
+
 class ExecutionPage(ApiModel):
     """One page of the filter operation (spec 2.5). `skipped` lists records left out of it."""
 

@@ -5,10 +5,13 @@ which pages to ask for, how many at a time, and when the service's counts can be
 
 The walk is lazy: a page is asked for only when there is room for it (at most `max_concurrency`
 in flight, and none far ahead of the first page not yet merged), so a service that claims a
-billion pages costs a few requests, not a billion queued tasks. Pages are fetched on daemon
-threads: a walk the caller abandons (an exception from `on_progress`, a failed page, an
-interrupt) leaves nothing behind that would hold the interpreter at exit, and its pages still
-in flight stop at their next chunk.
+billion pages costs a few requests, not a billion queued tasks. Each page is handed to the
+caller (`AddPage`) as soon as it is merged (in page order, in the caller's thread) and
+then let go, so the walk holds page 1, the pages in flight and those waiting for an earlier
+one, never all of them. Pages are fetched on daemon threads: a walk the caller abandons (an
+exception from `on_progress` or `add`, a failed page, an interrupt) leaves nothing
+behind that would hold the interpreter at exit, and its pages still in flight stop at their
+next chunk.
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Generic, TypeVar
 
 from api_client.errors import InvalidRequestError
 from api_client.models import (
     Execution,
     ExecutionPage,
+    FoldedExecutions,
     RecordList,
     Truncation,
     TruncationReason,
@@ -38,6 +43,20 @@ ProgressCallback = Callable[[int, int], None]
 
 FetchPage = Callable[[int, int, ExecutionQuery, threading.Event | None], ExecutionPage]
 """Fetches one page: `fetch(page_number, page_size, query, stop)`; setting `stop` abandons it."""
+
+A = TypeVar("A")
+C = TypeVar("C")
+
+StartFold = Callable[[], A]
+"""Makes a fresh accumulator for one walk (and again for each walk again)."""
+
+AddPage = Callable[[A, list[Execution]], A]
+"""Folds one page into the accumulator: `add(accumulator, executions)` returns the accumulator
+to carry on with (the same object, changed, or a new one). `executions` is a new list of the
+page's executions not seen on an earlier page, in the service's order."""
+
+PageTransform = Callable[[list[Execution]], C]
+"""Makes the caller's chunk of one page: `transform(executions)`, given what `AddPage` is."""
 
 PAGE_SIZES = (1000, 100, 50)
 """Page sizes tried, largest first, until the service accepts one (the spec gives no maximum;
@@ -62,6 +81,93 @@ def walk_executions(
 ) -> RecordList[Execution]:
     """Every execution matching `query`, each exactly once, in the service's order.
 
+    The walk of `walk_executions_folded`, each page's new executions kept as they are, joined.
+    """
+    walked = walk_execution_chunks(
+        fetch,
+        query,
+        as_list,
+        page_size=page_size,
+        max_concurrency=max_concurrency,
+        max_pages=max_pages,
+        on_progress=on_progress,
+        first=first,
+    )
+    return joined(walked)
+
+
+def as_list(executions: list[Execution]) -> list[Execution]:
+    """The transform that keeps a page's executions as they are (the walk hands each page a new
+    list, so keeping it is safe)."""
+    return executions
+
+
+def joined(walked: FoldedExecutions[list[list[Execution]]]) -> RecordList[Execution]:
+    """The executions of a walk made with `as_list`, as one list with its skipped records and
+    truncation."""
+    merged: RecordList[Execution] = RecordList(skipped=walked.skipped, truncation=walked.truncation)
+    for chunk in walked.value:
+        merged.extend(chunk)
+    return merged
+
+
+def walk_execution_chunks(
+    fetch: FetchPage,
+    query: ExecutionQuery,
+    transform: PageTransform[C],
+    *,
+    page_size: int,
+    max_concurrency: int,
+    max_pages: int,
+    on_progress: ProgressCallback | None = None,
+    first: ExecutionPage | None = None,
+) -> FoldedExecutions[list[C]]:
+    """The walk of `walk_executions_folded` whose value is `transform`'s chunk of each page kept,
+    in page order."""
+    return walk_executions_folded(
+        fetch,
+        query,
+        list,
+        chunk_each_page(transform),
+        page_size=page_size,
+        max_concurrency=max_concurrency,
+        max_pages=max_pages,
+        on_progress=on_progress,
+        first=first,
+    )
+
+
+def chunk_each_page(transform: PageTransform[C]) -> AddPage[list[C]]:
+    """The fold that keeps `transform`'s chunk of each page in a list (start it with `list`)."""
+
+    def add(chunks: list[C], executions: list[Execution]) -> list[C]:
+        chunks.append(transform(executions))
+        return chunks
+
+    return add
+
+
+def walk_executions_folded(
+    fetch: FetchPage,
+    query: ExecutionQuery,
+    start: StartFold[A],
+    add: AddPage[A],
+    *,
+    page_size: int,
+    max_concurrency: int,
+    max_pages: int,
+    on_progress: ProgressCallback | None = None,
+    first: ExecutionPage | None = None,
+) -> FoldedExecutions[A]:
+    """Every execution matching `query`, each exactly once, in the service's order, folded page
+    by page into an accumulator: a page's models are let go once `add` has taken them in.
+
+    `start()` makes the accumulator; `add(accumulator, executions)` is called in the caller's
+    thread, once per page the walk keeps, in page order, with a new list of that page's
+    executions not seen on an earlier page (possibly empty: a page of skipped records only),
+    and returns the accumulator to go on with. An exception from either ends the walk and is
+    raised.
+
     `first`, when given, is page 1 of `query` at `page_size`, already fetched (by
     `first_page_at_largest_size`); the first walk starts from it.
 
@@ -69,30 +175,26 @@ def walk_executions(
     or repeat one at a page boundary. So, when the caller sets no upper bound, the walk
     bounds itself at the newest start on the first page, which keeps executions started
     later out of the later pages; and if the pages still disagree on how many executions
-    match, the data changed under the walk and it is walked again.
+    match, the data changed under the walk and it is walked again (at most `_MAX_WALKS` times;
+    the last walk is returned as it is). A walk again starts from nothing: a new `start()`,
+    the accumulator of the walk before dropped, so `add` sees those pages again and must only
+    build its accumulator, not count on being called once per page of the service.
 
     The service's page count is believed up to `ceil(total_count / page_size)` and `max_pages`;
     the walk also ends at an empty page or one with nothing new. When it ends before the last
     page claimed, the result's `truncation` says so.
     """
-    walk = _Walk(pages={}, truncation=None)
+    walk: FoldedExecutions[A] | None = None
     for _ in range(_MAX_WALKS):
-        walk = _walk_once(fetch, query, page_size, max_concurrency, max_pages, on_progress, first)
-        first = None  # a walk again starts afresh
-        if len({page.total_count for page in walk.pages.values()}) == 1:
-            break
-        _LOG.info(
-            "executions changed during the walk over %d pages; walking again", len(walk.pages)
+        walk, totals = _walk_once(
+            fetch, query, start, add, page_size, max_concurrency, max_pages, on_progress, first
         )
-    merged = merge_pages(walk.pages[number] for number in sorted(walk.pages))
-    merged.truncation = walk.truncation
-    return merged
-
-
-@dataclass
-class _Walk:
-    pages: dict[int, ExecutionPage]
-    truncation: Truncation | None
+        first = None  # a walk again starts afresh
+        if len(totals) == 1:
+            break
+        _LOG.info("executions changed during the walk over %d pages; walking again", walk.pages)
+    assert walk is not None  # _MAX_WALKS >= 1
+    return walk
 
 
 def believed_page_count(first: ExecutionPage, page_size: int, max_pages: int) -> int:
@@ -102,19 +204,50 @@ def believed_page_count(first: ExecutionPage, page_size: int, max_pages: int) ->
     return max(1, min(claimed, implied, max_pages))
 
 
+@dataclass
+class _Merge(Generic[A]):
+    """The pages of one walk merged so far: the accumulator, and what the walk still needs of
+    the pages (their ids, their skipped records, their totals), never the pages."""
+
+    add: AddPage[A]
+    walk: FoldedExecutions[A]
+    seen: set[int] = field(default_factory=set)
+    totals: set[int] = field(default_factory=set)  # every kept page's total_count
+
+    def new_of(self, page: ExecutionPage) -> list[Execution]:
+        """`page`'s executions not seen before, each once, in its order (`seen` is updated)."""
+        new: list[Execution] = []
+        for execution in page.item_list:
+            if execution.id not in self.seen:
+                self.seen.add(execution.id)
+                new.append(execution)
+        return new
+
+    def keep(self, page: ExecutionPage, new: list[Execution]) -> None:
+        """Keep `page`, whose new executions `new_of` gave: they are folded in."""
+        self.walk.skipped.extend(page.skipped)
+        self.totals.add(page.total_count)
+        self.walk.value = self.add(self.walk.value, new)
+        self.walk.executions += len(new)
+        self.walk.pages += 1
+
+
 def _walk_once(
     fetch: FetchPage,
     query: ExecutionQuery,
+    start: StartFold[A],
+    add: AddPage[A],
     page_size: int,
     max_concurrency: int,
     max_pages: int,
     on_progress: ProgressCallback | None,
     first: ExecutionPage | None,
-) -> _Walk:
+) -> tuple[FoldedExecutions[A], set[int]]:
     if first is None:
         first = fetch(1, page_size, query, None)
     total_pages = believed_page_count(first, page_size, max_pages)
-    pages = {1: first}
+    claimed_pages, claimed_total = first.page_count, first.total_count
+    merge = _Merge(add, FoldedExecutions(value=start(), skipped=[]))
     if on_progress:
         on_progress(1, total_pages)
     reason: TruncationReason | None = None
@@ -124,59 +257,68 @@ def _walk_once(
             later = query.with_changes(date_to=newest_start_bound(first.item_list[0].start_date))
         in_flight = _PagesInFlight(fetch, page_size, later)
         try:
-            reason = _fetch_later_pages(in_flight, pages, total_pages, max_concurrency, on_progress)
+            reason = _fetch_later_pages(
+                in_flight, merge, first, total_pages, max_concurrency, on_progress
+            )
         finally:
             in_flight.abandon()
-    implied = math.ceil(max(first.total_count, 0) / page_size)
-    if reason is None and total_pages < min(first.page_count, implied):
+    else:
+        merge.keep(first, merge.new_of(first))
+    implied = math.ceil(max(claimed_total, 0) / page_size)
+    if reason is None and total_pages < min(claimed_pages, implied):
         reason = TruncationReason.PAGE_CAP  # neither the service's total nor its pages ended it
     if reason is None:
-        return _Walk(pages, None)
+        return merge.walk, merge.totals
     truncation = Truncation(
-        claimed_pages=first.page_count,
-        claimed_total=first.total_count,
-        pages_read=len(pages),
+        claimed_pages=claimed_pages,
+        claimed_total=claimed_total,
+        pages_read=merge.walk.pages,
         reason=reason,
     )
     _LOG.warning("walk truncated: %s", truncation)
-    return _Walk(pages, truncation)
+    merge.walk.truncation = truncation
+    return merge.walk, merge.totals
 
 
 def _fetch_later_pages(
     in_flight: _PagesInFlight,
-    pages: dict[int, ExecutionPage],
+    merge: _Merge[A],
+    first: ExecutionPage,
     total_pages: int,
     max_concurrency: int,
     on_progress: ProgressCallback | None,
 ) -> TruncationReason | None:
-    """Fetch pages 2..`total_pages` into `pages`, merging them in order as they arrive.
+    """Keep page 1, then fetch pages 2..`total_pages` and keep them in order as they arrive.
 
-    Returns why the walk stopped early, or None when it read every page. Progress is reported
-    per page as it arrives, in the caller's thread.
+    Page 1 is kept once the first later pages are asked for, so it is folded in while they
+    are on their way. Returns why the walk stopped early, or None when it read every page.
+    Progress is reported per page as it arrives, in the caller's thread.
     """
-    seen = {execution.id for execution in pages[1].item_list}
-    arrived: dict[int, ExecutionPage] = {}
-    next_to_ask = next_to_merge = 2
+    arrived: dict[int, ExecutionPage] = {1: first}
+    next_to_ask = 2
+    next_to_merge = 1
     received = 1
     while next_to_merge <= total_pages:
-        window_end = min(total_pages, next_to_merge + _LOOKAHEAD * max_concurrency - 1)
+        window_end = min(total_pages, max(next_to_merge, 2) + _LOOKAHEAD * max_concurrency - 1)
         while in_flight.count < max_concurrency and next_to_ask <= window_end:
             in_flight.start(next_to_ask)
             next_to_ask += 1
-        number, page = in_flight.next_result()  # the first failure ends the walk
-        arrived[number] = page
-        received += 1
-        if on_progress:
-            on_progress(received, total_pages)
+        if next_to_merge not in arrived:
+            number, page = in_flight.next_result()  # the first failure ends the walk
+            arrived[number] = page
+            received += 1
+            if on_progress:
+                on_progress(received, total_pages)
         while next_to_merge in arrived:
             page = arrived.pop(next_to_merge)
-            if not page.item_list and not page.skipped:
-                return TruncationReason.EMPTY_PAGE
-            ids = {execution.id for execution in page.item_list}
-            if ids and ids <= seen:
-                return TruncationReason.NOTHING_NEW
-            seen |= ids
-            pages[next_to_merge] = page
+            new = merge.new_of(page)
+            if next_to_merge > 1:  # page 1 is kept whatever it holds
+                if not page.item_list and not page.skipped:
+                    return TruncationReason.EMPTY_PAGE
+                if page.item_list and not new:
+                    return TruncationReason.NOTHING_NEW
+            merge.keep(page, new)
+            del page, new  # the page's models live on only where `add` keeps them
             next_to_merge += 1
     return None
 
@@ -244,16 +386,3 @@ def newest_start_bound(newest: datetime) -> datetime:
     Timestamps may come rounded down to the second; the bound covers the whole second.
     """
     return newest.replace(microsecond=0) + timedelta(seconds=1) - timedelta(milliseconds=1)
-
-
-def merge_pages(pages: Iterable[ExecutionPage]) -> RecordList[Execution]:
-    """The pages' executions in order, each id once, with every page's skipped records."""
-    merged: RecordList[Execution] = RecordList()
-    seen: set[int] = set()
-    for page in pages:
-        merged.skipped.extend(page.skipped)
-        for execution in page.item_list:
-            if execution.id not in seen:
-                seen.add(execution.id)
-                merged.append(execution)
-    return merged

@@ -4,7 +4,8 @@ These functions take a client and plain arguments and return picklable dataclass
 counts and typed errors, never sentences: `dashboard.present.messages` words them), which is
 what `dashboard.data.cache` keeps. No Streamlit import: they are tested against the sandbox
 directly. Model objects never leave this module: frames are built column by column (see
-`dashboard.data.frames`), so nothing sensitive a record carries reaches the cache or the page.
+`dashboard.data.frames`), so nothing sensitive a record carries reaches the cache or the page,
+and executions are framed page by page, so their models are never all held at once.
 """
 
 from __future__ import annotations
@@ -130,13 +131,24 @@ def load_executions(
     *,
     on_progress: ProgressCallback | None = None,
 ) -> ExecutionsData:
-    """Every execution matching the query, from all pages."""
-    executions = client.all_executions(query=query, on_progress=on_progress)
+    """Every execution matching the query, from all pages.
+
+    The frames are built page by page as the walk folds its pages in
+    (`frames.ExecutionFrames`): a page's models are dropped once framed, so a 90-day window of
+    70,000 executions never holds 70,000 models at once.
+    """
+    folded = client.fold_executions(
+        frames.ExecutionFrames,
+        frames.ExecutionFrames.add,
+        query=query,
+        on_progress=on_progress,
+    )
+    executions, status_counts = folded.value.frames()
     return ExecutionsData(
-        frames.executions_frame(executions),
-        frames.status_counts_frame(executions),
-        _skipped(executions.skipped),
-        truncation=executions.truncation,
+        executions,
+        status_counts,
+        _skipped(folded.skipped),
+        truncation=folded.truncation,
     )
 
 

@@ -58,6 +58,11 @@ so an interrupted fan-out keeps what it fetched and the store is held only brief
 
 FLUSH_PAIRS = 500
 
+FRAME_PAIRS = 500
+"""Pairs kept (not stored) are framed this many at a time: a pandas frame costs milliseconds
+however few its rows, so one frame per pair cost more of the caller's thread than the requests
+(1.5 s for 500 pairs of two results, against 5 ms for one frame of 1,000 results)."""
+
 FATAL_ERRORS: tuple[type[ApiError], ...] = (
     AuthenticationError,
     PermissionDeniedError,
@@ -144,6 +149,7 @@ class _Progress:
     store_error: StoreError | None = None
     frames: list[pd.DataFrame] = field(default_factory=list)
     to_store: list[tuple[Pair, Sequence[TestResult]]] = field(default_factory=list)
+    to_frame: list[tuple[Pair, Sequence[TestResult]]] = field(default_factory=list)
     available: set[Pair] = field(default_factory=set)
     failures: list[PairFailure] = field(default_factory=list)
     skipped: list[PairSkipped] = field(default_factory=list)
@@ -200,6 +206,7 @@ def fetch_results(
         _fetch_all(client, to_fetch, done_ids, state, max_concurrency, on_progress)
     finally:
         _flush(state)
+        _frame_kept(state)
 
     results = pd.concat(state.frames, ignore_index=True) if state.frames else None
     if results is None or results.empty:
@@ -327,7 +334,16 @@ def _take(state: _Progress, pair: Pair, records: Sequence[TestResult], *, finish
     if finished and not skipped and state.store is not None:
         state.to_store.append((pair, records))
     elif state.keep_results and records:
-        state.frames.append(_frame_of([(pair, records)]))
+        state.to_frame.append((pair, records))
+        if len(state.to_frame) >= FRAME_PAIRS:
+            _frame_kept(state)
+
+
+def _frame_kept(state: _Progress) -> None:
+    """Frame the kept (not stored) pairs gathered so far, in one frame."""
+    batch, state.to_frame = state.to_frame, []
+    if batch:
+        state.frames.append(_frame_of(batch))
 
 
 def _flush(state: _Progress) -> None:

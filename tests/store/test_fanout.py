@@ -12,6 +12,7 @@ import pandas.testing as pdt
 import pytest
 
 from api_client import ApiClient, Execution, PermissionDeniedError, ScenarioNotFoundError
+from dashboard.data import results_fanout
 from dashboard.data.history_frames import execution_is_finished, results_frame
 from dashboard.data.results_fanout import FanOut, fetch_results
 from dashboard.data.store import HistoryStore
@@ -108,6 +109,30 @@ def test_a_running_execution_is_fetched_every_time_and_never_stored(
     assert "WAITING" in set(outcomes[1].results["level"])
     assert fresh_store.info().results == 0
     assert fresh_store.stored_pairs(pairs).empty
+
+
+@pytest.mark.parametrize("frame_pairs", [1, 3, results_fanout.FRAME_PAIRS])
+def test_results_kept_without_a_store_are_the_same_whatever_the_framing_batch(
+    live_sandbox: RunningSandbox,
+    history: tuple[list[Execution], dict[int, list[int]]],
+    client_for: ClientFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    frame_pairs: int,
+) -> None:
+    # Pairs that are not stored are framed several at a time (one frame per pair cost more
+    # than the requests); the batch must not change a single cell, nor lose a pair.
+    executions, scenarios = history
+    chosen = [e for e in executions if len(e.test_results) > 1][:4]
+    pairs = [pair for execution in chosen for pair in pairs_of(execution, scenarios)]
+    assert len(pairs) > 3
+    monkeypatch.setattr(results_fanout, "FRAME_PAIRS", frame_pairs)
+    client, wire = client_for(live_sandbox, lead_of(live_sandbox))
+
+    answer = fetch_results(client, pairs, finished=set(), store=None, max_concurrency=4)
+
+    assert wire.sent["results"] == len(pairs)
+    assert answer.counts.fetched == len(pairs)
+    pdt.assert_frame_equal(answer.results, expected_frame(client, pairs))
 
 
 def test_a_failed_pair_is_reported_typed_and_the_rest_are_stored(

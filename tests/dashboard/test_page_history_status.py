@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,8 +43,7 @@ from tests.dashboard.apptest import (
 )
 from tests.dashboard.conftest import AppFactory, Connect, user
 from tests.dashboard.test_page_viewers import connect_with_form
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.store.holder import holding
 
 
 class Clock:
@@ -122,22 +120,8 @@ def held_store(
     connect()
     path = store_path(configured(), secrets={}, env=os.environ)
     private_folder(path.parent)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.store.sync_driver", "hold", str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        cwd=REPO,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline().strip()
-    assert line == "holding", process.stderr.read() if process.stderr else line
-    yield process
-    if process.poll() is None:
-        process.kill()
-    process.communicate(timeout=30)
+    with holding(path) as process:
+        yield process
 
 
 def test_a_store_held_by_another_process_is_said_then_used_once_it_is_free(

@@ -29,6 +29,7 @@ from dashboard.data.store_duckdb import DuckDBEngine
 from dashboard.data.store_errors import StoreBusyError
 from sandbox import RunningSandbox
 from tests.store.conftest import REPO, ClientFactory, lead_of
+from tests.store.holder import holding
 
 DRIVER = [sys.executable, "-m", "tests.store.sync_driver"]
 TABLE_ORDER = {
@@ -175,22 +176,8 @@ def test_two_syncs_at_once_share_the_file_without_harm(
 @pytest.fixture
 def holder(store_path: Path) -> Iterator[subprocess.Popen[str]]:
     """Another process holding the store file open (and its write lock)."""
-    process = subprocess.Popen(
-        [*DRIVER, "hold", str(store_path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        cwd=REPO,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline().strip()
-    assert line == "holding", process.stderr.read() if process.stderr else line
-    yield process
-    if process.poll() is None:
-        process.kill()
-    process.communicate(timeout=30)
+    with holding(store_path) as process:
+        yield process
 
 
 def release(process: subprocess.Popen[str]) -> None:

@@ -29,8 +29,8 @@ from benchmarks.measure import Bound, CaseResult, Target, timed
 from dashboard.analytics.environments import environment_report
 from dashboard.analytics.flaky import flaky_scenarios
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_pg_pool import close_pool
-from dashboard.data.store_postgres import PostgresEngine
+from dashboard.data.store.pg_pool import close_pool
+from dashboard.data.store.postgres import PostgresEngine
 from tests.pg_server import PgServer, PgUnavailable, start_cluster
 
 NAME = "pgstore"

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from api_client import ApiError
     from dashboard.data.connection import Connection
     from dashboard.data.store import HistoryStore
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
 OK, PARTIAL, USAGE, SERVICE, STORE = 0, 1, 2, 3, 4
 INTERRUPTED = 130
@@ -154,7 +154,7 @@ def open_store(
     connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str], *, wait: float
 ) -> HistoryStore:
     from dashboard.data.store import open_for
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
     try:
         return open_for(connection, secrets=secrets, env=env, wait=wait)
@@ -215,7 +215,7 @@ def _operation(error: ApiError) -> str:
 
 
 def store_problem(error: StoreError) -> str:
-    from dashboard.data.store_errors import StoreBusyError
+    from dashboard.data.store.errors import StoreBusyError
 
     if isinstance(error, StoreBusyError):
         return (

@@ -140,7 +140,7 @@ def _sync_verbose(
     """One sync of one connection, with a progress bar and a full account at the end."""
     from api_client import ApiError
     from dashboard.cli.common import client_for
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
     from dashboard.data.sync import sync_history
 
     store = open_store(connection, secrets, env, wait=args.wait)
@@ -174,8 +174,8 @@ def _sync_verbose(
 
 def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store import HistoryStore, open_url
-    from dashboard.data.store_errors import StoreError, StoreMissingError
-    from dashboard.data.store_location import store_path, store_url
+    from dashboard.data.store.errors import StoreError, StoreMissingError
+    from dashboard.data.store.location import store_path, store_url
 
     secrets = read_secrets(args.secrets)
     with default_connection(secrets, env) as connection:
@@ -205,8 +205,8 @@ def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 
 def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import store_path, store_url
+    from dashboard.data.store.errors import StoreError
+    from dashboard.data.store.location import store_path, store_url
 
     secrets = read_secrets(args.secrets)
     with default_connection(secrets, env) as connection:
@@ -233,8 +233,8 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 def shared_location(url: str, connection: Connection) -> str:
     """Where a shared store keeps a connection's history: server and schema, no password."""
-    from dashboard.data.store_location import store_schema
-    from dashboard.data.store_pg_pool import safe_url
+    from dashboard.data.store.location import store_schema
+    from dashboard.data.store.pg_pool import safe_url
 
     return f"{safe_url(url)}#{store_schema(connection)}"
 
@@ -270,7 +270,7 @@ def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None
 
 
 def safe_info(store: HistoryStore) -> StoreInfo | None:
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
     try:
         return store.info()

@@ -6,7 +6,7 @@ so the token is never part of a cache key, and viewers with different tokens nev
 The data caches also key on the connection's *generation*, which `refresh` moves on: Refresh
 then reloads that connection's data only (Streamlit's `.clear()` would empty every viewer's),
 and at most once per `REFRESH_INTERVAL` however many viewers press it. And they key on the
-15-minute slot of the store's access check (`store_access`): nothing kept for a credential
+15-minute slot of the store's access check (`store.access`): nothing kept for a credential
 outlives the check that let it be shown, so a token revoked in one slot sees none of it, stored
 history or cached answers, from the next slot on (a cached entry would otherwise be reused for
 up to `DATA_TTL` after the check that withholds the store).
@@ -33,11 +33,13 @@ from streamlit.errors import StreamlitSecretNotFoundError
 from api_client import ApiClient, ExecutionQuery
 from api_client.errors import RequestValidationError
 from dashboard.analytics.cells import time_extent
-from dashboard.data import demo, frames, live, results_fanout, store, store_access, store_status
+from dashboard.data import demo, frames, live, results_fanout, store
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_errors import StoreError
+from dashboard.data.store import access as store_access
+from dashboard.data.store import status as store_status
+from dashboard.data.store.errors import StoreError
 
 _LOG = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -300,7 +302,7 @@ def _ask_service(connection: Connection) -> store_access.Access:
 
 STORE_ACCESS = store_access.AccessChecks(_ask_service)
 """Whether the service accepts a connection's credential for its company, asked at most once
-per connection and 15-minute slot (`store_access`)."""
+per connection and 15-minute slot (`store.access`)."""
 
 
 def clear_history(connection: Connection) -> int | None:
@@ -321,12 +323,12 @@ def clear_history(connection: Connection) -> int | None:
 
 
 OPEN_FAILURES = store_status.OpenFailures()
-"""Stores that could not be opened, remembered a few seconds (`store_status`)."""
+"""Stores that could not be opened, remembered a few seconds (`store.status`)."""
 
 
 def history_store(connection: Connection) -> HistoryStore | None:
     """The connection's history store when the service accepts its credential for its company
-    in this 15-minute slot (`store_access`) and it can be opened; else None, and the page
+    in this 15-minute slot (`store.access`) and it can be opened; else None, and the page
     fetches from the service what it may see, as without a store (`history_status` says why)."""
     if not STORE_ACCESS.access(connection).allowed:
         return None

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from api_client import ApiClient, ExecutionQuery
-from dashboard.data.history_frames import execution_frames, execution_is_finished, plan_frames
 from dashboard.data.results_fanout import (
     DEFAULT_CONCURRENCY,
     FanOutCounts,
@@ -31,8 +30,9 @@ from dashboard.data.results_fanout import (
     fetch_results,
 )
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_errors import StoreError
-from dashboard.data.store_lease import SYNC_WAIT
+from dashboard.data.store.errors import StoreError
+from dashboard.data.store.lease import SYNC_WAIT
+from dashboard.data.store.records import execution_frames, execution_is_finished, plan_frames
 
 DEFAULT_DAYS = 90
 

@@ -18,9 +18,9 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.data.connection import Source
-from dashboard.data.store_access import CHECK_INTERVAL, RETRY_AFTER
-from dashboard.data.store_status import RETRY_AFTER as RETRY_AFTER_OPEN
-from dashboard.data.store_status import HistoryStatus
+from dashboard.data.store.access import CHECK_INTERVAL, RETRY_AFTER
+from dashboard.data.store.status import RETRY_AFTER as RETRY_AFTER_OPEN
+from dashboard.data.store.status import HistoryStatus
 from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error
 from dashboard.present.tables import ResultMessage

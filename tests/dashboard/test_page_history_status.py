@@ -27,9 +27,9 @@ from api_client import ApiClient, Execution
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache, store
 from dashboard.data.connection import Connection, resolve
-from dashboard.data.store_access import CHECK_INTERVAL, AccessChecks
-from dashboard.data.store_location import private_folder, store_path
-from dashboard.data.store_status import RETRY_AFTER, OpenFailures
+from dashboard.data.store.access import CHECK_INTERVAL, AccessChecks
+from dashboard.data.store.location import private_folder, store_path
+from dashboard.data.store.status import RETRY_AFTER, OpenFailures
 from dashboard.ui import notices
 from sandbox import DemoUser, RunningSandbox
 from sandbox.auth import Authenticator

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from api_client import ApiClient
-from dashboard.data import store_sql
-from dashboard.data.history_frames import execution_is_finished
+from dashboard.data.store import sql as store_sql
+from dashboard.data.store.records import execution_is_finished
 from sandbox import Authority, DemoUser, RunningSandbox
 from tests.store.conftest import REPO, files_under, lacking, lead_of, secret_bytes
 
@@ -263,7 +263,7 @@ def test_sync_info_and_clear_on_a_shared_postgresql_store(
 ) -> None:
     from urllib.parse import urlsplit
 
-    from dashboard.data.store_pg_pool import safe_url
+    from dashboard.data.store.pg_pool import safe_url
 
     password = urlsplit(pg_url).password
     assert password

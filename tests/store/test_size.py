@@ -22,13 +22,13 @@ import pandas as pd
 import pytest
 
 from api_client import Execution, TestPlan, TestResult
-from dashboard.data.history_frames import (
+from dashboard.data.store import HistoryStore, open_store
+from dashboard.data.store.records import (
     execution_frames,
     execution_is_finished,
     plan_frames,
     results_frame,
 )
-from dashboard.data.store import HistoryStore, open_store
 from sandbox import SandboxSettings
 from sandbox.store import DemoStore, ExecutionCriteria
 

@@ -18,13 +18,6 @@ import pytest
 
 from api_client import Execution, TestResult
 from dashboard.analytics.verdicts import execution_finished
-from dashboard.data import store_sql
-from dashboard.data.history_frames import (
-    execution_frames,
-    finished_execution_ids,
-    plan_frames,
-    results_frame,
-)
 from dashboard.data.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
@@ -32,10 +25,17 @@ from dashboard.data.schemas import (
     RESULT_HISTORY_COLUMNS,
 )
 from dashboard.data.store import HistoryStore, StoreIdentity, open_store, pairs_frame
-from dashboard.data.store_errors import (
+from dashboard.data.store import sql as store_sql
+from dashboard.data.store.errors import (
     StoreError,
     StoreMissingError,
     StoreSchemaError,
+)
+from dashboard.data.store.records import (
+    execution_frames,
+    finished_execution_ids,
+    plan_frames,
+    results_frame,
 )
 from tests.dashboard import records
 from tests.store.conftest import IDENTITY, HistoryOpener, files_under

@@ -1,6 +1,6 @@
 """The plain values of the history store: its identity, what `info` reports, its defaults.
 
-Kept apart from `store_history` (the store itself) so the engines, the helpers and the callers
+Kept apart from `store.history` (the store itself) so the engines, the helpers and the callers
 can name them without importing the store.
 """
 
@@ -41,7 +41,7 @@ FETCHED_PAIR_COLUMNS: dict[str, str] = {
 @dataclass(frozen=True)
 class StoreIdentity:
     """Which service and company a store holds (recorded in it, shown by `info`). The address
-    carries no user name, password or query (`store_location.service_address`)."""
+    carries no user name, password or query (`store.location.service_address`)."""
 
     service: str
     company_id: int

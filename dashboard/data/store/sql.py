@@ -14,14 +14,14 @@ Columns are named so that no table column is a reserved word in either engine (`
 Only fixed identifiers from these modules are ever formatted into a statement; every value is a
 bound parameter.
 
-The statements live by what they do: `store_sql_schema` (the tables' migrations and the schema
-version), `store_sql_write` (upserts, replaced children, metadata, clearing) and
-`store_sql_read` (the queries). Callers read them all as `store_sql.NAME`.
+The statements live by what they do: `store.sql_schema` (the tables' migrations and the schema
+version), `store.sql_write` (upserts, replaced children, metadata, clearing) and
+`store.sql_read` (the queries). Callers read them all as `store.sql.NAME`.
 """
 
 from __future__ import annotations
 
-from dashboard.data.store_sql_read import (
+from dashboard.data.store.sql_read import (
     COUNT_RESULTS,
     GET_META,
     INFO,
@@ -35,7 +35,7 @@ from dashboard.data.store_sql_read import (
     scenario_results,
     statuses_in_window,
 )
-from dashboard.data.store_sql_schema import (
+from dashboard.data.store.sql_schema import (
     CURRENT_VERSION,
     MIGRATIONS,
     RECORD_VERSION,
@@ -43,7 +43,7 @@ from dashboard.data.store_sql_schema import (
     TABLE_EXISTS,
     Migration,
 )
-from dashboard.data.store_sql_write import (
+from dashboard.data.store.sql_write import (
     DATA_TABLES,
     DELETE_PLAN_SCENARIOS,
     DELETE_PLANS,

@@ -1,6 +1,6 @@
 """Frames in and out of the history store: typed, deduplicated, renamed to the tables' columns.
 
-The helpers `HistoryStore` uses between pandas and the SQL of `store_sql`: what a staged frame
+The helpers `HistoryStore` uses between pandas and the SQL of `store.sql`: what a staged frame
 looks like for each table, the upsert of one, the parameters of a windowed query, and times read
 back from the store. No database here.
 """
@@ -14,10 +14,10 @@ from typing import Any
 import pandas as pd
 
 from dashboard.analytics.frames import typed
-from dashboard.data import store_sql as sql
 from dashboard.data.schemas import PAIR_COLUMNS
-from dashboard.data.store_engine import StoreEngine, with_staged
-from dashboard.data.store_types import EXECUTION_ID_COLUMNS
+from dashboard.data.store import sql
+from dashboard.data.store.engine import StoreEngine, with_staged
+from dashboard.data.store.types import EXECUTION_ID_COLUMNS
 
 
 def pairs_frame(pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:

@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Self
 
-from dashboard.data import store_sql as sql
-from dashboard.data.store_engine import StoreEngine
-from dashboard.data.store_errors import StoreError, StoreSchemaError
-from dashboard.data.store_types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
+from dashboard.data.store import sql
+from dashboard.data.store.engine import StoreEngine
+from dashboard.data.store.errors import StoreError, StoreSchemaError
+from dashboard.data.store.types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
 
 _LOG = logging.getLogger(__name__)
 

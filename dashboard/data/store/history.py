@@ -3,8 +3,8 @@
 `HistoryStore` writes what a sync fetched (upserts by id, each step one transaction) and reads
 back what a page needs, selected in the database (a time window, a plan, a project, given
 executions or pairs), as frames with the columns and dtypes of `dashboard.data.schemas`. Taking
-turns with the database, migrations and the sync lock are `store_lease.StoreLease`'s; the SQL is
-`store_sql`'s; the engine (DuckDB file or PostgreSQL schema) is behind `store_engine`.
+turns with the database, migrations and the sync lock are `store.lease.StoreLease`'s; the SQL is
+`store.sql`'s; the engine (DuckDB file or PostgreSQL schema) is behind `store.engine`.
 """
 
 from __future__ import annotations
@@ -20,23 +20,16 @@ import pandas as pd
 
 from dashboard.analytics.frames import empty, typed
 from dashboard.analytics.verdicts import RUNNING_STATUSES
-from dashboard.data import store_sql as sql
-from dashboard.data.history_frames import (
-    EXECUTION_RESULT_ID_COLUMNS,
-    PLAN_HISTORY_COLUMNS,
-    PLAN_SCENARIO_COLUMNS,
-    ExecutionFrames,
-    PlanFrames,
-)
 from dashboard.data.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
     PAIR_COLUMNS,
     RESULT_HISTORY_COLUMNS,
 )
-from dashboard.data.store_duckdb import DuckDBEngine
-from dashboard.data.store_engine import StoreEngine, with_staged
-from dashboard.data.store_frames import (
+from dashboard.data.store import sql
+from dashboard.data.store.duckdb import DuckDBEngine
+from dashboard.data.store.engine import StoreEngine, with_staged
+from dashboard.data.store.frames import (
     as_table,
     ids_frame,
     pairs_frame,
@@ -46,8 +39,15 @@ from dashboard.data.store_frames import (
     utc,
     windowed,
 )
-from dashboard.data.store_lease import StoreLease
-from dashboard.data.store_types import (
+from dashboard.data.store.lease import StoreLease
+from dashboard.data.store.records import (
+    EXECUTION_RESULT_ID_COLUMNS,
+    PLAN_HISTORY_COLUMNS,
+    PLAN_SCENARIO_COLUMNS,
+    ExecutionFrames,
+    PlanFrames,
+)
+from dashboard.data.store.types import (
     DEFAULT_IDLE,
     DEFAULT_WAIT,
     FETCHED_PAIR_COLUMNS,

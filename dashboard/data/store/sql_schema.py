@@ -1,7 +1,7 @@
 """The history store's tables, as migrations: every schema version's DDL in order, and the
 statements that read and record which version a store is at.
 
-Portable SQL only (see `store_sql`), so DuckDB and PostgreSQL run the same statements.
+Portable SQL only (see `store.sql`), so DuckDB and PostgreSQL run the same statements.
 """
 
 from __future__ import annotations

@@ -119,6 +119,25 @@ def read_secrets(path: Path) -> dict[str, Any]:
         raise CliError(f"{path} cannot be read ({error.strerror})", USAGE) from None
 
 
+def read_configuration(path: Path, env: Mapping[str, str]) -> dict[str, Any]:
+    """The secrets file (`read_secrets`), with the store URL it or the environment names checked
+    before anything runs: a malformed one is the operator's configuration (exit 2), not a store
+    that cannot be opened, and its text is never echoed (it may hold a password anywhere)."""
+    from dashboard.data.store.location import store_url
+
+    secrets = read_secrets(path)
+    url = store_url(secrets=secrets, env=env)
+    if url is not None:
+        from dashboard.data.store.errors import StoreError
+        from dashboard.data.store.pg_pool import check_url  # psycopg only when configured
+
+        try:
+            check_url(url)
+        except StoreError as error:
+            raise CliError(error.message, USAGE) from None
+    return secrets
+
+
 @contextmanager
 def default_connection(secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[Connection]:
     """The configured connection, or the embedded demo (started here) when none is."""

@@ -28,7 +28,7 @@ from dashboard.cli.common import (
     interval,
     open_store,
     positive_int,
-    read_secrets,
+    read_configuration,
     service_problem,
     service_words,
     size,
@@ -118,7 +118,7 @@ def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
     if args.concurrency > MAX_CONCURRENCY:
         raise CliError(f"--concurrency must be at most {MAX_CONCURRENCY}", USAGE)
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     schedule = worker.digest_schedule(args, secrets, env)
     with targets(secrets, env, args.connection) as chosen, worker.Stop.installed() as stop:
         if args.every is not None:
@@ -177,7 +177,7 @@ def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store.errors import StoreError, StoreMissingError
     from dashboard.data.store.location import store_path, store_url
 
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
         url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
@@ -208,7 +208,7 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store.errors import StoreError
     from dashboard.data.store.location import store_path, store_url
 
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
         url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured

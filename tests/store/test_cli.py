@@ -225,6 +225,36 @@ def test_usage_errors_exit_2(cli: Cli) -> None:
     assert "does not exist" in missing.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "where"),
+    [
+        (("store", "info"), "env"),
+        (("store", "sync", "--days", "1"), "env"),
+        (("store", "sync", "--every", "5m"), "env"),
+        (("store", "clear"), "secrets"),
+        (("digest", "--standup", "--to", "-"), "env"),
+    ],
+)
+def test_a_malformed_store_url_is_a_configuration_error_exit_2(
+    cli: Cli, cache: Path, tmp_path: Path, command: tuple[str, ...], where: str
+) -> None:
+    """A store URL that is not postgresql://user:password@host/database is the operator's
+    configuration (exit 2), not a store that cannot be opened (4), and a worker given one stops
+    at once instead of logging it every pass. Its password is never echoed."""
+    malformed = "user:s3cret@db/qa"
+    if where == "env":
+        result = cli(*command, env={"QA_DASHBOARD_STORE_URL": malformed})
+    else:
+        secrets = tmp_path / "secrets.toml"
+        secrets.write_text(f'[store]\nurl = "{malformed}"\n')
+        result = cli(*command, "--secrets", str(secrets))
+
+    assert result.returncode == 2, result.stderr
+    assert "The store URL must look like postgresql://" in result.stderr
+    assert "s3cret" not in result.stdout + result.stderr
+    assert not cache.exists(), "nothing was synced or stored"
+
+
 def test_a_broken_secrets_file_is_named_without_its_content(cli: Cli, tmp_path: Path) -> None:
     secrets = tmp_path / "secrets.toml"
     secrets.write_text('[service]\ntoken = "sbx-secret-value-in-a-broken-file\n')

@@ -1,6 +1,6 @@
 """Every SQL statement of the history store, written once for both engines, under one name.
 
-Only portable SQL is used, so the PostgreSQL backend (issue #16) runs these same statements:
+Only portable SQL is used, so the PostgreSQL backend runs these same statements:
 standard types (BIGINT, INTEGER, VARCHAR, BOOLEAN, TIMESTAMPTZ), `INSERT ... ON CONFLICT ... DO
 UPDATE` (DuckDB and PostgreSQL both), `information_schema`, and named parameters written
 `:name`, which each engine turns into its own placeholders (DuckDB `$name`, psycopg

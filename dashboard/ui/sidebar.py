@@ -14,6 +14,7 @@ from pydantic import SecretStr
 
 from dashboard.data import cache, connection
 from dashboard.data.connection import Connection
+from dashboard.data.store.operators import may_clear_history
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
@@ -64,7 +65,8 @@ def sidebar(conn: Connection) -> None:
                 "The data was fetched afresh a moment ago, so it was not fetched again. "
                 f"Try again in {max(1, round(wait))} s."
             )
-        _clear_history(conn)
+        if _may_clear_history():
+            _clear_history(conn)
         if resolution.form.enabled:
             _connection_form(conn)
         else:
@@ -152,7 +154,15 @@ def _clear_history(conn: Connection) -> None:
         st.caption(done)
 
 
+def _may_clear_history() -> bool:
+    """Only on one person's local dashboard (`store.operators`): a team's is cleared by its
+    operator with `python -m dashboard store clear`."""
+    return may_clear_history(secrets=cache.secrets(), env=os.environ)
+
+
 def _do_clear_history(conn: Connection) -> None:
+    if not _may_clear_history():  # the configuration changed since the button was drawn
+        return
     held = cache.clear_history(conn)
     st.session_state[_HISTORY_CLEARED] = (
         "The history store could not be used (missing, read-only or busy): nothing was cleared."

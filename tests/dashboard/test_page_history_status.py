@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from api_client import ApiClient, Execution
 from dashboard.analytics.verdicts import execution_finished
@@ -276,13 +277,22 @@ def test_a_form_connection_is_told_no_reason(
 
 
 def test_clearing_the_stored_history_drops_its_last_sync_line_at_once(
-    app: AppFactory, connect: Connect
+    app: AppFactory, sandbox: RunningSandbox
 ) -> None:
-    connect()
-    with store.open_for(configured(), secrets={}, env=os.environ) as kept:
+    # Through the sidebar form of a dashboard without configuration: the one kind of dashboard
+    # that offers *Clear stored history* (`store.operators`).
+    lead = user(sandbox)
+    session = Connection(
+        base_url=sandbox.base_url,
+        token=SecretStr(lead.token),
+        company_id=lead.company_id,
+        source="session",
+    )
+    with store.open_for(session, secrets={}, env=os.environ) as kept:
         kept.record(last_sync=datetime.now(UTC), last_sync_by="the worker on qa-1")
     at = app(PLANS)
     at.run()
+    connect_with_form(at, sandbox.base_url, lead.token, str(lead.company_id))
     assert "History synced just now by the worker on qa-1." in captions(at.sidebar)
 
     at.sidebar.button(key="history.clear.confirm").click().run()

@@ -291,6 +291,11 @@ def print_sync(report: SyncReport, connection: Connection) -> None:
         f"Results: {counts.pairs:,} (execution, scenario) pairs were missing; "
         f"{counts.fetched:,} fetched, {counts.stored:,} stored, {counts.failed:,} failed."
     )
+    if report.plans_kept:
+        print(
+            f"The service answered no plans: the {report.plans:,} stored plans were kept.",
+            file=sys.stderr,
+        )
     if report.skipped_records:
         print(f"{report.skipped_records:,} plans or executions did not fit and were skipped.")
     for failure in report.failures[:10]:
@@ -329,6 +334,9 @@ def print_info(info: StoreInfo, out: TextIO, *, synced_by: str | None = None) ->
         ("executions to", when(info.newest_execution)),
         ("last sync", when(info.last_sync) + (f" by {synced_by}" if synced_by else "")),
     ]
+    if info.changed_executions:
+        kept = f"{info.changed_executions:,} came back changed; kept as first stored"
+        rows.insert(7, ("finished executions", kept))
     if info.bytes_per_result:
         rows.insert(2, ("bytes per result", f"{info.bytes_per_result:,.0f}"))
     width = max(len(label) for label, _ in rows)

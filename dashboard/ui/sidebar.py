@@ -43,9 +43,12 @@ def sidebar(conn: Connection) -> None:
     with st.sidebar:
         st.markdown("#### :material/fact_check: QA dashboard")
         _badge(conn)
-        fresh = freshness.history_freshness(cache.store_meta(conn), datetime.now(UTC))
+        meta, moment = cache.store_meta(conn), datetime.now(UTC)
+        fresh = freshness.history_freshness(meta, moment)
         if fresh:
             st.caption(escape_markdown(fresh))
+        for note in freshness.history_notes(meta, moment):
+            st.caption(escape_markdown(note))
         resolution = _resolve()
         if resolution.problems:
             st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))

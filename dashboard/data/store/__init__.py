@@ -4,13 +4,15 @@ Finished executions and their results never change, so the dashboard keeps them 
 analytical database (DuckDB, one file per service and company; see `store.location`) instead of
 asking the service again at every restart, cache expiry or viewer. What is kept:
 
-- plans, replaced at each sync (they name an execution's plan and list its scenarios);
-- finished executions (upsert by id), with their status counts and result ids; a running one
-  is never stored, so nothing stored ever goes stale;
+- plans, replaced at each sync (they name an execution's plan and list its scenarios; an answer
+  of no plans replaces nothing);
+- finished executions, with their status counts and result ids, stored once: a running one is
+  never stored, so nothing stored ever goes stale, and one the service sends again changed is
+  kept as first stored and noted (`store.changes`);
 - the results of finished executions (upsert by result id), and each (execution, scenario)
   pair whose results were fetched, so "this pair has no results" is remembered too.
 
-Safe to interrupt and to run twice: every write is an upsert by id inside one transaction, so a
+Safe to interrupt and to run twice: every write is keyed by id inside one transaction, so a
 killed sync leaves the store as it was after its last committed step. The schema has a version
 and migrations; a file written by a newer program is rebuilt rather than misread. One writer at
 a time: the sessions of one process share one `HistoryStore` whose lock serialises every use,
@@ -24,8 +26,10 @@ of `dashboard.data.schemas`. All SQL is in `store.sql`; the engine is behind the
 a schema per (service, company) on it (`store.postgres`), shared by a team's processes.
 
 This module is where a caller opens a store (`open_for`, `open_store`, `open_url`); the store is
-`store.history.HistoryStore`, taking turns with its database is `store.lease`, the frames in and
-out `store.frames`, its plain values `store.types`. No Streamlit here.
+`store.history.HistoryStore` (its writes `store.writing`), taking turns with its database is
+`store.lease`, the frames in and out `store.frames`, its plain values `store.types`, who may
+read it `store.access` and `store.readers`, who may clear it `store.operators`. No Streamlit
+here.
 """
 
 from __future__ import annotations

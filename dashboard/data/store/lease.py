@@ -17,7 +17,7 @@ import threading
 import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Self
+from typing import Self, TypedDict
 
 from dashboard.data.store import sql
 from dashboard.data.store.engine import StoreEngine
@@ -28,6 +28,15 @@ _LOG = logging.getLogger(__name__)
 
 SYNC_WAIT = 600.0
 """Seconds a sync waits for another sync of the same store to finish before `StoreBusyError`."""
+
+
+class LeaseOptions(TypedDict, total=False):
+    """How a store is opened: `StoreLease`'s keyword arguments, for those who pass them on."""
+
+    read_only: bool
+    wait: float
+    idle: float
+    identity: StoreIdentity | None
 
 
 class StoreLease:

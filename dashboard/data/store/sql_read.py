@@ -8,6 +8,8 @@ from __future__ import annotations
 
 COUNT_RESULTS = "SELECT COUNT(*) FROM results"
 
+COUNT_PLANS = "SELECT COUNT(*) FROM plans"
+
 GET_META = "SELECT key, value FROM store_meta"
 
 _EXECUTION_SELECT = """
@@ -75,6 +77,21 @@ FROM execution_result_ids AS i JOIN {staged} AS wanted ON wanted.execution_id = 
 ORDER BY i.execution_id, i.ordinal
 """
 
+EXECUTIONS_OF_STAGED = (
+    _EXECUTION_SELECT + " JOIN {staged} AS wanted ON wanted.execution_id = e.execution_id"
+)
+
+STATUSES_OF_STAGED_EXECUTIONS = """
+SELECT s.execution_id, e.start_at AS "start", s.status, s.status_count AS "count"
+FROM execution_statuses AS s
+JOIN executions AS e ON e.execution_id = s.execution_id
+JOIN {staged} AS wanted ON wanted.execution_id = s.execution_id
+"""
+
+CHANGED_EXECUTIONS = (
+    "SELECT execution_id FROM changed_executions ORDER BY noticed_at DESC, execution_id DESC"
+)
+
 RESULTS_OF_STAGED_EXECUTIONS = (
     _RESULT_SELECT
     + " JOIN {staged} AS wanted ON wanted.execution_id = r.execution_id"
@@ -139,5 +156,6 @@ SELECT
     (SELECT MIN(start_at) FROM executions) AS oldest_execution,
     (SELECT MAX(start_at) FROM executions) AS newest_execution,
     (SELECT MIN(start_at) FROM results) AS oldest_result,
-    (SELECT MAX(start_at) FROM results) AS newest_result
+    (SELECT MAX(start_at) FROM results) AS newest_result,
+    (SELECT COUNT(*) FROM changed_executions) AS changed_executions
 """

@@ -127,6 +127,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         only_for="postgresql",
     ),
+    Migration(
+        4,
+        "finished executions the service sent again changed: noted, the stored version kept",
+        (
+            """CREATE TABLE changed_executions (
+                execution_id BIGINT PRIMARY KEY,
+                noticed_at TIMESTAMPTZ NOT NULL,
+                what VARCHAR NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        5,
+        "readers: the HMACs keyed by a salt beside them dropped (readers are kept as scrypt now)",
+        ("DELETE FROM store_meta WHERE key = 'reader_salt' OR key LIKE 'reader:%'",),
+    ),
 )
 """Every schema version in order. A new version is a new entry here, never an edit of an old
 one: stores in the field are at any of these versions and are brought forward step by step."""

@@ -10,7 +10,7 @@ turns with the database, migrations and the sync lock are `store.lease.StoreLeas
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Unpack
 
@@ -27,6 +27,7 @@ from dashboard.data.store import readers, sql
 from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.engine import StoreEngine, with_staged
 from dashboard.data.store.frames import (
+    Window,
     ids_frame,
     pairs_frame,
     parse_time,
@@ -100,36 +101,14 @@ class HistoryStore(HistoryWriter):
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def executions(
-        self,
-        *,
-        date_from: datetime | None = None,
-        date_to: datetime | None = None,
-        plan_id: int | None = None,
-        project_id: int | None = None,
-    ) -> pd.DataFrame:
-        """Stored executions that started in the window (bounds inclusive), newest first
+    def executions(self, **window: Unpack[Window]) -> pd.DataFrame:
+        """Stored executions that started in the window, newest first
         (EXECUTION_HISTORY_COLUMNS)."""
-        query, params = windowed(
-            sql.executions_in_window, date_from, date_to, plan_id=plan_id, project_id=project_id
-        )
-        with self._lease() as db:
-            return db.frame(query, EXECUTION_HISTORY_COLUMNS, params)
+        return self._in_window(sql.executions_in_window, EXECUTION_HISTORY_COLUMNS, window)
 
-    def status_counts(
-        self,
-        *,
-        date_from: datetime | None = None,
-        date_to: datetime | None = None,
-        plan_id: int | None = None,
-        project_id: int | None = None,
-    ) -> pd.DataFrame:
+    def status_counts(self, **window: Unpack[Window]) -> pd.DataFrame:
         """The status counts of the executions `executions()` selects (EXECUTION_STATUS_COLUMNS)."""
-        query, params = windowed(
-            sql.statuses_in_window, date_from, date_to, plan_id=plan_id, project_id=project_id
-        )
-        with self._lease() as db:
-            return db.frame(query, EXECUTION_STATUS_COLUMNS, params)
+        return self._in_window(sql.statuses_in_window, EXECUTION_STATUS_COLUMNS, window)
 
     def result_ids(self, execution_ids: Iterable[int]) -> pd.DataFrame:
         """The `test_results` ids of stored executions (execution_id, result_id), in order."""
@@ -167,25 +146,14 @@ class HistoryStore(HistoryWriter):
     ) -> pd.DataFrame:
         """Pairs of stored executions in the window whose results are not stored yet, newest
         execution first (PAIR_COLUMNS): what a sync fetches."""
-        query, params = windowed(sql.missing_pairs, date_from, date_to)
-        with self._lease() as db:
-            return db.frame(query, PAIR_COLUMNS, params)
+        return self._in_window(
+            sql.missing_pairs, PAIR_COLUMNS, {"date_from": date_from, "date_to": date_to}
+        )
 
-    def results_in_window(
-        self,
-        *,
-        date_from: datetime | None = None,
-        date_to: datetime | None = None,
-        plan_id: int | None = None,
-        project_id: int | None = None,
-    ) -> pd.DataFrame:
+    def results_in_window(self, **window: Unpack[Window]) -> pd.DataFrame:
         """Stored results that started in the window, optionally of one plan or project
         (RESULT_HISTORY_COLUMNS): the input of cross-run analytics."""
-        query, params = windowed(
-            sql.results_in_window, date_from, date_to, plan_id=plan_id, project_id=project_id
-        )
-        with self._lease() as db:
-            return db.frame(query, RESULT_HISTORY_COLUMNS, params)
+        return self._in_window(sql.results_in_window, RESULT_HISTORY_COLUMNS, window)
 
     def scenario_results(
         self,
@@ -197,10 +165,23 @@ class HistoryStore(HistoryWriter):
     ) -> pd.DataFrame:
         """The history of one scenario of one plan: its stored results that started in the
         window (RESULT_HISTORY_COLUMNS)."""
-        query, params = windowed(sql.scenario_results, date_from, date_to)
-        params.update(plan_id=int(plan_id), scenario_id=int(scenario_id))
+        window: Window = {"date_from": date_from, "date_to": date_to, "plan_id": int(plan_id)}
+        return self._in_window(
+            sql.scenario_results, RESULT_HISTORY_COLUMNS, window, scenario_id=int(scenario_id)
+        )
+
+    def _in_window(
+        self,
+        build: Callable[[sql.Filters], str],
+        schema: Mapping[str, str],
+        window: Window,
+        **more: int,
+    ) -> pd.DataFrame:
+        """A windowed read (`Window`: a filter left out or None is not applied; a name that is
+        not a filter is refused); `more` are the query's other parameters."""
+        query, params = windowed(build, **window)
         with self._lease() as db:
-            return db.frame(query, RESULT_HISTORY_COLUMNS, params)
+            return db.frame(query, schema, params | more)
 
     def info(self) -> StoreInfo:
         """Counts, size, time span and last sync of what the store holds."""

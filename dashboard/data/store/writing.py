@@ -120,8 +120,8 @@ class HistoryWriter(StoreLease):
                 _note_changed(db, changed)
         for execution_id, parts in changed.items():
             _LOG.warning(
-                "history store %s: finished execution %d came back from the service with "
-                "another %s; the version stored first is kept",
+                "history store %s: finished execution %d came back from the service changed "
+                "(%s); the version stored first is kept",
                 self.location,
                 execution_id,
                 ", ".join(parts),

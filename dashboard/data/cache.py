@@ -32,7 +32,7 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from api_client import ApiClient, ExecutionQuery
 from api_client.errors import RequestValidationError
-from dashboard.analytics.cells import time_extent
+from dashboard.columns.cells import time_extent
 from dashboard.data import demo, frames, live, results_fanout, store, store_access, store_status
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs

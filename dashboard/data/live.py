@@ -34,9 +34,9 @@ from api_client import (
     TestResult,
     Truncation,
 )
-from dashboard.analytics.cells import time_extent
 from dashboard.analytics.executions import ExecutionHeader, execution_header
-from dashboard.analytics.frames import sorted_frame
+from dashboard.columns.cells import time_extent
+from dashboard.columns.shapes import sorted_frame
 from dashboard.data import frames
 from dashboard.data.results_fanout import FanOut, FanOutCounts
 

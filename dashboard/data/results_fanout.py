@@ -36,9 +36,9 @@ from api_client import (
     SkippedRecord,
     TestResult,
 )
-from dashboard.analytics.frames import empty
+from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
+from dashboard.columns.shapes import empty
 from dashboard.data.history_frames import results_frame
-from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.data.store import HistoryStore
 from dashboard.data.store_errors import StoreError
 

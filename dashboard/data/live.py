@@ -38,7 +38,7 @@ from dashboard.analytics.executions import ExecutionHeader, execution_header
 from dashboard.columns.cells import time_extent
 from dashboard.columns.shapes import sorted_frame
 from dashboard.data import frames
-from dashboard.data.results_fanout import FanOut, FanOutCounts
+from dashboard.data.fanout_answer import FanOut, FanOutCounts
 
 EVERY_EXECUTION = ExecutionQuery()
 """The query without filters (frozen: safe to share as a default)."""

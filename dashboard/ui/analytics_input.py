@@ -25,7 +25,7 @@ from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
 from dashboard.data import cache
 from dashboard.data.connection import Connection
-from dashboard.data.results_fanout import FanOut
+from dashboard.data.fanout_answer import FanOut
 from dashboard.present.messages import describe_error
 from dashboard.state import plan_choice
 from dashboard.state.query import execution_query

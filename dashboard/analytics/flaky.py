@@ -36,7 +36,12 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
 from dashboard.analytics.outcomes import outcome_ranks, result_cells
-from dashboard.columns.schemas import PLAN_SCENARIO, SCENARIO_ON_ENVIRONMENT, UTC_TIME
+from dashboard.columns.schemas import (
+    ENVIRONMENT,
+    PLAN_SCENARIO,
+    SCENARIO_ON_ENVIRONMENT,
+    UTC_TIME,
+)
 from dashboard.columns.shapes import require_columns, typed
 
 DEFAULT_WINDOW = 20
@@ -81,11 +86,7 @@ _RESULT_INPUT = (
     "plan_id",
     "scenario_id",
     "level",
-    "os",
-    "browser",
-    "browser_version",
-    "device",
-    "mobile",
+    *ENVIRONMENT,
 )
 
 POSITION_COLUMNS: dict[str, str] = {

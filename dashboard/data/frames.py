@@ -214,6 +214,11 @@ def _concatenated(parts: list[pd.DataFrame], schema: Mapping[str, str]) -> pd.Da
     return pd.concat(parts, ignore_index=True).astype(dict(schema))
 
 
+RESULT_ORDER = ["scenario_id", "os", "browser", "browser_version", "result_id"]
+"""How one execution's results are listed, fetched or stored alike: by scenario, then
+environment."""
+
+
 def results_frame(results: Iterable[TestResult]) -> pd.DataFrame:
     """One row per result (a scenario on one environment), by scenario then environment."""
     rows = []
@@ -250,8 +255,7 @@ def results_frame(results: Iterable[TestResult]) -> pd.DataFrame:
                 "start": result.start_date,
             }
         )
-    frame = typed_rows(rows, RESULT_COLUMNS)
-    return sorted_frame(frame, ["scenario_id", "os", "browser", "browser_version", "result_id"])
+    return sorted_frame(typed_rows(rows, RESULT_COLUMNS), RESULT_ORDER)
 
 
 def is_web_url(value: object) -> bool:

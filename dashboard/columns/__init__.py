@@ -2,6 +2,6 @@
 (`schemas`), holding a frame to its schema (`shapes`), and reading single cells (`cells`).
 
 Loaders (`dashboard.data`) produce these shapes, analytics consume and produce them, and
-presentation reads them, so they live below all three and import none of them: only pandas and
-numpy (a test checks it).
+presentation reads them, so they live below all three and import none of them, only what frames
+are made of (pandas, numpy, pyarrow; a test checks it).
 """

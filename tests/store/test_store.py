@@ -18,7 +18,7 @@ import pytest
 
 from api_client import Execution, TestResult
 from dashboard.analytics.verdicts import execution_finished
-from dashboard.data.schemas import (
+from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
     PAIR_COLUMNS,

@@ -27,7 +27,7 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from dashboard.analytics.frames import typed
+from dashboard.columns.shapes import typed
 from dashboard.data.store.engine import (
     Params,
     Statements,

@@ -13,8 +13,8 @@ from typing import Any, TypedDict
 
 import pandas as pd
 
-from dashboard.analytics.frames import typed
-from dashboard.data.schemas import PAIR_COLUMNS
+from dashboard.columns.schemas import PAIR_COLUMNS
+from dashboard.columns.shapes import typed
 from dashboard.data.store import sql
 from dashboard.data.store.engine import StoreEngine, with_staged
 from dashboard.data.store.types import EXECUTION_ID_COLUMNS

@@ -2,7 +2,7 @@
 
 `HistoryStore` writes what a sync fetched (`store.writing`, each step one transaction) and reads
 back what a page needs, selected in the database (a time window, a plan, a project, given
-executions or pairs), as frames with the columns and dtypes of `dashboard.data.schemas`. Taking
+executions or pairs), as frames with the columns and dtypes of `dashboard.columns.schemas`. Taking
 turns with the database, migrations and the sync lock are `store.lease.StoreLease`'s; the SQL is
 `store.sql`'s; the engine (DuckDB file or PostgreSQL schema) is behind `store.engine`.
 """
@@ -16,13 +16,13 @@ from typing import Unpack
 
 import pandas as pd
 
-from dashboard.analytics.frames import empty
-from dashboard.data.schemas import (
+from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
     PAIR_COLUMNS,
     RESULT_HISTORY_COLUMNS,
 )
+from dashboard.columns.shapes import empty
 from dashboard.data.store import readers, sql
 from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.engine import StoreEngine, with_staged

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 from pyarrow import csv as pa_csv
 
-from dashboard.analytics.frames import typed
+from dashboard.columns.shapes import typed
 
 
 def pg_type(series: pd.Series) -> str:

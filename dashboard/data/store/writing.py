@@ -14,13 +14,13 @@ from datetime import UTC, datetime
 
 import pandas as pd
 
-from dashboard.analytics.frames import typed
 from dashboard.analytics.verdicts import RUNNING_STATUSES
-from dashboard.data.schemas import (
+from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
     RESULT_HISTORY_COLUMNS,
 )
+from dashboard.columns.shapes import typed
 from dashboard.data.store import readers, sql
 from dashboard.data.store.changes import changed_parts
 from dashboard.data.store.engine import StoreEngine, with_staged

@@ -10,7 +10,8 @@ from datetime import datetime
 from urllib.parse import urlencode, urljoin
 
 from dashboard.state import routes
-from dashboard.state.url import DateRange, ViewState, to_query_params
+from dashboard.state.params import DateRange, ViewState
+from dashboard.state.url import to_query_params
 
 
 def results_link(execution_id: int, *, plan_id: int | None, started: datetime | None) -> str:

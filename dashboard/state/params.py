@@ -1,51 +1,30 @@
-"""The names of the URL's query parameters, and which page owns which: the one place that
-names them. Values are always strings in the URL; `dashboard.state.url` reads and writes them."""
+"""The URL's query parameters, declared once: the one place that names them.
+
+Everything a viewer sees is reproducible from the address bar, so every filter and selection is
+a query parameter. Each row of the table below says a parameter's name in the URL, the
+`ViewState` field it fills (whose annotation is its type and whose default is its default), and
+its kind: how its text is read, within which bounds, and how it is written back
+(`dashboard.state.kinds`). `dashboard.state.url` derives reading a link and writing one from
+the rows; each route (`dashboard.state.routes`) lists the rows it takes; widgets
+(`dashboard.ui.url_filters`) are bound to a row. A link never carries a credential: no row
+holds a token or an e-mail address ("only mine" is a flag; the address comes from the viewer's
+own connection).
+
+The rows are in the order the filters appear on the pages: a link's problems are listed in it,
+and written links hold their parameters in it.
+"""
 
 from __future__ import annotations
 
-from datetime import date, time
+from dataclasses import dataclass, fields, replace
+from datetime import date, datetime, time
 from enum import StrEnum
+from typing import Any, Generic, TypeVar
 
-# The query parameter names. Values are always strings in the URL.
-PROJECT = "project"
-PLAN = "plan"
-ACTIVE = "active"
-RANGE = "range"
-FROM = "from"
-TO = "to"
-STATUS = "status"
-MINE = "mine"
-EXECUTION = "execution"
-# When the selected execution started (UTC, to the second). The API cannot fetch one execution
-# by id, so this lets a results link find it with a query of a few minutes when it is no longer
-# among the executions its filters select (a "last 7 days" link opened a month later).
-STARTED = "started"
-TZ = "tz"  # an IANA time zone; absent: the viewer's browser's
-STANDUP_AT = "at"  # the standup's local time of day, HH:MM
-PRESENT = "present"  # presenter mode: large type, no sidebar, refreshes itself
-# Scenario analytics (issue 12).
-SCENARIO = "scenario"  # a scenario id of the plan
-WINDOW = "window"  # W: each plan's last W finished executions
-THRESHOLD = "threshold"  # the flaky score at or above which a scenario is listed
-BEFORE = "before"  # the compared executions' ids
-AFTER = "after"
-CHANGES = "changes"  # the comparison lists only what changed (on by default)
-# The executions page's open status chart tab (issue 10: a closed tab's chart is not built).
-CHART = "chart"
+from dashboard.analytics import flaky
+from dashboard.state import kinds
 
-# Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
-# holds what that page shows and nothing stale from another page. The results page keeps the
-# executions filters so that "back to executions" restores them.
-# Every page keeps the viewer's time zone, so a link shows the times its sender saw.
-PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE, TZ)
-EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE, TZ, CHART)
-RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
-STANDUP_PARAMS: tuple[str, ...] = (PROJECT, RANGE, FROM, TO, TZ, STANDUP_AT, PRESENT)
-HEALTH_PARAMS: tuple[str, ...] = (PROJECT, TZ)
-FLAKY_PARAMS: tuple[str, ...] = (PROJECT, PLAN, WINDOW, THRESHOLD, TZ)
-ENVIRONMENTS_PARAMS: tuple[str, ...] = (PLAN, WINDOW, TZ)
-COMPARE_PARAMS: tuple[str, ...] = (PLAN, BEFORE, AFTER, CHANGES, TZ)
-SCENARIO_PARAMS: tuple[str, ...] = (PLAN, SCENARIO, WINDOW, TZ)
+T = TypeVar("T")
 
 
 class DateRange(StrEnum):
@@ -69,27 +48,129 @@ _RANGE_LABELS = {
     DateRange.LAST_90_DAYS: "90 d",
     DateRange.CUSTOM: "Custom",
 }
-DEFAULT_RANGE = DateRange.LAST_7_DAYS
 
 
 class StatusChart(StrEnum):
-    """The executions page's "Results by status" tabs: each execution (each plan's window
-    above the bar limit), or each day. Only the open one is built and sent."""
+    """The executions page's "Results by status" tabs: each execution (each plan's over the bar
+    limit), or each day. Only the open one is built and sent."""
 
     EXECUTION = "execution"
     DAY = "day"
 
 
-DEFAULT_STATUS_CHART = StatusChart.EXECUTION
 DEFAULT_STANDUP_AT = time(9, 30)
-DEFAULT_WINDOW = 20  # the analytics' W (analytics.flaky.WINDOW)
-WINDOW_BOUNDS = (5, 200)  # fewer than 5 runs is never flaky; more than 200 is not a window
-DEFAULT_THRESHOLD = 0.2  # analytics.flaky.THRESHOLD
+# Fewer than 5 runs is never flaky (analytics.flaky.MIN_RUNS); more than 200 are not a W anyone
+# reads.
+WINDOW_BOUNDS = (5, 200)
 # The thresholds a link and the flaky page's widget both take (inclusive): the same pair, so a
 # link's threshold is never one the widget cannot show (and silently replaces). 0.01 lists
-# scenarios with one flip in up to 101 runs; a lower one lists no more within a window of 200.
+# scenarios with one flip in up to 101 runs; a lower one lists no more within a W of 200.
 THRESHOLD_BOUNDS = (0.01, 1.0)
 # The days a custom range may name. The date pickers need bounds, and a day outside these is a
-# typo rather than a test run (and would overflow a window around it).
+# typo rather than a test run (and would overflow the span of time around it).
 FIRST_DAY = date(1970, 1, 1)
 LAST_DAY = date(9998, 12, 31)
+
+
+@dataclass(frozen=True)
+class Param(Generic[T]):
+    """One query parameter: its `name` in the URL, the `ViewState` `field` it fills, and its
+    `kind` (how it is read and written)."""
+
+    name: str
+    field: str
+    kind: kinds.Kind[T]
+
+    @property
+    def default(self) -> T:
+        return _DEFAULTS[self.field]  # type: ignore[return-value]
+
+
+# -- the table --------------------------------------------------------------------------------
+PROJECT = Param("project", "project", kinds.Id("project"))
+PLAN = Param("plan", "plan", kinds.Id("plan"))
+ACTIVE = Param("active", "active_only", kinds.Flag('"active plans only"'))
+STATUS = Param("status", "statuses", kinds.Statuses())  # executions of any of these; () any
+RANGE = Param("range", "date_range", kinds.Choice(DateRange, "the last {default.label} are shown"))
+FROM = Param("from", "date_from", kinds.Day(FIRST_DAY, LAST_DAY))  # a custom range's first day
+TO = Param("to", "date_to", kinds.Day(FIRST_DAY, LAST_DAY))  # and its last (the viewer's days)
+MINE = Param("mine", "mine", kinds.Flag('"only my executions"'))
+EXECUTION = Param("execution", "execution", kinds.Id("execution"))
+# When the selected execution started. The API cannot fetch one execution by id, so this lets a
+# results link find it with a query of a few minutes when it is no longer among the executions
+# its filters select (a "last 7 days" link opened a month later).
+STARTED = Param("started", "execution_start", kinds.Instant())
+TZ = Param("tz", "tz", kinds.Zone())  # absent: the viewer's browser's
+STANDUP_AT = Param("at", "standup_at", kinds.TimeOfDay(DEFAULT_STANDUP_AT))
+PRESENT = Param("present", "present", kinds.Flag("presenter mode", on="1"))
+SCENARIO = Param("scenario", "scenario", kinds.Id("scenario"))  # a scenario of the plan
+WINDOW = Param("window", "window", kinds.WholeNumber(WINDOW_BOUNDS, "executions"))
+THRESHOLD = Param("threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS))
+BEFORE = Param("before", "before", kinds.Id("execution"))  # the compared executions
+AFTER = Param("after", "after", kinds.Id("execution"))
+CHANGES = Param("changes", "only_changes", kinds.Flag('"only changes"'))
+CHART = Param(
+    "chart",
+    "status_chart",
+    kinds.Choice(StatusChart, 'the status chart shown is "{default.value}"'),
+)
+
+TABLE: tuple[Param[Any], ...] = (
+    PROJECT,
+    PLAN,
+    ACTIVE,
+    STATUS,
+    RANGE,
+    FROM,
+    TO,
+    MINE,
+    EXECUTION,
+    STARTED,
+    TZ,
+    STANDUP_AT,
+    PRESENT,
+    SCENARIO,
+    WINDOW,
+    THRESHOLD,
+    BEFORE,
+    AFTER,
+    CHANGES,
+    CHART,
+)
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """Every filter and selection of the dashboard, typed and validated: one field per row of
+    the table, with the parameter's type and default."""
+
+    project: int | None = None
+    plan: int | None = None
+    active_only: bool = True
+    statuses: tuple[str, ...] = ()
+    date_range: DateRange = DateRange.LAST_7_DAYS
+    date_from: date | None = None  # only with DateRange.CUSTOM
+    date_to: date | None = None  # only with DateRange.CUSTOM
+    mine: bool = False
+    execution: int | None = None
+    execution_start: datetime | None = None  # a hint to find `execution` (UTC)
+    tz: str | None = None  # None: the viewer's own zone (the browser's), else UTC
+    standup_at: time | None = None  # None: DEFAULT_STANDUP_AT
+    present: bool = False
+    scenario: int | None = None  # the scenario page's scenario (of `plan`)
+    window: int = flaky.WINDOW  # W: each plan's last W finished executions are analysed
+    threshold: float = flaky.THRESHOLD  # flaky at or above this score
+    before: int | None = None  # None: the plan's default pair
+    after: int | None = None
+    only_changes: bool = True
+    status_chart: StatusChart = StatusChart.EXECUTION  # the executions page's open chart tab
+
+    def with_changes(self, **changes: object) -> ViewState:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+_DEFAULTS: dict[str, object] = {item.name: item.default for item in fields(ViewState)}
+# The table and the state describe the same fields in the same order: a row without a field (or
+# a field without a row) is a mistake found at import, not in a link.
+if [row.field for row in TABLE] != list(_DEFAULTS):
+    raise TypeError("dashboard.state.params: TABLE and ViewState name different fields")

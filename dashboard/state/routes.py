@@ -8,8 +8,10 @@ would otherwise discover on its own and list twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from dashboard.state import url
+from dashboard.state import params
+from dashboard.state.params import Param
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,10 @@ class Route:
     url_path: str
     title: str
     icon: str
-    params: tuple[str, ...]  # the query parameters the page owns (see dashboard.state.url)
+    # The query parameters the page takes: it reads exactly these from the URL and writes them
+    # back, so a shared link holds what the page shows and nothing stale from another page.
+    # Every page keeps the viewer's time zone, so a link shows the times its sender saw.
+    params: tuple[Param[Any], ...]
     default: bool = False
 
 
@@ -27,7 +32,7 @@ PLANS = Route(
     url_path="plans",
     title="Plans",
     icon=":material/checklist:",
-    params=url.PLANS_PARAMS,
+    params=(params.PROJECT, params.ACTIVE, params.TZ),
     default=True,  # served at "/"
 )
 EXECUTIONS = Route(
@@ -35,55 +40,74 @@ EXECUTIONS = Route(
     url_path="executions",
     title="Executions",
     icon=":material/play_circle:",
-    params=url.EXECUTIONS_PARAMS,
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.STATUS,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.MINE,
+        params.TZ,
+        params.CHART,
+    ),
 )
 RESULTS = Route(
     script="app_pages/execution_results.py",
     url_path="results",
     title="Execution results",
     icon=":material/fact_check:",
-    params=url.RESULTS_PARAMS,
+    # The executions filters too, so that "back to executions" restores them.
+    params=(*EXECUTIONS.params, params.EXECUTION, params.STARTED),
 )
 STANDUP = Route(
     script="app_pages/standup.py",
     url_path="standup",
     title="Standup",
     icon=":material/groups:",
-    params=url.STANDUP_PARAMS,
+    params=(
+        params.PROJECT,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.TZ,
+        params.STANDUP_AT,
+        params.PRESENT,
+    ),
 )
 HEALTH = Route(
     script="app_pages/health.py",
     url_path="health",
     title="Plan health",
     icon=":material/monitor_heart:",
-    params=url.HEALTH_PARAMS,
+    params=(params.PROJECT, params.TZ),
 )
 FLAKY = Route(
     script="app_pages/flaky.py",
     url_path="flaky",
     title="Flaky scenarios",
     icon=":material/shuffle:",
-    params=url.FLAKY_PARAMS,
+    params=(params.PROJECT, params.PLAN, params.WINDOW, params.THRESHOLD, params.TZ),
 )
 ENVIRONMENTS = Route(
     script="app_pages/environments.py",
     url_path="environments",
     title="Environments",
     icon=":material/devices:",
-    params=url.ENVIRONMENTS_PARAMS,
+    params=(params.PLAN, params.WINDOW, params.TZ),
 )
 COMPARE = Route(
     script="app_pages/compare.py",
     url_path="compare",
     title="Compare",
     icon=":material/compare_arrows:",
-    params=url.COMPARE_PARAMS,
+    params=(params.PLAN, params.BEFORE, params.AFTER, params.CHANGES, params.TZ),
 )
 SCENARIO = Route(
     script="app_pages/scenario.py",
     url_path="scenario",
     title="Scenario history",
     icon=":material/timeline:",
-    params=url.SCENARIO_PARAMS,
+    params=(params.PLAN, params.SCENARIO, params.WINDOW, params.TZ),
 )
 ALL = (PLANS, STANDUP, HEALTH, EXECUTIONS, RESULTS, FLAKY, ENVIRONMENTS, COMPARE, SCENARIO)

@@ -24,6 +24,7 @@ from dashboard.data.store_status import HistoryStatus
 from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error
 from dashboard.present.tables import ResultMessage
+from dashboard.ui import session
 
 _NOTICES = {"error": st.error, "warning": st.warning, "info": st.info}
 
@@ -73,8 +74,11 @@ def plain(text: object) -> None:
     st.text(visible_text(text))
 
 
-def caption(text: str) -> None:
-    """A caption that may contain names from the service: shown literally, never a link."""
+def caption(text: str | None) -> None:
+    """A caption that may contain names from the service: shown literally, never a link.
+    Nothing is drawn for none (or an empty one)."""
+    if not text:
+        return
     with st.container(key=_key(CAPTION_KEY)):
         st.text(visible_text(text, one_line=True))
 
@@ -112,9 +116,7 @@ def show_error(
     always worded as one (see `messages.form_connection_failed`).
     """
     if source is None:
-        from dashboard.ui import sidebar  # here: sidebar is drawn by the app, notices by pages
-
-        source = sidebar.current_connection().source
+        source = session.current_connection().source
     if source == "session":
         _wait_out_form_failure()
     show_message(describe_error(error, part=part, filters=filters, source=source))

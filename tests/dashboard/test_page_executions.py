@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient
-from dashboard.state.url import DateRange
+from dashboard.state.params import DateRange
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import (
     EXECUTIONS,

@@ -8,7 +8,7 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
-from dashboard.present import charts, help_texts, tables
+from dashboard.present import help_texts, results_charts, tables
 from dashboard.present import results as words
 from dashboard.present.captions import describe_results_source
 from dashboard.present.formatting import human_duration, percent
@@ -154,10 +154,13 @@ left, right = st.columns([1, 2])
 with left:
     st.subheader("Levels", divider="gray")
     notices.caption(slice_text)
-    st.plotly_chart(charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels")
+    st.plotly_chart(
+        results_charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels"
+    )
 with right:
     st.subheader("Environments", divider="gray")
     notices.caption(words.environments_caption(slice_text))
     st.plotly_chart(
-        charts.environment_matrix(result_analytics.environment_matrix(results)), key="environments"
+        results_charts.environment_matrix(result_analytics.environment_matrix(results)),
+        key="environments",
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dashboard.present import charts, tables
+from dashboard.present import charts, runtime_chart, tables
 from dashboard.present.formatting import plural, times_note
 
 
@@ -31,8 +31,8 @@ def runtime_caption(slice_text: str, *, aggregated: bool) -> str:
     text = slice_text + "; executions with results still running or unknown left out"
     if aggregated:
         text += (
-            f". Over {charts.RUNTIME_POINT_LIMIT:,} executions, each point is a plan's median "
-            "runtime on a day (its 10th-90th percentile and count on hover)"
+            f". Over {runtime_chart.RUNTIME_POINT_LIMIT:,} executions, each point is a plan's "
+            "median runtime on a day (its 10th-90th percentile and count on hover)"
         )
     return text + "."
 

@@ -45,11 +45,13 @@ class Id:
     def read(self, name: str, raw: str, default: int | None, problems: list[str]) -> int | None:
         if _ID_RE.match(raw) and 0 < int(raw) <= _MAX_ID:
             return int(raw)
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a valid {self.what} id (a "
-            f"positive whole number), so it was ignored."
+        return _bad(
+            name,
+            raw,
+            f"is not a valid {self.what} id (a positive whole number), so it was ignored",
+            default,
+            problems,
         )
-        return default
 
     def write(self, value: int | None) -> str:
         return str(value)
@@ -68,11 +70,10 @@ class Flag:
             return True
         if raw.lower() in _FALSE:
             return False
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not true or false, so "
-            f"{self.meaning} is {'on' if default else 'off'}."
+        state = "on" if default else "off"
+        return _bad(
+            name, raw, f"is not true or false, so {self.meaning} is {state}", default, problems
         )
-        return default
 
     def write(self, value: bool) -> str:
         return self.on if value else "false"
@@ -91,12 +92,8 @@ class Choice(Generic[E]):
             return self.values(raw.lower())
         except ValueError:
             choices = ", ".join(member.value for member in self.values)
-            problems.append(
-                f"The link's {_named(name)} value {_quote(raw)} is not one of {choices}, so "
-                + self.then.format(default=default)
-                + "."
-            )
-            return default
+            then = self.then.format(default=default)
+            return _bad(name, raw, f"is not one of {choices}, so {then}", default, problems)
 
     def write(self, value: E) -> str:
         return value.value
@@ -115,10 +112,7 @@ class Statuses:
         bad = [part for part in names if not _STATUS_RE.match(part)] or ([] if names else [raw])
         for part in bad:
             rest = "the other statuses are" if good else "executions of every status are"
-            problems.append(
-                f"The link's {_named(name)} value {_quote(part)} is not a status name, so {rest} "
-                f"shown."
-            )
+            _bad(name, part, f"is not a status name, so {rest} shown", (), problems)
         return tuple(dict.fromkeys(good))
 
     def write(self, value: tuple[str, ...]) -> str:
@@ -136,11 +130,8 @@ class WholeNumber:
         low, high = self.bounds
         if re.match(r"^[0-9]{1,6}$", raw) and low <= int(raw) <= high:
             return int(raw)
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a whole number of {self.unit} "
-            f"from {low} to {high}, so {default} is used."
-        )
-        return default
+        why = f"is not a whole number of {self.unit} from {low} to {high}, so {default} is used"
+        return _bad(name, raw, why, default, problems)
 
     def write(self, value: int) -> str:
         return str(value)
@@ -161,11 +152,10 @@ class Share:
             value = round(float(text) / (100 if raw.endswith("%") else 1), 6)
         if value is not None and low <= value <= high:
             return value
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a share from {low:g} to "
-            f"{high:g} (such as {default:g}), so {default:g} is used."
+        why = (
+            f"is not a share from {low:g} to {high:g} (such as {default:g}), so {default:g} is used"
         )
-        return default
+        return _bad(name, raw, why, default, problems)
 
     def write(self, value: float) -> str:
         return f"{value:g}"
@@ -187,16 +177,11 @@ class Day:
             if day is not None and self.first <= day <= self.last:
                 return day
             if day is not None:
-                problems.append(
-                    f"The link's {_named(name)} value {_quote(raw)} is not between "
-                    f"{self.first.isoformat()} and {self.last.isoformat()}, so it was ignored."
-                )
-                return default
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a date like 2025-11-22, "
-            f"so it was ignored."
-        )
-        return default
+                between = f"{self.first.isoformat()} and {self.last.isoformat()}"
+                why = f"is not between {between}, so it was ignored"
+                return _bad(name, raw, why, default, problems)
+        why = "is not a date like 2025-11-22, so it was ignored"
+        return _bad(name, raw, why, default, problems)
 
     def write(self, value: date | None) -> str:
         return value.isoformat() if value else ""
@@ -217,11 +202,8 @@ class Instant:
             # Years far off would overflow a span of time around it; no execution runs then.
             if instant is not None and 1970 <= instant.year <= 9998:
                 return instant
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a UTC time like "
-            f"2026-11-20T09:15:00Z, so it was ignored."
-        )
-        return default
+        why = "is not a UTC time like 2026-11-20T09:15:00Z, so it was ignored"
+        return _bad(name, raw, why, default, problems)
 
     def write(self, value: datetime | None) -> str:
         return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else ""
@@ -239,11 +221,8 @@ class Zone:
                 pass
             else:
                 return raw
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a time zone like "
-            f"Europe/Istanbul, so your browser's time zone is used."
-        )
-        return default
+        why = "is not a time zone like Europe/Istanbul, so your browser's time zone is used"
+        return _bad(name, raw, why, default, problems)
 
     def write(self, value: str | None) -> str:
         return value or ""
@@ -259,18 +238,18 @@ class TimeOfDay:
         match = re.match(r"^([01]?\d|2[0-3]):([0-5]\d)$", raw)
         if match:
             return time(int(match.group(1)), int(match.group(2)))
-        problems.append(
-            f"The link's {_named(name)} value {_quote(raw)} is not a time of day like 09:30, so "
-            f"{self.usual:%H:%M} is used."
-        )
-        return default
+        why = f"is not a time of day like 09:30, so {self.usual:%H:%M} is used"
+        return _bad(name, raw, why, default, problems)
 
     def write(self, value: time | None) -> str:
         return value.strftime("%H:%M") if value else ""
 
 
-def _named(name: str) -> str:
-    return f'"{name}"'
+def _bad(name: str, raw: str, why: str, default: T, problems: list[str]) -> T:
+    """Say what was wrong with a value (`why`: "is not ..., so ... is used"); the default
+    stands in for it."""
+    problems.append(f'The link\'s "{name}" value {_quote(raw)} {why}.')
+    return default
 
 
 def _quote(raw: str, limit: int = 40) -> str:

@@ -2,13 +2,13 @@
 
 Everything a viewer sees is reproducible from the address bar, so every filter and selection is
 a query parameter. Each row of the table below says a parameter's name in the URL, the
-`ViewState` field it fills (whose annotation is its type and whose default is its default), and
-its kind: how its text is read, within which bounds, and how it is written back
-(`dashboard.state.kinds`). `dashboard.state.url` derives reading a link and writing one from
-the rows; each route (`dashboard.state.routes`) lists the rows it takes; widgets
-(`dashboard.ui.url_filters`) are bound to a row. A link never carries a credential: no row
-holds a token or an e-mail address ("only mine" is a flag; the address comes from the viewer's
-own connection).
+`ViewState` field it fills, its kind (how its text is read, within which bounds, and how it is
+written back: `dashboard.state.kinds`) and its default; `ViewState` mirrors the rows, one typed
+field each. `dashboard.state.url` derives reading a link and writing one from the rows; each
+route (`dashboard.state.routes`) lists the rows it takes; widgets (`dashboard.ui.url_filters`)
+are bound to a row. A new filter is a row, its field, the route's list, its widget and its use.
+A link never carries a credential: no row holds a token or an e-mail address ("only mine" is a
+flag; the address comes from the viewer's own connection).
 
 The rows are in the order the filters appear on the pages: a link's problems are listed in it,
 and written links hold their parameters in it.
@@ -74,103 +74,96 @@ LAST_DAY = date(9998, 12, 31)
 
 @dataclass(frozen=True)
 class Param(Generic[T]):
-    """One query parameter: its `name` in the URL, the `ViewState` `field` it fills, and its
-    `kind` (how it is read and written)."""
+    """One query parameter: its `name` in the URL, the `ViewState` `field` it fills, its
+    `kind` (how it is read, within which bounds, and written) and its `default` (what an absent
+    or bad value means; a default is left out of a written link)."""
 
     name: str
     field: str
     kind: kinds.Kind[T]
-
-    @property
-    def default(self) -> T:
-        return _DEFAULTS[self.field]  # type: ignore[return-value]
+    default: T
 
 
 # -- the table --------------------------------------------------------------------------------
-PROJECT = Param("project", "project", kinds.Id("project"))
-PLAN = Param("plan", "plan", kinds.Id("plan"))
-ACTIVE = Param("active", "active_only", kinds.Flag('"active plans only"'))
-STATUS = Param("status", "statuses", kinds.Statuses())  # executions of any of these; () any
-RANGE = Param("range", "date_range", kinds.Choice(DateRange, "the last {default.label} are shown"))
-FROM = Param("from", "date_from", kinds.Day(FIRST_DAY, LAST_DAY))  # a custom range's first day
-TO = Param("to", "date_to", kinds.Day(FIRST_DAY, LAST_DAY))  # and its last (the viewer's days)
-MINE = Param("mine", "mine", kinds.Flag('"only my executions"'))
-EXECUTION = Param("execution", "execution", kinds.Id("execution"))
-# When the selected execution started. The API cannot fetch one execution by id, so this lets a
-# results link find it with a query of a few minutes when it is no longer among the executions
-# its filters select (a "last 7 days" link opened a month later).
-STARTED = Param("started", "execution_start", kinds.Instant())
-TZ = Param("tz", "tz", kinds.Zone())  # absent: the viewer's browser's
-STANDUP_AT = Param("at", "standup_at", kinds.TimeOfDay(DEFAULT_STANDUP_AT))
-PRESENT = Param("present", "present", kinds.Flag("presenter mode", on="1"))
-SCENARIO = Param("scenario", "scenario", kinds.Id("scenario"))  # a scenario of the plan
-WINDOW = Param("window", "window", kinds.WholeNumber(WINDOW_BOUNDS, "executions"))
-THRESHOLD = Param("threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS))
-BEFORE = Param("before", "before", kinds.Id("execution"))  # the compared executions
-AFTER = Param("after", "after", kinds.Id("execution"))
-CHANGES = Param("changes", "only_changes", kinds.Flag('"only changes"'))
+PROJECT = Param("project", "project", kinds.Id("project"), default=None)
+PLAN = Param("plan", "plan", kinds.Id("plan"), default=None)
+ACTIVE = Param("active", "active_only", kinds.Flag('"active plans only"'), default=True)
+# Executions of any of these statuses; none: any status.
+STATUS: Param[tuple[str, ...]] = Param("status", "statuses", kinds.Statuses(), default=())
+RANGE = Param(
+    "range",
+    "date_range",
+    kinds.Choice(DateRange, "the last {default.label} are shown"),
+    default=DateRange.LAST_7_DAYS,
+)
+# A custom range's first and last days (the viewer's calendar days); only with CUSTOM.
+FROM = Param("from", "date_from", kinds.Day(FIRST_DAY, LAST_DAY), default=None)
+TO = Param("to", "date_to", kinds.Day(FIRST_DAY, LAST_DAY), default=None)
+MINE = Param("mine", "mine", kinds.Flag('"only my executions"'), default=False)
+EXECUTION = Param("execution", "execution", kinds.Id("execution"), default=None)
+# When the selected execution started (UTC). The API cannot fetch one execution by id, so this
+# lets a results link find it with a query of a few minutes when it is no longer among the
+# executions its filters select (a "last 7 days" link opened a month later).
+STARTED = Param("started", "execution_start", kinds.Instant(), default=None)
+# An IANA zone; none: the viewer's own (the browser's).
+TZ = Param("tz", "tz", kinds.Zone(), default=None)
+# The standup's local time of day; none: DEFAULT_STANDUP_AT.
+STANDUP_AT = Param("at", "standup_at", kinds.TimeOfDay(DEFAULT_STANDUP_AT), default=None)
+PRESENT = Param("present", "present", kinds.Flag("presenter mode", on="1"), default=False)
+SCENARIO = Param("scenario", "scenario", kinds.Id("scenario"), default=None)  # of the plan
+# W: each plan's last W finished executions are analysed.
+WINDOW = Param(
+    "window", "window", kinds.WholeNumber(WINDOW_BOUNDS, "executions"), default=flaky.WINDOW
+)
+# A scenario is flaky at or above this score.
+THRESHOLD = Param("threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS), default=flaky.THRESHOLD)
+# The compared executions; none: the plan's default pair.
+BEFORE = Param("before", "before", kinds.Id("execution"), default=None)
+AFTER = Param("after", "after", kinds.Id("execution"), default=None)
+CHANGES = Param("changes", "only_changes", kinds.Flag('"only changes"'), default=True)
+# The executions page's open status chart tab.
 CHART = Param(
     "chart",
     "status_chart",
     kinds.Choice(StatusChart, 'the status chart shown is "{default.value}"'),
+    default=StatusChart.EXECUTION,
 )
 
-TABLE: tuple[Param[Any], ...] = (
-    PROJECT,
-    PLAN,
-    ACTIVE,
-    STATUS,
-    RANGE,
-    FROM,
-    TO,
-    MINE,
-    EXECUTION,
-    STARTED,
-    TZ,
-    STANDUP_AT,
-    PRESENT,
-    SCENARIO,
-    WINDOW,
-    THRESHOLD,
-    BEFORE,
-    AFTER,
-    CHANGES,
-    CHART,
-)
+TABLE: tuple[Param[Any], ...] = tuple(row for row in globals().values() if isinstance(row, Param))
+"""Every row above, in order."""
 
 
 @dataclass(frozen=True)
 class ViewState:
-    """Every filter and selection of the dashboard, typed and validated: one field per row of
-    the table, with the parameter's type and default."""
+    """Every filter and selection of the dashboard: one typed field per row of the table, in
+    its order, holding the row's default until a link or a widget says otherwise."""
 
-    project: int | None = None
-    plan: int | None = None
-    active_only: bool = True
-    statuses: tuple[str, ...] = ()
-    date_range: DateRange = DateRange.LAST_7_DAYS
-    date_from: date | None = None  # only with DateRange.CUSTOM
-    date_to: date | None = None  # only with DateRange.CUSTOM
-    mine: bool = False
-    execution: int | None = None
-    execution_start: datetime | None = None  # a hint to find `execution` (UTC)
-    tz: str | None = None  # None: the viewer's own zone (the browser's), else UTC
-    standup_at: time | None = None  # None: DEFAULT_STANDUP_AT
-    present: bool = False
-    scenario: int | None = None  # the scenario page's scenario (of `plan`)
-    window: int = flaky.WINDOW  # W: each plan's last W finished executions are analysed
-    threshold: float = flaky.THRESHOLD  # flaky at or above this score
-    before: int | None = None  # None: the plan's default pair
-    after: int | None = None
-    only_changes: bool = True
-    status_chart: StatusChart = StatusChart.EXECUTION  # the executions page's open chart tab
+    project: int | None = PROJECT.default
+    plan: int | None = PLAN.default
+    active_only: bool = ACTIVE.default
+    statuses: tuple[str, ...] = STATUS.default
+    date_range: DateRange = RANGE.default
+    date_from: date | None = FROM.default
+    date_to: date | None = TO.default
+    mine: bool = MINE.default
+    execution: int | None = EXECUTION.default
+    execution_start: datetime | None = STARTED.default
+    tz: str | None = TZ.default
+    standup_at: time | None = STANDUP_AT.default
+    present: bool = PRESENT.default
+    scenario: int | None = SCENARIO.default
+    window: int = WINDOW.default
+    threshold: float = THRESHOLD.default
+    before: int | None = BEFORE.default
+    after: int | None = AFTER.default
+    only_changes: bool = CHANGES.default
+    status_chart: StatusChart = CHART.default
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-_DEFAULTS: dict[str, object] = {item.name: item.default for item in fields(ViewState)}
-# The table and the state describe the same fields in the same order: a row without a field (or
-# a field without a row) is a mistake found at import, not in a link.
-if [row.field for row in TABLE] != list(_DEFAULTS):
-    raise TypeError("dashboard.state.params: TABLE and ViewState name different fields")
+# The state mirrors the table: a row without its field (or a field without its row, or with
+# another default) is a mistake found at import, not in a link.
+if [(row.field, row.default) for row in TABLE] != [(f.name, f.default) for f in fields(ViewState)]:
+    raise TypeError("dashboard.state.params: ViewState does not mirror the rows of TABLE")

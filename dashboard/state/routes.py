@@ -1,4 +1,5 @@
-"""The dashboard's pages: where their scripts are and at which URL path they are served.
+"""The dashboard's pages: where their scripts are, at which URL path they are served, and which
+query parameters each takes. A new page is one route here (the navigation lists `ALL`).
 
 Paths are relative to `dashboard/app.py`, which is how `st.Page`, `st.switch_page` and
 `st.page_link` name a page. The scripts live in `app_pages/`, not `pages/`, which Streamlit
@@ -16,6 +17,9 @@ from dashboard.state.params import Param
 
 @dataclass(frozen=True)
 class Route:
+    """One page: its script, the URL path it is served at, its title and icon in the
+    navigation, and the query parameters it takes."""
+
     script: str
     url_path: str
     title: str
@@ -27,6 +31,7 @@ class Route:
     default: bool = False
 
 
+# The pages in the order the navigation lists them.
 PLANS = Route(
     script="app_pages/plans.py",
     url_path="plans",
@@ -34,6 +39,28 @@ PLANS = Route(
     icon=":material/checklist:",
     params=(params.PROJECT, params.ACTIVE, params.TZ),
     default=True,  # served at "/"
+)
+STANDUP = Route(
+    script="app_pages/standup.py",
+    url_path="standup",
+    title="Standup",
+    icon=":material/groups:",
+    params=(
+        params.PROJECT,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.TZ,
+        params.STANDUP_AT,
+        params.PRESENT,
+    ),
+)
+HEALTH = Route(
+    script="app_pages/health.py",
+    url_path="health",
+    title="Plan health",
+    icon=":material/monitor_heart:",
+    params=(params.PROJECT, params.TZ),
 )
 EXECUTIONS = Route(
     script="app_pages/executions.py",
@@ -59,28 +86,6 @@ RESULTS = Route(
     icon=":material/fact_check:",
     # The executions filters too, so that "back to executions" restores them.
     params=(*EXECUTIONS.params, params.EXECUTION, params.STARTED),
-)
-STANDUP = Route(
-    script="app_pages/standup.py",
-    url_path="standup",
-    title="Standup",
-    icon=":material/groups:",
-    params=(
-        params.PROJECT,
-        params.RANGE,
-        params.FROM,
-        params.TO,
-        params.TZ,
-        params.STANDUP_AT,
-        params.PRESENT,
-    ),
-)
-HEALTH = Route(
-    script="app_pages/health.py",
-    url_path="health",
-    title="Plan health",
-    icon=":material/monitor_heart:",
-    params=(params.PROJECT, params.TZ),
 )
 FLAKY = Route(
     script="app_pages/flaky.py",
@@ -110,4 +115,6 @@ SCENARIO = Route(
     icon=":material/timeline:",
     params=(params.PLAN, params.SCENARIO, params.WINDOW, params.TZ),
 )
-ALL = (PLANS, STANDUP, HEALTH, EXECUTIONS, RESULTS, FLAKY, ENVIRONMENTS, COMPARE, SCENARIO)
+
+ALL: tuple[Route, ...] = tuple(route for route in globals().values() if isinstance(route, Route))
+"""Every route above, in order."""

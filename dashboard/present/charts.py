@@ -97,7 +97,7 @@ def plan_status_totals(status_counts: pd.DataFrame, executions: pd.DataFrame) ->
 
 
 def status_per_plan(status_counts: pd.DataFrame, executions: pd.DataFrame) -> go.Figure:
-    """The window's results by status, one horizontal stacked bar per plan (the plans read top
+    """The period's results by status, one horizontal stacked bar per plan (the plans read top
     to bottom by name): what a chart of every execution becomes above `EXECUTION_BAR_LIMIT`,
     tens of bars however many executions. Each bar's hover says its plan, the status's
     results and the plan's executions."""

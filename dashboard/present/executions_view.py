@@ -47,7 +47,7 @@ class Deferred(Generic[T]):
 class ExecutionsView:
     kpis: execution_analytics.ExecutionKpis
     # Above `charts.EXECUTION_BAR_LIMIT` executions the status chart draws one bar per plan
-    # (the whole window) instead of one per execution.
+    # (the whole period) instead of one per execution.
     status_by_plan: bool
     plans_drawn: int  # bars of the per-plan chart (0 when it draws executions)
     status_chart: go.Figure

@@ -23,7 +23,7 @@ def results_link(execution_id: int, *, plan_id: int | None, started: datetime | 
 
 
 def executions_link(plan_id: int, *, date_range: DateRange = DateRange.LAST_30_DAYS) -> str:
-    """The executions page of one plan over a preset window."""
+    """The executions page of one plan over a preset date range."""
     return _link(routes.EXECUTIONS, ViewState(plan=plan_id, date_range=date_range))
 
 

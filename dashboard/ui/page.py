@@ -76,12 +76,12 @@ class Page:
         ("heat map"), and words that check."""
         page = replace(self, plans=plans)
         if PROJECT in self.route.params:
+            # A page without a plan filter checks its project only.
+            has_plan = PLAN in self.route.params
             checked = choices.reconcile(
                 page.state,
                 known_projects=page.projects,
-                plan_projects=plan_analytics.plan_projects(plans)
-                if PLAN in self.route.params
-                else {},
+                plan_projects=plan_analytics.plan_projects(plans) if has_plan else {},
             )
             return page.checked(checked.state, checked.problems)
         if plan_for is not None:

@@ -7,7 +7,7 @@ from datetime import date
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
-from dashboard.data.results_fanout import FanOutCounts
+from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present.formatting import format_span, plural
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.standup import StandupDigest
 from dashboard.analytics.windows import Window
-from dashboard.data.results_fanout import FanOutCounts
+from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
 from dashboard.present.formatting import human_duration, weekday_time

@@ -113,10 +113,12 @@ PRESENT = Param("present", "present", kinds.Flag("presenter mode", on="1"), defa
 SCENARIO = Param("scenario", "scenario", kinds.Id("scenario"), default=None)  # of the plan
 # W: each plan's last W finished executions are analysed.
 WINDOW = Param(
-    "window", "window", kinds.WholeNumber(WINDOW_BOUNDS, "executions"), default=flaky.WINDOW
+    "window", "window", kinds.WholeNumber(WINDOW_BOUNDS, "executions"), default=flaky.DEFAULT_WINDOW
 )
 # A scenario is flaky at or above this score.
-THRESHOLD = Param("threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS), default=flaky.THRESHOLD)
+THRESHOLD = Param(
+    "threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS), default=flaky.DEFAULT_THRESHOLD
+)
 # The compared executions; none: the plan's default pair.
 BEFORE = Param("before", "before", kinds.Id("execution"), default=None)
 AFTER = Param("after", "after", kinds.Id("execution"), default=None)

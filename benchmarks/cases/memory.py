@@ -2,7 +2,7 @@
 100,000 executions, Standup and Plan health), and the bytes per row of the frames it holds.
 
 The peak is `VmHWM` of the `streamlit` process, read from /proc after the last view. No page
-loads 50,000 stored results yet (the fan-out loads only the few executions the Standup needs),
+loads 50,000 stored results at once (the fan-out loads only the few executions the Standup needs),
 so their share is added from the measured size of a 50,000-row results frame; the note says so.
 When case 4 did not run in this invocation, its views are run here first.
 """

@@ -1,4 +1,4 @@
-"""Case 8, the shared store on PostgreSQL (#16): the flaky and heat-map pages of one plan over
+"""Case 8, the shared store on PostgreSQL: the flaky and heat-map pages of one plan over
 30 days, with 10,000,000 results stored, read from PostgreSQL, not loaded whole.
 
 - The server: `QA_BENCH_PG_URL` when set, else a throwaway cluster of Debian's binaries

@@ -3,7 +3,7 @@
 The store is filled the way a sync fills it (client models -> history frames -> the store's
 upserts), but the results come straight from the sandbox's own derivation instead of one HTTP
 request per pair, so a large history takes minutes rather than an hour. It prints the figures
-the README's "History store" section quotes; they are not asserted (only a generous bound).
+`docs/history-store.md` quotes ("How big it grows"); they are not asserted (only a generous bound).
 
     QA_STORE_MEASURE_EXECUTIONS=100000 .venv/bin/pytest -m slow -s tests/store/test_size.py
 """

@@ -7,6 +7,12 @@ executions are left out of rates and runtimes (they have neither yet) but counte
 local calendar day in the viewer's zone, the last `long_days` days up to today, NaN on a day
 with no verdict.
 
+The runtime trend is the standup's "Slower" comparison without its threshold: the median
+runtime of the last `RUNTIME_RECENT_DAYS` days against the median of the `BASELINE_DAYS` days
+before them, with at least `SLOWER_MIN_EXECUTIONS` finished executions on each side. A plan
+that doubled three days ago reads +100 %; two 7-day halves would have read +0 %, the new runs
+being outnumbered by the old ones in the recent half's median.
+
 "Fully green" is stricter than a pass: finished and *every* result with a verdict a SUCCESS
 (a warning is a pass for verdicts, but not fully green).
 """
@@ -20,10 +26,15 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.plan_state import PLAN_FIGURES_NEED, plan_states
+from dashboard.analytics.plan_state import PLAN_FIGURES_NEED, plan_states, red_first
+from dashboard.analytics.standup_slower import BASELINE_DAYS, SLOWER_MIN_EXECUTIONS
 from dashboard.analytics.windows import zone
 from dashboard.columns.schemas import PLAN_AND_PROJECT, UTC_TIME
 from dashboard.columns.shapes import as_utc, require_columns, typed
+
+RUNTIME_RECENT_DAYS = 3
+"""The runtime trend's recent period: short enough that a change of three days ago is the
+median of it, long enough to hold three runs of a daily plan."""
 
 HEALTH_COLUMNS: dict[str, str] = {
     **PLAN_AND_PROJECT,
@@ -42,23 +53,26 @@ HEALTH_COLUMNS: dict[str, str] = {
     "streak_since": UTC_TIME,
     "last_fully_green_start": UTC_TIME,
     "since_fully_green": "timedelta64[us]",  # now - last_fully_green_start; NaT when none
-    "median_runtime_ms_short": "float64",  # finished executions of the short period
-    "median_runtime_ms_before": "float64",  # the short period before it
-    "runtime_trend": "float64",  # short / before - 1 (0.2 = 20 % slower); NaN if either none
+    "median_runtime_ms_recent": "float64",  # finished executions of the last 3 days
+    "median_runtime_ms_baseline": "float64",  # those of the 14 days before them
+    "runtime_trend": "float64",  # recent / baseline - 1 (0.2 = 20 % slower); NaN: too few
 }
 
 
 @dataclass(frozen=True, eq=False)
 class PlanHealth:
     """`plans`: `HEALTH_COLUMNS`, one row per plan with an execution in the long period or a
-    judged one ever, ordered by plan name. `days`: the sparkline's local dates.
-    `basis`: the executions of the long period."""
+    judged one ever, failing plans first (`plan_state.red_first`), then by plan name.
+    `days`: the sparkline's local dates. `basis`: the executions of the long period."""
 
     plans: pd.DataFrame
     days: tuple[str, ...]  # ISO dates of the daily series, oldest first
     basis: Basis
     short_days: int
     long_days: int
+    runtime_recent_days: int = RUNTIME_RECENT_DAYS
+    runtime_baseline_days: int = BASELINE_DAYS
+    runtime_min_executions: int = SLOWER_MIN_EXECUTIONS
 
 
 def plan_health(
@@ -83,12 +97,14 @@ def plan_health(
 
     long_start = current - pd.Timedelta(days=long_days)
     short_start = current - pd.Timedelta(days=short_days)
-    before_start = short_start - pd.Timedelta(days=short_days)
-    recent = frame[frame["start"] >= min(long_start, before_start)]
+    runtime_start = current - pd.Timedelta(days=RUNTIME_RECENT_DAYS)
+    baseline_start = runtime_start - pd.Timedelta(days=BASELINE_DAYS)
+    recent = frame[frame["start"] >= min(long_start, baseline_start)]
     finished = recent["finished"].fillna(False).astype(bool)
     in_long = recent["start"] >= long_start
     in_short = recent["start"] >= short_start
-    in_before = (recent["start"] >= before_start) & ~in_short
+    in_runtime_recent = recent["start"] >= runtime_start
+    in_baseline = (recent["start"] >= baseline_start) & ~in_runtime_recent
     plan = recent["plan_id"]
 
     def rate(mask: pd.Series) -> pd.Series:
@@ -98,7 +114,8 @@ def plan_health(
 
     def median_runtime(mask: pd.Series) -> pd.Series:
         chosen = recent[mask & finished & recent["runtime_ms"].notna()]
-        return chosen["runtime_ms"].astype("float64").groupby(chosen["plan_id"]).median()
+        runtimes = chosen["runtime_ms"].astype("float64").groupby(chosen["plan_id"])
+        return runtimes.median().where(runtimes.size() >= SLOWER_MIN_EXECUTIONS)
 
     out = states[["plan", "project_id", "project"]].copy()
     out["pass_rate_short"] = rate(in_short)
@@ -120,14 +137,16 @@ def plan_health(
     ):
         out[column] = states[column]
     out["since_fully_green"] = current - out["last_fully_green_start"]
-    out["median_runtime_ms_short"] = median_runtime(in_short)
-    out["median_runtime_ms_before"] = median_runtime(in_before)
-    out["runtime_trend"] = out["median_runtime_ms_short"] / out["median_runtime_ms_before"] - 1
+    out["median_runtime_ms_recent"] = median_runtime(in_runtime_recent)
+    out["median_runtime_ms_baseline"] = median_runtime(in_baseline)
+    baseline = out["median_runtime_ms_baseline"].where(out["median_runtime_ms_baseline"] > 0)
+    out["runtime_trend"] = out["median_runtime_ms_recent"] / baseline - 1
 
     days, series = _daily(recent[in_long & finished], out.index, current, local, long_days)
     out["daily_pass_rate"] = series
     keep = (out["executions_long"] > 0) | out["latest_execution_id"].notna()
     out = out[keep].reset_index().sort_values(["plan", "plan_id"], kind="stable")
+    out = red_first(out, out.set_index("plan_id")["latest_outcome"])
     long_frame = frame[frame["start"] >= long_start]
     return PlanHealth(
         plans=typed(out, HEALTH_COLUMNS),

@@ -140,3 +140,13 @@ def plan_states(executions: pd.DataFrame) -> pd.DataFrame:
     out["running_execution_id"] = running["execution_id"]
     out["running_start"] = running["start"]
     return typed(out.reset_index(), PLAN_STATE_COLUMNS)
+
+
+def red_first(plans: pd.DataFrame, outcomes: pd.Series) -> pd.DataFrame:
+    """`plans` with the failing ones first: `outcomes` maps a plan id to its latest finished
+    outcome ("fail", "pass" or missing). Failing plans, then passing ones, then those without a
+    verdict; within each, the order `plans` had. The index is renumbered, as the tables and
+    their row selection read positions."""
+    rank = plans["plan_id"].map(outcomes).map({"fail": 0, "pass": 1}).fillna(2)
+    order = np.argsort(rank.to_numpy(), kind="stable")
+    return plans.iloc[order].reset_index(drop=True)

@@ -47,7 +47,7 @@ if health.plans.empty:
     )
     st.stop()
 
-notices.caption(health_view.health_caption(health.basis, today=now.date(), scope=scope, tz=tz))
+notices.caption(health_view.health_caption(health, today=now.date(), scope=scope, tz=tz))
 selected = table(
     tables.health_display(health.plans, now=pd.Timestamp(now)),
     key="health.table",

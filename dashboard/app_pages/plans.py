@@ -57,6 +57,7 @@ states = None
 try:
     recent = cache.executions(page.connection, preset_query(DateRange.LAST_30_DAYS, now=page.now))
     states = plan_state.plan_states(recent.executions)
+    plans = plan_state.red_first(plans, states.set_index("plan_id")["latest_outcome"])
     notices.show_notes([describe_truncation(recent.truncation) or ""])
 except ApiError as error:
     notices.show_error(error, part="the plans' recent executions (the table shows settings only)")

@@ -121,10 +121,13 @@ def standup_body() -> None:
     )
     kpi = st.columns([1, 1, 1, 0.6] if not state.present else 3, vertical_alignment="center")
     kpi[0].metric("Executions", f"{digest.current.executions:,}")
+    change = sections_view.rate_change(digest.pass_rate_delta)
     kpi[1].metric(
         "Pass rate",
         percent(digest.current.pass_rate),
-        delta=sections_view.rate_change(digest.pass_rate_delta),
+        delta=change.text,
+        delta_color=change.delta_color,
+        delta_arrow=change.delta_arrow,
         help=help_texts.RATE_SINCE_STANDUP,
     )
     kpi[2].metric("Previous window", f"{digest.previous.executions:,} executions")

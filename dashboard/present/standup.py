@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from typing import Literal
 
 import pandas as pd
 
@@ -214,9 +215,25 @@ def window_caption(window: Window, basis: Basis, *, today: date, scope: str) -> 
     )
 
 
-def rate_change(delta: float | None) -> str | None:
-    """The pass rate's change against the previous window, in points: "+2.5 pts"."""
-    return None if delta is None else f"{delta * 100:+.1f} pts"
+@dataclass(frozen=True)
+class RateChange:
+    """The pass rate's change as `st.metric` shows it: its text, and whether it is coloured and
+    has an arrow (not for a change that rounds to nothing: "+0.0 pts" in green read as better)."""
+
+    text: str | None
+    delta_color: Literal["normal", "off"] = "normal"
+    delta_arrow: Literal["auto", "off"] = "auto"
+
+
+def rate_change(delta: float | None) -> RateChange:
+    """The pass rate's change against the previous window, in points: "+2.5 pts"; "0.0 pts",
+    plain, when it rounds to nothing; no text without a previous rate."""
+    if delta is None:
+        return RateChange(None)
+    points = round(delta * 100, 1)
+    if points == 0:
+        return RateChange("0.0 pts", delta_color="off", delta_arrow="off")
+    return RateChange(f"{points:+.1f} pts")
 
 
 def fetched_caption(fetched: FanOutCounts) -> str:

@@ -228,9 +228,9 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
                 human_duration(None if pd.isna(d) else d.total_seconds())
                 for d in health["since_fully_green"]
             ],
-            "Median runtime 7 d": [
+            "Median runtime 3 d": [
                 human_duration(None if pd.isna(ms) else ms / 1000)
-                for ms in health["median_runtime_ms_short"]
+                for ms in health["median_runtime_ms_recent"]
             ],
             "Runtime trend": [
                 "" if pd.isna(t) else f"{'+' if t >= 0 else MINUS}{abs(t) * 100:.0f} %"
@@ -245,7 +245,7 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Since fully green": [
                 None if pd.isna(d) else d.total_seconds() for d in health["since_fully_green"]
             ],
-            "Median runtime 7 d": (health["median_runtime_ms_short"] / 1000).to_numpy(),
+            "Median runtime 3 d": (health["median_runtime_ms_recent"] / 1000).to_numpy(),
         },
     )
 

@@ -48,9 +48,49 @@ def test_one_row_per_plan_with_known_figures() -> None:
     assert alpha["streak_since"] == ts("2025-04-03 10:00")
     assert alpha["last_fully_green_start"] == ts("2025-04-01 10:00")
     assert alpha["since_fully_green"] == pd.Timedelta(days=6)
-    assert alpha["median_runtime_ms_short"] == 90_000
-    assert alpha["median_runtime_ms_before"] == 60_000
-    assert alpha["runtime_trend"] == pytest.approx(0.5)
+    # One finished execution in the last 3 days: too few for a median, so no trend.
+    assert math.isnan(alpha["median_runtime_ms_recent"])
+    assert alpha["median_runtime_ms_baseline"] == 75_000
+    assert math.isnan(alpha["runtime_trend"])
+
+
+def daily(plan_id: int, minutes_before: int, minutes_since: int, since: str) -> list:
+    """A plan run every day at 08:00 from 1 March to 7 April, `minutes_before` long until
+    `since` and `minutes_since` long from then on."""
+    days = pd.date_range("2025-03-01 08:00", "2025-04-07 08:00", freq="D", tz="UTC")
+    return [
+        execution(
+            plan_id * 1000 + i,
+            plan_id,
+            day.strftime("%Y-%m-%d %H:%M"),
+            runtime_ms=(minutes_since if day >= ts(since) else minutes_before) * 60_000,
+        )
+        for i, day in enumerate(days)
+    ]
+
+
+def test_a_plan_that_doubled_three_days_ago_reads_about_plus_100_percent() -> None:
+    doubled = daily(1, 10, 20, since="2025-04-05 00:00")  # 5, 6 and 7 April took 20 minutes
+    steady = daily(2, 10, 10, since="2025-04-05 00:00")
+    plans = plan_health(executions(doubled + steady), now=NOW).plans.set_index("plan_id")
+    assert plans.loc[1, "median_runtime_ms_recent"] == 20 * 60_000
+    assert plans.loc[1, "median_runtime_ms_baseline"] == 10 * 60_000
+    assert plans.loc[1, "runtime_trend"] == pytest.approx(1.0)
+    assert plans.loc[2, "runtime_trend"] == pytest.approx(0.0)
+
+
+def test_the_runtime_trend_needs_three_finished_executions_on_each_side() -> None:
+    rare = [
+        execution(1, 1, "2025-04-06 08:00", runtime_ms=1_200_000),
+        execution(2, 1, "2025-04-05 08:00", runtime_ms=1_200_000),
+        execution(3, 1, "2025-04-05 09:00", runtime_ms=1_200_000),
+        execution(4, 1, "2025-03-30 08:00", runtime_ms=600_000),
+        execution(5, 1, "2025-03-29 08:00", runtime_ms=600_000),
+    ]
+    alpha = plan_health(executions(rare), now=NOW).plans.iloc[0]
+    assert alpha["median_runtime_ms_recent"] == 1_200_000
+    assert math.isnan(alpha["median_runtime_ms_baseline"])
+    assert math.isnan(alpha["runtime_trend"])
 
 
 def test_the_daily_series_covers_the_last_30_local_days() -> None:

@@ -54,3 +54,21 @@ def test_a_project_narrows_the_plans_and_a_bad_zone_is_said(
     assert set(at.dataframe[0].value["Id"]) <= in_project
     assert "is not a time zone like Europe/Istanbul" in notes(at, "warning")
     assert at.query_params == {"project": str(project)}
+
+
+def test_failing_plans_come_first_and_the_caption_says_what_the_trend_compares(
+    app: AppFactory,
+) -> None:
+    at = app(HEALTH, tz="UTC")
+
+    at.run()
+
+    assert_no_failure(at)
+    now = [text.replace(" (one running)", "") for text in at.dataframe[0].value["Now"]]
+    failing = now.count("\u2716 failing")
+    assert failing >= 2, "the demo holds two red plans"
+    assert now[:failing] == ["\u2716 failing"] * failing
+    assert (
+        "Runtime trend: the median runtime of the last 3 days against that of the 14 days "
+        "before them" in captions(at)
+    )

@@ -185,3 +185,17 @@ def test_each_plan_leads_with_its_latest_finished_outcome(
         assert shown[plan_id] == outcome, plan_id
     assert all(shown[p] == "\u2013 no finished run" for p in set(shown) - set(expected))
     assert "last 30 days of executions" in captions(at)
+
+
+def test_failing_plans_come_first(app: AppFactory) -> None:
+    """Which plans are red is the first question: the table answers it in its first rows."""
+    at = app(active="false")
+
+    at.run()
+
+    assert_no_failure(at)
+    now = [text.replace(" (one running)", "") for text in at.dataframe[0].value["Now"]]
+    failing = now.count("\u2716 failing")
+    assert failing >= 2, "the demo holds two red plans"
+    assert now[:failing] == ["\u2716 failing"] * failing
+    assert "\u2716 failing" not in now[failing:]

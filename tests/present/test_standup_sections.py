@@ -8,6 +8,7 @@ import pandas as pd
 
 from dashboard.analytics.standup import NEWLY_FAILING_COLUMNS, standup_digest
 from dashboard.analytics.windows import standup_window
+from dashboard.present import standup
 from dashboard.present.standup import (
     PRESENTER_LEAVES_OUT,
     SHOWN_PER_SECTION,
@@ -123,3 +124,15 @@ def test_a_newly_failing_row_without_a_plan_id_has_no_history_link_and_keeps_the
         "https://dash.example/executions?id=2",
         "https://dash.example/executions?id=7",
     ]
+
+
+def test_a_pass_rate_change_that_rounds_to_nothing_is_neither_coloured_nor_an_arrow() -> None:
+    assert standup.rate_change(0.00004) == standup.RateChange(
+        "0.0 pts", delta_color="off", delta_arrow="off"
+    )
+    assert standup.rate_change(-0.0004) == standup.RateChange(
+        "0.0 pts", delta_color="off", delta_arrow="off"
+    )
+    assert standup.rate_change(0.025) == standup.RateChange("+2.5 pts")
+    assert standup.rate_change(-0.1) == standup.RateChange("-10.0 pts")
+    assert standup.rate_change(None) == standup.RateChange(None)

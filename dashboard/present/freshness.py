@@ -13,7 +13,9 @@ service's other contradictions.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 import pandas as pd
 
@@ -84,18 +86,21 @@ def _moment(text: str | None) -> datetime | None:
 
 
 _WITHHELD = {
-    "refused": "the service refused this connection's token",
     "denied": "the service does not let this token see this company's executions",
-    "no credential": "this connection has no token",
 }
 _ALL_LIVE = "everything on this page is asked of the service"
+PAGE_SAYS_IT = frozenset({"refused", "no credential"})
+"""Reasons a configured connection's history is withheld that fail the page's own requests
+too: the page's error says the cause (`messages`), and a second sentence about the history
+would be a second message for one cause."""
 
 
 def history_notice_text(status: HistoryStatus, *, form: bool = False) -> str | None:
     """One calm sentence when the pages do not use the stored history, and why; None when they
-    do. A connection made with the sidebar's form is told no reason (see
-    `messages.form_connection_failed`: the form must not tell a closed port from a refused
-    token). No token and no password: a store's own message names the server without it."""
+    do, or when the page's own error says why (`PAGE_SAYS_IT`). A connection made with the
+    sidebar's form is told no reason (see `messages.form_connection_failed`: the form must not
+    tell a closed port from a refused token). No token and no password: a store's own message
+    names the server without it."""
     if status.state == "on":
         return None
     if status.state == "off":
@@ -109,6 +114,8 @@ def history_notice_text(status: HistoryStatus, *, form: bool = False) -> str | N
             "Stored history is not used: the service did not confirm this connection's "
             f"credential, so {_ALL_LIVE}."
         )
+    if status.reason in PAGE_SAYS_IT:
+        return None
     if status.reason == "unchecked":
         return (
             "Stored history is not used for now: the service could not be asked whether this "
@@ -119,3 +126,24 @@ def history_notice_text(status: HistoryStatus, *, form: bool = False) -> str | N
         f"Stored history is not used: {why}, so {_ALL_LIVE}; it is asked again within "
         f"{CHECK_INTERVAL // 60} minutes, or at Refresh."
     )
+
+
+@dataclass(frozen=True)
+class Badge:
+    """The sidebar's connection badge: its words, icon and colour."""
+
+    text: str
+    icon: str
+    color: Literal["green", "red", "gray"]
+
+
+def connection_badge(host: str, status: HistoryStatus, *, form: bool) -> Badge:
+    """ "Live" only while the service accepts the connection's token (the history check's
+    answer, asked at most once per 15-minute slot): a refused token is not live. A connection
+    made with the sidebar's form is only ever "not confirmed", whatever the reason, as its
+    failures are worded alike (`messages.form_connection_failed`)."""
+    if status.state == "withheld" and form:
+        return Badge(f"Not confirmed: {host}", ":material/cloud_off:", "gray")
+    if status.state == "withheld" and status.reason in PAGE_SAYS_IT:
+        return Badge(f"Token refused: {host}", ":material/cloud_off:", "red")
+    return Badge(f"Live: {host}", ":material/cloud_done:", "green")

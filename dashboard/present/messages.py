@@ -74,12 +74,14 @@ def describe_error(
     part: str | None = None,
     filters: Sequence[str] = (),
     source: Source | None = None,
+    form_enabled: bool = True,
 ) -> UserMessage:
     """Word `error` for a viewer.
 
     `part` names what could not be loaded ("scenario 12"); `filters` are the filter values the
     request carried, in words ("status PROCESSING"), so a rejected request can name them;
-    `source` is where the connection comes from, so advice names the setting the viewer has.
+    `source` is where the connection comes from, so advice names the setting the viewer has;
+    `form_enabled` whether the sidebar's connection form is offered, so advice names it only then.
     """
     what = part or (f"the {error.operation.label}" if error.operation else "the data")
 
@@ -105,9 +107,51 @@ def describe_error(
         )
     if isinstance(error, RedirectError):
         return _describe_redirect(error, what, source)
+    if isinstance(error, AuthenticationError):
+        return _describe_refused_token(error, source, form_enabled)
     if isinstance(error, ApiStatusError):
         return _describe_status(error, what, filters, source)
     return UserMessage(f"Could not load {what}. {REFRESH_HINT}")
+
+
+def connection_cause(error: ApiError, source: Source | None) -> str | None:
+    """The cause `error` shares with every other request of the connection, or None when it is
+    about what was being loaded. A page says such a cause once: a refused token fails the plan
+    list and the page's own data alike, and one cause is one message."""
+    if source == "session" and not isinstance(error, _ONLY_FROM_A_WORKING_SERVICE):
+        return "form connection"
+    if isinstance(error, AuthenticationError):
+        return "refused token"
+    if isinstance(error, ApiConnectionError):
+        return "unreachable"
+    return None
+
+
+def _describe_refused_token(
+    error: AuthenticationError, source: Source | None, form_enabled: bool
+) -> UserMessage:
+    """The service refused the token: about the connection, not about what was being loaded,
+    so no part is named; the advice names where this connection's token is set, and the
+    sidebar's form only when it is offered."""
+    code = f" ({error.code})" if error.code and _CODE_RE.match(error.code) else ""
+    if source == "secrets":
+        advice = (
+            f"This dashboard's operator puts a fresh token in the `[{SECRETS_SECTION}]` table "
+            "of `.streamlit/secrets.toml`; then press **Refresh** in the sidebar"
+        )
+    elif source == "environment":
+        advice = (
+            f"This dashboard's operator sets a fresh token in `{ENV_TOKEN}` and restarts "
+            "the dashboard"
+        )
+    else:
+        advice = "This dashboard's operator configures a fresh token"
+    if form_enabled:
+        advice += f"; or connect with your own token in the sidebar's *{FORM_TITLE}* form"
+    return UserMessage(
+        f"The service did not accept the token{code}: it is missing, wrong or expired, so "
+        f"nothing can be loaded. {advice}."
+    )
 
 
 # What a malformed token contains, as `api_client.auth.token_problem` words it ("it contains a
@@ -254,12 +298,6 @@ def _describe_status(
             "The service refused *Only my executions*: the e-mail address given for this "
             "connection is not the address of the token's user. Turn *Only mine* off, or use "
             f"your own address: {escape_markdown(email_setting(source))}."
-        )
-    if isinstance(error, AuthenticationError):
-        return UserMessage(
-            f"The service did not accept the token while loading {what}: it is missing, wrong "
-            f"or expired{code}. Get a fresh token and paste it in the sidebar's *{FORM_TITLE}* "
-            f"form, or update the configured one."
         )
     if isinstance(error, InvalidRequestError) and filters:
         # The connection's company id is checked before a page is drawn, so a 400 on a

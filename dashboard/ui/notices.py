@@ -21,7 +21,7 @@ from dashboard.data.connection import Source
 from dashboard.data.store.status import HistoryStatus
 from dashboard.present import freshness
 from dashboard.present.formatting import visible_text
-from dashboard.present.messages import Severity, UserMessage, describe_error
+from dashboard.present.messages import Severity, UserMessage, connection_cause, describe_error
 from dashboard.present.tables import ResultMessage
 from dashboard.ui import session
 
@@ -56,6 +56,7 @@ run began. A wrong token is answered in some 50 ms, a closed port after the clie
 client's retries end well within it; a port that drops packets (a timeout) still takes longer:
 see README "Security"."""
 _RUN_STARTED = "notices.run_started"  # session_state key: time.monotonic() at the run's start
+_CAUSES_SAID = "notices.causes_said"  # session_state key: `connection_cause`s shown this run
 
 
 def styles() -> None:
@@ -65,6 +66,7 @@ def styles() -> None:
     also notes when the run began (see `FORM_FAILURE_SECONDS`).
     """
     st.session_state[_RUN_STARTED] = time.monotonic()
+    st.session_state[_CAUSES_SAID] = set()
     st.html(_STYLES)
 
 
@@ -116,9 +118,18 @@ def show_error(
     """
     if source is None:
         source = session.current_connection().source
+    cause = connection_cause(error, source)
+    if cause is not None:
+        said = st.session_state.setdefault(_CAUSES_SAID, set())
+        if cause in said:
+            return  # said once already in this run: one cause, one message
+        said.add(cause)
     if source == "session":
         _wait_out_form_failure()
-    show_message(describe_error(error, part=part, filters=filters, source=source))
+    form_enabled = session.resolve().form.enabled
+    show_message(
+        describe_error(error, part=part, filters=filters, source=source, form_enabled=form_enabled)
+    )
 
 
 def _wait_out_form_failure() -> None:

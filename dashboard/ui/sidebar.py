@@ -15,6 +15,7 @@ from pydantic import SecretStr
 from dashboard.data import cache, connection
 from dashboard.data.connection import Connection
 from dashboard.data.store.operators import may_clear_history
+from dashboard.data.store.status import HistoryStatus
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
@@ -28,7 +29,8 @@ def sidebar(conn: Connection) -> None:
     """Draw the connection badge, the connection form and the Refresh button."""
     with st.sidebar:
         st.markdown("#### :material/fact_check: QA dashboard")
-        _badge(conn)
+        status = cache.history_status(conn)
+        _badge(conn, status)
         meta, moment = cache.store_meta(conn), datetime.now(UTC)
         fresh = freshness.history_freshness(meta, moment)
         if fresh:
@@ -64,10 +66,10 @@ def sidebar(conn: Connection) -> None:
                 "it reads."
             )
     # On the page, above it: whether its stored history is used, and if not, why.
-    notices.history_notice(cache.history_status(conn), form=conn.source == "session")
+    notices.history_notice(status, form=conn.source == "session")
 
 
-def _badge(conn: Connection) -> None:
+def _badge(conn: Connection, status: HistoryStatus) -> None:
     if conn.is_demo:
         st.badge("Demo data", icon=":material/science:", color="orange")
         as_of = f" as of {format_day(conn.clock, with_year=True)}" if conn.clock else ""
@@ -78,7 +80,8 @@ def _badge(conn: Connection) -> None:
             f"*{FORM_TITLE}* below."
         )
     else:
-        st.badge(f"Live: {conn.host}", icon=":material/cloud_done:", color="green")
+        badge = freshness.connection_badge(conn.host, status, form=conn.source == "session")
+        st.badge(badge.text, icon=badge.icon, color=badge.color)
         st.caption(
             f"Company {conn.company_id}, configured in "
             f"{escape_markdown(connection.SOURCE_LABELS[conn.source])}."

@@ -31,6 +31,7 @@ from dashboard.data.connection import Source
 from dashboard.present.messages import (
     FORM_EMAIL_LABEL,
     FORM_TITLE,
+    connection_cause,
     describe_error,
     email_setting,
 )
@@ -376,3 +377,46 @@ def test_a_walk_cut_short_says_what_the_service_claims_and_what_is_shown() -> No
     assert "showing the first 1 page (a page before the claimed end was empty)" in str(
         describe_truncation(one)
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "form_enabled", "phrases", "absent"),
+    [
+        ("environment", False, ["QA_DASHBOARD_TOKEN", "restarts"], [FORM_TITLE, "secrets.toml"]),
+        ("environment", True, ["QA_DASHBOARD_TOKEN", FORM_TITLE], ["secrets.toml"]),
+        ("secrets", False, [".streamlit/secrets.toml", "Refresh"], [FORM_TITLE, "QA_DASHBOARD"]),
+        ("secrets", True, [".streamlit/secrets.toml", FORM_TITLE], ["QA_DASHBOARD"]),
+    ],
+)
+def test_a_refused_token_is_advised_where_this_connection_sets_it(
+    source: Source, form_enabled: bool, phrases: list[str], absent: list[str]
+) -> None:
+    """Not "paste a token into the form" when the form is off; about the connection, so no
+    part is named: the plans and the executions failing for it read the same."""
+    error = status(AuthenticationError, 401, "invalid_token", Operation.PLANS)
+
+    text = readable(describe_error(error, source=source, form_enabled=form_enabled).text)
+    other = describe_error(
+        status(AuthenticationError, 401, "invalid_token", Operation.EXECUTIONS),
+        part="the executions",
+        source=source,
+        form_enabled=form_enabled,
+    ).text
+
+    assert text.startswith("The service did not accept the token (invalid_token)")
+    assert readable(other) == text
+    for phrase in phrases:
+        assert phrase in text
+    for phrase in absent:
+        assert phrase not in text
+
+
+def test_errors_of_the_whole_connection_share_a_cause_and_others_have_none() -> None:
+    refused = status(AuthenticationError, 401, None, Operation.PLANS)
+    unreachable = ApiConnectionError("refused", operation=Operation.PLANS)
+    denied = status(PermissionDeniedError, 403, "ACCESS_DENIED", Operation.PLANS)
+    assert connection_cause(refused, "environment") == "refused token"
+    assert connection_cause(unreachable, "secrets") == "unreachable"
+    assert connection_cause(denied, "environment") is None
+    # Every failure of a form connection is one cause, worded alike.
+    assert connection_cause(denied, "session") == connection_cause(refused, "session") is not None

@@ -4,7 +4,8 @@
   is said in one line with the reason, and the next run tries again: once the holder lets go,
   the store is used, without a restart (an open that failed used to be cached for good).
 - A token revoked between two runs sees no results from the next access slot on: the cached
-  data is keyed by the slot of the check that let it be shown.
+  data is keyed by the slot of the check that let it be shown; the page says so once, and the
+  sidebar no longer calls the connection live.
 - Withheld history (a token the service does not let see the executions, a service that cannot
   be asked, a form connection) is said in one calm line, never with the token.
 - Refresh asks the service again; "Clear stored history" drops the last-sync line at once;
@@ -203,12 +204,12 @@ def test_a_token_revoked_between_two_runs_sees_no_cached_results_from_the_next_s
     at.run()
 
     assert not at.dataframe, "results cached before the revocation are still shown"
+    # One cause, one message: the page's error; the history line would say it again.
+    assert len(at.error) == 1
     assert "did not accept the token" in joined(at.error)
-    assert history_lines(at) == [
-        "Stored history is not used: the service refused this connection's token, so "
-        "everything on this page is asked of the service; it is asked again within 15 "
-        "minutes, or at Refresh."
-    ]
+    assert history_lines(at) == []
+    assert "Token refused: " in joined(at.sidebar.markdown)
+    assert "Live: " not in joined(at.sidebar.markdown)
     assert lead.token not in everything_shown(at)
 
 
@@ -229,7 +230,9 @@ def test_refresh_asks_the_service_again_whether_the_token_may_see_the_history(
 
     assert cache.history_status(configured()).state == "withheld"
     assert cache.history_store(configured()) is None
-    assert "refused this connection's token" in "\n".join(history_lines(at))
+    # The refusal is the page's one error and the sidebar's badge, not a history line too.
+    assert "Token refused: " in joined(at.sidebar.markdown)
+    assert history_lines(at) == []
 
 
 # -- withheld history, said in one calm line ------------------------------------------------------

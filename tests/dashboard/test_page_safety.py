@@ -12,7 +12,9 @@ from tests.dashboard.apptest import (
     EXECUTIONS,
     PLANS,
     RESULTS,
+    STANDUP,
     assert_no_failure,
+    captions,
     everything_shown,
     joined,
 )
@@ -94,3 +96,30 @@ def test_a_half_configured_connection_is_reported_not_used(
     assert "base URL is missing" in joined(at.sidebar.warning)
     assert "Demo data" in joined(at.sidebar.markdown)
     assert "sbx-not-a-real-token" not in everything_shown(at)
+
+
+@pytest.mark.parametrize("form", [False, True])
+def test_a_refused_token_is_one_message_with_advice_for_this_configuration(
+    app: AppFactory, sandbox: RunningSandbox, monkeypatch: pytest.MonkeyPatch, form: bool
+) -> None:
+    """The standup loads the plan list and the window's executions: a refused token fails
+    both, and is said once, pointing where this dashboard's token is set, the sidebar's form
+    only when it is offered; the badge does not say "Live"."""
+    monkeypatch.setenv("QA_DASHBOARD_BASE_URL", sandbox.base_url)
+    monkeypatch.setenv("QA_DASHBOARD_TOKEN", "a-token-nobody-has")
+    monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "1")
+    monkeypatch.setenv("QA_DASHBOARD_ALLOW_CONNECTION_FORM", "true" if form else "false")
+    at = app(STANDUP, tz="UTC")
+
+    at.run()
+
+    assert not at.exception
+    assert len(at.error) == 1, [e.value for e in at.error]
+    message = at.error[0].value
+    assert "did not accept the token" in message
+    assert "QA_DASHBOARD\\_TOKEN" in message or "QA_DASHBOARD_TOKEN" in message
+    assert ("Connect to a service" in message) is form
+    assert not [line for line in captions(at).splitlines() if line.startswith("Stored history")]
+    badges = joined(at.sidebar.markdown)
+    assert f"Token refused: {sandbox.base_url.removeprefix('http://')}" in badges
+    assert "Live" not in badges

@@ -87,21 +87,6 @@ if history.cells.empty:
     notices.show_notes(["The scenario has no results in these executions."], severity="info")
     st.stop()
 
-st.subheader("Runtime", divider="gray")
-regression = scenario_view.regression_text(
-    history.overall, history_analytics.RECENT, history_analytics.MIN_EARLIER
-)
-if history.overall.regressed:
-    notices.show_notes([regression], severity="warning")
-else:
-    notices.caption(regression)
-st.plotly_chart(analytics_charts.scenario_runtime(history.cells, tz), key="scenario.runtime")
-table(
-    scenario_view.regression_display(history.by_environment),
-    key="scenario.regressions",
-    file_name=f"plan-{state.plan}-scenario-{state.scenario}-runtime.csv",
-)
-
 st.subheader("Outcomes", divider="gray")
 notices.caption(scenario_view.outcomes_caption(basis_text))
 st.plotly_chart(analytics_charts.scenario_timeline(history.cells, tz), key="scenario.timeline")
@@ -119,4 +104,19 @@ table(
         "Executor log": link_column("executor log"),
         "Results": link_column("results"),
     },
+)
+
+st.subheader("Runtime", divider="gray")
+regression = scenario_view.regression_text(
+    history.overall, history_analytics.RECENT, history_analytics.MIN_EARLIER
+)
+if history.overall.regressed:
+    notices.show_notes([regression], severity="warning")
+else:
+    notices.caption(regression)
+st.plotly_chart(analytics_charts.scenario_runtime(history.cells, tz), key="scenario.runtime")
+table(
+    scenario_view.regression_display(history.by_environment),
+    key="scenario.regressions",
+    file_name=f"plan-{state.plan}-scenario-{state.scenario}-runtime.csv",
 )

@@ -12,6 +12,7 @@ from dashboard.present import help_texts
 from dashboard.present import standup as sections_view
 from dashboard.present.captions import scope_text
 from dashboard.present.formatting import percent
+from dashboard.present.key_columns import section_key, table_anchor
 from dashboard.state import links, routes
 from dashboard.state.params import (
     DEFAULT_STANDUP_AT,
@@ -31,6 +32,15 @@ from dashboard.ui.zones import viewer_zone
 ROUTE = routes.STANDUP
 REFRESH_EVERY = timedelta(minutes=3)
 LINK_COLUMNS = {"Evidence": link_column("open"), "History": link_column("history")}
+# The normal view: a message is cut with an ellipsis at a fixed width, so that the history link
+# after it stays in view (the whole message is in the results the evidence opens).
+# A long plan name is cut too: three sections side by side on a 1920 px screen hold four
+# columns each only so.
+NORMAL_COLUMNS = {
+    **LINK_COLUMNS,
+    "Plan": st.column_config.TextColumn(width=170),
+    "Message": st.column_config.TextColumn(width="medium"),
+}
 # Presenter mode: the free-text columns get a fixed width (a long plan name or message is cut
 # with an ellipsis), so they never push the columns after them off the table's right edge.
 PRESENTER_COLUMNS = {
@@ -135,7 +145,10 @@ def standup_body() -> None:
     every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
     # Everything in view at once on a 1920x1080 screen: the three plan verdicts side by side,
     # then the scenarios and the slower plans (tests/browser/test_standup.py measures it).
-    rows = [st.columns(3), st.columns([3, 2])]
+    # Below 1700 px the sections stack instead (`presenter.SECTIONS_KEY`): a laptop's third of
+    # the page holds two columns of a section, not its four.
+    with st.container(key=presenter.SECTIONS_KEY):
+        rows = [st.columns(3), st.columns([3, 2])]
     places = [rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1]]
     for position, (section, place) in enumerate(zip(every, places, strict=True)):
         with place:
@@ -147,13 +160,14 @@ def standup_body() -> None:
             elif section.rows.empty:
                 notices.show_notes([section.empty_text], severity="info")
             else:
-                st.dataframe(
-                    section.shown,
-                    hide_index=True,
-                    column_order=sections_view.column_order(section, present=state.present),
-                    column_config=PRESENTER_COLUMNS if state.present else LINK_COLUMNS,
-                    key=f"standup.{position}",
-                )
+                with st.container(key=table_anchor(section_key(section.title))):
+                    st.dataframe(
+                        section.shown,
+                        hide_index=True,
+                        column_order=sections_view.column_order(section, present=state.present),
+                        column_config=PRESENTER_COLUMNS if state.present else NORMAL_COLUMNS,
+                        key=f"standup.{position}",
+                    )
                 if section.more:
                     with st.expander(f"and {section.more} more"):
                         st.dataframe(

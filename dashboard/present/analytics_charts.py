@@ -169,18 +169,34 @@ def scenario_timeline(cells: pd.DataFrame, tz: str) -> go.Figure:
     return fig
 
 
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+_SYMBOLS = ("circle-open", "square-open", "diamond-open", "triangle-up-open", "hexagon-open")
+
+
 def scenario_runtime(cells: pd.DataFrame, tz: str) -> go.Figure:
     """The scenario's runtime per execution, one line per environment (completed runs: passed
-    or warned; a failure often stops early)."""
+    or warned; a failure often stops early). Lines that coincide stay told apart: each is
+    narrower than the one below it and dashed its own way, each marker an open ring inside
+    the one below it."""
     done = cells[cells["outcome"].isin([PASS, WARN]) & cells["runtime_s"].notna()]
     fig = go.Figure()
-    for environment, rows in done.groupby("environment", sort=True, observed=True):
+    groups = list(done.groupby("environment", sort=True, observed=True))
+    for index, (environment, rows) in enumerate(groups):
+        # Environments often take the same time: drawn first, widest and largest, each line
+        # shows around the ones drawn over it, and each ring around the markers inside it.
+        under = len(groups) - 1 - index
         fig.add_trace(
             go.Scatter(
                 name=literal(environment),
                 x=rows["execution_start"].dt.tz_convert(tz).dt.tz_localize(None),
                 y=rows["runtime_s"].astype("float64"),
                 mode="lines+markers",
+                line={"width": 1.5 + 2.5 * under, "dash": _DASHES[index % len(_DASHES)]},
+                marker={
+                    "symbol": _SYMBOLS[index % len(_SYMBOLS)],
+                    "size": 6 + 5 * under,
+                    "line": {"width": 2},
+                },
                 customdata=[f"#{int(e)}" for e in rows["execution_id"]],
                 hovertemplate="%{customdata}<br>%{y:.0f} s<extra>"
                 + literal(environment)

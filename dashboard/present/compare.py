@@ -24,13 +24,15 @@ COLUMNS = (
     "Change",
     "Before",
     "After",
+    "History",
+    "Message after",
+    "Runtime change (s)",
     "Runtime before (s)",
     "Runtime after (s)",
-    "Runtime change (s)",
-    "Message after",
     "Message before",
-    "History",
 )
+"""The comparison table's columns: what changed and its history link first, in view on a
+laptop (`present.key_columns`); the runtimes and the message before a scroll away."""
 
 
 def signed_duration(seconds: float | None) -> str:
@@ -86,12 +88,12 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
                 _outcome(o, r)
                 for o, r in zip(cells["after_outcome"], cells["after_result_id"], strict=True)
             ],
+            "History": [scenario_link(plan_id, int(s)) for s in cells["scenario_id"]],
+            "Message after": cells["after_message"],
+            "Runtime change (s)": cells["runtime_delta_s"],
             "Runtime before (s)": cells["before_runtime_s"],
             "Runtime after (s)": cells["after_runtime_s"],
-            "Runtime change (s)": cells["runtime_delta_s"],
-            "Message after": cells["after_message"],
             "Message before": cells["before_message"],
-            "History": [scenario_link(plan_id, int(s)) for s in cells["scenario_id"]],
         }
     ).reset_index(drop=True)
 

@@ -9,6 +9,7 @@ from datetime import datetime
 import pandas as pd
 
 from dashboard.analytics.history import RuntimeRegression, ScenarioHistory
+from dashboard.present.csv import with_seconds
 from dashboard.present.formatting import human_duration, plural
 from dashboard.present.outcome_marks import outcome_label
 
@@ -16,11 +17,17 @@ ResultsLink = Callable[[int, int | None, datetime | None], str]
 
 
 def regression_text(overall: RuntimeRegression, recent: int, min_earlier: int) -> str:
-    """The runtime verdict as a sentence (only completed runs, passed or warned, count)."""
+    """The runtime verdict as a sentence (only completed runs, passed or warned, count).
+
+    Too few runs are said as what there is and what it takes: the oldest runs are not
+    "recent", they are simply all there is."""
     if not overall.enough_runs:
+        runs = overall.recent_runs + overall.earlier_runs
+        has = f"it has {plural(runs, 'completed run')}" if runs else "it has no completed run"
         return (
-            f"Not enough completed runs to judge its runtime: {overall.recent_runs} recent and "
-            f"{overall.earlier_runs} earlier (it takes {recent} recent and {min_earlier} earlier)."
+            f"Not enough completed runs to judge its runtime: {has} here, and it takes "
+            f"{recent + min_earlier} (its last {recent} against at least {min_earlier} before "
+            "them)."
         )
     change = overall.change or 0.0
     medians = (
@@ -44,35 +51,42 @@ def scenario_options(scenarios: tuple[int, ...] | None, retired: int | None) -> 
 
 
 def history_display(history: ScenarioHistory, results_link: ResultsLink) -> pd.DataFrame:
-    """Every cell of the scenario, newest execution first (times stay instants)."""
+    """Every cell of the scenario, newest execution first (times stay instants). What a lead
+    reads first (outcome, message, logs, results) on the left, in view on a laptop
+    (`present.key_columns`); no cell reads "None": a missing message or level is empty, a
+    missing runtime "\u2013" (the CSV has the runtime in seconds, empty when unknown)."""
     cells = history.cells.iloc[::-1]
-    return pd.DataFrame(
+    display = pd.DataFrame(
         {
             "Started": cells["execution_start"],
             "Execution": cells["execution_id"].astype("int64"),
             "Environment": cells["environment"].astype("str"),
             "Outcome": [outcome_label(o) for o in cells["outcome"]],
-            "Level": cells["level"],
-            "Runtime (s)": cells["runtime_s"],
-            "Retries": (cells["results"] - 1).astype("int64"),
-            "Message": cells["message"],
+            "Message": [_text(m) for m in cells["message"]],
             "Node log": cells["node_log"],
-            "Executor log": cells["executor_log"],
             "Results": [
                 results_link(int(e), history.plan_id, _instant(s))
                 for e, s in zip(cells["execution_id"], cells["execution_start"], strict=True)
             ],
+            "Level": [_text(level) for level in cells["level"]],
+            "Runtime": [
+                human_duration(None if pd.isna(s) else float(s)) for s in cells["runtime_s"]
+            ],
+            "Retries": (cells["results"] - 1).astype("int64"),
+            "Executor log": cells["executor_log"],
         }
     ).reset_index(drop=True)
+    return with_seconds(display, {"Runtime": cells["runtime_s"].to_numpy()})
 
 
 def regression_display(by_environment: pd.DataFrame) -> pd.DataFrame:
-    """Per environment: recent and earlier medians of completed runs and the change."""
-    return pd.DataFrame(
+    """Per environment: recent and earlier medians of completed runs and the change; "\u2013"
+    where there is none (the CSV has the medians in seconds)."""
+    display = pd.DataFrame(
         {
             "Environment": by_environment["environment"].astype("str"),
-            "Recent median (s)": by_environment["recent_median_s"].round(1),
-            "Earlier median (s)": by_environment["earlier_median_s"].round(1),
+            "Recent median": [_duration(s) for s in by_environment["recent_median_s"]],
+            "Earlier median": [_duration(s) for s in by_environment["earlier_median_s"]],
             "Change": [
                 "\u2013" if pd.isna(c) else f"{c * 100:+.0f} %" for c in by_environment["change"]
             ],
@@ -81,6 +95,23 @@ def regression_display(by_environment: pd.DataFrame) -> pd.DataFrame:
             "Regressed": by_environment["regressed"].astype("bool"),
         }
     ).reset_index(drop=True)
+    return with_seconds(
+        display,
+        {
+            "Recent median": by_environment["recent_median_s"].to_numpy(),
+            "Earlier median": by_environment["earlier_median_s"].to_numpy(),
+        },
+    )
+
+
+def _text(value: object) -> str:
+    return "" if value is None or pd.isna(value) else str(value)
+
+
+def _duration(seconds: object) -> str:
+    if seconds is None or pd.isna(seconds):
+        return "\u2013"
+    return human_duration(float(seconds))  # type: ignore[arg-type]
 
 
 def _instant(value: object) -> datetime | None:

@@ -44,6 +44,16 @@ PRESENTER_LEAVES_OUT: dict[str, tuple[str, ...]] = {
 """Columns presenter mode leaves out, by section: in its large type a third of a 1920 px screen
 holds four or five columns, and a column cut off at the right reads as missing data."""
 
+SPARED_LAST: dict[str, tuple[str, ...]] = {
+    "Turned red": ("Passed in",),
+    "Fixed": ("Failed in",),
+    "Still failing": ("Executions",),
+    "Slower": ("Median, ", "Executions"),
+}
+"""Columns (or the start of their names) the normal view puts at a section's right end, a
+scroll away on a narrow screen: the execution before a change, the baseline and the counts are
+a click away (the evidence); the columns a lead needs come first (`present.key_columns`)."""
+
 
 @dataclass(frozen=True)
 class Section:
@@ -67,6 +77,22 @@ def _plan_name(plan: object, plan_id: object) -> str:
     return plan if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"  # type: ignore[call-overload]
 
 
+WEEK_OF_DAYS = pd.Timedelta(days=6)
+"""An execution this close before the window's end is named by its weekday alone."""
+
+
+def _run(execution_id: object, start: object, window: Window) -> str:
+    """ "#1003, Wed 10:00": an execution and when it started, the date left out within the
+    last six days of the window (the weekday says it; a section's column stays narrow)."""
+    moment = pd.Timestamp(start)
+    if window.end - moment <= WEEK_OF_DAYS:
+        local = moment.tz_convert(window.tz)
+        when = f"{weekday_time(moment, window.tz).split()[0]} {local:%H:%M}"
+    else:
+        when = weekday_time(moment, window.tz)
+    return f"#{execution_id}, {when}"
+
+
 def _running_note(running_id: object) -> str:
     return "" if pd.isna(running_id) else f"#{int(running_id)} running"  # type: ignore[call-overload]
 
@@ -78,17 +104,16 @@ def sections(
 ) -> list[Section]:
     """The five sections in their fixed order (`digest.SECTIONS`). With `scenario_link`
     ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs."""
-    tz = digest.window.tz
+    window = digest.window
+    tz = window.tz
 
     def change_rows(frame: pd.DataFrame, now_word: str, before_word: str) -> pd.DataFrame:
         return pd.DataFrame(
             {
                 "Plan": [_plan_name(r.plan, r.plan_id) for r in frame.itertuples()],
-                now_word: [
-                    f"#{r.execution_id}, {weekday_time(r.start, tz)}" for r in frame.itertuples()
-                ],
+                now_word: [_run(r.execution_id, r.start, window) for r in frame.itertuples()],
                 before_word: [
-                    f"#{r.previous_execution_id}, {weekday_time(r.previous_start, tz)}"
+                    _run(r.previous_execution_id, r.previous_start, window)
                     for r in frame.itertuples()
                 ],
                 "Now running": [_running_note(r.running_execution_id) for r in frame.itertuples()],
@@ -108,7 +133,7 @@ def sections(
                 for r in red.itertuples()
             ],
             "Executions": [int(r.red_executions) for r in red.itertuples()],
-            "Latest": [f"#{r.execution_id}, {weekday_time(r.start, tz)}" for r in red.itertuples()],
+            "Latest": [_run(r.execution_id, r.start, window) for r in red.itertuples()],
             "Evidence": [
                 link_for(EXECUTION_EVIDENCE, int(r.execution_id)) for r in red.itertuples()
             ],
@@ -173,13 +198,18 @@ def sections(
 
 def column_order(section: Section, *, present: bool = False) -> list[str]:
     """The section's columns as the page shows them: the plan and its evidence link first (in
-    view however narrow the column), then the rest; in presenter mode without the columns
-    `PRESENTER_LEAVES_OUT` names."""
-    spared = PRESENTER_LEAVES_OUT.get(section.title, ()) if present else ()
-    left_out = ("Plan", "Evidence", *spared)
+    view however narrow the column), then the rest, what `SPARED_LAST` names at the right end;
+    in presenter mode without the columns `PRESENTER_LEAVES_OUT` names."""
+    columns = list(section.rows.columns)
+    if present:
+        columns = [c for c in columns if c not in PRESENTER_LEAVES_OUT.get(section.title, ())]
+    spared = [
+        c for c in columns if any(c.startswith(s) for s in SPARED_LAST.get(section.title, ()))
+    ]
     return [
-        *(c for c in ("Plan", "Evidence") if c in section.rows.columns),
-        *(c for c in section.rows.columns if c not in left_out),
+        *(c for c in ("Plan", "Evidence") if c in columns),
+        *(c for c in columns if c not in ("Plan", "Evidence") and c not in spared),
+        *spared,
     ]
 
 

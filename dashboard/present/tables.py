@@ -161,8 +161,8 @@ def results_display(
 ) -> pd.DataFrame:
     """The results table as shown: failed results first, then by scenario; what a QA lead reads
     first (level, message, logs) on the left. The inert log-path column appears only if needed.
-    With `scenario_link` (scenario id -> its history page), a last column links each row's
-    scenario to its history."""
+    With `scenario_link` (scenario id -> its history page), a column after the message links
+    each row's scenario to its history."""
     failing_first = results.assign(
         _failing=~results["level"].fillna("").map(is_failing).astype("bool")
     ).sort_values(["_failing", "scenario_id"], kind="stable", na_position="last")
@@ -190,16 +190,31 @@ def results_display(
     if ordered["unlinked_logs"].notna().any():
         display["Log paths (not web links)"] = ordered["unlinked_logs"]
     if scenario_link is not None:
-        display["History"] = [
-            None if pd.isna(s) else scenario_link(int(s)) for s in ordered["scenario_id"]
-        ]
+        # Beside the message, in view on a laptop (`present.key_columns`).
+        display.insert(
+            display.columns.get_loc("Message") + 1,
+            "History",
+            [None if pd.isna(s) else scenario_link(int(s)) for s in ordered["scenario_id"]],
+        )
     display = display.reset_index(drop=True)
     return with_seconds(display, {"Runtime": ordered["runtime_s"].to_numpy()})
 
 
+def signed_percent(change: float | None) -> str:
+    """ "+98 %", "\u221212 %"; "0 %" when it rounds to nothing; "" when unknown."""
+    if change is None or pd.isna(change):
+        return ""
+    points = round(change * 100)
+    if points == 0:
+        return "0 %"
+    return f"{'+' if points > 0 else MINUS}{abs(points)} %"
+
+
 def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
     """The plan health table (`analytics.health.HEALTH_COLUMNS`) as shown: rates in %, the
-    daily pass rate as a list for a sparkline, durations in words."""
+    daily pass rate as a list for a sparkline, durations in words. What a lead scans first
+    (where it stands, its rate, its runtime and trend) comes first, in view on a laptop
+    (`present.key_columns`)."""
 
     def rate(column: str) -> pd.Series:
         return (health[column] * 100).round(1)
@@ -208,34 +223,31 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
         {
             "Id": health["plan_id"],
             "Plan": health["plan"],
-            "Project": health["project"],
             "Now": [
                 PLAN_NOW_LABELS.get(str(o), NO_VERDICT_LABEL) + (" (one running)" if r else "")
                 for o, r in zip(
                     health["latest_outcome"], health["running_execution_id"].notna(), strict=True
                 )
             ],
-            "Latest finished": health["latest_start"],
             "Pass rate 7 d": rate("pass_rate_short"),
-            "Pass rate 30 d": rate("pass_rate_long"),
             # Days with a verdict only: the browser's sparkline draws no line through a gap
             # (a list holding None shows as text with an error mark).
             "Daily pass rate, 30 d": [
                 [round(float(v) * 100, 1) for v in values if not pd.isna(v)]
                 for values in health["daily_pass_rate"]
             ],
-            "Since fully green": [
-                human_duration(None if pd.isna(d) else d.total_seconds())
-                for d in health["since_fully_green"]
-            ],
             "Median runtime 3 d": [
                 human_duration(None if pd.isna(ms) else ms / 1000)
                 for ms in health["median_runtime_ms_recent"]
             ],
-            "Runtime trend": [
-                "" if pd.isna(t) else f"{'+' if t >= 0 else MINUS}{abs(t) * 100:.0f} %"
-                for t in health["runtime_trend"]
+            "Runtime trend": [signed_percent(t) for t in health["runtime_trend"]],
+            "Since fully green": [
+                human_duration(None if pd.isna(d) else d.total_seconds())
+                for d in health["since_fully_green"]
             ],
+            "Latest finished": health["latest_start"],
+            "Pass rate 30 d": rate("pass_rate_long"),
+            "Project": health["project"],
             "Executions 30 d": health["executions_long"],
         }
     ).reset_index(drop=True)

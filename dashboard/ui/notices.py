@@ -5,7 +5,8 @@ even when every punctuation mark is escaped (the GFM autolink step runs on the p
 So nothing that can hold text from the service or the URL goes through markdown: captions,
 notes and the results header use `st.text`, which renders its body as text and nothing else.
 A caption or a note is an `st.text` inside a container whose key (a CSS class, `st-key-...`)
-gives it the look of a caption or an alert box; `styles()` holds that look.
+gives it the look of a caption or an alert box; `styles()` holds that look, and the page's side
+margins (2rem, not Streamlit's 5rem: a laptop's tables get the room).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ HISTORY_KEY = "qa-history-notice"  # the line saying the stored history is not u
 
 _STYLES = f"""
 <style>
+.stMainBlockContainer {{ padding-left: 2rem; padding-right: 2rem; }}
 [class*="st-key-{CAPTION_KEY}-"] [data-testid="stText"] {{
   font-size: 0.875rem;
   opacity: 0.7;

@@ -21,11 +21,22 @@ html { font-size: 20px; }
 
 # Streamlit's default top padding (6rem) and heading margins are made for long pages; its
 # header bar is 3.75rem tall and transparent, so the title starts just below it.
-_ONE_SCREEN = """
+SECTIONS_KEY = "qa-standup-sections"
+"""The container of the standup's section columns: narrower than `STACK_BELOW_PX`, they stack."""
+STACK_BELOW_PX = 1700
+"""A 1920 px screen gives each of three sections side by side the width of its four columns; a
+1440 px laptop gives each about 330 px, two columns' worth: there the sections stack, each as
+wide as the page (a laptop scrolls down, never sideways)."""
+
+_ONE_SCREEN = f"""
 <style>
-.stMainBlockContainer { padding-top: 3.5rem; padding-bottom: 1rem; }
-.stMainBlockContainer h1 { padding-top: 0; padding-bottom: 0.25rem; }
-.stMainBlockContainer h3 { padding-top: 0.25rem; padding-bottom: 0; }
+.stMainBlockContainer {{ padding-top: 3.5rem; padding-bottom: 1rem; }}
+.stMainBlockContainer h1 {{ padding-top: 0; padding-bottom: 0.25rem; }}
+.stMainBlockContainer h3 {{ padding-top: 0.25rem; padding-bottom: 0; }}
+@media (max-width: {STACK_BELOW_PX - 0.02}px) {{
+  .st-key-{SECTIONS_KEY} [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
+  .st-key-{SECTIONS_KEY} [data-testid="stColumn"] {{ min-width: 100%; flex: 1 1 100%; }}
+}}
 </style>
 """
 

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard.present.key_columns import table_anchor
 from dashboard.present.tables import PreparedTable
 
 
@@ -27,25 +28,27 @@ def table(
     `PreparedTable` carries its own zone. With `max_rows`, only the first rows are sent to the
     browser (the page says so); the CSV still holds every row. The selected row is a position in
     `display` (Streamlit reports positions in the data it was given, whatever sorting the viewer
-    applied in the browser).
+    applied in the browser). The table sits in a container named by `key` (`table_anchor`), by
+    which the browser tests find it (`present.key_columns`).
     """
     prepared = display if isinstance(display, PreparedTable) else PreparedTable.of(display, tz=tz)
     shown = prepared.display if max_rows is None else prepared.display.head(max_rows)
     config = dict(column_config or {})
     selected: int | None = None
-    if selectable:
-        event = st.dataframe(
-            shown,
-            key=key,
-            hide_index=True,
-            column_config=config,
-            on_select="rerun",
-            selection_mode="single-row",
-        )
-        rows: Sequence[int] = event.selection.rows
-        selected = rows[0] if rows else None
-    else:
-        st.dataframe(shown, key=key, hide_index=True, column_config=config)
+    with st.container(key=table_anchor(key)):
+        if selectable:
+            event = st.dataframe(
+                shown,
+                key=key,
+                hide_index=True,
+                column_config=config,
+                on_select="rerun",
+                selection_mode="single-row",
+            )
+            rows: Sequence[int] = event.selection.rows
+            selected = rows[0] if rows else None
+        else:
+            st.dataframe(shown, key=key, hide_index=True, column_config=config)
     st.download_button(
         "Download CSV",
         data=prepared.csv,  # made on the first click, then kept with the table
@@ -85,5 +88,10 @@ def rate_column(**more: Any) -> Any:
 
 
 def wide_text_column() -> Any:
-    """A message: the widest column."""
-    return st.column_config.TextColumn(width="large")
+    """A message: the widest column, yet narrow enough that the links after it stay in view on
+    a laptop (a longer message is cut with an ellipsis; its page shows it whole elsewhere or
+    in its CSV)."""
+    return st.column_config.TextColumn(width=MESSAGE_WIDTH_PX)
+
+
+MESSAGE_WIDTH_PX = 300

@@ -297,7 +297,7 @@ PRESENTER_HEADERS = {
         "Message",
         "History",
     ],
-    "Slower": ["Plan", "Evidence", "Median now", "Median, 14 days before", "Slower by"],
+    "Slower": ["Plan", "Evidence", "Median now", "Slower by", "Median, 14 days before"],
 }
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pandas as pd
 
 from dashboard.analytics.standup import NEWLY_FAILING_COLUMNS, standup_digest
 from dashboard.analytics.windows import standup_window
 from dashboard.present import standup
+from dashboard.present.key_columns import KEY_COLUMNS, section_key
 from dashboard.present.standup import (
     PRESENTER_LEAVES_OUT,
     SHOWN_PER_SECTION,
@@ -136,3 +138,22 @@ def test_a_pass_rate_change_that_rounds_to_nothing_is_neither_coloured_nor_an_ar
     assert standup.rate_change(0.025) == standup.RateChange("+2.5 pts")
     assert standup.rate_change(-0.1) == standup.RateChange("-10.0 pts")
     assert standup.rate_change(None) == standup.RateChange(None)
+
+
+def test_the_normal_view_puts_the_columns_a_lead_needs_first() -> None:
+    """What `present.key_columns` names comes before what a narrow screen can spare."""
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+    by_title = {s.title: s for s in sections(digest, link_for, scenario_link=lambda p, s: "h")}
+
+    for title, section in by_title.items():
+        needed = KEY_COLUMNS["standup"][section_key(title)]
+        shown = column_order(section)
+        assert set(shown[: len(needed)]) == set(needed), title
+    assert column_order(by_title["Turned red"])[-1] == "Passed in"
+
+
+def test_an_execution_of_the_last_six_days_is_named_by_its_weekday() -> None:
+    digest = standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin"))
+    by_title = {s.title: s for s in sections(digest, link_for)}
+    latest = by_title["Still failing"].rows["Latest"].iloc[0]
+    assert re.fullmatch(r"#\d+, (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d", latest), latest

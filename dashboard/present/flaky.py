@@ -29,11 +29,13 @@ COLUMNS = (
     "Environment",
     "Score",
     "Evidence",
-    "Timeline",
     "Failed",
-    "Why",
     "History",
+    "Why",
+    "Timeline",
 )
+"""The flaky table's columns: the verdict and its reasons first, in view on a laptop
+(`present.key_columns`); the timeline last, as the chart above draws it too."""
 
 
 def rule_text(window: int, threshold: float, min_runs: int) -> str:
@@ -149,16 +151,16 @@ def flaky_display(
             "Evidence": [
                 evidence_text(f, r) for f, r in zip(rows["flips"], rows["runs"], strict=True)
             ],
-            "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
             "Failed": [
                 f"{int(f)} of {plural(int(r), 'run')}"
                 for f, r in zip(rows["fails"], rows["runs"], strict=True)
             ],
-            "Why": [_why(row) for _, row in rows.iterrows()],
             "History": [
                 scenario_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
+            "Why": [_why(row) for _, row in rows.iterrows()],
+            "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
         }
     )
 

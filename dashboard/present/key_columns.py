@@ -41,7 +41,8 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
     "executions": {
-        "executions.table": ("Status", "Start", "Plan", "Duration", "Pass rate"),
+        # The pass rate is the page's KPI; its column follows the status counts.
+        "executions.table": ("Status", "Start", "Plan", "Duration"),
     },
     "results": {
         "results.table": ("Scenario", "Level", "Message", "History", "Node log", "OS", "Browser"),
@@ -51,10 +52,12 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
         "groups.table": ("Message", "Failures", "Scenarios", "Environments", "Last seen"),
     },
     "environments": {
+        # The finding's sentence is said above the table; its counts are in view.
         "environments.specific": (
             "Scenario",
             "Environment",
-            "Finding",
+            "Failed",
+            "Runs",
             "Runs elsewhere",
             "History",
         ),

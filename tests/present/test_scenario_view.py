@@ -82,8 +82,10 @@ def test_identical_runtime_lines_do_not_hide_one_another() -> None:
     assert [list(t.y) for t in traces] == [[40.0] * 5] * 3  # the very same line, three times
     widths = [t.line.width for t in traces]
     sizes = [t.marker.size for t in traces]
-    assert widths == sorted(widths, reverse=True) and len(set(widths)) == 3
-    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 3
+    assert widths == sorted(widths, reverse=True)
+    assert len(set(widths)) == 3
+    assert sizes == sorted(sizes, reverse=True)
+    assert len(set(sizes)) == 3
     assert len({t.line.dash for t in traces}) == 3
     assert len({t.marker.symbol for t in traces}) == 3
     assert all(str(t.marker.symbol).endswith("-open") for t in traces)

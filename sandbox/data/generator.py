@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from sandbox.auth import user_info_access_token
-from sandbox.data import planted
+from sandbox.data import planted, scale
 from sandbox.data.catalog import (
     COMPANIES,
     ENVIRONMENTS,
@@ -120,6 +120,7 @@ class _Scenario:
     name: str
     kind: ScenarioKind
     behaviour: Behaviour
+    failure_message: str = ""  # the template of its failures' messages ("" for the usual mix)
 
 
 @dataclass(frozen=True)
@@ -132,28 +133,47 @@ class _Plan:
     # When the plan was in use, as fractions of the time window.
     active_from: float
     active_until: float
+    # How often it is drawn for a random execution, and whether one runs on all its
+    # environments (the plans added at scale, `scale.py`; the catalogue's: 1 and no).
+    weight: float = 1.0
+    every_environment: bool = False
 
 
 def build_database(connection: sqlite3.Connection, settings: SandboxSettings) -> None:
     """(Re)creates every table in `connection` and fills it from `settings`."""
     rng = random.Random(settings.seed)
     timeline = Timeline.ending_at(settings.now, settings.days)
+    at_scale = scale.is_active(settings.executions, settings.days)
     connection.executescript(TABLES)
     with connection:
         _insert_people_and_places(connection, settings.seed)
-        scenarios = _insert_scenarios(connection, rng, timeline)
-        plans = _insert_plans(connection, rng, timeline, scenarios)
-        _insert_executions(connection, rng, settings, timeline, plans)
-        if planted.is_active(settings.executions, settings.days):
-            connection.execute(
-                "INSERT INTO setup_delays VALUES (?, ?, ?)",
-                (
-                    planted.SLOWER_PLAN,
-                    planted.slow_since_ms(timeline.end_ms),
-                    planted.SLOWER_PLAN_EXTRA_SETUP_S,
-                ),
-            )
+        scenarios, scale_scenarios = _insert_scenarios(connection, rng, timeline, at_scale)
+        plans = _insert_plans(connection, rng, timeline, scenarios, scale_scenarios)
+        delays = _setup_delays(settings, timeline, plans)
+        _insert_executions(connection, rng, settings, timeline, plans, delays)
+        connection.executemany(
+            "INSERT INTO setup_delays VALUES (?, ?, ?)",
+            [(plan_id, since, extra) for plan_id, (since, extra) in delays.items()],
+        )
     connection.executescript(INDEXES)
+
+
+def _setup_delays(
+    settings: SandboxSettings, timeline: Timeline, plans: Sequence[_Plan]
+) -> dict[int, tuple[int, int]]:
+    """Plans whose executions wait longer for their devices from some moment on: plan id ->
+    (from, in Unix ms; extra setup seconds). The planted slower plan, and at scale its own."""
+    delays: dict[int, tuple[int, int]] = {}
+    if planted.is_active(settings.executions, settings.days):
+        delays[planted.SLOWER_PLAN] = (
+            planted.slow_since_ms(timeline.end_ms),
+            planted.SLOWER_PLAN_EXTRA_SETUP_S,
+        )
+    slower = scale.plan_of(scale.SLOWER).name
+    for plan in plans:
+        if plan.outline.name == slower and plan.project.company_id == scale.COMPANY_ID:
+            delays[plan.id] = (scale.slow_since_ms(timeline.end_ms), scale.SLOWER_EXTRA_SETUP_S)
+    return delays
 
 
 def _insert_people_and_places(connection: sqlite3.Connection, seed: int) -> None:
@@ -255,10 +275,12 @@ def _behaviour(rng: random.Random, kind: ScenarioKind, project: Project) -> Beha
 
 
 def _insert_scenarios(
-    connection: sqlite3.Connection, rng: random.Random, timeline: Timeline
-) -> dict[int, list[_Scenario]]:
+    connection: sqlite3.Connection, rng: random.Random, timeline: Timeline, at_scale: bool
+) -> tuple[dict[int, list[_Scenario]], list[tuple[_Scenario, ...]]]:
     """A pool of scenarios per project. Company 1's pools are fixed and hold the planted
-    cases (the rest always pass); company 2's hold one of each troubled kind, the rest stable."""
+    cases (the rest always pass); company 2's hold one of each troubled kind, the rest stable.
+    At scale, also the scenarios of each plan of `scale.PLANS`, in its order (ids after all
+    the pools')."""
     troubled = [kind for kind in ScenarioKind if kind is not ScenarioKind.STABLE]
     pools: dict[int, list[_Scenario]] = {}
     next_id = 1
@@ -269,7 +291,8 @@ def _insert_scenarios(
             _, first, last = planted.POOLS[project.id]
             for name in names[first:last]:
                 kind, behaviour = _planted_behaviour(rng, next_id, project, timeline)
-                pool.append(_Scenario(next_id, project, name, kind, behaviour))
+                message = planted.FAILING_SCENARIOS.get(next_id, ("", ""))[0]
+                pool.append(_Scenario(next_id, project, name, kind, behaviour, message))
                 next_id += 1
         else:
             size = rng.randint(14, len(names))
@@ -279,6 +302,18 @@ def _insert_scenarios(
                 pool.append(_Scenario(next_id, project, name, kind, _behaviour(rng, kind, project)))
                 next_id += 1
         pools[project.id] = pool
+    scale_scenarios = []
+    for spec in scale.PLANS if at_scale else ():
+        project = next(p for p in PROJECTS if p.id == spec.project_id)
+        made = []
+        for position, name in enumerate(spec.scenario_names):
+            kind, behaviour, message = _scale_behaviour(rng, spec, position, project, timeline)
+            made.append(_Scenario(next_id, project, name, kind, behaviour, message))
+            next_id += 1
+        scale_scenarios.append(tuple(made))
+    every = [s for pool in pools.values() for s in pool] + [
+        s for made in scale_scenarios for s in made
+    ]
     connection.executemany(
         "INSERT INTO scenarios VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
@@ -299,15 +334,49 @@ def _insert_scenarios(
                 s.behaviour.step_from_ms,
                 s.behaviour.step_factor,
                 s.behaviour.failure_level,
-                planted.FAILING_SCENARIOS.get(s.id, ("", ""))[0]
-                if s.project.company_id == planted.COMPANY_ID
-                else "",
+                s.failure_message,
             )
-            for pool in pools.values()
-            for s in pool
+            for s in every
         ],
     )
-    return pools
+    return pools, scale_scenarios
+
+
+def _scale_behaviour(
+    rng: random.Random, spec: scale.ScalePlan, position: int, project: Project, timeline: Timeline
+) -> tuple[ScenarioKind, Behaviour, str]:
+    """A scenario of a plan added at scale: it always passes, unless it is its plan's case
+    (the first scenario; all but the last few of the outage plan's)."""
+    base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
+    behaviour = Behaviour(
+        base_runtime_s=round(base, 1),
+        fail_rate=0.0,
+        focus_fail_rate=0.0,
+        fail_from=0.0,
+        fail_until=0.0,
+        fails_on="",
+        slowdown=0.0,
+    )
+    now_ms = timeline.end_ms
+    template = scale.TEMPLATES.get(spec.case, "")
+    if spec.case == scale.OUTAGE and position < len(spec.scenario_names) - scale.OUTAGE_SPARED:
+        windows = scale.outage_windows(now_ms)
+        return ScenarioKind.STABLE, replace(behaviour, fail_windows=windows), scale.OUTAGE_TEMPLATE
+    if position != 0:
+        return ScenarioKind.STABLE, behaviour, ""
+    match spec.case:
+        case scale.FLAKY:
+            return ScenarioKind.FLAKY, replace(behaviour, fail_rate=scale.FLAKY_FAIL_RATE), template
+        case scale.BROKEN:
+            since = timeline.position(scale.broken_since_ms(now_ms))
+            broken = replace(behaviour, focus_fail_rate=1.0, fail_from=since, fail_until=2.0)
+            return ScenarioKind.BROKEN, broken, template
+        case scale.ENVIRONMENT_SPECIFIC:
+            specific = replace(
+                behaviour, focus_fail_rate=1.0, fails_on=scale.ENVIRONMENT_SPECIFIC_ON
+            )
+            return ScenarioKind.ENVIRONMENT_SPECIFIC, specific, template
+    return ScenarioKind.STABLE, behaviour, ""
 
 
 def _planted_behaviour(
@@ -398,6 +467,7 @@ def _insert_plans(
     rng: random.Random,
     timeline: Timeline,
     pools: dict[int, list[_Scenario]],
+    scale_scenarios: Sequence[tuple[_Scenario, ...]] = (),
 ) -> list[_Plan]:
     plans: list[_Plan] = []
     plan_rows: list[tuple[object, ...]] = []
@@ -429,6 +499,23 @@ def _insert_plans(
             plans.append(plan)
             plan_rows.append(_plan_row(rng, timeline, plan, staff))
             alert_rows += _alert_rows(rng, plan, staff)
+    for spec, scenarios in zip(scale.PLANS, scale_scenarios, strict=False):
+        project = next(p for p in PROJECTS if p.id == spec.project_id)
+        staff = [p for p in PEOPLE if p.company_id == project.company_id and p.logs_in]
+        plan = _Plan(
+            id=len(plans) + 1,
+            project=project,
+            outline=PlanOutline(spec.name, True),
+            scenarios=scenarios,
+            environments=tuple(env for env in ENVIRONMENTS if env.id in spec.environments),
+            active_from=0.0,
+            active_until=2.0,
+            weight=spec.weight,
+            every_environment=spec.every_environment,
+        )
+        plans.append(plan)
+        plan_rows.append(_plan_row(rng, timeline, plan, staff))
+        alert_rows += _alert_rows(rng, plan, staff)
     connection.executemany(
         "INSERT INTO plans VALUES"
         " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -543,7 +630,12 @@ def _slots(rng: random.Random, settings: SandboxSettings, timeline: Timeline) ->
                     )
                 )
     # The first company gets its share of all executions, planted ones included.
-    first_wanted = FIRST_COMPANY_SHARE * settings.executions
+    share = (
+        scale.FIRST_COMPANY_SHARE
+        if scale.is_active(settings.executions, settings.days)
+        else FIRST_COMPANY_SHARE
+    )
+    first_wanted = share * settings.executions
     first_placed = sum(slot.company_id == first_company for slot in slots)
     remaining = settings.executions - len(slots)
     first_share = min(1.0, max(0.0, (first_wanted - first_placed) / max(remaining, 1)))
@@ -562,11 +654,12 @@ def _insert_executions(
     settings: SandboxSettings,
     timeline: Timeline,
     plans: Sequence[_Plan],
+    delays: dict[int, tuple[int, int]],
 ) -> None:
     active = planted.is_active(settings.executions, settings.days)
+    weighted = any(plan.weight != 1.0 for plan in plans)
     # Scheduled plans run only on their schedule inside the planted window.
     window_start_ms = planted.window_start_ms(timeline.end_ms) if active else timeline.end_ms + 1
-    slow_since_ms = planted.slow_since_ms(timeline.end_ms)
     inputs = {
         plan.id: (
             tuple((s.id, s.behaviour) for s in plan.scenarios),
@@ -591,27 +684,31 @@ def _insert_executions(
         if slot.plan_id is not None:
             plan = by_id[slot.plan_id]
         else:
-            plan = rng.choice(
-                [
-                    p
-                    for p in plans
-                    if p.project.company_id == company_id
-                    and p.active_from <= position < p.active_until
-                    and not (p.id in planted.SCHEDULED_PLANS and start_ms >= window_start_ms)
-                ]
-            )
+            candidates = [
+                p
+                for p in plans
+                if p.project.company_id == company_id
+                and p.active_from <= position < p.active_until
+                and not (p.id in planted.SCHEDULED_PLANS and start_ms >= window_start_ms)
+            ]
+            if weighted:
+                plan = rng.choices(candidates, [p.weight for p in candidates])[0]
+            else:
+                plan = rng.choice(candidates)
         scenarios, plan_environments = inputs[plan.id]
         if slot.environment_ids is not None:
             environments = [plan_environments[env_id] for env_id in slot.environment_ids]
+        elif plan.every_environment:
+            environments = list(plan_environments.values())
         else:
             choices = list(plan_environments.values())
-            if company_id == planted.COMPANY_ID:
+            if plan.id in planted.PLAN_ENVIRONMENTS and company_id == planted.COMPANY_ID:
                 allowed = planted.random_environments(plan.id)
                 choices = [env for env in choices if env.id in allowed]
             count = rng.randint(1, min(MAX_ENVIRONMENTS_PER_EXECUTION, len(choices)))
             environments = sorted(rng.sample(choices, count), key=lambda env: env.id)
         user = rng.choices(executors[company_id], weights[company_id])[0]
-        slower = active and plan.id == planted.SLOWER_PLAN and start_ms >= slow_since_ms
+        delay_from_ms, extra_setup_s = delays.get(plan.id, (0, 0))
         outcome = derive_outcome(
             seed=settings.seed,
             timeline=timeline,
@@ -619,7 +716,7 @@ def _insert_executions(
             start_ms=start_ms,
             scenarios=scenarios,
             environments=environments,
-            extra_setup_s=planted.SLOWER_PLAN_EXTRA_SETUP_S if slower else 0,
+            extra_setup_s=extra_setup_s if start_ms >= delay_from_ms else 0,
         )
         summary = outcome.summary
         rows.append(

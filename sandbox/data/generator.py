@@ -240,11 +240,14 @@ def _weak_spot(rng: random.Random, project: Project) -> str:
     return rng.choice(sorted({env.browser_type for env in envs} - {"CHROME"}))
 
 
-def _behaviour(rng: random.Random, kind: ScenarioKind, project: Project) -> Behaviour:
+def _behaviour(
+    rng: random.Random, kind: ScenarioKind, project: Project, noise: float = 0.01
+) -> Behaviour:
+    """A company-2 scenario of `kind`; `noise` is a stable one's chance to fail anyway."""
     base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
     stable = Behaviour(
         base_runtime_s=round(base, 1),
-        fail_rate=0.01,
+        fail_rate=noise,
         focus_fail_rate=0.0,
         fail_from=0.0,
         fail_until=0.0,
@@ -282,6 +285,7 @@ def _insert_scenarios(
     At scale, also the scenarios of each plan of `scale.PLANS`, in its order (ids after all
     the pools')."""
     troubled = [kind for kind in ScenarioKind if kind is not ScenarioKind.STABLE]
+    noise = scale.SECOND_COMPANY_NOISE if at_scale else 0.01
     pools: dict[int, list[_Scenario]] = {}
     next_id = 1
     for project in PROJECTS:
@@ -299,7 +303,8 @@ def _insert_scenarios(
             kinds = troubled + [ScenarioKind.STABLE] * (size - len(troubled))
             rng.shuffle(kinds)
             for name, kind in zip(rng.sample(names, size), kinds, strict=True):
-                pool.append(_Scenario(next_id, project, name, kind, _behaviour(rng, kind, project)))
+                behaviour = _behaviour(rng, kind, project, noise)
+                pool.append(_Scenario(next_id, project, name, kind, behaviour))
                 next_id += 1
         pools[project.id] = pool
     scale_scenarios = []
@@ -434,6 +439,19 @@ def _planted_behaviour(
     return ScenarioKind.STABLE, behaviour
 
 
+def _fewer_troubles(
+    rng: random.Random, pool: Sequence[_Scenario], size: int, *, first: bool
+) -> tuple[_Scenario, ...]:
+    """At scale, a company-2 plan's scenarios: its project's first plan holds one troubled
+    scenario at most, the others none (the troubled kinds would leave most runs red)."""
+    stable = [s for s in pool if s.kind is ScenarioKind.STABLE]
+    picked = rng.sample(stable, min(size, len(stable)))
+    if first:
+        troubled = [s for s in pool if s.kind is not ScenarioKind.STABLE]
+        picked[0] = rng.choice(troubled)
+    return tuple(picked)
+
+
 def _plan_environments(
     rng: random.Random, project: Project, scenarios: Sequence[_Scenario]
 ) -> tuple[Environment, ...]:
@@ -484,7 +502,10 @@ def _insert_plans(
                 )
             else:
                 size = rng.randint(3, MAX_SCENARIOS_PER_PLAN)
-                scenarios = tuple(rng.sample(pools[project.id], size))
+                if scale_scenarios:
+                    scenarios = _fewer_troubles(rng, pools[project.id], size, first=index == 0)
+                else:
+                    scenarios = tuple(rng.sample(pools[project.id], size))
                 environments = _plan_environments(rng, project, scenarios)
             active_from, active_until = _activity(rng, project, outline, first=index == 0)
             plan = _Plan(
@@ -630,12 +651,7 @@ def _slots(rng: random.Random, settings: SandboxSettings, timeline: Timeline) ->
                     )
                 )
     # The first company gets its share of all executions, planted ones included.
-    share = (
-        scale.FIRST_COMPANY_SHARE
-        if scale.is_active(settings.executions, settings.days)
-        else FIRST_COMPANY_SHARE
-    )
-    first_wanted = share * settings.executions
+    first_wanted = FIRST_COMPANY_SHARE * settings.executions
     first_placed = sum(slot.company_id == first_company for slot in slots)
     remaining = settings.executions - len(slots)
     first_share = min(1.0, max(0.0, (first_wanted - first_placed) / max(remaining, 1)))

@@ -48,7 +48,7 @@ def demo(request: pytest.FixtureRequest) -> Iterator[Demo]:
     if request.param == "default":
         yield from _demo(SandboxSettings())
     else:
-        # Only the planted window is derived (about 17,000 executions): the definitions look
+        # Only the planted window is derived (about 12,700 executions): the definitions look
         # at the last 20 executions and 14 days of each plan. At this size company 1 also runs
         # the plans of sandbox/data/scale.py, each with a case of its own (tests/sandbox/
         # test_scale.py): the catalogue's plans still hold exactly the planted cases.

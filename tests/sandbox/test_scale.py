@@ -74,6 +74,12 @@ def test_about_one_execution_in_ten_fails_and_so_in_the_company_the_demo_shows(
     assert 0.05 <= everything <= 0.15
     assert 0.05 <= company <= 0.15
     assert 0.05 <= last_30_days <= 0.20
+    assert share_failing(connection, "company_id = ?", scale.COMPANY_ID + 1) <= 0.20
+    # Each company keeps its share of the executions: company 1's views are as large as before.
+    ones = connection.execute(
+        "SELECT count(*) FROM executions WHERE company_id = ?", (scale.COMPANY_ID,)
+    ).fetchone()[0]
+    assert ones == pytest.approx(0.7 * LARGE, rel=0.01)
     # Each plan added at scale runs, and only its case fails: the steady plans stay green.
     for spec in scale.PLANS:
         runs = connection.execute(

@@ -111,7 +111,8 @@ def test_selecting_an_execution_lists_its_results_with_environments_and_logs(
         assert all(LOG_URL.match(link) for link in links), links
         assert {urlsplit(link).path for link in links} <= expected_logs
     node_log = grid.column("Node log")[0]
-    where = grid.link_positions(0, LOG_COLUMNS)
+    # (The history link beside the message is a link column too: every one in view is named.)
+    where = grid.link_positions(0, [*LOG_COLUMNS, "History"])
     with page.context.expect_page() as opened:
         page.mouse.click(*where["Node log"])
     log_tab = opened.value

@@ -1,16 +1,16 @@
 """A typed client for the test-automation service's read API.
 
 ```python
-from api_client import ApiClient, ApiError
+from api_client import ApiClient, ApiError, ExecutionQuery
 
 with ApiClient(base_url="https://host/Api", token="...", company_id=7) as client:
     plans = client.plans()
-    page = client.executions(page=1, size=50, plan_id=plans[0].id)
+    page = client.executions(page=1, size=50, query=ExecutionQuery(plan_id=plans[0].id))
 ```
 """
 
 from api_client.auth import BearerAuth, RedactBearerFilter
-from api_client.client import ApiClient
+from api_client.client import ApiClient, WalkOptions
 from api_client.errors import (
     ApiConnectionError,
     ApiError,
@@ -94,6 +94,7 @@ __all__ = [
     "TruncationReason",
     "UnauthorizedUserError",
     "UserInfo",
+    "WalkOptions",
     "retry_delay",
     "should_retry",
 ]

@@ -69,33 +69,6 @@ _MAX_WALKS = 3
 _LOOKAHEAD = 2
 
 
-def walk_executions(
-    fetch: FetchPage,
-    query: ExecutionQuery,
-    *,
-    page_size: int,
-    max_concurrency: int,
-    max_pages: int,
-    on_progress: ProgressCallback | None = None,
-    first: ExecutionPage | None = None,
-) -> RecordList[Execution]:
-    """Every execution matching `query`, each exactly once, in the service's order.
-
-    The walk of `walk_executions_folded`, each page's new executions kept as they are, joined.
-    """
-    walked = walk_execution_chunks(
-        fetch,
-        query,
-        as_list,
-        page_size=page_size,
-        max_concurrency=max_concurrency,
-        max_pages=max_pages,
-        on_progress=on_progress,
-        first=first,
-    )
-    return joined(walked)
-
-
 def as_list(executions: list[Execution]) -> list[Execution]:
     """The transform that keeps a page's executions as they are (the walk hands each page a new
     list, so keeping it is safe)."""
@@ -109,32 +82,6 @@ def joined(walked: FoldedExecutions[list[list[Execution]]]) -> RecordList[Execut
     for chunk in walked.value:
         merged.extend(chunk)
     return merged
-
-
-def walk_execution_chunks(
-    fetch: FetchPage,
-    query: ExecutionQuery,
-    transform: PageTransform[C],
-    *,
-    page_size: int,
-    max_concurrency: int,
-    max_pages: int,
-    on_progress: ProgressCallback | None = None,
-    first: ExecutionPage | None = None,
-) -> FoldedExecutions[list[C]]:
-    """The walk of `walk_executions_folded` whose value is `transform`'s chunk of each page kept,
-    in page order."""
-    return walk_executions_folded(
-        fetch,
-        query,
-        list,
-        chunk_each_page(transform),
-        page_size=page_size,
-        max_concurrency=max_concurrency,
-        max_pages=max_pages,
-        on_progress=on_progress,
-        first=first,
-    )
 
 
 def chunk_each_page(transform: PageTransform[C]) -> AddPage[list[C]]:

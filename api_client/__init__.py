@@ -30,6 +30,7 @@ from api_client.errors import (
     ResponseValidationError,
     ScenarioNotFoundError,
     ServerError,
+    TokenError,
     UnauthorizedUserError,
 )
 from api_client.models import (
@@ -50,6 +51,7 @@ from api_client.operations import Operation
 from api_client.pagination import AddPage, PageTransform, ProgressCallback, StartFold
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
+from api_client.tokens import TokenSource
 
 __all__ = [
     "NO_RETRIES",
@@ -90,6 +92,8 @@ __all__ = [
     "StartFold",
     "TestPlan",
     "TestResult",
+    "TokenError",
+    "TokenSource",
     "Truncation",
     "TruncationReason",
     "UnauthorizedUserError",

@@ -49,6 +49,7 @@ from api_client.pagination import (
 from api_client.parsing import execution_page_from_json, records_from_json
 from api_client.query import ExecutionQuery
 from api_client.retry import RetryPolicy
+from api_client.tokens.source import TokenSource
 
 A = TypeVar("A")
 C = TypeVar("C")
@@ -74,7 +75,10 @@ class ApiClient:
     ```
 
     `base_url` may carry a path prefix; every operation's path (`/api/...`) is appended to it.
-    The token is sent only to the origin of `base_url`. Failed requests are retried as
+    `token` is a bearer token, or a source that renews one (`api_client.tokens`: a token file,
+    a token command, an OAuth2 token endpoint); when the service refuses a renewed token, the
+    request is sent once more with a new one. The token is sent only to the origin of
+    `base_url`. Failed requests are retried as
     `api_client.retry` decides; the errors raised are the `api_client.errors` tree.
 
     Bounds against a misbehaving service: `response_deadline` seconds for one response, from
@@ -86,7 +90,7 @@ class ApiClient:
         self,
         *,
         base_url: str,
-        token: str | SecretStr,
+        token: str | SecretStr | TokenSource,
         company_id: int,
         timeout: float | httpx.Timeout = 30.0,
         max_retries: int = 3,

@@ -69,7 +69,7 @@ class ErrorBodyReader:
             if isinstance(value, str) and value.strip() in self._known:
                 return value.strip()
         for value in strings:
-            if _looks_like_code(value):
+            if looks_like_code(value):
                 return value.strip()
         return None
 
@@ -91,7 +91,8 @@ def _text(content: bytes, charset: str) -> str:
         return content.decode("utf-8", errors="replace")
 
 
-def _looks_like_code(value: str) -> bool:
+def looks_like_code(value: str) -> bool:
+    """Whether `value` reads as an error code ("invalid_token"), not as a sentence."""
     value = value.strip()
     return 0 < len(value) <= 64 and all(ch.isalnum() or ch in "_-." for ch in value)
 

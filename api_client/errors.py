@@ -47,6 +47,15 @@ class RequestValidationError(ApiError, ValueError):
         self.argument = argument
 
 
+class TokenError(ApiError):
+    """The client's token source could not give a token: a token file that is missing or
+    empty, a token command that failed or hung, a token endpoint that refused or could not be
+    reached. The message is one sentence naming the source (a file's path, a command's
+    program, an endpoint's host) and the cause, never a secret. Not retried by the request loop:
+    the source itself decides when to try again.
+    """
+
+
 class ApiConnectionError(ApiError):
     """The service could not be reached, or the connection broke before a full response."""
 

@@ -59,6 +59,7 @@ class IssuedTokens:
         self._lock = threading.Lock()
         self._access: dict[str, _Held] = {}
         self._refresh: dict[str, _Held] = {}
+        self.count = 0  # access tokens issued so far (how often clients renewed)
 
     def issue(self, user: DemoUser, client: DemoUser, *, with_refresh: bool) -> Grant:
         """A new access token for `user`, asked for by `client` (and a refresh token when
@@ -69,6 +70,7 @@ class IssuedTokens:
         with self._lock:
             self._forget_expired(now)
             self._access[access] = _Held(user, now + self._token_ttl, client.client_id)
+            self.count += 1
             if refresh is not None:
                 self._refresh[refresh] = _Held(user, now + self._refresh_ttl, client.client_id)
         return Grant(access, max(1, round(self._token_ttl)), refresh)

@@ -58,7 +58,6 @@ class TokenEndpoint(RenewingSource):
         renew_before: float = 60.0,
         retry_after: float = 5.0,
         clock: Clock = time.monotonic,
-        transport: httpx.BaseTransport | None = None,
     ) -> None:
         super().__init__(retry_after=retry_after, clock=clock)
         url = _token_url(token_url)
@@ -83,24 +82,19 @@ class TokenEndpoint(RenewingSource):
         self._timeout = timeout
         self._renew_before = renew_before
         self._last_answer: tuple[int, str] | None = None
-        # Imported here: Authlib (and the cryptography it loads) is only needed by this source.
-        from authlib.integrations.httpx_client import OAuth2Client
-
-        self._oauth = OAuth2Client(
-            client_id=client_id,
-            client_secret=self._secret.get_secret_value() or None,
-            token_endpoint_auth_method="client_secret_basic",  # noqa: S106 - a method's name
-            scope=scope or None,
-            timeout=timeout,
-            verify=ssl_context(verify),
-            follow_redirects=False,  # a login page elsewhere is not the token endpoint
-            trust_env=False,
-            transport=transport,
-            event_hooks={"response": [self._note_answer]},
-        )
-
-    def close(self) -> None:
-        self._oauth.close()
+        # An Authlib client per renewal, closed after it: renewals are minutes apart, so no
+        # connection is kept open in between.
+        self._client_options: dict[str, Any] = {
+            "client_id": client_id,
+            "client_secret": self._secret.get_secret_value() or None,
+            "token_endpoint_auth_method": "client_secret_basic",
+            "scope": scope or None,
+            "timeout": timeout,
+            "verify": ssl_context(verify),
+            "follow_redirects": False,  # a login page elsewhere is not the token endpoint
+            "trust_env": False,
+            "event_hooks": {"response": [self._note_answer]},
+        }
 
     def _get(self, current: Issued | None) -> Issued:
         started = self._clock()
@@ -118,25 +112,28 @@ class TokenEndpoint(RenewingSource):
 
     def _ask(self, *, refresh: SecretStr | None = None) -> dict[str, Any]:
         """The endpoint's token answer, or a `TokenError` sentence (a refusal: `_Refused`)."""
-        what = "the refresh token" if refresh is not None else f"the {self._grant} grant"
+        # Imported here: Authlib (and the cryptography it loads) is only needed by this source.
         from authlib.integrations.base_client import OAuthError
+        from authlib.integrations.httpx_client import OAuth2Client
 
+        what = "the refresh token" if refresh is not None else f"the {self._grant} grant"
         where = f"The token endpoint at {self.host}"
         self._last_answer = None
         try:
-            if refresh is not None:
-                answer = self._oauth.refresh_token(
-                    self._url, refresh_token=refresh.get_secret_value()
-                )
-            elif self._grant == "password":
-                answer = self._oauth.fetch_token(
-                    self._url,
-                    grant_type="password",
-                    username=self._username,
-                    password=self._password.get_secret_value(),
-                )
-            else:
-                answer = self._oauth.fetch_token(self._url, grant_type="client_credentials")
+            with OAuth2Client(**self._client_options) as oauth:
+                if refresh is not None:
+                    answer = oauth.refresh_token(
+                        self._url, refresh_token=refresh.get_secret_value()
+                    )
+                elif self._grant == "password":
+                    answer = oauth.fetch_token(
+                        self._url,
+                        grant_type="password",
+                        username=self._username,
+                        password=self._password.get_secret_value(),
+                    )
+                else:
+                    answer = oauth.fetch_token(self._url, grant_type="client_credentials")
         except OAuthError as error:
             description = self._masked(str(getattr(error, "description", None) or ""))
             raise _Refused(

@@ -34,7 +34,7 @@ from api_client import ApiClient, ExecutionQuery
 from api_client.errors import RequestValidationError
 from dashboard.analytics.cells import time_extent
 from dashboard.data import demo, frames, live, results_fanout, store, store_access, store_status
-from dashboard.data.connection import Connection
+from dashboard.data.connection import Connection, api_client
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
 from dashboard.data.store_errors import StoreError
@@ -118,14 +118,7 @@ def demo_service() -> demo.DemoService:
 )
 def client(connection: Connection) -> ApiClient:
     """One HTTP client (and connection pool) per service and token."""
-    return ApiClient(
-        base_url=connection.base_url,
-        token=connection.token,
-        company_id=connection.company_id,
-        timeout=30.0,
-        max_retries=3,
-        verify=connection.ca_bundle or True,
-    )
+    return api_client(connection, timeout=30.0, max_retries=3)
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading test plans…")

@@ -4,7 +4,6 @@ with a token that never expires returns."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,16 +14,9 @@ from api_client.tokens import TokenCommand, TokenEndpoint
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.tokens import IssuedTokens
 from tests.contract.conftest import PREFIX, full_user
+from tests.service_tokens import token_command
 
 PAGE_SIZE = 10  # 30 pages of the 300 executions, two at a time: well over a second
-# A token prints as the command's only line; its lifetime is not said, so the client learns
-# that the token expired from the service's 401.
-PRINT_TOKEN = """\
-import sys, httpx
-answer = httpx.post(sys.argv[1], data={"grant_type": "client_credentials"},
-                    auth=(sys.argv[2], sys.argv[3]))
-print(answer.json()["access_token"])
-"""
 
 
 @pytest.fixture(scope="module")
@@ -75,12 +67,8 @@ def test_a_walk_whose_command_token_expires_is_refused_runs_the_command_again_an
 ) -> None:
     user = full_user(short_lived)
     expected = walk(short_lived, user.token)
-    script = tmp_path / "print_token.py"
-    script.write_text(PRINT_TOKEN, encoding="utf-8")
-    command = [sys.executable, str(script), f"{short_lived.base_url}/oauth/token"]
+    command = token_command(tmp_path, f"{short_lived.base_url}/oauth/token", user)
     before = issued(short_lived)
 
-    assert walk(short_lived, TokenCommand([*command, user.client_id, user.client_secret])) == (
-        expected
-    )
+    assert walk(short_lived, TokenCommand(command)) == expected
     assert issued(short_lived) - before >= 2  # refused once expired, so run again

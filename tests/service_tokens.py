@@ -32,10 +32,21 @@ print(answer.json()["access_token"])
 ISSUED_PREFIXES = ("sbx-oa-", "sbx-rt-")
 
 
+class Clock:
+    """Seconds that move only when a test says (token lifetimes without waiting)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @dataclass(frozen=True)
 class SandboxProcess:
     base_url: str
     users: list[DemoUser]
+    banner: str  # what `serve` printed before serving, down to its list of users
 
     @property
     def token_url(self) -> str:
@@ -59,11 +70,13 @@ def sandbox_process(token_ttl: str, *, executions: int = 40) -> Iterator[Sandbox
     ) as server:
         try:
             assert server.stdout is not None
-            banner = server.stdout.readline()  # "Sandbox API: http://127.0.0.1:PORT/api (...)"
-            assert banner.startswith("Sandbox API: "), banner
-            base_url = banner.split()[2].removesuffix("/api")
+            lines = [server.stdout.readline()]  # "Sandbox API: http://127.0.0.1:PORT/api ..."
+            assert lines[0].startswith("Sandbox API: "), lines[0]
+            while not lines[-1].startswith("Demo users") and lines[-1]:
+                lines.append(server.stdout.readline())
+            base_url = lines[0].split()[2].removesuffix("/api")
             _wait_until_serving(base_url)
-            yield SandboxProcess(base_url, demo_users(SandboxSettings.seed))
+            yield SandboxProcess(base_url, demo_users(SandboxSettings.seed), "".join(lines))
         finally:
             server.terminate()
             server.wait(30)

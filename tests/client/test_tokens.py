@@ -21,21 +21,12 @@ from api_client.tokens import TokenEndpoint
 from tests.client.conftest import BASE_URL, COMPANY_ID
 from tests.client.samples import TEST_PLAN
 from tests.client.token_endpoint import TokenEndpointStub, token_endpoint
+from tests.service_tokens import Clock
 
 CLIENT_ID = "qa-dashboard"
 CLIENT_SECRET = "cs-SECRET-5b8e1d"
 USERNAME = "ada"
 PASSWORD = "pw-SECRET-77c2a0"
-
-
-class Clock:
-    """Seconds that move only when the test says."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,16 +13,9 @@ from sandbox import DemoUser, RunningSandbox, SandboxSettings, demo_users, serve
 from sandbox.__main__ import parser, settings_from
 from sandbox.tokens import IssuedTokens, TokenExpired
 from tests.sandbox.helpers import PLANS, UserPicker
+from tests.service_tokens import Clock, sandbox_process
 
 TOKEN = "/oauth/token"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def ask(http: httpx.Client, client: DemoUser | None, **form: str) -> httpx.Response:
@@ -122,7 +113,7 @@ def test_a_refused_request_gets_the_oauth2_error_body(
 
 
 def test_an_issued_token_expires_after_its_lifetime_and_is_forgotten_later() -> None:
-    clock = Clock()
+    clock = Clock(now=0.0)
     tokens = IssuedTokens(token_ttl=30, refresh_token_ttl=600, clock=clock)
     lead = demo_users(7)[0]
     grant = tokens.issue(lead, lead, with_refresh=True)
@@ -181,21 +172,9 @@ def test_token_ttl_on_the_command_line() -> None:
 
 
 def test_serve_names_the_token_endpoint_and_its_lifetime_and_prints_no_credential() -> None:
-    command = [sys.executable, "-m", "sandbox", "serve", "--port", "0", "--executions", "5"]
-    command += ["--token-ttl", "30s"]
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    ) as server:
-        assert server.stdout is not None
-        lines = [server.stdout.readline() for _ in range(3)]
-        while not lines[-1].startswith("Demo users"):
-            lines.append(server.stdout.readline())
-        server.terminate()
-        printed = "".join(lines) + server.stdout.read()
-    api = lines[0].split()[2]
-    assert f"Token endpoint: {api.removesuffix('/api')}/oauth/token (tokens expire after 30 s)" in (
-        printed
-    )
-    for user in demo_users(7):
-        for secret in (user.token, user.password, user.client_secret):
-            assert secret not in printed
+    with sandbox_process("30s", executions=5) as running:
+        printed = running.banner
+
+    assert f"Token endpoint: {running.token_url} (tokens expire after 30 s)" in printed
+    for secret in running.secrets():
+        assert secret not in printed

@@ -171,7 +171,8 @@ def _serve(args: argparse.Namespace) -> None:
     if settings.latency_ms:
         print(f"Latency: {settings.latency_ms} ms added to every API response")
     print(f"Token endpoint: {base_url}/oauth/token (tokens expire after {settings.token_ttl:g} s)")
-    print(f"Demo users (tokens: python -m sandbox users --seed {settings.seed}):")
+    listed = f"python -m sandbox users --seed {settings.seed}"
+    print(f"Demo users (tokens, passwords and client secrets: {listed}):")
     for user in demo_users(settings):
         authorities = ", ".join(user.authorities) or "none"
         print(f"  {user.username:<22} company {user.company_id:<3} {authorities}")

@@ -2,10 +2,11 @@
 
 Three `streamlit run` processes, configured through QA_DASHBOARD_* as a team would deploy them,
 read the sandbox (a real process whose tokens live 10 seconds) through counting proxies: one
-with an OAuth2 token endpoint (QA_DASHBOARD_OAUTH_*), one with a token file this test rewrites,
-one with a token command printing a bare token. Each opens a page; once every token issued
-until then has expired (the sandbox refuses a token issued after theirs), each opens another
-page, which asks the service again and loads, with no error and no credential shown or logged.
+with an OAuth2 token endpoint (QA_DASHBOARD_OAUTH_*), one with a token file a sidecar thread of
+this test rewrites every 3 seconds, one with a token command printing a bare token. Each opens
+a page; once every token issued until then has expired (the sandbox refuses a token issued
+after theirs), each opens another page, which asks the service again and loads, with no error
+and no credential shown or logged.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from tests.service_tokens import (
     ISSUED_PREFIXES,
     SandboxProcess,
     client_credentials_token,
+    renewed_token_file,
     sandbox_process,
     token_command,
-    write_token_file,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -73,7 +74,6 @@ def test_a_page_opened_after_the_token_expired_loads_with_each_kind_of_renewal(
     secrets.add(expiring.secrets())  # checked in every page and in the servers' logs
     lead = expiring.lead(1)
     token_file = tmp_path / "qa-token"
-    write_token_file(token_file, client_credentials_token(expiring.token_url, lead))
     credentials = {
         "oauth": {
             "QA_DASHBOARD_OAUTH_TOKEN_URL": expiring.token_url,
@@ -89,6 +89,7 @@ def test_a_page_opened_after_the_token_expired_loads_with_each_kind_of_renewal(
         },
     }
     with ExitStack() as stack:
+        stack.enter_context(renewed_token_file(token_file, expiring.token_url, lead, every=3.0))
         proxies: dict[str, CountingProxy] = {
             kind: stack.enter_context(counting_proxy(expiring.base_url)) for kind in KINDS
         }
@@ -108,7 +109,6 @@ def test_a_page_opened_after_the_token_expired_loads_with_each_kind_of_renewal(
 
         # Issued after every token the dashboards hold: once it is refused, theirs are too.
         wait_until_expired(expiring, client_credentials_token(expiring.token_url, lead))
-        write_token_file(token_file, client_credentials_token(expiring.token_url, lead))
         before = {kind: proxies[kind].count("executions") for kind in KINDS}
         for kind in KINDS:
             open_and_expect_loaded(new_page(), servers[kind].url + "/executions", expiring)

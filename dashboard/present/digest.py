@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from dashboard.analytics.cells import EN_DASH
 from dashboard.analytics.standup import StandupDigest
+from dashboard.columns.cells import EN_DASH
 from dashboard.present.formatting import (
     escape_chat_markdown,
     human_duration,

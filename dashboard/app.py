@@ -22,7 +22,7 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import notices, server, sidebar, theme  # noqa: E402
+from dashboard.ui import notices, server, session, sidebar, theme  # noqa: E402
 
 
 def main() -> None:
@@ -42,7 +42,7 @@ def main() -> None:
             for route in routes.ALL
         ]
     )
-    sidebar.sidebar(sidebar.current_connection())
+    sidebar.sidebar(session.current_connection())
     page.run()
 
 

@@ -31,6 +31,7 @@ from api_client import (
     ResponseValidationError,
     ScenarioNotFoundError,
     ServerError,
+    TokenError,
     UnauthorizedUserError,
 )
 from dashboard.data.connection import (
@@ -109,6 +110,12 @@ def describe_error(
         return _describe_redirect(error, what, source)
     if isinstance(error, AuthenticationError):
         return _describe_refused_token(error, source, form_enabled)
+    if isinstance(error, TokenError):
+        # The client's own sentence: which token source (a path, a program, a host) and why.
+        return UserMessage(
+            f"No token to load {what}: {escape_markdown(error.message)} Check the connection's "
+            f"token settings (docs/service-tokens.md), then {_lower_first(REFRESH_HINT)}"
+        )
     if isinstance(error, ApiStatusError):
         return _describe_status(error, what, filters, source)
     return UserMessage(f"Could not load {what}. {REFRESH_HINT}")
@@ -137,7 +144,8 @@ def _describe_refused_token(
     if source == "secrets":
         advice = (
             f"This dashboard's operator puts a fresh token in the `[{SECRETS_SECTION}]` table "
-            "of `.streamlit/secrets.toml`; then press **Refresh** in the sidebar"
+            "of `.streamlit/secrets.toml` (or checks its `token_file`, `token_command` or "
+            "`oauth` settings, docs/service-tokens.md); then press **Refresh** in the sidebar"
         )
     elif source == "environment":
         advice = (

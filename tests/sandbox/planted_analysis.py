@@ -84,12 +84,14 @@ class Run:
         return FAIL if FAIL in outcomes else PASS if PASS in outcomes else None
 
 
-def load_runs(store: DemoStore, company_id: int, since_ms: int) -> list[Run]:
-    """Every execution of the company starting at or after `since_ms`, newest first."""
-    total, _ = store.find_executions(ExecutionCriteria(company_id, start_from_ms=since_ms), 0, 1)
-    _, records = store.find_executions(
-        ExecutionCriteria(company_id, start_from_ms=since_ms), 0, max(total, 1)
-    )
+def load_runs(
+    store: DemoStore, company_id: int, since_ms: int, plan_id: int | None = None
+) -> list[Run]:
+    """Every execution of the company (of one plan, when given) starting at or after
+    `since_ms`, newest first."""
+    criteria = ExecutionCriteria(company_id, plan_id=plan_id, start_from_ms=since_ms)
+    total, _ = store.find_executions(criteria, 0, 1)
+    _, records = store.find_executions(criteria, 0, max(total, 1))
     runs = []
     for record in records:
         execution = store.execution(record.id)

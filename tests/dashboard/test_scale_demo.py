@@ -1,6 +1,7 @@
 """The pages find each case planted at scale (`sandbox/data/scale.py`) in a demo of 100,000
 executions: the flaky page its flaky scenario, the environments page its Firefox-only failure,
-the standup its slower plan and its broken one. Marked slow: the sandbox takes a while to build.
+the standup its slower plan and its broken one, plan health the slower plan's doubling (about
++100 %) and the red plans first. Marked slow: the sandbox takes a while to build.
 
 The sandbox's clock is this hour's, so the standup's "since the last standup" and the pages'
 lookbacks, which count back from the wall clock for a configured service, meet its history.
@@ -19,6 +20,7 @@ from sandbox.data import scale
 from tests.dashboard.apptest import (
     ENVIRONMENTS,
     FLAKY,
+    HEALTH,
     STANDUP,
     assert_no_failure,
     table_with,
@@ -120,3 +122,22 @@ def test_the_standup_finds_the_slower_plan_and_the_broken_one(
     still_failing = by_section["Still failing"]
     assert scale.plan_of(scale.BROKEN).name in still_failing
     assert scale.plan_of(scale.ENVIRONMENT_SPECIFIC).name in still_failing
+
+
+def test_plan_health_reads_the_slower_plan_about_doubled_and_lists_the_red_plans_first(
+    app: AppFactory, connect: Connect, scale_sandbox: RunningSandbox
+) -> None:
+    connect(scale_sandbox)
+    at = app(HEALTH, tz="UTC")
+
+    at.run()
+
+    assert_no_failure(at)
+    table = table_with(at, "Now", "Runtime trend").set_index("Plan")
+    trend = table.loc[scale.plan_of(scale.SLOWER).name, "Runtime trend"]
+    assert trend.startswith("+"), trend
+    assert int(trend.removeprefix("+").removesuffix(" %")) / 100 == pytest.approx(1.0, abs=0.3)
+    failing = [now.startswith("\u2716") for now in table["Now"]]
+    assert failing == sorted(failing, reverse=True), "red plans first"
+    for case in (scale.BROKEN, scale.ENVIRONMENT_SPECIFIC):
+        assert table.loc[scale.plan_of(case).name, "Now"].startswith("\u2716"), case

@@ -240,12 +240,11 @@ def _weak_spot(rng: random.Random, project: Project) -> str:
     return rng.choice(sorted({env.browser_type for env in envs} - {"CHROME"}))
 
 
-def _behaviour(
-    rng: random.Random, kind: ScenarioKind, project: Project, noise: float = 0.01
-) -> Behaviour:
-    """A company-2 scenario of `kind`; `noise` is a stable one's chance to fail anyway."""
+def _stable(rng: random.Random, project: Project, noise: float = 0.0) -> Behaviour:
+    """A scenario that passes (but for a `noise` chance to fail) at a runtime drawn for its
+    project: longer on mobile."""
     base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
-    stable = Behaviour(
+    return Behaviour(
         base_runtime_s=round(base, 1),
         fail_rate=noise,
         focus_fail_rate=0.0,
@@ -254,6 +253,13 @@ def _behaviour(
         fails_on="",
         slowdown=0.0,
     )
+
+
+def _behaviour(
+    rng: random.Random, kind: ScenarioKind, project: Project, noise: float = 0.01
+) -> Behaviour:
+    """A company-2 scenario of `kind`; `noise` is a stable one's chance to fail anyway."""
+    stable = _stable(rng, project, noise)
     match kind:
         case ScenarioKind.STABLE:
             return stable
@@ -352,16 +358,7 @@ def _scale_behaviour(
 ) -> tuple[ScenarioKind, Behaviour, str]:
     """A scenario of a plan added at scale: it always passes, unless it is its plan's case
     (the first scenario; all but the last few of the outage plan's)."""
-    base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
-    behaviour = Behaviour(
-        base_runtime_s=round(base, 1),
-        fail_rate=0.0,
-        focus_fail_rate=0.0,
-        fail_from=0.0,
-        fail_until=0.0,
-        fails_on="",
-        slowdown=0.0,
-    )
+    behaviour = _stable(rng, project)
     now_ms = timeline.end_ms
     template = scale.TEMPLATES.get(spec.case, "")
     if spec.case == scale.OUTAGE and position < len(spec.scenario_names) - scale.OUTAGE_SPARED:
@@ -388,16 +385,7 @@ def _planted_behaviour(
     rng: random.Random, scenario_id: int, project: Project, timeline: Timeline
 ) -> tuple[ScenarioKind, Behaviour]:
     """A company-1 scenario: never failing, unless it is one of the planted cases."""
-    base = rng.uniform(40, 300) if project.mobile else rng.uniform(20, 240)
-    behaviour = Behaviour(
-        base_runtime_s=round(base, 1),
-        fail_rate=0.0,
-        focus_fail_rate=0.0,
-        fail_from=0.0,
-        fail_until=0.0,
-        fails_on="",
-        slowdown=0.0,
-    )
+    behaviour = _stable(rng, project)
     now_ms = timeline.end_ms
     level = planted.FAILING_SCENARIOS.get(scenario_id, ("", ""))[1]
     windows = planted.fail_windows(now_ms, scenario_id)

@@ -99,6 +99,19 @@ def assert_no_failure(at: AppTest) -> None:
     assert not plain_notes(at, "error"), plain_notes(at, "error")
 
 
+FAILING_NOW = "\u2716 failing"
+
+
+def assert_red_first(at: AppTest) -> None:
+    """The first table's plans that are failing now (its "Now" column) come before the rest:
+    the demo holds at least two."""
+    now = [text.replace(" (one running)", "") for text in at.dataframe[0].value["Now"]]
+    failing = now.count(FAILING_NOW)
+    assert failing >= 2, "the demo holds two red plans"
+    assert now[:failing] == [FAILING_NOW] * failing
+    assert FAILING_NOW not in now[failing:]
+
+
 def table_with(at: AppTest, *columns: str) -> Any:
     """The one table (a DataFrame as shown) whose columns include `columns`."""
     found = [f.value for f in at.dataframe if set(columns) <= set(f.value.columns)]

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import HEALTH, assert_no_failure, captions, notes
+from tests.dashboard.apptest import HEALTH, assert_no_failure, assert_red_first, captions, notes
 from tests.dashboard.conftest import AppFactory
 
 
@@ -64,10 +64,7 @@ def test_failing_plans_come_first_and_the_caption_says_what_the_trend_compares(
     at.run()
 
     assert_no_failure(at)
-    now = [text.replace(" (one running)", "") for text in at.dataframe[0].value["Now"]]
-    failing = now.count("\u2716 failing")
-    assert failing >= 2, "the demo holds two red plans"
-    assert now[:failing] == ["\u2716 failing"] * failing
+    assert_red_first(at)
     assert (
         "Runtime trend: the median runtime of the last 3 days against that of the 14 days "
         "before them" in captions(at)

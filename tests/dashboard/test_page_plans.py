@@ -10,6 +10,7 @@ from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import (
     assert_no_failure,
+    assert_red_first,
     captions,
     joined,
     metrics,
@@ -194,8 +195,4 @@ def test_failing_plans_come_first(app: AppFactory) -> None:
     at.run()
 
     assert_no_failure(at)
-    now = [text.replace(" (one running)", "") for text in at.dataframe[0].value["Now"]]
-    failing = now.count("\u2716 failing")
-    assert failing >= 2, "the demo holds two red plans"
-    assert now[:failing] == ["\u2716 failing"] * failing
-    assert "\u2716 failing" not in now[failing:]
+    assert_red_first(at)

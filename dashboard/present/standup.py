@@ -150,7 +150,11 @@ def sections(
             title,
             frames[title].reset_index(drop=True),
             EMPTY_TEXTS[title],
-            computed=not (title == "Newly failing scenarios" and newly is None),
+            # Not computed only when results were needed: with no pair to compare, nothing
+            # can be newly failing (every plan passed, or nothing had a verdict).
+            computed=not (
+                title == "Newly failing scenarios" and newly is None and len(digest.pairs)
+            ),
         )
         for title in SECTIONS
     ]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from dashboard.analytics.standup import StandupDigest
 from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
-from dashboard.present.formatting import human_duration, weekday_time
+from dashboard.present.formatting import human_duration, visible_frame, weekday_time
 
 LinkFor = Callable[[str, int], "str | None"]
 
@@ -148,7 +148,7 @@ def sections(
     return [
         Section(
             title,
-            frames[title].reset_index(drop=True),
+            visible_frame(frames[title]).reset_index(drop=True),
             EMPTY_TEXTS[title],
             # Not computed only when results were needed: with no pair to compare, nothing
             # can be newly failing (every plan passed, or nothing had a verdict).

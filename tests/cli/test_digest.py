@@ -8,6 +8,7 @@ are then opened on the dashboard's own pages (AppTest on the same deterministic 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,6 +16,7 @@ from dashboard.state import routes
 from sandbox.data import planted
 from tests.cli.conftest import Cli
 from tests.cli.webhook import Receiver
+from tests.dashboard import standup_history
 from tests.dashboard.apptest import EXECUTIONS, RESULTS, assert_no_failure
 from tests.dashboard.conftest import AppFactory
 
@@ -191,3 +193,38 @@ def test_the_destination_may_come_from_the_environment_or_the_secrets_file(
     assert from_file.returncode == 0, from_file.stderr
     assert len(receiver.messages) == 2
     assert f"]({DASHBOARD}results?" in receiver.messages[1]["message"]
+
+
+# Plans named to mention a channel, link elsewhere or reorder the line, in every section.
+HOSTILE_PLANS = {
+    standup_history.TURNED_RED: "@channel https://evil.example/login",
+    standup_history.FIXED: "www.evil.example \u202eexe.txt",
+    standup_history.STILL_FAILING: "<!here> phish@evil.example",
+    standup_history.SLOWER: "@all evil.example/reset",
+    standup_history.STEADY: "@everyone",
+}
+
+
+def test_names_in_the_digest_mention_link_and_reorder_nothing(cli: Cli) -> None:
+    with standup_history.serve_history(names=HOSTILE_PLANS, ending=datetime.now(UTC)) as service:
+        printed = cli(
+            "digest",
+            "--standup",
+            "--to",
+            "-",
+            env={
+                "QA_DASHBOARD_BASE_URL": service.base_url,
+                "QA_DASHBOARD_TOKEN": "standup-history-token",
+                "QA_DASHBOARD_COMPANY_ID": "7",
+            },
+        )
+
+    assert printed.returncode == 0, printed.stderr
+    text = printed.stdout
+    read = re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
+    for name in ("@channel https://evil.example/login", "@all evil.example/reset"):
+        assert name in read  # each plan reads as its name ...
+    assert "www.evil.example \ufffdexe.txt" in read  # ... with the pages' marker for the override
+    for unbroken in ("@channel", "@here", "@all", "@everyone", "<!here>", "://", "evil.example"):
+        assert unbroken not in text  # ... yet mentions, links and addresses nothing
+    assert "\u202e" not in text

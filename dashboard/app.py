@@ -42,8 +42,10 @@ def main() -> None:
             for route in routes.ALL
         ]
     )
-    sidebar.sidebar(sidebar.current_connection())
-    page.run()
+    conn = sidebar.current_connection()
+    with sidebar.page_area(conn):
+        sidebar.sidebar(conn)
+        page.run()
 
 
 if __name__ == "__main__":

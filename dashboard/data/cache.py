@@ -17,6 +17,7 @@ pickled. This is the one module of the data layer that imports Streamlit.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import logging
 import os
@@ -30,10 +31,20 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
-from api_client import ApiClient, ExecutionQuery
+from api_client import ApiClient, ApiTimeoutError, ExecutionQuery
 from api_client.errors import RequestValidationError
+from api_client.operations import Operation
 from dashboard.analytics.cells import time_extent
-from dashboard.data import demo, frames, live, results_fanout, store, store_access, store_status
+from dashboard.data import (
+    demo,
+    frames,
+    live,
+    results_fanout,
+    service_budget,
+    store,
+    store_access,
+    store_status,
+)
 from dashboard.data.connection import Connection
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store import HistoryStore
@@ -41,6 +52,7 @@ from dashboard.data.store_errors import StoreError
 
 _LOG = logging.getLogger(__name__)
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
@@ -103,6 +115,31 @@ _BY_FINGERPRINT: dict[str | type[Any], Callable[[Any], Any]] = {
 _BY_GENERATION: dict[str | type[Any], Callable[[Any], Any]] = {Connection: data_key}
 
 
+TIMEOUTS = service_budget.RecentTimeouts()
+"""Connections whose service just timed out: their requests wait (`service_budget`)."""
+
+
+def _one_budget(operation: Operation) -> Callable[[F], F]:
+    """A loader of `operation` that sends nothing while its connection's service has just
+    timed out (the page has spent its time budget), and notes a timeout of its own."""
+
+    def decorate(load: F) -> F:
+        @functools.wraps(load)
+        def within_budget(connection: Connection, *args: Any, **kwargs: Any) -> Any:
+            retry_in = TIMEOUTS.retry_in(connection.fingerprint)
+            if retry_in is not None:
+                raise service_budget.timed_out(operation, retry_in)
+            try:
+                return load(connection, *args, **kwargs)
+            except ApiTimeoutError:
+                TIMEOUTS.note(connection.fingerprint)
+                raise
+
+        return within_budget  # type: ignore[return-value]
+
+    return decorate
+
+
 @st.cache_resource(show_spinner="Starting the demo service…")
 def demo_service() -> demo.DemoService:
     """The embedded sandbox: started once per process, shared by every session."""
@@ -129,11 +166,13 @@ def client(connection: Connection) -> ApiClient:
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner="Loading test plans…")
+@_one_budget(Operation.PLANS)
 def plans(connection: Connection, *, active_only: bool) -> live.PlansData:
     return live.load_plans(client(connection), active_only=active_only)
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+@_one_budget(Operation.EXECUTIONS)
 def executions(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
     # The bar is created inside the cached function so Streamlit can replay it on a cache hit
     # (where it is emptied at once); a bar created by the caller could not be replayed.
@@ -215,6 +254,7 @@ def execution_results(
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+@_one_budget(Operation.TEST_RESULTS)
 def _results_by_id(
     connection: Connection, execution_id: int, plan_id: int | None
 ) -> live.ResultsData:
@@ -289,13 +329,19 @@ def find_execution(
 
 
 def _ask_service(connection: Connection) -> store_access.Access:
+    if TIMEOUTS.retry_in(connection.fingerprint) is not None:
+        # The service just timed out: the page has spent its time on it (`service_budget`).
+        return store_access.Access(False, "unchecked", definitive=False, timed_out=True)
     try:
         api = client(connection)
     except RequestValidationError:
         # A credential the client will not send (a space in the token) is refused here; the
         # page says why through its own request.
         return store_access.Access(False, "refused")
-    return store_access.ask_service(connection, api)
+    answer = store_access.ask_service(connection, api)
+    if answer.timed_out:
+        TIMEOUTS.note(connection.fingerprint)
+    return answer
 
 
 STORE_ACCESS = store_access.AccessChecks(_ask_service)
@@ -387,6 +433,7 @@ def store_meta(connection: Connection) -> dict[str, str]:
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=_BY_GENERATION, show_spinner=False)
+@_one_budget(Operation.TEST_RESULTS)
 def _fan_out(
     connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]
 ) -> results_fanout.FanOut:
@@ -481,6 +528,7 @@ def refresh(connection: Connection, *, now: float | None = None) -> bool:
     if advanced:
         STORE_ACCESS.forget(connection)
         OPEN_FAILURES.forget(connection.fingerprint)
+        TIMEOUTS.forget(connection.fingerprint)
     return advanced
 
 
@@ -496,6 +544,7 @@ def clear_all() -> None:
     store_meta.clear()
     STORE_ACCESS.forget_all()
     OPEN_FAILURES.forget()
+    TIMEOUTS.forget_all()
     plans.clear()
     executions.clear()
     LOADED.forget()

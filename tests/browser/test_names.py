@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterator
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -131,19 +132,8 @@ def test_standup_and_copy_for_chat_show_names_as_text_mentioning_nobody(
     start_dashboard: Callable[[str, dict[str, str]], StreamlitServer], page: Page
 ) -> None:
     with standup_history.serve_history(names=CHAT_HOSTILE) as service:
-        server = start_dashboard(
-            "names-standup",
-            {
-                "QA_DASHBOARD_BASE_URL": service.base_url,
-                "QA_DASHBOARD_TOKEN": "hand-built-history-token",
-                "QA_DASHBOARD_COMPANY_ID": "7",
-            },
-        )
-        screen.open_app(
-            page,
-            f"{server.url}/standup?range=custom&from={standup_history.WINDOW_FROM}"
-            f"&to={standup_history.WINDOW_TO}&tz=UTC",
-        )
+        server = start_dashboard("names-standup", standup_history.dashboard_env(service))
+        screen.open_app(page, f"{server.url}/standup?{urlencode(standup_history.VIEW)}")
         screen.expect_no_failure_shown(page)
         expect(page.get_by_role("heading", name="Turned red", exact=True)).to_be_visible()
         screen.main(page).get_by_role("button", name=re.compile("Copy for chat")).click()

@@ -212,11 +212,7 @@ def test_names_in_the_digest_mention_link_and_reorder_nothing(cli: Cli) -> None:
             "--standup",
             "--to",
             "-",
-            env={
-                "QA_DASHBOARD_BASE_URL": service.base_url,
-                "QA_DASHBOARD_TOKEN": "standup-history-token",
-                "QA_DASHBOARD_COMPANY_ID": "7",
-            },
+            env=standup_history.dashboard_env(service),
         )
 
     assert printed.returncode == 0, printed.stderr

@@ -50,6 +50,8 @@ FIREFOX = {
 
 WINDOW_FROM = "2026-03-03"
 WINDOW_TO = "2026-03-04"
+VIEW = {"range": "custom", "from": WINDOW_FROM, "to": WINDOW_TO, "tz": "UTC"}
+"""The standup page's query for that window."""
 
 PLANS: dict[int, str] = {
     101: "Login smoke",
@@ -230,6 +232,15 @@ class HistoryService:
         shown = chosen[(number - 1) * size : number * size]
         items = [execution(run, self.plans[run.plan_id]) for run in shown]
         return samples.page(items, current=number, total_count=len(chosen), page_count=pages)
+
+
+def dashboard_env(service: HistoryService) -> dict[str, str]:
+    """The QA_DASHBOARD_* settings that point a dashboard (or the CLI) at `service`."""
+    return {
+        "QA_DASHBOARD_BASE_URL": service.base_url,
+        "QA_DASHBOARD_TOKEN": "hand-built-history-token",
+        "QA_DASHBOARD_COMPANY_ID": "7",
+    }
 
 
 @contextmanager

@@ -174,15 +174,9 @@ def test_standup_and_its_chat_digest_show_names_as_text_mentioning_nobody(
     app: AppFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with standup_history.serve_history(names=CHAT_HOSTILE) as service:
-        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
-        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
-        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
-        at = app(
-            STANDUP,
-            range="custom",
-            **{"from": standup_history.WINDOW_FROM, "to": standup_history.WINDOW_TO},
-            tz="UTC",
-        )
+        for name, value in standup_history.dashboard_env(service).items():
+            monkeypatch.setenv(name, value)
+        at = app(STANDUP, **standup_history.VIEW)
 
         at.run()
 

@@ -10,17 +10,10 @@ from api_client.operations import Operation
 from dashboard.data.connection import Connection
 from dashboard.data.service_budget import RecentTimeouts, timed_out
 from dashboard.data.store_access import RETRY_AFTER, Access, AccessChecks
+from tests.dashboard.test_page_history_status import Clock
 
 VIEWER = Connection(base_url="https://svc.example.test/Api", token=SecretStr("t"), company_id=1)
 UNANSWERED = Access(False, "unchecked", definitive=False, timed_out=True)
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_check_that_timed_out_is_kept_from_when_it_ended() -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dashboard.analytics.frames import require_columns
+from dashboard.columns.shapes import require_columns
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,10 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import FAIL, PASS, result_cells
 from dashboard.analytics.plan_state import judged_executions
+from dashboard.columns.schemas import ENVIRONMENT_NAME, UTC_TIME
+from dashboard.columns.shapes import require_columns, typed
 
 NEW_FAILURE = "new failure"
 FIXED = "fixed"
@@ -46,14 +47,18 @@ BUCKETS: tuple[str, ...] = (
 
 UNCHANGED: frozenset[str] = frozenset({STILL_PASSING, STILL_FAILING})
 
-COMPARE_COLUMNS: dict[str, str] = {
+COMPARED_PAIR_COLUMNS: dict[str, str] = {
     "plan_id": "Int64",
     "plan": "str",  # from the pairs when they carry it
     "before_execution_id": "int64",
     "after_execution_id": "int64",
+}
+"""Which two executions of a plan are compared: a row of `compare_pairs`' `pairs`."""
+
+COMPARE_COLUMNS: dict[str, str] = {
+    **COMPARED_PAIR_COLUMNS,
     "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
+    **ENVIRONMENT_NAME,
     "bucket": "str",
     "before_outcome": "str",  # "pass" / "fail" / "warn" / missing (no verdict or absent)
     "after_outcome": "str",

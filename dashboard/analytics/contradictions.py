@@ -18,6 +18,7 @@ from enum import StrEnum
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_running, ordered_statuses
+from dashboard.columns.schemas import UTC_TIME
 
 CLOCK_SLACK = timedelta(minutes=15)
 """How far ahead of `now` a date may be before it is "in the future": clocks drift."""
@@ -153,8 +154,8 @@ def one_execution_contradictions(
     frame = pd.DataFrame(
         {
             "execution_id": [execution_id],
-            "start": pd.Series([start], dtype="datetime64[us, UTC]"),
-            "end": pd.Series([end], dtype="datetime64[us, UTC]"),
+            "start": pd.Series([start], dtype=UTC_TIME),
+            "end": pd.Series([end], dtype=UTC_TIME),
             "runtime_ms": [None if runtime_s is None else runtime_s * 1000],
         }
     )

@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.frames import require_columns
+from dashboard.columns.schemas import ENVIRONMENT
+from dashboard.columns.shapes import require_columns
 
-ENVIRONMENT_COLUMNS = ("os", "browser", "browser_version", "device", "mobile")
+ENVIRONMENT_COLUMNS = tuple(ENVIRONMENT)
 UNKNOWN_ENVIRONMENT = "(unknown environment)"
 _SEP = "\x1f"  # a key separator no name from the service contains in practice
 

@@ -28,18 +28,16 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
 from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, environment_label
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import outcome_ranks, result_cells
+from dashboard.columns.schemas import SCENARIO_ON_ENVIRONMENT, UTC_TIME
+from dashboard.columns.shapes import require_columns, typed
 
 FAIL_SHARE = 0.8
 PASS_SHARE = 0.8
 MIN_RUNS = 3
 
 MATRIX_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
+    **SCENARIO_ON_ENVIRONMENT,
     "executions": "int64",  # cells: executions with a result here
     "runs": "int64",  # passed + failed
     "passed": "int64",
@@ -51,10 +49,7 @@ MATRIX_COLUMNS: dict[str, str] = {
 }
 
 SPECIFIC_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
+    **SCENARIO_ON_ENVIRONMENT,
     "failed": "int64",
     "runs": "int64",
     "fail_share": "float64",

@@ -1,6 +1,7 @@
 """Summaries of a slice of executions: per day, per execution, KPIs, one execution's header.
 
-Pure pandas over the frames of `dashboard.data.frames`; pass rates follow the verdict rules.
+Pure pandas over the executions and status-count frames (`dashboard.columns.schemas`); pass
+rates follow the verdict rules.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from datetime import datetime
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.cells import cell_text, optional_datetime, optional_int, runtime_seconds
-from dashboard.analytics.frames import UTC_TIME, typed_rows
 from dashboard.analytics.verdicts import ordered_statuses
 from dashboard.analytics.windows import zone
+from dashboard.columns.cells import cell_text, optional_datetime, optional_int, runtime_seconds
+from dashboard.columns.schemas import UTC_TIME
+from dashboard.columns.shapes import typed_rows
 
 
 def day_type(tz: str = "UTC") -> str:

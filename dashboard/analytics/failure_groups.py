@@ -22,8 +22,9 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
 from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import FAIL, level_outcomes
+from dashboard.columns.schemas import UTC_TIME
+from dashboard.columns.shapes import require_columns, typed
 
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\s+"), " "),

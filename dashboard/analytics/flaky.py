@@ -35,11 +35,20 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import outcome_ranks, result_cells
+from dashboard.columns.schemas import (
+    ENVIRONMENT,
+    PLAN_SCENARIO,
+    SCENARIO_ON_ENVIRONMENT,
+    UTC_TIME,
+)
+from dashboard.columns.shapes import require_columns, typed
 
-WINDOW = 20
-THRESHOLD = 0.2
+DEFAULT_WINDOW = 20
+"""W: each plan's last W finished executions, the window of the flaky, environments and
+scenario pages unless a link names another."""
+DEFAULT_THRESHOLD = 0.2
+"""The flaky score at or above which a scenario is flagged."""
 MIN_RUNS = 5
 CONSISTENT_MIN_RUNS = 2
 
@@ -57,17 +66,10 @@ _EVIDENCE: dict[str, str] = {
     "sequence": "str",  # one character per execution, oldest first
 }
 
-ENVIRONMENT_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
-    **_EVIDENCE,
-}
+ENVIRONMENT_COLUMNS: dict[str, str] = {**SCENARIO_ON_ENVIRONMENT, **_EVIDENCE}
 
 SCENARIO_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "scenario_id": "Int64",
+    **PLAN_SCENARIO,
     **_EVIDENCE,
     "reason": "str",  # "environment" / "scenario" when flagged, else missing
     "environments": "int64",  # environments it ran on
@@ -84,11 +86,7 @@ _RESULT_INPUT = (
     "plan_id",
     "scenario_id",
     "level",
-    "os",
-    "browser",
-    "browser_version",
-    "device",
-    "mobile",
+    *ENVIRONMENT,
 )
 
 POSITION_COLUMNS: dict[str, str] = {
@@ -121,7 +119,7 @@ class Flakiness:
         return self.environments[self.environments["flagged"]].reset_index(drop=True)
 
 
-def last_finished(executions: pd.DataFrame, window: int = WINDOW) -> pd.DataFrame:
+def last_finished(executions: pd.DataFrame, window: int = DEFAULT_WINDOW) -> pd.DataFrame:
     """Each plan's last `window` finished executions with their position, oldest first
     (`POSITION_COLUMNS`)."""
     require_columns(executions, ("execution_id", "start", "plan_id", "finished"), "flaky")
@@ -142,8 +140,8 @@ def flaky_scenarios(
     executions: pd.DataFrame,
     results: pd.DataFrame,
     *,
-    window: int = WINDOW,
-    threshold: float = THRESHOLD,
+    window: int = DEFAULT_WINDOW,
+    threshold: float = DEFAULT_THRESHOLD,
     min_runs: int = MIN_RUNS,
 ) -> Flakiness:
     """Flakiness of every scenario, and of every scenario on every environment, in `results`

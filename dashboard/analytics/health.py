@@ -20,15 +20,13 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.frames import UTC_TIME, as_utc, require_columns, typed
-from dashboard.analytics.plan_state import plan_states
+from dashboard.analytics.plan_state import PLAN_FIGURES_NEED, plan_states
 from dashboard.analytics.windows import zone
+from dashboard.columns.schemas import PLAN_AND_PROJECT, UTC_TIME
+from dashboard.columns.shapes import as_utc, require_columns, typed
 
 HEALTH_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
+    **PLAN_AND_PROJECT,
     "pass_rate_short": "float64",  # last `short_days` (7)
     "pass_rate_long": "float64",  # last `long_days` (30)
     "executions_short": "int64",  # started in the short period, running ones included
@@ -75,20 +73,7 @@ def plan_health(
     passed, failed, runtime_ms; plan and project columns are carried when present). The
     history may reach further back than `long_days`: the latest verdict and the streak use
     all of it."""
-    require_columns(
-        executions,
-        (
-            "execution_id",
-            "start",
-            "plan_id",
-            "finished",
-            "verdicts",
-            "passed",
-            "failed",
-            "runtime_ms",
-        ),
-        "plan health",
-    )
+    require_columns(executions, PLAN_FIGURES_NEED, "plan health")
     if not 0 < short_days <= long_days:
         raise ValueError("plan health needs 0 < short_days <= long_days")
     current = as_utc(now, "now")

@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import PASS, WARN, result_cells
 from dashboard.analytics.windows import Window
+from dashboard.columns.schemas import ENVIRONMENT_NAME, SCENARIO_ON_ENVIRONMENT, UTC_TIME
+from dashboard.columns.shapes import require_columns, typed
 
 RECENT = 5
 MIN_EARLIER = 5
@@ -28,10 +29,7 @@ THRESHOLD = 0.25
 HISTORY_COLUMNS: dict[str, str] = {
     "execution_id": "int64",
     "execution_start": UTC_TIME,
-    "plan_id": "Int64",
-    "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
+    **SCENARIO_ON_ENVIRONMENT,
     "outcome": "str",
     "level": "str",
     "runtime_s": "Int64",
@@ -43,8 +41,7 @@ HISTORY_COLUMNS: dict[str, str] = {
 }
 
 REGRESSION_COLUMNS: dict[str, str] = {
-    "env_key": "str",
-    "environment": "str",
+    **ENVIRONMENT_NAME,
     "recent_runs": "int64",
     "earlier_runs": "int64",
     "recent_median_s": "float64",

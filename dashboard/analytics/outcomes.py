@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
-from dashboard.analytics.frames import require_columns
 from dashboard.analytics.verdicts import outcome
+from dashboard.columns.shapes import require_columns
 
 PASS, FAIL, WARN = "pass", "fail", "warn"
 _RANK = {FAIL: 3, PASS: 2, WARN: 1}  # no verdict ranks 0

@@ -15,14 +15,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import PASS, execution_outcomes
+from dashboard.columns.schemas import PLAN_AND_PROJECT, UTC_TIME
+from dashboard.columns.shapes import require_columns, typed
 
 PLAN_STATE_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
+    **PLAN_AND_PROJECT,
     "executions": "int64",  # rows of this plan in the frame
     "judged": "int64",  # finished with a verdict
     "running": "int64",  # not finished
@@ -49,6 +47,19 @@ PLAN_STATE_COLUMNS: dict[str, str] = {
 }
 
 _NEEDED = ("execution_id", "start", "plan_id", "finished", "verdicts", "failed")
+
+PLAN_FIGURES_NEED = (
+    "execution_id",
+    "start",
+    "plan_id",
+    "finished",
+    "verdicts",
+    "passed",
+    "failed",
+    "runtime_ms",
+)
+"""What the per-plan figures built on plan states (health, the standup) read of executions: the
+columns a plan is judged on, and the passed results and runtimes reported beside."""
 
 
 def judged_executions(executions: pd.DataFrame) -> pd.DataFrame:

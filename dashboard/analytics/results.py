@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dashboard.analytics.frames import typed_rows
 from dashboard.analytics.verdicts import FAILING_STATUSES, PASSED_STATUSES, ordered_statuses
+from dashboard.columns.shapes import typed_rows
 
 
 def level_breakdown(results: pd.DataFrame) -> pd.DataFrame:

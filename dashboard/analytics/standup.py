@@ -31,9 +31,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.frames import UTC_TIME, require_columns, typed
 from dashboard.analytics.outcomes import FAIL, PASS
-from dashboard.analytics.plan_state import plan_states
+from dashboard.analytics.plan_state import PLAN_FIGURES_NEED, plan_states
 from dashboard.analytics.standup_activity import Activity, activity
 from dashboard.analytics.standup_scenarios import (
     NEWLY_FAILING_COLUMNS,
@@ -48,6 +47,8 @@ from dashboard.analytics.standup_slower import (
     slower_plans,
 )
 from dashboard.analytics.windows import Window
+from dashboard.columns.schemas import PLAN_AND_PROJECT, UTC_TIME
+from dashboard.columns.shapes import require_columns, typed
 
 # The rules' parts live in standup_activity, standup_slower and standup_scenarios; callers
 # import them from here, where the digest puts them together.
@@ -71,10 +72,7 @@ __all__ = [
 ]
 
 _PLAN_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
+    **PLAN_AND_PROJECT,
     "execution_id": "Int64",  # the latest judged execution
     "start": UTC_TIME,
     "failed": "Int64",
@@ -97,10 +95,7 @@ STILL_FAILING_COLUMNS: dict[str, str] = {
 }
 
 RUNNING_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
+    **PLAN_AND_PROJECT,
     "running_execution_id": "Int64",
     "running_start": UTC_TIME,
     "latest_execution_id": "Int64",  # what the plan is judged on meanwhile
@@ -160,20 +155,7 @@ def standup_digest(
     Newly failing scenarios need results: call `with_newly_failing` with the results of
     `results_needed`.
     """
-    require_columns(
-        executions,
-        (
-            "execution_id",
-            "start",
-            "plan_id",
-            "finished",
-            "verdicts",
-            "passed",
-            "failed",
-            "runtime_ms",
-        ),
-        "standup digest",
-    )
+    require_columns(executions, PLAN_FIGURES_NEED, "standup digest")
     if slower_threshold < 0 or slower_min_executions < 1 or baseline_days < 1:
         raise ValueError("the slower rule needs a threshold >= 0 and counts >= 1")
     states = plan_states(executions)

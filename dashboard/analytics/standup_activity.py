@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dashboard.analytics.frames import require_columns
 from dashboard.analytics.outcomes import FAIL, PASS, execution_outcomes
 from dashboard.analytics.windows import Window
+from dashboard.columns.shapes import require_columns
 
 
 @dataclass(frozen=True)

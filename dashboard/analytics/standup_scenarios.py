@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dashboard.analytics.compare import compare_pairs
-from dashboard.analytics.frames import require_columns, typed
+from dashboard.analytics.compare import COMPARED_PAIR_COLUMNS, compare_pairs
 from dashboard.analytics.outcomes import FAIL, PASS
+from dashboard.columns.schemas import ENVIRONMENT_NAME
+from dashboard.columns.shapes import require_columns, typed
 
-PAIR_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "before_execution_id": "int64",
-    "after_execution_id": "int64",
-}
+PAIR_COLUMNS = COMPARED_PAIR_COLUMNS
+"""Each plan's latest judged execution and the one before it, compared for newly failing
+scenarios."""
 
 NEWLY_FAILING_COLUMNS: dict[str, str] = {
     "plan_id": "Int64",
@@ -23,8 +21,7 @@ NEWLY_FAILING_COLUMNS: dict[str, str] = {
     "execution_id": "int64",  # the latest judged execution, where it fails
     "previous_execution_id": "int64",  # where it passed
     "scenario_id": "Int64",
-    "env_key": "str",
-    "environment": "str",
+    **ENVIRONMENT_NAME,
     "result_id": "Int64",
     "message": "str",
 }

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dashboard.analytics.frames import empty, require_columns, typed
 from dashboard.analytics.windows import Window
+from dashboard.columns.schemas import PLAN_AND_PROJECT
+from dashboard.columns.shapes import empty, require_columns, typed
 
 SLOWER_THRESHOLD = 0.25
 SLOWER_MIN_EXECUTIONS = 3
 BASELINE_DAYS = 14
 
 SLOWER_COLUMNS: dict[str, str] = {
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
+    **PLAN_AND_PROJECT,
     "window_median_ms": "float64",
     "baseline_median_ms": "float64",
     "change": "float64",  # window / baseline - 1: 0.31 is +31 %

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
 
-from dashboard.analytics.frames import as_utc
+from dashboard.columns.shapes import as_utc
 
 DEFAULT_STANDUP_TIME = time(9, 30)
 WORKING_DAYS: frozenset[int] = frozenset({0, 1, 2, 3, 4})  # Monday..Friday (date.weekday())

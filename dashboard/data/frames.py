@@ -1,4 +1,4 @@
-"""Records -> data frames: machine column names and fixed dtypes (`dashboard.data.schemas`).
+"""Records -> data frames: machine column names and fixed dtypes (`dashboard.columns.schemas`).
 
 Columns are built one by one from the model attributes the dashboard needs. Nothing is dumped
 wholesale from a model: a test result's `user_info` (which carries another user's access token)
@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
-from dashboard.analytics.frames import sorted_frame, typed_rows
 from dashboard.analytics.verdicts import (
     execution_finished,
     execution_status,
@@ -21,12 +20,13 @@ from dashboard.analytics.verdicts import (
     is_failing,
     is_passed,
 )
-from dashboard.data.schemas import (
+from dashboard.columns.schemas import (
     EXECUTION_COLUMNS,
     PLAN_COLUMNS,
     RESULT_COLUMNS,
     STATUS_COUNT_COLUMNS,
 )
+from dashboard.columns.shapes import sorted_frame, typed_rows
 
 
 def plans_frame(plans: Iterable[TestPlan]) -> pd.DataFrame:
@@ -214,6 +214,11 @@ def _concatenated(parts: list[pd.DataFrame], schema: Mapping[str, str]) -> pd.Da
     return pd.concat(parts, ignore_index=True).astype(dict(schema))
 
 
+RESULT_ORDER = ["scenario_id", "os", "browser", "browser_version", "result_id"]
+"""How one execution's results are listed, fetched or stored alike: by scenario, then
+environment."""
+
+
 def results_frame(results: Iterable[TestResult]) -> pd.DataFrame:
     """One row per result (a scenario on one environment), by scenario then environment."""
     rows = []
@@ -250,8 +255,7 @@ def results_frame(results: Iterable[TestResult]) -> pd.DataFrame:
                 "start": result.start_date,
             }
         )
-    frame = typed_rows(rows, RESULT_COLUMNS)
-    return sorted_frame(frame, ["scenario_id", "os", "browser", "browser_version", "result_id"])
+    return sorted_frame(typed_rows(rows, RESULT_COLUMNS), RESULT_ORDER)
 
 
 def is_web_url(value: object) -> bool:

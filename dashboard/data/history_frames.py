@@ -13,14 +13,15 @@ from dataclasses import dataclass
 import pandas as pd
 
 from api_client import Execution, TestPlan, TestResult
-from dashboard.analytics.frames import typed
 from dashboard.analytics.verdicts import execution_finished, is_running
-from dashboard.data.frames import is_web_url
-from dashboard.data.schemas import (
+from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
     RESULT_HISTORY_COLUMNS,
+    UTC_TIME,
 )
+from dashboard.columns.shapes import typed
+from dashboard.data.frames import is_web_url
 
 PLAN_HISTORY_COLUMNS: dict[str, str] = {
     "plan_id": "int64",
@@ -30,8 +31,8 @@ PLAN_HISTORY_COLUMNS: dict[str, str] = {
     "project": "str",
     "enabled": "boolean",
     "project_enabled": "boolean",
-    "created": "datetime64[us, UTC]",
-    "updated": "datetime64[us, UTC]",
+    "created": UTC_TIME,
+    "updated": UTC_TIME,
 }
 """The plans the store keeps (replaced at each sync): what names an execution's plan and project."""
 

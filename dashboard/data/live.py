@@ -34,11 +34,11 @@ from api_client import (
     TestResult,
     Truncation,
 )
-from dashboard.analytics.cells import time_extent
 from dashboard.analytics.executions import ExecutionHeader, execution_header
-from dashboard.analytics.frames import sorted_frame
+from dashboard.columns.cells import time_extent
+from dashboard.columns.shapes import sorted_frame
 from dashboard.data import frames
-from dashboard.data.results_fanout import FanOut, FanOutCounts
+from dashboard.data.fanout_answer import FanOut, FanOutCounts
 
 EVERY_EXECUTION = ExecutionQuery()
 """The query without filters (frozen: safe to share as a default)."""
@@ -220,10 +220,6 @@ def load_execution_results(
     )
 
 
-RESULT_ORDER = ["scenario_id", "os", "browser", "browser_version", "result_id"]
-"""How one execution's results are listed: by scenario, then environment (as `results_frame`)."""
-
-
 def results_of_fan_out(fan_out: FanOut, *, scenarios: int) -> ResultsData:
     """One execution's results as the fan-out loaded them (from the history store, or fetched),
     in the same shape and order as `load_execution_results`, with the same rule: when every
@@ -234,7 +230,7 @@ def results_of_fan_out(fan_out: FanOut, *, scenarios: int) -> ResultsData:
         if telling is not None:
             raise telling
     return ResultsData(
-        results=sorted_frame(fan_out.results, RESULT_ORDER),
+        results=sorted_frame(fan_out.results, frames.RESULT_ORDER),
         scenarios=scenarios,
         failures=tuple(
             ScenarioFailure(failure.scenario_id, ErrorRecord.of(failure.error))

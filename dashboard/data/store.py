@@ -18,7 +18,7 @@ and the database is held only while an operation runs, so a second process (a cr
 the dashboard) waits for it, within a bounded wait, and never opens around the lock.
 
 Queries select in the database what a page needs and return frames with the columns and dtypes
-of `dashboard.data.schemas`. All SQL is in `store_sql`; the engine is behind the small
+of `dashboard.columns.schemas`. All SQL is in `store_sql`; the engine is behind the small
 `store_engine.StoreEngine` interface: a DuckDB file per (service, company) by default
 (`store_duckdb`), or, when `QA_DASHBOARD_STORE_URL` / `[store] url` names a PostgreSQL server,
 a schema per (service, company) on it (`store_postgres`), shared by a team's processes.

@@ -29,7 +29,7 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from dashboard.analytics.frames import typed
+from dashboard.columns.shapes import typed
 from dashboard.data.store_engine import Params, with_placeholders
 from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.analytics.frames import typed
+from dashboard.columns.schemas import PAIR_COLUMNS
+from dashboard.columns.shapes import typed
 from dashboard.data import store_sql as sql
-from dashboard.data.schemas import PAIR_COLUMNS
 from dashboard.data.store_engine import StoreEngine, with_staged
 from dashboard.data.store_types import EXECUTION_ID_COLUMNS
 

@@ -2,7 +2,7 @@
 
 `HistoryStore` writes what a sync fetched (upserts by id, each step one transaction) and reads
 back what a page needs, selected in the database (a time window, a plan, a project, given
-executions or pairs), as frames with the columns and dtypes of `dashboard.data.schemas`. Taking
+executions or pairs), as frames with the columns and dtypes of `dashboard.columns.schemas`. Taking
 turns with the database, migrations and the sync lock are `store_lease.StoreLease`'s; the SQL is
 `store_sql`'s; the engine (DuckDB file or PostgreSQL schema) is behind `store_engine`.
 """
@@ -18,8 +18,14 @@ from secrets import token_hex
 
 import pandas as pd
 
-from dashboard.analytics.frames import empty, typed
 from dashboard.analytics.verdicts import RUNNING_STATUSES
+from dashboard.columns.schemas import (
+    EXECUTION_HISTORY_COLUMNS,
+    EXECUTION_STATUS_COLUMNS,
+    PAIR_COLUMNS,
+    RESULT_HISTORY_COLUMNS,
+)
+from dashboard.columns.shapes import empty, typed
 from dashboard.data import store_sql as sql
 from dashboard.data.history_frames import (
     EXECUTION_RESULT_ID_COLUMNS,
@@ -27,12 +33,6 @@ from dashboard.data.history_frames import (
     PLAN_SCENARIO_COLUMNS,
     ExecutionFrames,
     PlanFrames,
-)
-from dashboard.data.schemas import (
-    EXECUTION_HISTORY_COLUMNS,
-    EXECUTION_STATUS_COLUMNS,
-    PAIR_COLUMNS,
-    RESULT_HISTORY_COLUMNS,
 )
 from dashboard.data.store_duckdb import DuckDBEngine
 from dashboard.data.store_engine import StoreEngine, with_staged

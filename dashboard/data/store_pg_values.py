@@ -13,7 +13,7 @@ import pandas as pd
 import pyarrow as pa
 from pyarrow import csv as pa_csv
 
-from dashboard.analytics.frames import typed
+from dashboard.columns.shapes import typed
 from dashboard.data.store_engine import with_pyformat
 
 

@@ -10,7 +10,7 @@ engine names the relation (DuckDB: the registered pandas frame; PostgreSQL: a te
 filled by COPY).
 
 Columns are named so that no table column is a reserved word in either engine (`start_at`,
-`end_at`, `username`); queries alias them to the frame names of `dashboard.data.schemas`.
+`end_at`, `username`); queries alias them to the frame names of `dashboard.columns.schemas`.
 Only fixed identifiers from these modules are ever formatted into a statement; every value is a
 bound parameter.
 

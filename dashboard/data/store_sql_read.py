@@ -1,7 +1,7 @@
 """The history store's queries: the executions, statuses and results of a window, what a
 fan-out still has to fetch, the store's metadata and its size.
 
-Queries alias the table columns to the frame names of `dashboard.data.schemas`.
+Queries alias the table columns to the frame names of `dashboard.columns.schemas`.
 """
 
 from __future__ import annotations

@@ -22,14 +22,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from api_client import ApiClient, ExecutionQuery
+from dashboard.data.fanout_answer import FanOutCounts, PairFailure, PairSkipped
 from dashboard.data.history_frames import execution_frames, execution_is_finished, plan_frames
-from dashboard.data.results_fanout import (
-    DEFAULT_CONCURRENCY,
-    FanOutCounts,
-    PairFailure,
-    PairSkipped,
-    fetch_results,
-)
+from dashboard.data.results_fanout import DEFAULT_CONCURRENCY, fetch_results
 from dashboard.data.store import HistoryStore
 from dashboard.data.store_errors import StoreError
 from dashboard.data.store_lease import SYNC_WAIT

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from dashboard.analytics.basis import Basis
-from dashboard.data.results_fanout import FanOutCounts
+from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present.formatting import format_span, plural
 
 

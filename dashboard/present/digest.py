@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from dashboard.analytics.cells import EN_DASH
 from dashboard.analytics.standup import StandupDigest
+from dashboard.columns.cells import EN_DASH
 from dashboard.present.formatting import (
     WORD_JOINER,
     escape_chat_markdown,

@@ -13,7 +13,7 @@ from datetime import date, datetime
 
 import pandas as pd
 
-from dashboard.analytics.cells import EN_DASH
+from dashboard.columns.cells import EN_DASH
 
 _MARKDOWN_SPECIALS = frozenset(string.punctuation)
 

@@ -12,15 +12,15 @@ from datetime import datetime
 
 import pandas as pd
 
-from dashboard.analytics.cells import (
+from dashboard.analytics.plans import plan_names as plan_names_of
+from dashboard.analytics.plans import plan_projects, project_names
+from dashboard.analytics.verdicts import EXECUTION_STATUSES
+from dashboard.columns.cells import (
     optional_datetime,
     optional_int,
     row_for_selection,
     time_extent,
 )
-from dashboard.analytics.plans import plan_names as plan_names_of
-from dashboard.analytics.plans import plan_projects, project_names
-from dashboard.analytics.verdicts import EXECUTION_STATUSES
 from dashboard.data.connection import Source
 from dashboard.data.frames import plans_frame
 from dashboard.present.colors import status_label

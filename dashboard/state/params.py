@@ -6,6 +6,9 @@ from __future__ import annotations
 from datetime import date, time
 from enum import StrEnum
 
+from dashboard.analytics.flaky import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
+from dashboard.analytics.flaky import DEFAULT_WINDOW as DEFAULT_WINDOW
+
 # The query parameter names. Values are always strings in the URL.
 PROJECT = "project"
 PLAN = "plan"
@@ -82,9 +85,7 @@ class StatusChart(StrEnum):
 
 DEFAULT_STATUS_CHART = StatusChart.EXECUTION
 DEFAULT_STANDUP_AT = time(9, 30)
-DEFAULT_WINDOW = 20  # the analytics' W (analytics.flaky.WINDOW)
 WINDOW_BOUNDS = (5, 200)  # fewer than 5 runs is never flaky; more than 200 is not a window
-DEFAULT_THRESHOLD = 0.2  # analytics.flaky.THRESHOLD
 # The thresholds a link and the flaky page's widget both take (inclusive): the same pair, so a
 # link's threshold is never one the widget cannot show (and silently replaces). 0.01 lists
 # scenarios with one flip in up to 101 runs; a lower one lists no more within a window of 200.

@@ -21,11 +21,11 @@ from streamlit.delta_generator import DeltaGenerator
 from api_client import ApiError, ScenarioNotFoundError
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics.flaky import last_finished
-from dashboard.analytics.frames import empty
+from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
+from dashboard.columns.shapes import empty
 from dashboard.data import cache
 from dashboard.data.connection import Connection
-from dashboard.data.results_fanout import FanOut
-from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
+from dashboard.data.fanout_answer import FanOut
 from dashboard.present.messages import describe_error
 from dashboard.state import plan_choice
 from dashboard.state.query import execution_query

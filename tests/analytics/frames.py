@@ -10,28 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.data.schemas import RESULT_HISTORY_COLUMNS
-
-UTC_TIME = "datetime64[us, UTC]"
-
-EXECUTION_COLUMNS: dict[str, str] = {
-    "execution_id": "int64",
-    "start": UTC_TIME,
-    "end": UTC_TIME,
-    "plan_id": "Int64",
-    "plan": "str",
-    "project_id": "Int64",
-    "project": "str",
-    "user": "str",
-    "runtime_ms": "Int64",
-    "results": "int64",
-    "verdicts": "int64",
-    "passed": "int64",
-    "failed": "int64",
-    "pass_rate": "float64",
-    "status": "str",
-    "finished": "boolean",
-}
+from dashboard.columns.schemas import EXECUTION_COLUMNS, RESULT_HISTORY_COLUMNS
+from dashboard.columns.shapes import sorted_frame, typed_rows
 
 
 def ts(text: str) -> pd.Timestamp:
@@ -91,11 +71,9 @@ def execution(
 
 
 def executions(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    if not rows:
-        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in EXECUTION_COLUMNS.items()})
-    frame = pd.DataFrame(rows, columns=list(EXECUTION_COLUMNS))
-    frame = frame.astype(EXECUTION_COLUMNS)
-    return frame.sort_values(["start", "execution_id"], ascending=False).reset_index(drop=True)
+    """The executions frame of `rows`, newest first, as the loaders order it."""
+    frame = typed_rows(rows, EXECUTION_COLUMNS)
+    return sorted_frame(frame, ["start", "execution_id"], ascending=False)
 
 
 DESKTOP = {"os": "macOS", "browser": "SAFARI", "browser_version": "17", "device": "safari"}
@@ -144,6 +122,4 @@ def result(
 
 
 def results(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    if not rows:
-        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in RESULT_HISTORY_COLUMNS.items()})
-    return pd.DataFrame(rows, columns=list(RESULT_HISTORY_COLUMNS)).astype(RESULT_HISTORY_COLUMNS)
+    return typed_rows(rows, RESULT_HISTORY_COLUMNS)

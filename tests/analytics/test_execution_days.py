@@ -10,7 +10,8 @@ import pandas.testing as pdt
 import pytest
 
 from dashboard.analytics.executions import local_days, pass_rate_per_day, status_counts_per_day
-from tests.analytics.frames import UTC_TIME, execution, executions
+from dashboard.columns.schemas import UTC_TIME
+from tests.analytics.frames import execution, executions
 
 ISTANBUL = "Europe/Istanbul"
 BERLIN = "Europe/Berlin"

@@ -14,6 +14,7 @@ from dashboard.analytics.windows import (
     previous_working_day,
     standup_window,
 )
+from dashboard.columns.schemas import UTC_TIME
 
 
 def utc(text: str) -> pd.Timestamp:
@@ -113,7 +114,7 @@ def test_window_membership_is_half_open_and_ignores_missing_times() -> None:
     window = custom_window(utc("2025-04-01 08:00"), utc("2025-04-01 09:00"))
     times = pd.Series(
         [utc("2025-04-01 07:59:59"), utc("2025-04-01 08:00"), utc("2025-04-01 09:00"), pd.NaT],
-        dtype="datetime64[us, UTC]",
+        dtype=UTC_TIME,
     )
     assert window.contains(times).tolist() == [False, True, False, False]
 

@@ -9,10 +9,10 @@ import pandas as pd
 import pandas.testing as pdt
 import pytest
 
-from dashboard.analytics import cells
 from dashboard.analytics import executions as execution_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
+from dashboard.columns import cells
 from dashboard.data import frames
 from dashboard.present import csv as csv_export
 from dashboard.present import formatting, tables

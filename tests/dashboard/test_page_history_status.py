@@ -25,7 +25,7 @@ import pytest
 
 from api_client import ApiClient, Execution
 from dashboard.analytics.verdicts import execution_finished
-from dashboard.data import cache, store
+from dashboard.data import cache, cache_connection, cache_history, store
 from dashboard.data.connection import Connection, resolve
 from dashboard.data.store_access import CHECK_INTERVAL, AccessChecks
 from dashboard.data.store_location import private_folder, store_path
@@ -81,7 +81,11 @@ def finished(oracle: ApiClient) -> Execution:
 def access_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     """The store's access checks on a clock the test moves (the slot is the wall clock's)."""
     clock = Clock(datetime.now(UTC).timestamp())
-    monkeypatch.setattr(cache, "STORE_ACCESS", AccessChecks(cache._ask_service, clock=clock))
+    monkeypatch.setattr(
+        cache_connection,
+        "STORE_ACCESS",
+        AccessChecks(cache_connection._ask_service, clock=clock),
+    )
     return clock
 
 
@@ -89,8 +93,8 @@ def access_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 def fresh_generations(monkeypatch: pytest.MonkeyPatch) -> None:
     """Refresh generations of this test's own: an earlier test's Refresh (less than
     `REFRESH_INTERVAL` ago, same connection) would hold this test's Refresh back."""
-    fresh = cache.Generations(interval=cache.REFRESH_INTERVAL, ttl=cache.DATA_TTL)
-    monkeypatch.setattr(cache, "GENERATIONS", fresh)
+    fresh = cache_connection.Generations(interval=cache.REFRESH_INTERVAL, ttl=cache.DATA_TTL)
+    monkeypatch.setattr(cache_connection, "GENERATIONS", fresh)
 
 
 @pytest.fixture
@@ -132,7 +136,7 @@ def test_a_store_held_by_another_process_is_said_then_used_once_it_is_free(
     fresh_generations: None,
 ) -> None:
     clock = Clock(1000.0)
-    monkeypatch.setattr(cache, "OPEN_FAILURES", OpenFailures(clock=clock))
+    monkeypatch.setattr(cache_history, "OPEN_FAILURES", OpenFailures(clock=clock))
     at = app(RESULTS, execution=str(finished.id), plan=str(finished.plan_id))
     at.run()
 

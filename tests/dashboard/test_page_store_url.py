@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from api_client import ApiClient
-from dashboard.data import cache
+from dashboard.data import cache_history
 from tests.dashboard.apptest import EXECUTIONS, assert_no_failure, everything_shown
 from tests.dashboard.conftest import AppFactory, Connect
 
@@ -26,10 +26,10 @@ WEEK = {"range": "custom", "from": "2026-11-13", "to": "2026-11-20"}
 def no_kept_store() -> Iterator[None]:
     """The process's kept stores (and what they said) forgotten before and after: an earlier
     test's store is not reused here, and this test's None is not reused by a later one."""
-    for kept in (cache._history_store, cache.store_meta):
+    for kept in (cache_history._history_store, cache_history.store_meta):
         kept.clear()
     yield
-    for kept in (cache._history_store, cache.store_meta):
+    for kept in (cache_history._history_store, cache_history.store_meta):
         kept.clear()
 
 

@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.data import cache
-from dashboard.data.cache import Generations
+from dashboard.data import cache, cache_connection
+from dashboard.data.cache_connection import Generations
 from dashboard.present.messages import form_connection_failed
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import assert_no_failure, captions, joined
@@ -162,7 +162,9 @@ def test_refresh_reloads_the_callers_connection_only_and_not_too_often(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(
-        cache, "GENERATIONS", Generations(interval=cache.REFRESH_INTERVAL, ttl=cache.DATA_TTL)
+        cache_connection,
+        "GENERATIONS",
+        Generations(interval=cache.REFRESH_INTERVAL, ttl=cache.DATA_TTL),
     )
     connect()  # viewer A: the environment's connection
     viewer_a, viewer_b = app(), app()

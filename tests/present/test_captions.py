@@ -7,7 +7,7 @@ from datetime import date
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
-from dashboard.data.results_fanout import FanOutCounts
+from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present.captions import describe_basis, describe_results, describe_results_source
 
 

@@ -18,18 +18,18 @@ import pytest
 
 from api_client import Execution, TestResult
 from dashboard.analytics.verdicts import execution_finished
+from dashboard.columns.schemas import (
+    EXECUTION_HISTORY_COLUMNS,
+    EXECUTION_STATUS_COLUMNS,
+    PAIR_COLUMNS,
+    RESULT_HISTORY_COLUMNS,
+)
 from dashboard.data import store_sql
 from dashboard.data.history_frames import (
     execution_frames,
     finished_execution_ids,
     plan_frames,
     results_frame,
-)
-from dashboard.data.schemas import (
-    EXECUTION_HISTORY_COLUMNS,
-    EXECUTION_STATUS_COLUMNS,
-    PAIR_COLUMNS,
-    RESULT_HISTORY_COLUMNS,
 )
 from dashboard.data.store import HistoryStore, StoreIdentity, open_store, pairs_frame
 from dashboard.data.store_errors import (

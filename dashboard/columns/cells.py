@@ -2,7 +2,7 @@
 
 A frame cell may be pandas' NA, NaN, NaT or None; these helpers turn any of them into None (or
 an en dash for text), so callers never test for each kind of missing value. A frame's shape
-(columns, dtypes, order) is `frames`.
+(columns, dtypes, order) is `schemas` and `shapes`.
 """
 
 from __future__ import annotations

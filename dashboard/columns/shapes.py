@@ -1,9 +1,9 @@
-"""Frame shapes every layer shares: checking a caller's columns, typed, empty and sorted frames.
+"""Holding frames to their schemas: checking a caller's columns, typed, empty and sorted frames.
 
 Each analytic names the columns it reads, so a frame missing one fails at once with the
 column's name instead of a KeyError deep in a groupby; extra columns are always welcome. What
-leaves a function has exactly its schema's columns and dtypes, even when it has no rows.
-Reading single cells is `cells`.
+leaves a function has exactly its schema's columns and dtypes (`schemas`), even when it has no
+rows. Reading single cells is `cells`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
-
-UTC_TIME = "datetime64[us, UTC]"
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], what: str) -> None:

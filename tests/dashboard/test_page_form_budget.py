@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from api_client import ApiClient, RetryPolicy
-from dashboard.data import cache, store_access
+from dashboard.data import cache, cache_connection, store_access
 from dashboard.present.messages import form_connection_failed
 from dashboard.ui import notices
 from tests.dashboard.apptest import joined
@@ -30,7 +30,7 @@ BUDGET = 4.0
 @pytest.fixture
 def dripping(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostileService]:
     monkeypatch.setattr(
-        cache,
+        cache_connection,
         "ApiClient",
         functools.partial(
             ApiClient,
@@ -41,9 +41,8 @@ def dripping(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostileService]:
     monkeypatch.setattr(notices, "FORM_FAILURE_SECONDS", 0.0)
     # As with the real budget (two minutes) against `RETRY_AFTER` (30 s): a failed check is
     # kept for less time than the check took.
-    monkeypatch.setattr(
-        cache, "STORE_ACCESS", store_access.AccessChecks(cache._ask_service, retry_after=BUDGET / 2)
-    )
+    checks = store_access.AccessChecks(cache_connection._ask_service, retry_after=BUDGET / 2)
+    monkeypatch.setattr(cache_connection, "STORE_ACCESS", checks)
     cache.client.clear()
     with hostile_service(drip_interval=0.2) as service:
         yield service

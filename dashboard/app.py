@@ -22,7 +22,7 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import notices, server, sidebar, theme  # noqa: E402
+from dashboard.ui import notices, server, session, sidebar, theme  # noqa: E402
 
 
 def main() -> None:
@@ -42,8 +42,8 @@ def main() -> None:
             for route in routes.ALL
         ]
     )
-    conn = sidebar.current_connection()
-    with sidebar.page_area(conn):
+    conn = session.current_connection()
+    with session.page_area(conn):
         sidebar.sidebar(conn)
         page.run()
 

@@ -1,15 +1,21 @@
-"""The house rules of the code, checked: who may import whom.
+"""The house rules of the code, checked: who may import whom, and who names the URL.
 
 Data flows service -> api_client -> dashboard.data -> dashboard.analytics -> dashboard.present ->
 pages. Imports go the other way round only where the list below allows it. Under every layer of
 the dashboard lies the frames floor (dashboard.columns: the frames' columns and dtypes, holding a
 frame to them, reading cells), which imports nothing of ours; analytics are pure and import only
-the floor, so every layer above can use them; only pages lay out the screen.
+the floor, so every layer above can use them; only pages lay out the screen. No module of the
+dashboard imports itself back through others, not even from inside a function.
+
+The URL's query parameters are declared once, in the table of `dashboard.state.params`: only it
+makes parameters, only `dashboard.ui.url_filters` touches the address bar, and no other module
+names a parameter by a string.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -214,6 +220,207 @@ def test_the_rules_see_each_kind_of_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("import streamlit\nfrom api_client import X\nimport pandas as pd\n")
     assert _imports(module) == {"streamlit", "api_client", "api_client.X", "pandas"}
+
+
+def _dashboard_modules() -> dict[str, Path]:
+    return {_module_name(path): path for path in _sources("dashboard")}
+
+
+def _imported_modules(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The dashboard modules `path` imports, at any depth (inside functions too): "from
+    dashboard.ui import notices" is the module dashboard.ui.notices, "from dashboard.ui.notices
+    import caption" too."""
+    return {_nearest_module(name, modules) for name in _imported_names(_parse(path))} - {""}
+
+
+def _imported_names(tree: ast.AST) -> set[str]:
+    """What each import names: a module, or for "from m import x" m.x when that is a module
+    (a submodule), else m."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _nearest_module(name: str, modules: dict[str, Path] | set[str]) -> str:
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _parse(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import one another, round and round (Tarjan's strongly
+    connected components of more than one module, or one that imports itself)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                other = stack.pop()
+                group.append(other)
+                if other == module:
+                    break
+            if len(group) > 1 or module in graph[module]:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_module_of_the_dashboard_imports_itself_back() -> None:
+    modules = _dashboard_modules()
+    graph = {name: _imported_modules(path, modules) - {name} for name, path in modules.items()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_rule_sees_a_cycle_through_a_function_level_import() -> None:
+    """A control: the notices <-> sidebar cycle as it was (sidebar imported inside a function)."""
+    graph = {
+        "dashboard.ui.notices": {"dashboard.ui.sidebar"},
+        "dashboard.ui.sidebar": {"dashboard.ui.notices", "dashboard.data.cache"},
+        "dashboard.data.cache": set(),
+    }
+    assert _cycles(graph) == [["dashboard.ui.notices", "dashboard.ui.sidebar"]]
+    code = "def show():\n    from dashboard.ui import sidebar\n"
+    assert _imported_names(ast.parse(code)) == {"dashboard.ui.sidebar"}
+
+
+# -- the URL's parameters, named once ---------------------------------------------------------
+
+PARAMS_TABLE = ROOT / "dashboard" / "state" / "params.py"
+ADDRESS_BAR = ROOT / "dashboard" / "ui" / "url_filters.py"
+
+
+def _parameter_words() -> set[str]:
+    """Every parameter's name in the URL and the name of the view-state field it fills."""
+    from dashboard.state.params import TABLE
+
+    return {row.name for row in TABLE} | {row.field for row in TABLE}
+
+
+def _names_of_parameters(tree: ast.AST, words: set[str]) -> list[str]:
+    """Strings in `tree` that name a parameter where code would use one: a dict key, a
+    subscript, a comparison, an attribute looked up by name, or a hand-built query ("?plan=").
+    Words in sentences ("1 execution") are not parameters."""
+    found = []
+    query = re.compile(r"(^|[?&])(" + "|".join(map(re.escape, sorted(words))) + r")=")
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+
+    def named(node: ast.AST | None) -> bool:
+        return isinstance(node, ast.Constant) and node.value in words
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings and query.search(node.value):
+                found.append(f"line {node.lineno}: query {node.value!r}")
+        elif isinstance(node, ast.Dict) and any(map(named, node.keys)):
+            found.append(f"line {node.lineno}: key")
+        elif isinstance(node, ast.Subscript) and named(node.slice):
+            found.append(f"line {node.lineno}: subscript")
+        elif isinstance(node, ast.Compare) and any(map(named, [node.left, *node.comparators])):
+            found.append(f"line {node.lineno}: comparison")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name | ast.Attribute)
+            and getattr(node.func, "id", getattr(node.func, "attr", ""))
+            in ("getattr", "setattr", "hasattr", "get", "pop", "setdefault")
+            and any(map(named, node.args))
+        ):
+            found.append(f"line {node.lineno}: looked up by name")
+    return found
+
+
+# The layers that deal with the URL. Their modules that know the view state are held to every
+# rule; the others may use the same words for other things (frames name their columns "plan"
+# and "status", an ASGI message has a "status", the digest's settings a "to").
+URL_LAYERS = ("dashboard.state", "dashboard.ui", "dashboard.app_pages", "dashboard.app")
+
+
+def _knows_the_view(path: Path) -> bool:
+    module = _module_name(path)
+    if module.startswith("dashboard.state."):
+        return True
+    in_layer = any(module == layer or module.startswith(layer + ".") for layer in URL_LAYERS)
+    return in_layer and any(name.startswith("dashboard.state") for name in _imports(path))
+
+
+@pytest.mark.parametrize("path", _sources("dashboard"), ids=str)
+def test_only_the_parameter_table_names_query_parameters(path: Path) -> None:
+    if path == PARAMS_TABLE:
+        return
+    found = _names_of_parameters(_parse(path), _parameter_words())
+    if not _knows_the_view(path):
+        found = [f for f in found if ": query " in f]  # a hand-built query counts everywhere
+    assert found == [], f"{_module_name(path)} names query parameters: {found}"
+
+
+@pytest.mark.parametrize("path", _sources("dashboard"), ids=str)
+def test_only_the_table_makes_parameters_and_only_url_filters_touch_the_address_bar(
+    path: Path,
+) -> None:
+    tree = _parse(path)
+    makes = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Param"
+    ]
+    touches = [
+        node.lineno
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.Attribute) and node.attr == "query_params")
+        or (isinstance(node, ast.keyword) and node.arg == "query_params")
+    ]
+    if path != PARAMS_TABLE:
+        assert makes == [], f"{_module_name(path)} makes parameters (lines {makes})"
+    if path != ADDRESS_BAR:
+        assert touches == [], f"{_module_name(path)} touches st.query_params (lines {touches})"
+
+
+def test_the_parameter_rules_see_a_parameter_named_by_hand() -> None:
+    """A control: each way of naming a parameter by hand is found."""
+    code = (
+        "st.query_params['plan']\n"
+        "st.switch_page('x.py', query_params={'window': '5'})\n"
+        "link = f'scenario?plan={plan}'\n"
+        "getattr(state, 'statuses')\n"
+        "if field == 'tz': pass\n"
+        "plural(3, 'execution')\n"  # a word in a sentence: not a parameter
+    )
+    found = _names_of_parameters(ast.parse(code), _parameter_words())
+    assert sorted(f.split(":")[0] for f in found) == [
+        "line 1",
+        "line 2",
+        "line 3",
+        "line 4",
+        "line 5",
+    ], found
 
 
 def _is_stdlib(name: str) -> bool:

@@ -37,8 +37,8 @@ from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target, timed
 from benchmarks.sandbox_process import SandboxProcess
 from dashboard.present.colors import status_label
-from dashboard.state.query import time_window
-from dashboard.state.url import DateRange, ViewState
+from dashboard.state.params import DateRange, ViewState
+from dashboard.state.query import period
 from tests.browser import screen
 
 NAME = "pages"
@@ -220,8 +220,8 @@ def _journey(
 
 def _window_count(sandbox: SandboxProcess, now: datetime) -> int:
     """How many executions the lead's company has in the 90-day window the page computes at
-    `now` (`state.query.time_window`: floored to its granularity, open-ended)."""
-    window = time_window(ViewState(date_range=DateRange.LAST_90_DAYS), now)
+    `now` (`state.query.period`: floored to its granularity, open-ended)."""
+    window = period(ViewState(date_range=DateRange.LAST_90_DAYS), now)
     lead = sandbox.lead
     with ApiClient(
         base_url=sandbox.base_url, token=lead.token, company_id=lead.company_id

@@ -7,69 +7,61 @@ from dashboard.analytics import compare as compare_analytics
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
-from dashboard.present.captions import describe_basis
+from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
-from dashboard.ui import analytics_input, notices, url_filters
-from dashboard.ui.tables import table
+from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
+from dashboard.ui import analytics_input, notices
+from dashboard.ui.page import open_page
+from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.COMPARE
 
-start = analytics_input.start_page(ROUTE, "Compare executions", plan_for="comparison")
-connection, state, problems, now = start.connection, start.state, start.problems, start.now
-plan_names = start.plan_names
+page = open_page(ROUTE, "Compare executions", plans="needed", plan_for="comparison")
+connection, now = page.connection, page.now
 
 executions = None
-if state.plan is not None:
+if page.state.plan is not None:
     executions = analytics_input.lookback_executions(
-        connection, now=now, project=None, plan=state.plan
+        connection, now=now, project=None, plan=page.state.plan
     )
-    default = compare_analytics.default_pair(executions, state.plan)
     pair = plan_choice.check_pair(
-        state,
+        page.state,
         {int(i) for i in executions["execution_id"]},
-        default,
-        plan_name=plan_names[state.plan],
-        lookback="last 90 days",
+        compare_analytics.default_pair(executions, page.state.plan),
+        plan_name=page.plan_name or "",
+        lookback=analytics_input.LOOKBACK_WORDS,
     )
-    problems += pair.problems
     # The URL always holds both executions, so a shared link keeps comparing the same two.
-    state = state.with_changes(before=pair.before, after=pair.after)
+    page = page.checked(
+        page.state.with_changes(before=pair.before, after=pair.after), pair.problems
+    )
+state = page.state
 
-widgets = url_filters.UrlFilters(ROUTE, state)
+widgets = page.widgets()
 top = st.columns([3, 2], vertical_alignment="bottom")
 with top[0]:
     widgets.selectbox(
-        "Plan", "plan", {None: "Pick a plan", **plan_names}, resets={"before": None, "after": None}
+        "Plan", PLAN, {None: "Pick a plan", **page.plan_names}, resets={BEFORE: None, AFTER: None}
     )
 with top[1]:
     tz = viewer_zone(widgets, state)
 if executions is not None:
-    ordered = executions.sort_values(["start", "execution_id"], ascending=False, na_position="last")
-    options = {
-        int(row.execution_id): compare_view.execution_label(
-            int(row.execution_id), row.start, bool(row.finished), tz
-        )
-        for row in ordered.itertuples(index=False)
-    }
+    options = compare_view.execution_options(executions, tz)
     sides = st.columns([2, 2, 1], vertical_alignment="bottom")
     with sides[0]:
-        widgets.selectbox("Before", "before", options)
+        widgets.selectbox("Before", BEFORE, options)
     with sides[1]:
-        widgets.selectbox("After", "after", options)
+        widgets.selectbox("After", AFTER, options)
     with sides[2]:
-        widgets.toggle("Only changes", "only_changes")
-url_filters.write_url(state, ROUTE)
-notices.show_notes(problems)
+        widgets.toggle("Only changes", CHANGES)
+page.settle()
 if state.plan is None or executions is None:
     notices.show_notes(["Pick a plan to compare two of its executions."], severity="info")
     st.stop()
 if state.before is None or state.after is None:
     notices.show_notes(
-        [
-            f"Plan {plan_names[state.plan]} has fewer than two finished executions in the last 90 "
-            "days: pick two executions."
-        ],
+        [compare_view.fewer_than_two_text(page.plan_name or "", analytics_input.LOOKBACK_WORDS)],
         severity="info",
     )
     st.stop()
@@ -84,8 +76,13 @@ comparison = compare_analytics.compare_executions(
     fan_out.results, state.before, state.after, executions=executions
 )
 notices.caption(
-    describe_basis(comparison.basis, today=now.date(), scope=f"of plan {plan_names[state.plan]}")
-    + f": #{state.before} before, #{state.after} after."
+    compare_view.basis_caption(
+        comparison.basis,
+        today=now.date(),
+        scope=scope_text(plan=page.plan_name),
+        before=state.before,
+        after=state.after,
+    )
 )
 kpis = st.columns(4)
 kpis[0].metric("New failures", f"{comparison.count(compare_analytics.NEW_FAILURE):,}", border=True)
@@ -93,13 +90,8 @@ kpis[1].metric("Fixed", f"{comparison.count(compare_analytics.FIXED):,}", border
 kpis[2].metric(
     "Still failing", f"{comparison.count(compare_analytics.STILL_FAILING):,}", border=True
 )
-delta = comparison.runtime_delta_ms
-kpis[3].metric(
-    "Runtime change",
-    compare_view.signed_duration(None if delta is None else delta / 1000),
-    border=True,
-)
-notices.caption(compare_view.counts_text(comparison) + ". " + compare_view.runtime_text(comparison))
+kpis[3].metric("Runtime change", compare_view.runtime_change(comparison), border=True)
+notices.caption(compare_view.summary_caption(comparison))
 if any(n for _, n in comparison.counts):
     st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
 
@@ -115,15 +107,13 @@ if state.only_changes:
             severity="info",
         )
 table(
-    compare_view.compare_display(
-        cells, state.plan, lambda plan, scenario: links.scenario_link(plan, scenario)
-    ),
+    compare_view.compare_display(cells, state.plan, links.scenario_link),
     key="compare.table",
     file_name=f"compare-{state.before}-{state.after}.csv",
     column_config={
-        "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
-        "History": st.column_config.LinkColumn(display_text="history"),
-        "Message after": st.column_config.TextColumn(width="large"),
+        "Scenario": ident_column(),
+        "History": link_column("history"),
+        "Message after": wide_text_column(),
     },
 )
 notices.caption(compare_view.legend())

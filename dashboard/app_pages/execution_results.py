@@ -8,18 +8,12 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
-from dashboard.present import charts, tables
+from dashboard.present import help_texts, results_charts, tables
+from dashboard.present import results as words
 from dashboard.present.captions import describe_results_source
-from dashboard.present.formatting import (
-    human_duration,
-    percent,
-    plural,
-    times_note,
-    visible_text,
-    zone_text,
-)
-from dashboard.present.messages import (
-    describe_error,
+from dashboard.present.formatting import human_duration, percent
+from dashboard.present.messages import describe_failures
+from dashboard.present.notes import (
     describe_skipped,
     execution_not_found,
     header_contradiction_notes,
@@ -27,38 +21,31 @@ from dashboard.present.messages import (
 )
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
-from dashboard.ui import notices, sidebar, url_filters, zones
-from dashboard.ui.tables import table
+from dashboard.ui import notices, url_filters, zones
+from dashboard.ui.page import open_page
+from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 
 ROUTE = routes.RESULTS
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state = parsed.state
-back = url_filters.link_params(
-    state.with_changes(execution=None, execution_start=None), routes.EXECUTIONS
-)
-
+page = open_page(ROUTE, lambda view: words.page_title(view.execution))
+connection, state, now = page.connection, page.state, page.now
 tz = zones.sidebar_zone(ROUTE, state)
-url_filters.write_url(state, ROUTE)
-notices.show_notes(parsed.problems)
+page.settle()
 execution_id = state.execution
 if execution_id is None:
-    st.title("Execution results")
     st.info("No execution is selected. Pick one in the executions table.")
-    st.page_link(routes.EXECUTIONS.script, label="Go to executions", icon=":material/arrow_back:")
+    url_filters.page_link(
+        routes.EXECUTIONS, None, label="Go to executions", icon=":material/arrow_back:"
+    )
     st.stop()
-
-st.title(f"Execution #{execution_id}")
-st.page_link(
-    routes.EXECUTIONS.script,
+url_filters.page_link(
+    routes.EXECUTIONS,
+    state.with_changes(execution=None, execution_start=None),
     label="Back to executions",
     icon=":material/arrow_back:",
-    query_params=back,
 )
 
 # -- the execution (the API has no "get one execution": see live.find_execution) ------------
-now = sidebar.now(connection)
 try:
     listed = execution_query(state, now=now, email=connection.email, tz=tz)
     found = cache.find_execution(
@@ -80,16 +67,7 @@ header = found.header
 url_filters.write_url(state.with_changes(execution_start=header.start), ROUTE)
 
 # -- header -----------------------------------------------------------------------------------
-facts = [
-    ("Plan", header.plan),
-    ("Project", header.project),
-    ("Started by", header.user),
-    ("Ran", f"{zone_text(header.start, tz)} to {zone_text(header.end, tz)}"),
-]
-# Names are the service's: plain text, never markdown (which would make a URL a link).
-notices.plain(
-    " · ".join(f"{label}: {visible_text(value, one_line=True)}" for label, value in facts)
-)
+notices.plain(words.header_line(header, tz))
 columns = st.columns(4)
 notices.show_notes(header_contradiction_notes(header, now=now))
 columns[0].metric(
@@ -98,14 +76,10 @@ columns[0].metric(
 columns[1].metric("Results", f"{header.results:,}", border=True)
 columns[2].metric("Failed", f"{header.failed:,}", border=True)
 columns[3].metric(
-    "Pass rate",
-    percent(header.pass_rate),
-    help="Passed (SUCCESS) results out of those with a verdict (SUCCESS, FAILURE, ERROR, "
-    "WARNING); waiting, running, stopped and unknown statuses are left out.",
-    border=True,
+    "Pass rate", percent(header.pass_rate), help=help_texts.RATE_OF_RESULTS, border=True
 )
 if header.summary:
-    notices.caption("Summary: " + ", ".join(f"{status} {n}" for status, n in header.summary))
+    notices.caption(words.summary_caption(header))
 
 # -- results of every scenario of the plan -----------------------------------------------------
 try:
@@ -137,12 +111,10 @@ except ApiError as error:
 
 # Each failure names its scenario; the others' results are shown below as usual.
 notices.show_messages(
-    [
-        describe_error(
-            failure.error, part=f"scenario {failure.scenario_id}", source=connection.source
-        ).text
-        for failure in data.failures
-    ],
+    describe_failures(
+        ((failure.scenario_id, failure.error) for failure in data.failures),
+        source=connection.source,
+    ),
     severity="warning",
 )
 notices.show_notes([describe_skipped((s.reason for s in data.skipped), "result") or ""])
@@ -154,14 +126,10 @@ complete = not data.failures and not data.skipped
 notices.show_notes(results_contradiction_notes(header, results, complete=complete, now=now))
 results = contradictions.without_impossible_runtimes(results, "runtime_s")
 
-loaded = data.scenarios - len(data.failures)
-slice_text = (
-    f"{plural(len(results), 'result')} from {loaded} of {plural(data.scenarios, 'scenario')}"
-)
+slice_text = words.slice_text(len(results), scenarios=data.scenarios, failed=len(data.failures))
 st.subheader("Results", divider="gray")
-source = describe_results_source(data.counts, finished=finished)
 notices.caption(
-    f"{slice_text}. {source + ' ' if source else ''}Log links open in a new tab. {times_note(tz)}"
+    words.table_caption(slice_text, describe_results_source(data.counts, finished=finished), tz)
 )
 shown = tables.results_display(
     results, scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario)
@@ -173,11 +141,11 @@ selected = table(
     file_name=f"execution-{execution_id}-results.csv",
     tz=tz,
     column_config={
-        "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
-        "Message": st.column_config.TextColumn(width="large"),
-        "Node log": st.column_config.LinkColumn(display_text="node log"),
-        "Executor log": st.column_config.LinkColumn(display_text="executor log"),
-        "History": st.column_config.LinkColumn(display_text="history"),
+        "Scenario": ident_column(),
+        "Message": wide_text_column(),
+        "Node log": link_column("node log"),
+        "Executor log": link_column("executor log"),
+        "History": link_column("history"),
     },
 )
 notices.full_message(tables.result_message(shown, selected), key="results.message")
@@ -186,10 +154,13 @@ left, right = st.columns([1, 2])
 with left:
     st.subheader("Levels", divider="gray")
     notices.caption(slice_text)
-    st.plotly_chart(charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels")
+    st.plotly_chart(
+        results_charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels"
+    )
 with right:
     st.subheader("Environments", divider="gray")
-    notices.caption(slice_text + ", by operating system and browser")
+    notices.caption(words.environments_caption(slice_text))
     st.plotly_chart(
-        charts.environment_matrix(result_analytics.environment_matrix(results)), key="environments"
+        results_charts.environment_matrix(result_analytics.environment_matrix(results)),
+        key="environments",
     )

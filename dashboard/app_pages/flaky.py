@@ -9,53 +9,36 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.present import analytics_charts
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
-from dashboard.present.captions import describe_basis
+from dashboard.present.captions import describe_window, scope_text
 from dashboard.present.formatting import escape_markdown, visible_text
-from dashboard.state import choices, links, routes
-from dashboard.state.params import THRESHOLD_BOUNDS, WINDOW_BOUNDS
-from dashboard.ui import analytics_input, notices, url_filters
-from dashboard.ui.tables import table
+from dashboard.state import links, routes
+from dashboard.state.params import PLAN, PROJECT, THRESHOLD, WINDOW
+from dashboard.ui import analytics_input, notices
+from dashboard.ui.page import open_page
+from dashboard.ui.tables import ident_column, link_column, table, time_column
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.FLAKY
 
-start = analytics_input.start_page(ROUTE, "Flaky scenarios")
-connection, now, plans, plan_names = start.connection, start.now, start.plans, start.plan_names
-projects = plan_analytics.project_names(plans)
-checked = choices.reconcile(
-    start.state, known_projects=projects, plan_projects=plan_analytics.plan_projects(plans)
-)
-state, problems = checked.state, start.problems + checked.problems
+page = open_page(ROUTE, "Flaky scenarios", plans="needed")
+connection, state, now, plan_names = page.connection, page.state, page.now, page.plan_names
 
-widgets = url_filters.UrlFilters(ROUTE, state)
+widgets = page.widgets()
 top = st.columns([2, 2, 1, 1, 2], vertical_alignment="bottom")
 with top[0]:
     widgets.selectbox(
-        "Project", "project", {None: "All projects", **projects}, resets={"plan": None}
+        "Project", PROJECT, {None: "All projects", **page.projects}, resets={PLAN: None}
     )
 with top[1]:
-    widgets.selectbox(
-        "Plan",
-        "plan",
-        {None: "All plans", **plan_analytics.plan_names(plans, project_id=state.project)},
-    )
+    in_project = plan_analytics.plan_names(page.plans, project_id=state.project)
+    widgets.selectbox("Plan", PLAN, {None: "All plans", **in_project})
 with top[2]:
-    widgets.number(
-        "Window (W)", "window", min_value=WINDOW_BOUNDS[0], max_value=WINDOW_BOUNDS[1], step=1
-    )
+    widgets.number("Window (W)", WINDOW, step=1)
 with top[3]:
-    # The link's bounds: a threshold the link may hold is one this widget shows as it is.
-    widgets.number(
-        "Threshold",
-        "threshold",
-        min_value=THRESHOLD_BOUNDS[0],
-        max_value=THRESHOLD_BOUNDS[1],
-        step=0.05,
-    )
+    widgets.number("Threshold", THRESHOLD, step=0.05)
 with top[4]:
     tz = viewer_zone(widgets, state)
-url_filters.write_url(state, ROUTE)
-notices.show_notes(problems)
+page.settle()
 with st.expander("How a scenario is judged flaky", icon=":material/help:"):
     st.markdown(flaky_view.rule_text(state.window, state.threshold, flaky_analytics.MIN_RUNS))
 
@@ -63,32 +46,30 @@ loaded = analytics_input.load_window(
     connection, now=now, window=state.window, project=state.project, plan=state.plan
 )
 
+
+def history(plan: int, scenario: int) -> str:
+    return links.scenario_link(plan, scenario, window=state.window)
+
+
 flakiness = flaky_analytics.flaky_scenarios(
     loaded.executions, loaded.results, window=state.window, threshold=state.threshold
 )
-scope = (
-    f"of plan {plan_names.get(state.plan, state.plan)}"
-    if state.plan
-    else (f"of project {projects.get(state.project, state.project)}" if state.project else "")
-)
-basis_text = (
-    describe_basis(flakiness.basis, today=now.date(), scope=scope)
-    + f" (each plan's last {state.window} finished executions)"
-    + flaky_view.running_note(loaded.executions)
-)
+scope = scope_text(project=page.project_name, plan=page.plan_name)
 st.subheader("Flaky", divider="gray")
-notices.caption(basis_text)
-rows = flaky_view.flaky_rows(flakiness)
-display = flaky_view.flaky_display(
-    flakiness,
-    plan_names,
-    lambda plan, scenario: links.scenario_link(plan, scenario, window=state.window),
-)
-if display.empty:
-    notices.show_notes(
-        [f"No scenario is flaky at a threshold of {state.threshold:g} over these executions."],
-        severity="info",
+notices.caption(
+    describe_window(
+        flakiness.basis,
+        loaded.executions,
+        today=now.date(),
+        scope=scope,
+        window=state.window,
+        each_plan=True,
     )
+)
+rows = flaky_view.flaky_rows(flakiness)
+display = flaky_view.flaky_display(flakiness, plan_names, history)
+if display.empty:
+    notices.show_notes([flaky_view.none_flaky_text(state.threshold)], severity="info")
 else:
     st.plotly_chart(
         analytics_charts.flaky_timeline(
@@ -102,26 +83,17 @@ table(
     key="flaky.table",
     file_name="flaky-scenarios.csv",
     column_config={
-        "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
+        "Scenario": ident_column(),
         "Score": st.column_config.NumberColumn(format="%.2f", width="small"),
-        "History": st.column_config.LinkColumn(display_text="history"),
+        "History": link_column("history"),
     },
 )
-short = flaky_view.not_enough_runs(flakiness)
-if short:
-    notices.caption(
-        f"{short:,} scenarios ran fewer than {flaky_analytics.MIN_RUNS} times: not enough runs "
-        "to judge."
-    )
+notices.caption(flaky_view.not_enough_runs_text(flakiness, flaky_analytics.MIN_RUNS))
 
 # -- failure groups -----------------------------------------------------------------------------
 st.subheader("Failure groups", divider="gray")
-grouped = groups_analytics.failure_groups(loaded.window, loaded.results)
-notices.caption(
-    describe_basis(grouped.basis, today=now.date(), scope=scope)
-    + ". Failed results (FAILURE or ERROR) grouped by their message with numbers, ids, quoted "
-    "values and hex stripped."
-)
+grouped = groups_analytics.failure_groups(loaded.analysed, loaded.results)
+notices.caption(flaky_view.groups_caption(grouped.basis, today=now.date(), scope=scope))
 if grouped.groups.empty:
     notices.show_notes(["No result failed in these executions."], severity="info")
     st.stop()
@@ -129,12 +101,9 @@ table(
     groups_view.groups_display(grouped.groups),
     key="groups.table",
     file_name="failure-groups.csv",
-    column_config={
-        "First seen": st.column_config.DatetimeColumn(format="D MMM, HH:mm", timezone=tz),
-        "Last seen": st.column_config.DatetimeColumn(format="D MMM, HH:mm", timezone=tz),
-    },
+    column_config={"First seen": time_column(tz), "Last seen": time_column(tz)},
 )
-starts = dict(zip(loaded.window["execution_id"], loaded.window["start"], strict=True))
+starts = dict(zip(loaded.analysed["execution_id"], loaded.analysed["start"], strict=True))
 for position, (_, group) in enumerate(grouped.groups.head(groups_view.GROUPS_SHOWN).iterrows()):
     # The message is the service's: shown literally, never as markdown.
     with st.expander(escape_markdown(visible_text(groups_view.headline(group, tz)))):
@@ -143,23 +112,19 @@ for position, (_, group) in enumerate(grouped.groups.head(groups_view.GROUPS_SHO
                 loaded.results,
                 group["result_ids"],
                 plan_names=plan_names,
-                scenario_link=lambda p, s: links.scenario_link(p, s, window=state.window),
+                scenario_link=history,
                 results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
                 execution_starts=starts,
             ),
             key=f"groups.{position}",
             file_name=f"failure-group-{position + 1}.csv",
             column_config={
-                "Started": st.column_config.DatetimeColumn(format="D MMM, HH:mm", timezone=tz),
-                "Scenario": st.column_config.NumberColumn(format="%d", width="small"),
-                "Execution": st.column_config.NumberColumn(format="%d", width="small"),
-                "Results": st.column_config.LinkColumn(display_text="results"),
-                "History": st.column_config.LinkColumn(display_text="history"),
-                "Node log": st.column_config.LinkColumn(display_text="node log"),
+                "Started": time_column(tz),
+                "Scenario": ident_column(),
+                "Execution": ident_column(),
+                "Results": link_column("results"),
+                "History": link_column("history"),
+                "Node log": link_column("node log"),
             },
         )
-if len(grouped.groups) > groups_view.GROUPS_SHOWN:
-    notices.caption(
-        f"The {groups_view.GROUPS_SHOWN} largest groups are listed with their results; the "
-        "table and its CSV hold every group."
-    )
+notices.caption(flaky_view.more_groups_caption(len(grouped.groups), groups_view.GROUPS_SHOWN) or "")

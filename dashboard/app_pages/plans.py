@@ -6,53 +6,42 @@ from api_client import ApiError
 from dashboard.analytics import plan_state
 from dashboard.analytics import plans as plan_analytics
 from dashboard.data import cache
-from dashboard.present import tables
-from dashboard.present.formatting import describe_slice, times_note
-from dashboard.present.messages import describe_skipped, describe_truncation
+from dashboard.present import help_texts, tables
+from dashboard.present import plans as plans_view
+from dashboard.present.notes import describe_skipped, describe_truncation
 from dashboard.state import choices, routes
-from dashboard.state.query import execution_query
-from dashboard.state.url import DateRange, ViewState
-from dashboard.ui import notices, sidebar, url_filters, zones
-from dashboard.ui.tables import table
+from dashboard.state.params import ACTIVE, PROJECT, DateRange
+from dashboard.state.query import preset_query
+from dashboard.ui import notices, url_filters, zones
+from dashboard.ui.page import open_page
+from dashboard.ui.tables import ident_column, table, time_column
 
 ROUTE = routes.PLANS
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-
-st.title("Test plans")
-
+page = open_page(ROUTE, "Test plans")
 try:
-    data = cache.plans(connection, active_only=state.active_only)
+    data = cache.plans(page.connection, active_only=page.state.active_only)
 except ApiError as error:
-    url_filters.write_url(state, ROUTE)
-    notices.show_notes(problems)
+    page.settle()
     notices.show_error(error)
     st.stop()
-
-projects = plan_analytics.project_names(data.plans)
-checked = choices.reconcile(state, known_projects=projects, plan_projects={})
-state, problems = checked.state, problems + checked.problems
+page = page.with_plans(data.plans)
+state = page.state
 
 # -- filters ----------------------------------------------------------------------------------
-filters = url_filters.UrlFilters(ROUTE, state)
+widgets = page.widgets()
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
-    filters.selectbox("Project", "project", {None: "All projects", **projects})
+    widgets.selectbox("Project", PROJECT, {None: "All projects", **page.projects})
 with right:
-    filters.toggle("Active plans only", "active_only", help="Leave out disabled plans.")
+    widgets.toggle("Active plans only", ACTIVE, help=help_texts.ACTIVE_ONLY)
 tz = zones.sidebar_zone(ROUTE, state)
-url_filters.write_url(state, ROUTE)
-notices.show_notes(problems)
+page.settle()
 notices.show_notes([describe_skipped((s.reason for s in data.skipped), "plan") or ""])
 
 plans = plan_analytics.filter_plans(data.plans, project_id=state.project)
 if plans.empty:
-    st.info(
-        "No plans match these filters."
-        + (" Turn off *Active plans only* to include disabled ones." if state.active_only else "")
-    )
+    st.info(plans_view.no_plans_text(active_only=state.active_only))
     st.stop()
 
 # -- KPIs -------------------------------------------------------------------------------------
@@ -64,31 +53,26 @@ columns[2].metric("Scenarios", f"{kpis.scenarios:,}", border=True)
 columns[3].metric("With alerts", f"{kpis.with_alerts:,}", border=True)
 
 # -- where each plan stands: its executions of the last 30 days -----------------------------
-# The same query as the executions page's "30 d" view, so each page fills the other's cache.
-recent = ViewState(date_range=DateRange.LAST_30_DAYS)
-now = sidebar.now(connection)
 states = None
 try:
-    history = cache.executions(connection, execution_query(recent, now=now, email=None))
-    states = plan_state.plan_states(history.executions)
-    notices.show_notes([describe_truncation(history.truncation) or ""])
+    recent = cache.executions(page.connection, preset_query(DateRange.LAST_30_DAYS, now=page.now))
+    states = plan_state.plan_states(recent.executions)
+    notices.show_notes([describe_truncation(recent.truncation) or ""])
 except ApiError as error:
     notices.show_error(error, part="the plans' recent executions (the table shows settings only)")
 
 # -- table ------------------------------------------------------------------------------------
-scope = f"in project {projects[state.project]}" if state.project else "in every project"
-kind = "active " if state.active_only else ""
 notices.caption(
-    describe_slice(kpis.plans, f"{kind}plan", None, None, today=sidebar.now(connection).date())
-    + f" {scope}. Select a plan to open its executions. {times_note(tz)}"
+    plans_view.plans_caption(
+        kpis.plans,
+        active_only=state.active_only,
+        project=page.projects.get(state.project) if state.project else None,
+        today=page.now.date(),
+        tz=tz,
+    )
 )
 if states is not None:
-    notices.caption(
-        "Now, Latest finished and Same since come from the last 30 days of executions "
-        f"({len(history.executions):,}): a plan is judged on its latest finished execution; "
-        "a running one is not a verdict. Same since is the first execution of the current run "
-        "of passes or failures within those 30 days."
-    )
+    notices.caption(plans_view.states_caption(len(recent.executions)))
 selected = table(
     tables.plans_display(plans, states),
     key="plans.table",
@@ -96,23 +80,19 @@ selected = table(
     selectable=True,
     tz=tz,
     column_config={
-        "Id": st.column_config.NumberColumn(format="%d", width="small"),
+        "Id": ident_column(),
         "Plan": st.column_config.TextColumn(width="medium"),
-        "Scenarios": st.column_config.NumberColumn(help="Scenarios linked to the plan"),
-        "Parallel limit": st.column_config.NumberColumn(help="Maximum parallel tests"),
-        "Retries": st.column_config.NumberColumn(help="Retries of a failed test"),
-        "Alerts": st.column_config.NumberColumn(help="Enabled alerts (e.g. e-mail)"),
-        "Latest finished": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
-        "Same since": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
-        "Executions since": st.column_config.NumberColumn(
-            help="Finished executions in a row with the same outcome, newest back"
-        ),
-        "Created": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
-        "Updated": st.column_config.DatetimeColumn(format="D MMM YYYY, HH:mm"),
+        "Scenarios": st.column_config.NumberColumn(help=help_texts.PLAN_SCENARIOS),
+        "Parallel limit": st.column_config.NumberColumn(help=help_texts.PLAN_PARALLEL_LIMIT),
+        "Retries": st.column_config.NumberColumn(help=help_texts.PLAN_RETRIES),
+        "Alerts": st.column_config.NumberColumn(help=help_texts.PLAN_ALERTS),
+        "Latest finished": time_column(with_year=True),
+        "Same since": time_column(with_year=True),
+        "Executions since": st.column_config.NumberColumn(help=help_texts.PLAN_EXECUTIONS_SINCE),
+        "Created": time_column(with_year=True),
+        "Updated": time_column(with_year=True),
     },
 )
 target = choices.opened_by_plan(plans, selected)
 if target is not None:
-    st.switch_page(
-        routes.EXECUTIONS.script, query_params=url_filters.link_params(target, routes.EXECUTIONS)
-    )
+    url_filters.switch_to(routes.EXECUTIONS, target)

@@ -2,30 +2,35 @@
 
 from datetime import timedelta
 
-import pandas as pd
 import streamlit as st
 
-from api_client import ApiError, ExecutionQuery
-from dashboard.analytics import plans as plan_analytics
+from api_client import ApiError
 from dashboard.analytics import standup as standup_analytics
-from dashboard.analytics import windows
 from dashboard.data import cache
 from dashboard.present import digest as digest_text
+from dashboard.present import help_texts
 from dashboard.present import standup as sections_view
-from dashboard.present.captions import describe_basis, describe_results
+from dashboard.present.captions import scope_text
 from dashboard.present.formatting import percent
-from dashboard.state import choices, links, routes
-from dashboard.state.url import DEFAULT_STANDUP_AT, DateRange
-from dashboard.ui import notices, presenter, sidebar, url_filters
-from dashboard.ui.tables import table
+from dashboard.state import links, routes
+from dashboard.state.params import (
+    DEFAULT_STANDUP_AT,
+    FROM,
+    PROJECT,
+    RANGE,
+    STANDUP_AT,
+    TO,
+    DateRange,
+)
+from dashboard.state.query import standup_query, standup_window
+from dashboard.ui import notices, presenter
+from dashboard.ui.page import open_page
+from dashboard.ui.tables import link_column, table
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.STANDUP
 REFRESH_EVERY = timedelta(minutes=3)
-LINK_COLUMNS = {
-    "Evidence": st.column_config.LinkColumn(display_text="open"),
-    "History": st.column_config.LinkColumn(display_text="history"),
-}
+LINK_COLUMNS = {"Evidence": link_column("open"), "History": link_column("history")}
 # Presenter mode: the free-text columns get a fixed width (a long plan name or message is cut
 # with an ellipsis), so they never push the columns after them off the table's right edge.
 PRESENTER_COLUMNS = {
@@ -34,81 +39,67 @@ PRESENTER_COLUMNS = {
     "Message": st.column_config.TextColumn(width="medium"),
 }
 
-connection = sidebar.current_connection()
-parsed = url_filters.read_view(ROUTE)
-state, problems = parsed.state, list(parsed.problems)
-now = sidebar.now(connection)
+page = open_page(
+    ROUTE,
+    lambda view: "Standup" if view.date_range is DateRange.CUSTOM else "Since the last standup",
+    plans="wanted",
+)
+connection, state, now = page.connection, page.state, page.now
 presenter.one_screen()
 if state.present:
     presenter.enter()
 
-try:
-    plans = cache.plans(connection, active_only=False).plans
-except ApiError as error:
-    plans = None
-    notices.show_error(error, part="the plan list (the project filter shows ids only)")
-projects = plan_analytics.project_names(plans) if plans is not None else {}
-if plans is not None:
-    checked = choices.reconcile(state, known_projects=projects, plan_projects={})
-    state, problems = checked.state, problems + checked.problems
-
-st.title("Since the last standup" if state.date_range is not DateRange.CUSTOM else "Standup")
-
 # -- the window ----------------------------------------------------------------------------
 # On this page the default range means "since the last standup" (a working day back, at the
 # standup's time); Custom takes the from/to days in the chosen zone.
-widgets = url_filters.UrlFilters(ROUTE, state)
+widgets = page.widgets()
 if not state.present:
     # One row of controls: the custom range's days take the place of the standup's time.
     top = st.columns([2, 2, 2, 1.2, 1.2, 1], vertical_alignment="bottom")
     with top[0]:
-        widgets.selectbox("Project", "project", {None: "All projects", **projects})
+        widgets.selectbox("Project", PROJECT, {None: "All projects", **page.projects})
     with top[1]:
         tz = viewer_zone(widgets, state)
     with top[2]:
         widgets.segmented(
             "Window",
-            "date_range",
+            RANGE,
             {DateRange.LAST_7_DAYS: "Since the last standup", DateRange.CUSTOM: "Custom"},
-            resets={"date_from": (now - timedelta(days=1)).date(), "date_to": now.date()},
+            resets={FROM: (now - timedelta(days=1)).date(), TO: now.date()},
         )
     if state.date_range is DateRange.CUSTOM:
         with top[3]:
-            widgets.date("From", "date_from")
+            widgets.date("From", FROM)
         with top[4]:
-            widgets.date("To", "date_to")
+            widgets.date("To", TO)
     else:
         with top[3]:
-            widgets.time("Standup at", "standup_at", DEFAULT_STANDUP_AT, step=timedelta(minutes=15))
+            widgets.time("Standup at", STANDUP_AT, DEFAULT_STANDUP_AT, step=timedelta(minutes=15))
     with top[5]:
         st.link_button(
             "Present",
             links.standup_link(state.with_changes(present=True)),
             icon=":material/tv:",
-            help="Large type, no sidebar, refreshes itself every few minutes.",
+            help=help_texts.PRESENT,
         )
 else:
     tz = state.tz or "UTC"
-url_filters.write_url(state, ROUTE)
-notices.show_notes(problems)
+page.settle()
+window = standup_window(state, now, tz=tz)
 
-at = state.standup_at or DEFAULT_STANDUP_AT
-if state.date_range is DateRange.CUSTOM and (state.date_from or state.date_to):
-    first = state.date_from or state.date_to
-    last = state.date_to or state.date_from
-    window = windows.custom_window(first, last, tz=tz)
-else:
-    window = windows.standup_window(pd.Timestamp(now), tz=tz, at=at)
+
+def link_for(kind: str, ident: int) -> str | None:
+    """The evidence of an item: a plan's executions, an execution's results."""
+    if kind == sections_view.PLAN_EVIDENCE:
+        return links.executions_link(ident)
+    return links.results_link(ident, plan_id=None, started=None)
 
 
 @st.fragment(run_every=REFRESH_EVERY if state.present else None)
 def standup_body() -> None:
     """Everything below the controls; in presenter mode it refreshes itself."""
-    since = standup_analytics.history_start(window).to_pydatetime()
-    custom_end = window.end.to_pydatetime() if state.date_range is DateRange.CUSTOM else None
-    query = ExecutionQuery(project_id=state.project, date_from=since, date_to=custom_end)
     try:
-        data = cache.executions(connection, query)
+        data = cache.executions(connection, standup_query(state, window))
     except ApiError as error:
         notices.show_error(error, part="the executions of the standup window")
         return
@@ -123,28 +114,20 @@ def standup_body() -> None:
         except ApiError as error:
             notices.show_error(error, part="the results behind newly failing scenarios")
 
-    scope = f"of project {projects.get(state.project, state.project)}" if state.project else ""
     notices.caption(
-        f"{windows_text(window)}. "
-        + describe_basis(digest.basis, today=now.date(), scope=scope)
-        + ". A plan is judged on its latest finished execution; a running one is not a verdict."
+        sections_view.window_caption(
+            window, digest.basis, today=now.date(), scope=scope_text(project=page.project_name)
+        )
     )
     kpi = st.columns([1, 1, 1, 0.6] if not state.present else 3, vertical_alignment="center")
     kpi[0].metric("Executions", f"{digest.current.executions:,}")
-    delta = digest.pass_rate_delta
     kpi[1].metric(
         "Pass rate",
         percent(digest.current.pass_rate),
-        delta=None if delta is None else f"{delta * 100:+.1f} pts",
-        help="Passed results of finished executions over their results with a verdict, against "
-        "the previous window of equal length.",
+        delta=sections_view.rate_change(digest.pass_rate_delta),
+        help=help_texts.RATE_SINCE_STANDUP,
     )
     kpi[2].metric("Previous window", f"{digest.previous.executions:,} executions")
-
-    def link_for(kind: str, ident: int) -> str | None:
-        if kind == "plan":
-            return links.executions_link(ident)
-        return links.results_link(ident, plan_id=None, started=None)
 
     every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
     # Everything in view at once on a 1920x1080 screen: the three plan verdicts side by side,
@@ -154,8 +137,8 @@ def standup_body() -> None:
     for position, (section, place) in enumerate(zip(every, places, strict=True)):
         with place:
             st.subheader(section.title)
-            if fetched is not None and section.title == "Newly failing scenarios":
-                notices.caption("Built on the " + describe_results(fetched) + ".")
+            if fetched is not None and section.title == sections_view.NEWLY_FAILING:
+                notices.caption(sections_view.fetched_caption(fetched))
             if not section.computed:
                 notices.show_notes(["The results could not be loaded."], severity="warning")
             elif section.rows.empty:
@@ -175,11 +158,7 @@ def standup_body() -> None:
                             hide_index=True,
                             column_config=LINK_COLUMNS,
                         )
-    if len(digest.running):
-        notices.caption(
-            "Running now, judged on their latest finished execution: "
-            + ", ".join(str(name) for name in digest.running["plan"])
-        )
+    notices.caption(sections_view.running_caption(digest))
     if not state.present:
         with kpi[3].popover("Copy for chat", icon=":material/chat:", width="stretch"):
             page_url = st.context.url
@@ -197,11 +176,6 @@ def standup_body() -> None:
                 key="standup.items",
                 file_name="standup.csv",
             )
-
-
-def windows_text(shown: windows.Window) -> str:
-    start, end = shown.local_start(), shown.local_end()
-    return f"From {start:%a %d %b %H:%M} to {end:%a %d %b %H:%M} ({shown.tz})"
 
 
 standup_body()

@@ -287,8 +287,7 @@ def standup_markdown(
     from dashboard.data.pairs import result_pairs
     from dashboard.present.digest import digest_markdown
     from dashboard.state import links
-    from dashboard.state.params import DEFAULT_STANDUP_AT
-    from dashboard.state.url import ViewState
+    from dashboard.state.params import DEFAULT_STANDUP_AT, ViewState
 
     current = now or connection.clock or datetime.now(UTC)
     window = windows.standup_window(

@@ -1,7 +1,7 @@
 """Plotly builders of the scenario analytics pages: the flaky dot timeline, the scenario x
 environment heat map, and one scenario's outcome and runtime timelines. Pure (no Streamlit),
-with the status colours and symbols of every other chart; names pass through `_text`, so
-plotly never reads them as HTML."""
+with the status colours and symbols of every other chart; names pass through
+`chart_style.literal`, so plotly never reads them as HTML."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from dashboard.analytics.environments import heatmap
 from dashboard.analytics.outcomes import FAIL, PASS, WARN
-from dashboard.present.charts import _layout, _text
+from dashboard.present.chart_style import layout, literal
 from dashboard.present.colors import STATUS_COLORS, UNKNOWN_STATUS_COLOR
 from dashboard.present.formatting import weekday_time
 from dashboard.present.outcome_marks import (
@@ -52,7 +52,7 @@ def flaky_timeline(
             execution = plan_positions.iloc[index]
             bucket = points.setdefault(outcome, {"x": [], "y": [], "text": []})
             bucket["x"].append(index + 1)
-            bucket["y"].append(_text(label))
+            bucket["y"].append(literal(label))
             bucket["text"].append(
                 f"#{int(execution['execution_id'])}, {_started(execution['start'], tz)}"
             )
@@ -71,11 +71,11 @@ def flaky_timeline(
                 hovertemplate="%{y}<br>%{customdata}: " + _word(outcome) + "<extra></extra>",
             )
         )
-    fig = _layout(fig, y_title="", x_title="Execution of the plan's window (oldest to newest)")
+    fig = layout(fig, y_title="", x_title="Execution of the plan's window (oldest to newest)")
     fig.update_yaxes(
         type="category",
         categoryorder="array",
-        categoryarray=[_text(label) for label in reversed(labels)],
+        categoryarray=[literal(label) for label in reversed(labels)],
         rangemode="normal",
     )
     fig.update_layout(height=max(160, 80 + _ROW_HEIGHT * len(labels)))
@@ -103,7 +103,7 @@ def environment_heatmap(matrix: pd.DataFrame) -> go.Figure:
                 line.append("did not run here")
         hover.append(line)
     y = [f"Scenario {int(s)}" for s in grid.index]
-    x = [_text(e) for e in grid.columns]
+    x = [literal(e) for e in grid.columns]
     fig = go.Figure(
         go.Heatmap(
             z=(grid.to_numpy(dtype="float64") * 100).round(1).tolist(),
@@ -124,7 +124,7 @@ def environment_heatmap(matrix: pd.DataFrame) -> go.Figure:
             hoverongaps=False,
         )
     )
-    fig = _layout(fig, y_title="", x_title="Environment")
+    fig = layout(fig, y_title="", x_title="Environment")
     fig.update_layout(
         height=max(220, 120 + _ROW_HEIGHT * len(y)), plot_bgcolor=UNKNOWN_STATUS_COLOR
     )
@@ -146,7 +146,7 @@ def scenario_timeline(cells: pd.DataFrame, tz: str) -> go.Figure:
             continue
         text = [
             f"#{int(e)}, {weekday_time(s, tz)}"
-            + (f"<br>{_text(m)[:160]}" if isinstance(m, str) else "")
+            + (f"<br>{literal(m)[:160]}" if isinstance(m, str) else "")
             for e, s, m in zip(
                 rows["execution_id"], rows["execution_start"], rows["message"], strict=True
             )
@@ -155,14 +155,14 @@ def scenario_timeline(cells: pd.DataFrame, tz: str) -> go.Figure:
             go.Scatter(
                 name=_word(outcome),
                 x=rows["execution_start"].dt.tz_convert(tz).dt.tz_localize(None),
-                y=[_text(e) for e in rows["environment"]],
+                y=[literal(e) for e in rows["environment"]],
                 mode="markers",
                 marker={"color": outcome_color(outcome), "symbol": _MARKERS[outcome], "size": 11},
                 customdata=text,
                 hovertemplate="%{y}<br>%{customdata}<extra></extra>",
             )
         )
-    fig = _layout(fig, y_title="", x_title=f"Execution start ({tz})")
+    fig = layout(fig, y_title="", x_title=f"Execution start ({tz})")
     fig.update_yaxes(type="category", rangemode="normal")
     environments = cells["environment"].nunique()
     fig.update_layout(height=max(180, 100 + _ROW_HEIGHT * environments))
@@ -177,17 +177,17 @@ def scenario_runtime(cells: pd.DataFrame, tz: str) -> go.Figure:
     for environment, rows in done.groupby("environment", sort=True, observed=True):
         fig.add_trace(
             go.Scatter(
-                name=_text(environment),
+                name=literal(environment),
                 x=rows["execution_start"].dt.tz_convert(tz).dt.tz_localize(None),
                 y=rows["runtime_s"].astype("float64"),
                 mode="lines+markers",
                 customdata=[f"#{int(e)}" for e in rows["execution_id"]],
                 hovertemplate="%{customdata}<br>%{y:.0f} s<extra>"
-                + _text(environment)
+                + literal(environment)
                 + "</extra>",
             )
         )
-    return _layout(fig, y_title="Runtime (s)", x_title=f"Execution start ({tz})")
+    return layout(fig, y_title="Runtime (s)", x_title=f"Execution start ({tz})")
 
 
 def labels_for(rows: pd.DataFrame, plan_names: Mapping[int, str]) -> list[str]:
@@ -214,7 +214,7 @@ def bucket_counts(counts: tuple[tuple[str, int], ...]) -> go.Figure:
             hovertemplate="%{y}: %{x}<extra></extra>",
         )
     )
-    fig = _layout(fig, y_title="", x_title="Scenario x environment cells")
+    fig = layout(fig, y_title="", x_title="Scenario x environment cells")
     fig.update_yaxes(autorange="reversed", type="category", rangemode="normal")
     fig.update_layout(height=max(160, 70 + 30 * len(shown)), showlegend=False)
     return fig

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pandas as pd
+
 from dashboard.analytics.basis import Basis
 from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present.formatting import format_span, plural
@@ -28,6 +30,38 @@ def describe_basis(
         text += f"; results of {basis.with_results:,} of {plural(basis.executions, 'execution')}"
     if basis.running:
         text += f"; {basis.running:,} still running (not a verdict)"
+    return text
+
+
+def scope_text(*, project: object = None, plan: object = None) -> str:
+    """What an analytic covers, to follow its count: "of plan Checkout", "of project Web", or
+    nothing for every project. A plan is named before its project."""
+    if plan is not None:
+        return f"of plan {plan}"
+    if project is not None:
+        return f"of project {project}"
+    return ""
+
+
+def describe_window(
+    basis: Basis,
+    executions: pd.DataFrame,
+    *,
+    today: date,
+    scope: str,
+    window: int,
+    each_plan: bool = False,
+) -> str:
+    """`describe_basis` of an analytic over the window W: "From 20 executions of plan Checkout,
+    1 Nov - 22 Nov (its last 20 finished executions); 1 execution still running is not
+    counted". `executions`: those of the lookback, whose running ones the window leaves out."""
+    whose = "each plan's" if each_plan else "its"
+    text = describe_basis(basis, today=today, scope=scope)
+    text += f" ({whose} last {window} finished executions)"
+    running = int((~executions["finished"].fillna(False).astype(bool)).sum())
+    if running:
+        verb = "is" if running == 1 else "are"
+        text += f"; {plural(running, 'execution')} still running {verb} not counted"
     return text
 
 

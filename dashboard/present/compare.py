@@ -4,10 +4,13 @@ outcomes, the runtime delta, and a summary ("2 new failures, 1 fixed, ...")."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 import pandas as pd
 
+from dashboard.analytics.basis import Basis
 from dashboard.analytics.compare import BUCKETS, NEW_FAILURE, Comparison
+from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import human_duration, weekday_time
 from dashboard.present.outcome_marks import bucket_label, outcome_label
 
@@ -103,3 +106,38 @@ def execution_label(execution_id: int, start: object, finished: bool, tz: str) -
     did not give (start_date is optional) shows as "\u2013" rather than failing the page."""
     started = "\u2013" if start is None or pd.isna(start) else weekday_time(start, tz)
     return f"#{execution_id}, {started}" + ("" if finished else " (running)")
+
+
+def execution_options(executions: pd.DataFrame, tz: str) -> dict[int, str]:
+    """The Before/After pickers' choices: every execution of the lookback, newest first."""
+    ordered = executions.sort_values(["start", "execution_id"], ascending=False, na_position="last")
+    return {
+        int(row.execution_id): execution_label(
+            int(row.execution_id), row.start, bool(row.finished), tz
+        )
+        for row in ordered.itertuples(index=False)
+    }
+
+
+def basis_caption(basis: Basis, *, today: date, scope: str, before: int, after: int) -> str:
+    """What the comparison was computed from: "From 2 executions of plan Checkout, ...: #5
+    before, #9 after."."""
+    return describe_basis(basis, today=today, scope=scope) + f": #{before} before, #{after} after."
+
+
+def summary_caption(comparison: Comparison) -> str:
+    """ "1 new failure, 12 still passing. Runtime 12 min 03 s before, ..." """
+    return counts_text(comparison) + ". " + runtime_text(comparison)
+
+
+def runtime_change(comparison: Comparison) -> str:
+    """The runtime tile: "+57 s", "no change", or an en dash when unknown."""
+    delta = comparison.runtime_delta_ms
+    return signed_duration(None if delta is None else delta / 1000)
+
+
+def fewer_than_two_text(plan_name: str, lookback: str) -> str:
+    return (
+        f"Plan {plan_name} has fewer than two finished executions in the {lookback}: pick two "
+        "executions."
+    )

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from dashboard.analytics.environments import FAIL_SHARE, MIN_RUNS, PASS_SHARE
 from dashboard.present.formatting import plural
 
 ScenarioLink = Callable[[int, int], str]
@@ -22,6 +23,34 @@ def specific_sentence(row: pd.Series) -> str:
         f"{plural(int(row['elsewhere_runs']), 'run')} on "
         f"{plural(int(row['elsewhere_environments']), 'environment')})"
     )
+
+
+def specific_sentences(specific: pd.DataFrame) -> list[str]:
+    """One sentence per flagged pair: "Scenario 12 fails on SAFARI 17 / macOS in ..."."""
+    return [
+        f"Scenario {int(row['scenario_id'])} {specific_sentence(row)}"
+        for _, row in specific.iterrows()
+    ]
+
+
+def specific_caption(basis_text: str) -> str:
+    """What the environment-specific section was computed from, and its rule."""
+    return (
+        basis_text + f". Flagged: a scenario that failed in at least {FAIL_SHARE:.0%} of at least "
+        f"{MIN_RUNS} runs on an environment and passed in at least {PASS_SHARE:.0%} of its runs "
+        "elsewhere."
+    )
+
+
+def versions_caption(basis_text: str) -> str:
+    return (
+        basis_text + ". Desktop browsers: a version that failed where the version seen before "
+        "passed."
+    )
+
+
+def matrix_caption(basis_text: str) -> str:
+    return basis_text + ". Hover a cell for its counts; grey: the scenario did not run there."
 
 
 def specific_display(specific: pd.DataFrame, scenario_link: ScenarioLink) -> pd.DataFrame:

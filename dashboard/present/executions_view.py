@@ -18,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics import executions as execution_analytics
-from dashboard.present import charts, tables
+from dashboard.present import charts, runtime_chart, tables
 
 T = TypeVar("T")
 
@@ -47,7 +47,7 @@ class Deferred(Generic[T]):
 class ExecutionsView:
     kpis: execution_analytics.ExecutionKpis
     # Above `charts.EXECUTION_BAR_LIMIT` executions the status chart draws one bar per plan
-    # (the whole window) instead of one per execution.
+    # (the whole period) instead of one per execution.
     status_by_plan: bool
     plans_drawn: int  # bars of the per-plan chart (0 when it draws executions)
     status_chart: go.Figure
@@ -78,8 +78,8 @@ def executions_view(
                 execution_analytics.status_counts_per_day(status_counts, tz=tz)
             )
         ),
-        runtime=charts.runtime_trend(executions, tz=tz),
-        runtime_aggregated=charts.runtime_is_aggregated(executions),
+        runtime=runtime_chart.runtime_trend(executions, tz=tz),
+        runtime_aggregated=runtime_chart.runtime_is_aggregated(executions),
         pass_rate=charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions, tz=tz)),
         # The newest rows only are built for the page (executions come newest first); the
         # whole table only if its CSV is asked for.

@@ -8,10 +8,13 @@ pairs flagged on their own, most flaky first; the CSV holds exactly these rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import date
 
 import pandas as pd
 
+from dashboard.analytics.basis import Basis
 from dashboard.analytics.flaky import Flakiness
+from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import plural
 from dashboard.present.outcome_marks import NOT_RUN_SYMBOL, OUTCOME_SYMBOLS, sequence_symbols
 
@@ -166,11 +169,32 @@ def not_enough_runs(flakiness: Flakiness) -> int:
     return int(((scenarios["runs"] > 0) & ~scenarios["enough_runs"]).sum())
 
 
-def running_note(executions: pd.DataFrame) -> str:
-    """ "; 1 execution still running is not counted" (empty when none is running): the
-    window holds finished executions only."""
-    running = int((~executions["finished"].fillna(False).astype(bool)).sum())
-    if not running:
-        return ""
-    verb = "is" if running == 1 else "are"
-    return f"; {plural(running, 'execution')} still running {verb} not counted"
+def none_flaky_text(threshold: float) -> str:
+    return f"No scenario is flaky at a threshold of {threshold:g} over these executions."
+
+
+def not_enough_runs_text(flakiness: Flakiness, min_runs: int) -> str | None:
+    """ "3 scenarios ran fewer than 5 times: not enough runs to judge." (None: none did)."""
+    short = not_enough_runs(flakiness)
+    if not short:
+        return None
+    return f"{short:,} scenarios ran fewer than {min_runs} times: not enough runs to judge."
+
+
+def groups_caption(basis: Basis, *, today: date, scope: str) -> str:
+    """What the failure groups were made from, and how a message is grouped."""
+    return (
+        describe_basis(basis, today=today, scope=scope)
+        + ". Failed results (FAILURE or ERROR) grouped by their message with numbers, ids, "
+        "quoted values and hex stripped."
+    )
+
+
+def more_groups_caption(groups: int, listed: int) -> str | None:
+    """Said when there are more groups than are listed with their results."""
+    if groups <= listed:
+        return None
+    return (
+        f"The {listed} largest groups are listed with their results; the table and its CSV hold "
+        "every group."
+    )

@@ -1,4 +1,5 @@
-"""How fresh the stored history is, in words: "History synced 3 min ago by the worker on qa-1".
+"""The stored history in words: how fresh it is ("History synced 3 min ago by the worker on
+qa-1"), and why the pages do not use it when they do not.
 
 A sync records when it ran and who ran it in the store (`last_sync`, `last_sync_by`); the
 dashboard shows this line when a worker keeps the store current, so a viewer knows the finished
@@ -12,6 +13,9 @@ from datetime import datetime
 
 import pandas as pd
 
+from dashboard.data.store_access import CHECK_INTERVAL, RETRY_AFTER
+from dashboard.data.store_status import RETRY_AFTER as RETRY_AFTER_OPEN
+from dashboard.data.store_status import HistoryStatus
 from dashboard.present.formatting import visible_text
 
 
@@ -42,3 +46,41 @@ def history_freshness(meta: Mapping[str, str], now: datetime) -> str | None:
         then = then.tz_localize("UTC")
     name = visible_text(who, one_line=True)[:80]
     return f"History synced {ago(then.to_pydatetime(), now)} by {name}."
+
+
+_WITHHELD = {
+    "refused": "the service refused this connection's token",
+    "denied": "the service does not let this token see this company's executions",
+    "no credential": "this connection has no token",
+}
+_ALL_LIVE = "everything on this page is asked of the service"
+
+
+def history_notice_text(status: HistoryStatus, *, form: bool = False) -> str | None:
+    """One calm sentence when the pages do not use the stored history, and why; None when they
+    do. A connection made with the sidebar's form is told no reason (see
+    `messages.form_connection_failed`: the form must not tell a closed port from a refused
+    token). No token and no password: a store's own message names the server without it."""
+    if status.state == "on":
+        return None
+    if status.state == "off":
+        reason = status.reason.strip().rstrip(".") or "The history store could not be opened"
+        return (
+            f"Stored history is off for now: {reason}. It is tried again on the next page load "
+            f"(at most every {round(RETRY_AFTER_OPEN)} s); meanwhile {_ALL_LIVE}."
+        )
+    if form:
+        return (
+            "Stored history is not used: the service did not confirm this connection's "
+            f"credential, so {_ALL_LIVE}."
+        )
+    if status.reason == "unchecked":
+        return (
+            "Stored history is not used for now: the service could not be asked whether this "
+            f"token may see it, so {_ALL_LIVE}; it is asked again in {round(RETRY_AFTER)} s."
+        )
+    why = _WITHHELD.get(status.reason, "the service did not accept this connection's token")
+    return (
+        f"Stored history is not used: {why}, so {_ALL_LIVE}; it is asked again within "
+        f"{CHECK_INTERVAL // 60} minutes, or at Refresh."
+    )

@@ -9,13 +9,9 @@ Filter values a message names are the page's own, passed in by the caller and sh
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Literal
-
-import pandas as pd
 
 from api_client import (
     ApiConnectionError,
@@ -25,7 +21,6 @@ from api_client import (
     AuthenticationError,
     CompanyNotFoundError,
     ExecutionNotFoundError,
-    ExecutionQuery,
     InvalidRequestError,
     NoExecutionsMatchError,
     NotFoundError,
@@ -36,13 +31,8 @@ from api_client import (
     ResponseValidationError,
     ScenarioNotFoundError,
     ServerError,
-    Truncation,
-    TruncationReason,
     UnauthorizedUserError,
 )
-from dashboard.analytics import contradictions
-from dashboard.analytics.contradictions import Contradiction, Kind, SummaryDisagreement
-from dashboard.analytics.executions import ExecutionHeader
 from dashboard.data.connection import (
     ENV_BASE_URL,
     ENV_CA_BUNDLE,
@@ -52,17 +42,9 @@ from dashboard.data.connection import (
     SECRETS_SECTION,
     Source,
 )
-from dashboard.data.live import FoundExecution
-from dashboard.present.formatting import escape_markdown, utc_text
+from dashboard.present.formatting import escape_markdown
 
 Severity = Literal["error", "warning", "info"]
-
-STATUS_RULE = (
-    "An execution's status comes from its results: a running status (WAITING, PROCESSING, ...) "
-    "while any result runs, else ERROR if any result is an ERROR, else FAILURE, else WARNING, "
-    "else SUCCESS. Choose FAILURE and ERROR together to see every failed execution."
-)
-"""The rule of `verdicts.execution_status`, as the status filter explains it."""
 
 # The sidebar form's labels, named here so that messages sending a viewer to the form use the
 # words the viewer sees (dashboard/ui/sidebar.py draws it).
@@ -208,30 +190,28 @@ def _describe_redirect(error: RedirectError, what: str, source: Source | None) -
     )
 
 
-def describe_truncation(truncation: Truncation | None, noun: str = "execution") -> str | None:
-    """Say that a walk over pages stopped before the end the service claimed, and why.
+def describe_failures(
+    failures: Iterable[tuple[int, ApiError]], *, source: Source | None = None
+) -> list[str]:
+    """One message per scenario whose results could not be loaded ((scenario id, error) each);
+    the others' results are shown as usual."""
+    return [
+        describe_error(error, part=f"scenario {scenario}", source=source).text
+        for scenario, error in failures
+    ]
 
-    Plain text (it quotes the service's counts, which are only numbers): "The service claims
-    1,000,000,000 pages of executions (1,000,000,000,000 in all); showing the first 2 pages
-    (a page held only executions already shown)."
-    """
-    if truncation is None:
+
+def describe_left_out(failures: Sequence[tuple[int, ApiError]], pairs: int) -> str | None:
+    """One message for the scenario results an analytic goes without ((scenario id, error)
+    each, of `pairs` asked for), naming the first failure; None when none failed."""
+    if not failures:
         return None
-    pages = truncation.pages_read
-    why = _TRUNCATION_REASONS.get(truncation.reason, "")
+    scenario, error = failures[0]
+    text = describe_error(error, part=f"scenario {scenario}").text
     return (
-        f"The service claims {truncation.claimed_pages:,} pages of {noun}s "
-        f"({truncation.claimed_total:,} in all); showing the first "
-        f"{pages:,} {'page' if pages == 1 else 'pages'}{f' ({why})' if why else ''}. "
-        f"The counts on this page cover only those."
+        f"{len(failures):,} of {pairs:,} scenario results could not be loaded and are left out; "
+        f"the first: {text}"
     )
-
-
-_TRUNCATION_REASONS = {
-    TruncationReason.PAGE_CAP: "more pages than the dashboard reads in one go",
-    TruncationReason.EMPTY_PAGE: "a page before the claimed end was empty",
-    TruncationReason.NOTHING_NEW: "a page held only records already shown",
-}
 
 
 # Answers only the service itself gives, to a token it accepted: worded as usual for the form.
@@ -356,130 +336,3 @@ def email_setting(source: Source | None) -> str:
         f"set {ENV_EMAIL}, or email in the [{SECRETS_SECTION}] table of .streamlit/secrets.toml, "
         f'or "{FORM_EMAIL_LABEL}" in {form}'
     )
-
-
-def describe_skipped(reasons: Iterable[str], noun: str, nouns: str | None = None) -> str | None:
-    """Say how many records were left out and why ("2 executions were skipped: ...").
-
-    The reasons come from the client's `SkippedRecord.reason`, which names fields and what was
-    wrong with them, never their values. The most frequent three are listed.
-    """
-    counts = Counter(" ".join(reason.split()) for reason in reasons)
-    total = sum(counts.values())
-    if not total:
-        return None
-    word = noun if total == 1 else (nouns or noun + "s")
-    verb = "was" if total == 1 else "were"
-    listed = [
-        f"{reason} ({count})" if total > 1 else reason for reason, count in counts.most_common(3)
-    ]
-    more = len(counts) - len(listed)
-    why = "; ".join(listed) + (f"; and {more} other reasons" if more > 0 else "")
-    pronoun = "it" if total == 1 else "them"
-    return (
-        f"{total:,} {word} {verb} skipped because the service sent {pronoun} in an unexpected "
-        f"shape: {why}. Everything else is shown."
-    )
-
-
-def execution_not_found(found: FoundExecution, listed: ExecutionQuery) -> str:
-    """Why the execution a results link names cannot be shown, after it was looked for among
-    the executions of `listed` (plain text: it quotes filters)."""
-    execution_id = found.execution_id
-    if found.unknown_to_service:
-        return (
-            f"The service has no execution {execution_id}: it may have been deleted, or the "
-            f"link's execution id is wrong. Pick an execution in the executions table."
-        )
-    among = ", ".join(listed.describe(utc_text)) or "no filter"
-    near = f", nor around {utc_text(found.started)}" if found.started is not None else ""
-    return (
-        f"Execution {execution_id} was not found among the executions of this link's filters "
-        f"({among}){near}. It may have been deleted, or the link is wrong: pick an execution "
-        f"in the executions table."
-    )
-
-
-_CONTRADICTION_WORDS = {
-    Kind.NEGATIVE_RUNTIME: ("{has} a negative runtime", "shown as unknown"),
-    Kind.FUTURE_START: ("{has} a start date in the future", "shown as the service sent it"),
-    Kind.FUTURE_END: ("{has} an end date in the future", "shown as the service sent it"),
-    Kind.END_BEFORE_START: ("{has} an end before {its} start", "shown as the service sent it"),
-}
-LISTED_IDS = 5
-"""How many record ids a contradiction note names before "and N more"."""
-
-
-def describe_contradictions(
-    found: Iterable[Contradiction], noun: str, *, id_label: str = "#"
-) -> list[str]:
-    """One plain-text note per kind of impossible value, with how many records and which:
-    "2 executions have a negative runtime (#12, #15), shown as unknown: the service's data
-    contradicts itself." `id_label` prefixes each id ("#" for executions, "scenario ")."""
-    notes = []
-    for contradiction in found:
-        count = len(contradiction.ids)
-        if not count:
-            continue
-        what, shown = _CONTRADICTION_WORDS[contradiction.kind]
-        has = "has" if count == 1 else "have"
-        its = "its" if count == 1 else "their"
-        listed = ", ".join(f"{id_label}{i}" for i in contradiction.ids[:LISTED_IDS])
-        more = f" and {count - LISTED_IDS:,} more" if count > LISTED_IDS else ""
-        notes.append(
-            f"{plural_noun(count, noun)} {what.format(has=has, its=its)} ({listed}{more}), "
-            f"{shown}: the service's data contradicts itself."
-        )
-    return notes
-
-
-def describe_summary_disagreement(disagreement: SummaryDisagreement | None) -> str | None:
-    """The note for an execution whose results deny its summary (plain text)."""
-    if disagreement is None:
-        return None
-
-    def counts(pairs: tuple[tuple[str, int], ...]) -> str:
-        return ", ".join(f"{status} {n:,}" for status, n in pairs) or "none"
-
-    return (
-        "The service's summary of this execution disagrees with the results it returned: the "
-        f"summary counts {plural_noun(disagreement.claimed_total, 'result')} "
-        f"({counts(disagreement.claimed)}), the service returned "
-        f"{disagreement.returned_total:,} ({counts(disagreement.returned)}). The tiles above "
-        "come from the summary; the table and charts below from the results."
-    )
-
-
-def plural_noun(count: int, noun: str) -> str:
-    """ "1 execution", "2 executions" (a scenario, a result...)."""
-    return f"{count:,} {noun if count == 1 else noun + 's'}"
-
-
-def header_contradiction_notes(header: ExecutionHeader, *, now: datetime) -> list[str]:
-    """What is impossible about the execution a results page shows (its header's values)."""
-    return describe_contradictions(
-        contradictions.one_execution_contradictions(
-            header.execution_id,
-            start=header.start,
-            end=header.end,
-            runtime_s=header.runtime_s,
-            now=now,
-        ),
-        "execution",
-    )
-
-
-def results_contradiction_notes(
-    header: ExecutionHeader, results: pd.DataFrame, *, complete: bool, now: datetime
-) -> list[str]:
-    """What contradicts itself in an execution's results: a summary they deny (compared only
-    when every result was loaded: `complete`), and impossible values, by scenario."""
-    disagreement = (
-        contradictions.summary_disagreement(header.summary, results) if complete else None
-    )
-    return [
-        describe_summary_disagreement(disagreement) or "",
-        *describe_contradictions(
-            contradictions.result_contradictions(results, now=now), "scenario"
-        ),
-    ]

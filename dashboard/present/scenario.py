@@ -34,6 +34,15 @@ def regression_text(overall: RuntimeRegression, recent: int, min_earlier: int) -
     return f"No runtime regression: {medians}."
 
 
+def scenario_options(scenarios: tuple[int, ...] | None, retired: int | None) -> dict[int, str]:
+    """The scenario picker's choices: the plan's scenarios, and `retired`, a scenario it no
+    longer lists that the link names (its past runs are shown)."""
+    listed = {s: f"Scenario {s}" for s in scenarios or ()}
+    if retired is not None:
+        listed[retired] = f"Scenario {retired} (no longer in the plan)"
+    return listed
+
+
 def history_display(history: ScenarioHistory, results_link: ResultsLink) -> pd.DataFrame:
     """Every cell of the scenario, newest execution first (times stay instants)."""
     cells = history.cells.iloc[::-1]
@@ -77,3 +86,7 @@ def regression_display(by_environment: pd.DataFrame) -> pd.DataFrame:
 def _instant(value: object) -> datetime | None:
     """A start cell as the aware datetime a results link carries (None when unknown)."""
     return None if value is None or pd.isna(value) else pd.Timestamp(value).to_pydatetime()
+
+
+def outcomes_caption(basis_text: str) -> str:
+    return basis_text + ". One row per environment, one dot per execution."

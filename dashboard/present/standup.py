@@ -8,14 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 import pandas as pd
 
+from dashboard.analytics.basis import Basis
 from dashboard.analytics.standup import StandupDigest
+from dashboard.analytics.windows import Window
+from dashboard.data.fanout_answer import FanOutCounts
+from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
 from dashboard.present.formatting import human_duration, visible_frame, weekday_time
 
 LinkFor = Callable[[str, int], "str | None"]
+PLAN_EVIDENCE, EXECUTION_EVIDENCE = "plan", "execution"
+"""The kinds of evidence `link_for` is asked for: a plan (its executions), an execution (its
+results)."""
+NEWLY_FAILING = "Newly failing scenarios"
+"""The section built on results (the others need executions only)."""
 
 SHOWN_PER_SECTION = 5
 """Items shown per section: five of each fit a 1920x1080 screen without scrolling."""
@@ -82,7 +92,7 @@ def sections(
                 ],
                 "Now running": [_running_note(r.running_execution_id) for r in frame.itertuples()],
                 "Evidence": [
-                    link_for("execution", int(r.execution_id)) for r in frame.itertuples()
+                    link_for(EXECUTION_EVIDENCE, int(r.execution_id)) for r in frame.itertuples()
                 ],
             },
             dtype=object,
@@ -98,7 +108,9 @@ def sections(
             ],
             "Executions": [int(r.red_executions) for r in red.itertuples()],
             "Latest": [f"#{r.execution_id}, {weekday_time(r.start, tz)}" for r in red.itertuples()],
-            "Evidence": [link_for("execution", int(r.execution_id)) for r in red.itertuples()],
+            "Evidence": [
+                link_for(EXECUTION_EVIDENCE, int(r.execution_id)) for r in red.itertuples()
+            ],
         },
         dtype=object,
     )
@@ -112,7 +124,7 @@ def sections(
             ],
             "Slower by": [f"+{r.change * 100:.0f} %" for r in slow.itertuples()],
             "Executions": [int(r.window_executions) for r in slow.itertuples()],
-            "Evidence": [link_for("plan", int(r.plan_id)) for r in slow.itertuples()],
+            "Evidence": [link_for(PLAN_EVIDENCE, int(r.plan_id)) for r in slow.itertuples()],
         },
         dtype=object,
     )
@@ -123,7 +135,9 @@ def sections(
             "Scenario": [int(r.scenario_id) for r in newly.itertuples()],
             "Environment": list(newly["environment"]),
             "Message": [m if isinstance(m, str) else "" for m in newly["message"]],
-            "Evidence": [link_for("execution", int(r.execution_id)) for r in newly.itertuples()],
+            "Evidence": [
+                link_for(EXECUTION_EVIDENCE, int(r.execution_id)) for r in newly.itertuples()
+            ],
         }
         if newly is not None
         else {"Plan": [], "Scenario": [], "Environment": [], "Message": [], "Evidence": []},
@@ -152,9 +166,7 @@ def sections(
             EMPTY_TEXTS[title],
             # Not computed only when results were needed: with no pair to compare, nothing
             # can be newly failing (every plan passed, or nothing had a verdict).
-            computed=not (
-                title == "Newly failing scenarios" and newly is None and len(digest.pairs)
-            ),
+            computed=not (title == NEWLY_FAILING and newly is None and len(digest.pairs)),
         )
         for title in SECTIONS
     ]
@@ -191,3 +203,33 @@ def items_csv_frame(all_sections: list[Section]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows, columns=["Section", "Plan", "Details", "Link"])
+
+
+def window_caption(window: Window, basis: Basis, *, today: date, scope: str) -> str:
+    """ "From Mon 17 Nov 09:30 to Tue 18 Nov 09:30 (Europe/Istanbul). From 42 executions ...":
+    the window, what the sections were computed from, and how a plan is judged."""
+    start, end = window.local_start(), window.local_end()
+    return (
+        f"From {start:%a %d %b %H:%M} to {end:%a %d %b %H:%M} ({window.tz}). "
+        + describe_basis(basis, today=today, scope=scope)
+        + ". A plan is judged on its latest finished execution; a running one is not a verdict."
+    )
+
+
+def rate_change(delta: float | None) -> str | None:
+    """The pass rate's change against the previous window, in points: "+2.5 pts"."""
+    return None if delta is None else f"{delta * 100:+.1f} pts"
+
+
+def fetched_caption(fetched: FanOutCounts) -> str:
+    """Whose results the newly failing section had."""
+    return "Built on the " + describe_results(fetched) + "."
+
+
+def running_caption(digest: StandupDigest) -> str | None:
+    """The plans running now (judged on their latest finished execution); None when none is."""
+    if not len(digest.running):
+        return None
+    return "Running now, judged on their latest finished execution: " + ", ".join(
+        str(name) for name in digest.running["plan"]
+    )

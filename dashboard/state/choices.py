@@ -26,8 +26,9 @@ from dashboard.data.frames import plans_frame
 from dashboard.present.colors import status_label
 from dashboard.present.formatting import describe_slice, filter_scope
 from dashboard.present.messages import email_setting
-from dashboard.state.query import TimeWindow
-from dashboard.state.url import ParsedState, ViewState
+from dashboard.state.params import ViewState
+from dashboard.state.query import Period
+from dashboard.state.url import ParsedState
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def executions_slice(
     executions: pd.DataFrame,
     filters: ExecutionsFilters,
     *,
-    window: TimeWindow,
+    period: Period,
     now: datetime,
 ) -> str:
     """What the executions page's figures were computed from, in words: "312 executions of
@@ -97,8 +98,8 @@ def executions_slice(
     return describe_slice(
         len(executions),
         "execution",
-        window.start or (extent[0] if extent else None),
-        window.end or now,
+        period.start or (extent[0] if extent else None),
+        period.end or now,
         today=now.date(),
         scope=scope,
     )

@@ -10,7 +10,8 @@ from datetime import datetime
 from urllib.parse import urlencode, urljoin
 
 from dashboard.state import routes
-from dashboard.state.url import DateRange, ViewState, to_query_params
+from dashboard.state.params import DateRange, ViewState
+from dashboard.state.url import to_query_params
 
 
 def results_link(execution_id: int, *, plan_id: int | None, started: datetime | None) -> str:
@@ -22,7 +23,7 @@ def results_link(execution_id: int, *, plan_id: int | None, started: datetime | 
 
 
 def executions_link(plan_id: int, *, date_range: DateRange = DateRange.LAST_30_DAYS) -> str:
-    """The executions page of one plan over a preset window."""
+    """The executions page of one plan over a preset date range."""
     return _link(routes.EXECUTIONS, ViewState(plan=plan_id, date_range=date_range))
 
 

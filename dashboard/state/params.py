@@ -1,54 +1,30 @@
-"""The names of the URL's query parameters, and which page owns which: the one place that
-names them. Values are always strings in the URL; `dashboard.state.url` reads and writes them."""
+"""The URL's query parameters, declared once: the one place that names them.
+
+Everything a viewer sees is reproducible from the address bar, so every filter and selection is
+a query parameter. Each row of the table below says a parameter's name in the URL, the
+`ViewState` field it fills, its kind (how its text is read, within which bounds, and how it is
+written back: `dashboard.state.kinds`) and its default; `ViewState` mirrors the rows, one typed
+field each. `dashboard.state.url` derives reading a link and writing one from the rows; each
+route (`dashboard.state.routes`) lists the rows it takes; widgets (`dashboard.ui.url_filters`)
+are bound to a row. A new filter is a row, its field, the route's list, its widget and its use.
+A link never carries a credential: no row holds a token or an e-mail address ("only mine" is a
+flag; the address comes from the viewer's own connection).
+
+The rows are in the order the filters appear on the pages: a link's problems are listed in it,
+and written links hold their parameters in it.
+"""
 
 from __future__ import annotations
 
-from datetime import date, time
+from dataclasses import dataclass, fields, replace
+from datetime import date, datetime, time
 from enum import StrEnum
+from typing import Any, Generic, TypeVar
 
-from dashboard.analytics.flaky import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
-from dashboard.analytics.flaky import DEFAULT_WINDOW as DEFAULT_WINDOW
+from dashboard.analytics import flaky
+from dashboard.state import kinds
 
-# The query parameter names. Values are always strings in the URL.
-PROJECT = "project"
-PLAN = "plan"
-ACTIVE = "active"
-RANGE = "range"
-FROM = "from"
-TO = "to"
-STATUS = "status"
-MINE = "mine"
-EXECUTION = "execution"
-# When the selected execution started (UTC, to the second). The API cannot fetch one execution
-# by id, so this lets a results link find it with a query of a few minutes when it is no longer
-# among the executions its filters select (a "last 7 days" link opened a month later).
-STARTED = "started"
-TZ = "tz"  # an IANA time zone; absent: the viewer's browser's
-STANDUP_AT = "at"  # the standup's local time of day, HH:MM
-PRESENT = "present"  # presenter mode: large type, no sidebar, refreshes itself
-# Scenario analytics (issue 12).
-SCENARIO = "scenario"  # a scenario id of the plan
-WINDOW = "window"  # W: each plan's last W finished executions
-THRESHOLD = "threshold"  # the flaky score at or above which a scenario is listed
-BEFORE = "before"  # the compared executions' ids
-AFTER = "after"
-CHANGES = "changes"  # the comparison lists only what changed (on by default)
-# The executions page's open status chart tab (issue 10: a closed tab's chart is not built).
-CHART = "chart"
-
-# Which parameters each page owns. A page writes exactly these back to the URL, so a shared link
-# holds what that page shows and nothing stale from another page. The results page keeps the
-# executions filters so that "back to executions" restores them.
-# Every page keeps the viewer's time zone, so a link shows the times its sender saw.
-PLANS_PARAMS: tuple[str, ...] = (PROJECT, ACTIVE, TZ)
-EXECUTIONS_PARAMS: tuple[str, ...] = (PROJECT, PLAN, RANGE, FROM, TO, STATUS, MINE, TZ, CHART)
-RESULTS_PARAMS: tuple[str, ...] = (*EXECUTIONS_PARAMS, EXECUTION, STARTED)
-STANDUP_PARAMS: tuple[str, ...] = (PROJECT, RANGE, FROM, TO, TZ, STANDUP_AT, PRESENT)
-HEALTH_PARAMS: tuple[str, ...] = (PROJECT, TZ)
-FLAKY_PARAMS: tuple[str, ...] = (PROJECT, PLAN, WINDOW, THRESHOLD, TZ)
-ENVIRONMENTS_PARAMS: tuple[str, ...] = (PLAN, WINDOW, TZ)
-COMPARE_PARAMS: tuple[str, ...] = (PLAN, BEFORE, AFTER, CHANGES, TZ)
-SCENARIO_PARAMS: tuple[str, ...] = (PLAN, SCENARIO, WINDOW, TZ)
+T = TypeVar("T")
 
 
 class DateRange(StrEnum):
@@ -72,25 +48,124 @@ _RANGE_LABELS = {
     DateRange.LAST_90_DAYS: "90 d",
     DateRange.CUSTOM: "Custom",
 }
-DEFAULT_RANGE = DateRange.LAST_7_DAYS
 
 
 class StatusChart(StrEnum):
-    """The executions page's "Results by status" tabs: each execution (each plan's window
-    above the bar limit), or each day. Only the open one is built and sent."""
+    """The executions page's "Results by status" tabs: each execution (each plan's over the bar
+    limit), or each day. Only the open one is built and sent."""
 
     EXECUTION = "execution"
     DAY = "day"
 
 
-DEFAULT_STATUS_CHART = StatusChart.EXECUTION
 DEFAULT_STANDUP_AT = time(9, 30)
-WINDOW_BOUNDS = (5, 200)  # fewer than 5 runs is never flaky; more than 200 is not a window
+# Fewer than 5 runs is never flaky (analytics.flaky.MIN_RUNS); more than 200 are not a W anyone
+# reads.
+WINDOW_BOUNDS = (5, 200)
 # The thresholds a link and the flaky page's widget both take (inclusive): the same pair, so a
 # link's threshold is never one the widget cannot show (and silently replaces). 0.01 lists
-# scenarios with one flip in up to 101 runs; a lower one lists no more within a window of 200.
+# scenarios with one flip in up to 101 runs; a lower one lists no more within a W of 200.
 THRESHOLD_BOUNDS = (0.01, 1.0)
 # The days a custom range may name. The date pickers need bounds, and a day outside these is a
-# typo rather than a test run (and would overflow a window around it).
+# typo rather than a test run (and would overflow the span of time around it).
 FIRST_DAY = date(1970, 1, 1)
 LAST_DAY = date(9998, 12, 31)
+
+
+@dataclass(frozen=True)
+class Param(Generic[T]):
+    """One query parameter: its `name` in the URL, the `ViewState` `field` it fills, its
+    `kind` (how it is read, within which bounds, and written) and its `default` (what an absent
+    or bad value means; a default is left out of a written link)."""
+
+    name: str
+    field: str
+    kind: kinds.Kind[T]
+    default: T
+
+
+# -- the table --------------------------------------------------------------------------------
+PROJECT = Param("project", "project", kinds.Id("project"), default=None)
+PLAN = Param("plan", "plan", kinds.Id("plan"), default=None)
+ACTIVE = Param("active", "active_only", kinds.Flag('"active plans only"'), default=True)
+# Executions of any of these statuses; none: any status.
+STATUS: Param[tuple[str, ...]] = Param("status", "statuses", kinds.Statuses(), default=())
+RANGE = Param(
+    "range",
+    "date_range",
+    kinds.Choice(DateRange, "the last {default.label} are shown"),
+    default=DateRange.LAST_7_DAYS,
+)
+# A custom range's first and last days (the viewer's calendar days); only with CUSTOM.
+FROM = Param("from", "date_from", kinds.Day(FIRST_DAY, LAST_DAY), default=None)
+TO = Param("to", "date_to", kinds.Day(FIRST_DAY, LAST_DAY), default=None)
+MINE = Param("mine", "mine", kinds.Flag('"only my executions"'), default=False)
+EXECUTION = Param("execution", "execution", kinds.Id("execution"), default=None)
+# When the selected execution started (UTC). The API cannot fetch one execution by id, so this
+# lets a results link find it with a query of a few minutes when it is no longer among the
+# executions its filters select (a "last 7 days" link opened a month later).
+STARTED = Param("started", "execution_start", kinds.Instant(), default=None)
+# An IANA zone; none: the viewer's own (the browser's).
+TZ = Param("tz", "tz", kinds.Zone(), default=None)
+# The standup's local time of day; none: DEFAULT_STANDUP_AT.
+STANDUP_AT = Param("at", "standup_at", kinds.TimeOfDay(DEFAULT_STANDUP_AT), default=None)
+PRESENT = Param("present", "present", kinds.Flag("presenter mode", on="1"), default=False)
+SCENARIO = Param("scenario", "scenario", kinds.Id("scenario"), default=None)  # of the plan
+# W: each plan's last W finished executions are analysed.
+WINDOW = Param(
+    "window", "window", kinds.WholeNumber(WINDOW_BOUNDS, "executions"), default=flaky.DEFAULT_WINDOW
+)
+# A scenario is flaky at or above this score.
+THRESHOLD = Param(
+    "threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS), default=flaky.DEFAULT_THRESHOLD
+)
+# The compared executions; none: the plan's default pair.
+BEFORE = Param("before", "before", kinds.Id("execution"), default=None)
+AFTER = Param("after", "after", kinds.Id("execution"), default=None)
+CHANGES = Param("changes", "only_changes", kinds.Flag('"only changes"'), default=True)
+# The executions page's open status chart tab.
+CHART = Param(
+    "chart",
+    "status_chart",
+    kinds.Choice(StatusChart, 'the status chart shown is "{default.value}"'),
+    default=StatusChart.EXECUTION,
+)
+
+TABLE: tuple[Param[Any], ...] = tuple(row for row in globals().values() if isinstance(row, Param))
+"""Every row above, in order."""
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """Every filter and selection of the dashboard: one typed field per row of the table, in
+    its order, holding the row's default until a link or a widget says otherwise."""
+
+    project: int | None = PROJECT.default
+    plan: int | None = PLAN.default
+    active_only: bool = ACTIVE.default
+    statuses: tuple[str, ...] = STATUS.default
+    date_range: DateRange = RANGE.default
+    date_from: date | None = FROM.default
+    date_to: date | None = TO.default
+    mine: bool = MINE.default
+    execution: int | None = EXECUTION.default
+    execution_start: datetime | None = STARTED.default
+    tz: str | None = TZ.default
+    standup_at: time | None = STANDUP_AT.default
+    present: bool = PRESENT.default
+    scenario: int | None = SCENARIO.default
+    window: int = WINDOW.default
+    threshold: float = THRESHOLD.default
+    before: int | None = BEFORE.default
+    after: int | None = AFTER.default
+    only_changes: bool = CHANGES.default
+    status_chart: StatusChart = CHART.default
+
+    def with_changes(self, **changes: object) -> ViewState:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+# The state mirrors the table: a row without its field (or a field without its row, or with
+# another default) is a mistake found at import, not in a link.
+if [(row.field, row.default) for row in TABLE] != [(f.name, f.default) for f in fields(ViewState)]:
+    raise TypeError("dashboard.state.params: ViewState does not mirror the rows of TABLE")

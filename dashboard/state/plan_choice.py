@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from dashboard.state.url import ViewState
+from dashboard.state.params import AFTER, BEFORE, ViewState
 
 
 @dataclass(frozen=True)
@@ -76,17 +76,19 @@ def check_pair(
     """The two executions to compare: the link's, when they are the plan's, else the plan's
     defaults (its latest finished and the one before), saying why."""
     problems: list[str] = []
-    chosen: dict[str, int | None] = {"before": state.before, "after": state.after}
-    for side in ("before", "after"):
-        ident = chosen[side]
+    instead: tuple[int | None, int | None] = default or (None, None)
+    pair: list[int | None] = []
+    for side, ident, fallback in zip(
+        (BEFORE, AFTER), (state.before, state.after), instead, strict=True
+    ):
         if ident is not None and ident not in plan_execution_ids:
             problems.append(
                 f"Execution {ident} is not an execution of plan {plan_name} in the {lookback}, "
-                f"so the {side} side is the plan's default."
+                f"so the {side.name} side is the plan's default."
             )
-            chosen[side] = None
-    before = chosen["before"] if chosen["before"] is not None else (default[0] if default else None)
-    after = chosen["after"] if chosen["after"] is not None else (default[1] if default else None)
+            ident = None
+        pair.append(fallback if ident is None else ident)
+    before, after = pair
     if before is not None and before == after:
         problems.append(f"Execution {before} is on both sides: pick two different executions.")
     return PairChoice(before, after, problems)

@@ -1,4 +1,5 @@
-"""The dashboard's pages: where their scripts are and at which URL path they are served.
+"""The dashboard's pages: where their scripts are, at which URL path they are served, and which
+query parameters each takes. A new page is one route here (the navigation lists `ALL`).
 
 Paths are relative to `dashboard/app.py`, which is how `st.Page`, `st.switch_page` and
 `st.page_link` name a page. The scripts live in `app_pages/`, not `pages/`, which Streamlit
@@ -8,82 +9,112 @@ would otherwise discover on its own and list twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from dashboard.state import url
+from dashboard.state import params
+from dashboard.state.params import Param
 
 
 @dataclass(frozen=True)
 class Route:
+    """One page: its script, the URL path it is served at, its title and icon in the
+    navigation, and the query parameters it takes."""
+
     script: str
     url_path: str
     title: str
     icon: str
-    params: tuple[str, ...]  # the query parameters the page owns (see dashboard.state.url)
+    # The query parameters the page takes: it reads exactly these from the URL and writes them
+    # back, so a shared link holds what the page shows and nothing stale from another page.
+    # Every page keeps the viewer's time zone, so a link shows the times its sender saw.
+    params: tuple[Param[Any], ...]
     default: bool = False
 
 
+# The pages in the order the navigation lists them.
 PLANS = Route(
     script="app_pages/plans.py",
     url_path="plans",
     title="Plans",
     icon=":material/checklist:",
-    params=url.PLANS_PARAMS,
+    params=(params.PROJECT, params.ACTIVE, params.TZ),
     default=True,  # served at "/"
-)
-EXECUTIONS = Route(
-    script="app_pages/executions.py",
-    url_path="executions",
-    title="Executions",
-    icon=":material/play_circle:",
-    params=url.EXECUTIONS_PARAMS,
-)
-RESULTS = Route(
-    script="app_pages/execution_results.py",
-    url_path="results",
-    title="Execution results",
-    icon=":material/fact_check:",
-    params=url.RESULTS_PARAMS,
 )
 STANDUP = Route(
     script="app_pages/standup.py",
     url_path="standup",
     title="Standup",
     icon=":material/groups:",
-    params=url.STANDUP_PARAMS,
+    params=(
+        params.PROJECT,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.TZ,
+        params.STANDUP_AT,
+        params.PRESENT,
+    ),
 )
 HEALTH = Route(
     script="app_pages/health.py",
     url_path="health",
     title="Plan health",
     icon=":material/monitor_heart:",
-    params=url.HEALTH_PARAMS,
+    params=(params.PROJECT, params.TZ),
+)
+EXECUTIONS = Route(
+    script="app_pages/executions.py",
+    url_path="executions",
+    title="Executions",
+    icon=":material/play_circle:",
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.STATUS,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.MINE,
+        params.TZ,
+        params.CHART,
+    ),
+)
+RESULTS = Route(
+    script="app_pages/execution_results.py",
+    url_path="results",
+    title="Execution results",
+    icon=":material/fact_check:",
+    # The executions filters too, so that "back to executions" restores them.
+    params=(*EXECUTIONS.params, params.EXECUTION, params.STARTED),
 )
 FLAKY = Route(
     script="app_pages/flaky.py",
     url_path="flaky",
     title="Flaky scenarios",
     icon=":material/shuffle:",
-    params=url.FLAKY_PARAMS,
+    params=(params.PROJECT, params.PLAN, params.WINDOW, params.THRESHOLD, params.TZ),
 )
 ENVIRONMENTS = Route(
     script="app_pages/environments.py",
     url_path="environments",
     title="Environments",
     icon=":material/devices:",
-    params=url.ENVIRONMENTS_PARAMS,
+    params=(params.PLAN, params.WINDOW, params.TZ),
 )
 COMPARE = Route(
     script="app_pages/compare.py",
     url_path="compare",
     title="Compare",
     icon=":material/compare_arrows:",
-    params=url.COMPARE_PARAMS,
+    params=(params.PLAN, params.BEFORE, params.AFTER, params.CHANGES, params.TZ),
 )
 SCENARIO = Route(
     script="app_pages/scenario.py",
     url_path="scenario",
     title="Scenario history",
     icon=":material/timeline:",
-    params=url.SCENARIO_PARAMS,
+    params=(params.PLAN, params.SCENARIO, params.WINDOW, params.TZ),
 )
-ALL = (PLANS, STANDUP, HEALTH, EXECUTIONS, RESULTS, FLAKY, ENVIRONMENTS, COMPARE, SCENARIO)
+
+ALL: tuple[Route, ...] = tuple(route for route in globals().values() if isinstance(route, Route))
+"""Every route above, in order."""

@@ -1,7 +1,6 @@
-"""What the scenario analytics pages read: the view and the company's plans they open on, the
-executions of the last 90 days (the executions page's own "90 d" query, so the pages share its
-cache) and the results of each plan's last W finished executions, through the history store
-(`cache.history_results`).
+"""What the scenario analytics pages read: the executions of the last 90 days (the executions
+page's own "90 d" query, so the pages share its cache) and the results of each plan's last W
+finished executions, through the history store (`cache.history_results`).
 
 The flaky, environments and scenario pages look at the same executions for the same W, so
 their results come from one cache entry; a running execution is never part of the window.
@@ -16,73 +15,32 @@ from datetime import datetime
 
 import pandas as pd
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from api_client import ApiError, ScenarioNotFoundError
-from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics.flaky import last_finished
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
 from dashboard.data import cache
 from dashboard.data.connection import Connection
 from dashboard.data.fanout_answer import FanOut
-from dashboard.present.messages import describe_error
-from dashboard.state import plan_choice
-from dashboard.state.query import execution_query
-from dashboard.state.routes import Route
-from dashboard.state.url import DateRange, ViewState
-from dashboard.ui import notices, sidebar, url_filters
+from dashboard.present.messages import describe_left_out
+from dashboard.state.params import DateRange
+from dashboard.state.query import preset_query
+from dashboard.ui import notices
 
 LOOKBACK = DateRange.LAST_90_DAYS
 """How far back executions are looked for: each plan's last W finished ones are among them."""
-
-
-@dataclass(frozen=True)
-class PageStart:
-    """What an analytics page opens on. state/problems: the URL's view and what was wrong with
-    it (shown by the page, after its controls). plans: the company's plans (every one, active
-    or not: old links name retired plans). heading: the title's place, to retitle it."""
-
-    connection: Connection
-    state: ViewState
-    problems: list[str]
-    now: datetime
-    plans: pd.DataFrame
-    plan_names: dict[int, str]
-    heading: DeltaGenerator
-
-
-def start_page(route: Route, title: str, *, plan_for: str | None = None) -> PageStart:
-    """Read the page's view from the URL, draw its title and load the company's plans (the
-    page stops after saying why they could not be loaded). With `plan_for` (what the page
-    needs one plan for: "heat map"), a plan id the company does not have is dropped, saying so.
-    """
-    connection = sidebar.current_connection()
-    parsed = url_filters.read_view(route)
-    state, problems = parsed.state, list(parsed.problems)
-    now = sidebar.now(connection)
-    heading = st.empty()
-    heading.title(title)
-    try:
-        plans = cache.plans(connection, active_only=False).plans
-    except ApiError as error:
-        notices.show_error(error, part="the plan list")
-        st.stop()
-    plan_names = plan_analytics.plan_names(plans)
-    if plan_for is not None:
-        checked = plan_choice.check_plan(state, plan_names, page=plan_for)
-        state, problems = checked.state, problems + checked.problems
-    return PageStart(connection, state, problems, now, plans, plan_names, heading)
+LOOKBACK_WORDS = "last 90 days"
 
 
 @dataclass(frozen=True)
 class AnalyticsInput:
     """executions: every execution of the lookback in scope (running ones too).
-    window: each plan's last W finished executions (rows of `executions`).
+    analysed: each plan's last W finished executions, the window (rows of `executions`).
     results: their results. fan_out: where the results came from, and what failed."""
 
     executions: pd.DataFrame
-    window: pd.DataFrame
+    analysed: pd.DataFrame
     results: pd.DataFrame
     fan_out: FanOut | None
 
@@ -92,13 +50,11 @@ def lookback_executions(
 ) -> pd.DataFrame:
     """The executions of the lookback (one project or plan, or all); the page stops after
     showing why they could not be loaded."""
-    query = execution_query(
-        ViewState(project=project, plan=plan, date_range=LOOKBACK), now=now, email=None
-    )
+    query = preset_query(LOOKBACK, now=now, project=project, plan=plan)
     try:
         return cache.executions(connection, query).executions
     except ApiError as error:
-        notices.show_error(error, part="the executions of the last 90 days")
+        notices.show_error(error, part=f"the executions of the {LOOKBACK_WORDS}")
         st.stop()
 
 
@@ -161,17 +117,9 @@ def _window_of(
 
 def show_failures(fan_out: FanOut) -> None:
     """Say which results could not be loaded (the rest are used)."""
-    if not fan_out.failures:
-        return
-    first = fan_out.failures[0]
-    text = describe_error(first.error, part=f"scenario {first.scenario_id}").text
-    notices.show_messages(
-        [
-            f"{len(fan_out.failures):,} of {fan_out.counts.pairs:,} scenario results could not be "
-            f"loaded and are left out; the first: {text}"
-        ],
-        severity="warning",
-    )
+    failures = [(failure.scenario_id, failure.error) for failure in fan_out.failures]
+    left_out = describe_left_out(failures, fan_out.counts.pairs)
+    notices.show_messages([left_out] if left_out else [], severity="warning")
 
 
 def _no_results() -> pd.DataFrame:

@@ -18,12 +18,12 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.data.connection import Source
-from dashboard.data.store_access import CHECK_INTERVAL, RETRY_AFTER
-from dashboard.data.store_status import RETRY_AFTER as RETRY_AFTER_OPEN
 from dashboard.data.store_status import HistoryStatus
+from dashboard.present import freshness
 from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error
 from dashboard.present.tables import ResultMessage
+from dashboard.ui import session
 
 _NOTICES = {"error": st.error, "warning": st.warning, "info": st.info}
 
@@ -73,8 +73,11 @@ def plain(text: object) -> None:
     st.text(visible_text(text))
 
 
-def caption(text: str) -> None:
-    """A caption that may contain names from the service: shown literally, never a link."""
+def caption(text: str | None) -> None:
+    """A caption that may contain names from the service: shown literally, never a link.
+    Nothing is drawn for none (or an empty one)."""
+    if not text:
+        return
     with st.container(key=_key(CAPTION_KEY)):
         st.text(visible_text(text, one_line=True))
 
@@ -112,9 +115,7 @@ def show_error(
     always worded as one (see `messages.form_connection_failed`).
     """
     if source is None:
-        from dashboard.ui import sidebar  # here: sidebar is drawn by the app, notices by pages
-
-        source = sidebar.current_connection().source
+        source = session.current_connection().source
     if source == "session":
         _wait_out_form_failure()
     show_message(describe_error(error, part=part, filters=filters, source=source))
@@ -131,47 +132,9 @@ def _wait_out_form_failure() -> None:
         time.sleep(remaining)
 
 
-_WITHHELD = {
-    "refused": "the service refused this connection's token",
-    "denied": "the service does not let this token see this company's executions",
-    "no credential": "this connection has no token",
-}
-_ALL_LIVE = "everything on this page is asked of the service"
-
-
-def history_notice_text(status: HistoryStatus, *, form: bool = False) -> str | None:
-    """One calm sentence when the pages do not use the stored history, and why; None when they
-    do. A connection made with the sidebar's form is told no reason (see
-    `messages.form_connection_failed`: the form must not tell a closed port from a refused
-    token). No token and no password: a store's own message names the server without it."""
-    if status.state == "on":
-        return None
-    if status.state == "off":
-        reason = status.reason.strip().rstrip(".") or "The history store could not be opened"
-        return (
-            f"Stored history is off for now: {reason}. It is tried again on the next page load "
-            f"(at most every {round(RETRY_AFTER_OPEN)} s); meanwhile {_ALL_LIVE}."
-        )
-    if form:
-        return (
-            "Stored history is not used: the service did not confirm this connection's "
-            f"credential, so {_ALL_LIVE}."
-        )
-    if status.reason == "unchecked":
-        return (
-            "Stored history is not used for now: the service could not be asked whether this "
-            f"token may see it, so {_ALL_LIVE}; it is asked again in {round(RETRY_AFTER)} s."
-        )
-    why = _WITHHELD.get(status.reason, "the service did not accept this connection's token")
-    return (
-        f"Stored history is not used: {why}, so {_ALL_LIVE}; it is asked again within "
-        f"{CHECK_INTERVAL // 60} minutes, or at Refresh."
-    )
-
-
 def history_notice(status: HistoryStatus, *, form: bool = False) -> None:
-    """`history_notice_text` as a caption, when there is anything to say."""
-    text = history_notice_text(status, form=form)
+    """`freshness.history_notice_text` as a caption, when there is anything to say."""
+    text = freshness.history_notice_text(status, form=form)
     if text:
         with st.container(key=_key(HISTORY_KEY)):
             caption(text)

@@ -6,9 +6,6 @@ browser session's `st.session_state` only: never in the URL, on disk or in a cac
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import streamlit as st
@@ -19,45 +16,10 @@ from dashboard.data.connection import Connection
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
-from dashboard.ui import notices
+from dashboard.ui import notices, session
 
-_FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
 _REFRESH_REFUSED = "refresh.refused"  # seconds to wait, when Refresh came too soon
 _HISTORY_CLEARED = "history.cleared"  # what "Clear stored history" did, shown once
-_SHOWN = "connection.shown"  # (fingerprint, place): the connection the page last showed, where
-
-
-def current_connection() -> Connection:
-    """The connection pages use: the first configured source, else the embedded demo."""
-    resolution = _resolve()
-    if resolution.connection is not None:
-        return resolution.connection
-    return cache.demo_service().connection
-
-
-@contextmanager
-def page_area(conn: Connection) -> Iterator[None]:
-    """Where the page is drawn: one of two places, the other left empty. When this session's
-    connection changed since its last run, the page moves to the other place and an empty
-    element takes the one it had: the previous page (all it held) leaves the browser at once,
-    before anything is asked of the new service, so a service that is slow to answer never has
-    the previous connection's data shown under its name. Otherwise the page stays where it is
-    while the run redraws it.
-
-    (Two places, not one: Streamlit sends only the last of two deltas to one place, so an empty
-    element followed by the page's container there would never reach the browser.)"""
-    shown, place = st.session_state.get(_SHOWN, (None, 0))
-    if shown is not None and shown != conn.fingerprint:
-        place = 1 - place
-    st.session_state[_SHOWN] = (conn.fingerprint, place)
-    places = [st.empty(), st.empty()]
-    with places[place].container():
-        yield
-
-
-def now(conn: Connection) -> datetime:
-    """The time presets count back from: the demo data's own clock, or the wall clock."""
-    return conn.clock or datetime.now(UTC)
 
 
 def sidebar(conn: Connection) -> None:
@@ -68,7 +30,7 @@ def sidebar(conn: Connection) -> None:
         fresh = freshness.history_freshness(cache.store_meta(conn), datetime.now(UTC))
         if fresh:
             st.caption(escape_markdown(fresh))
-        resolution = _resolve()
+        resolution = session.resolve()
         if resolution.problems:
             st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))
         st.button(
@@ -130,7 +92,7 @@ def _connection_form(conn: Connection) -> None:
             # button's value could be read below).
             st.form_submit_button("Connect", on_click=_remember_form, width="stretch")
         if conn.source == "session":
-            st.button("Disconnect", on_click=_forget_form, width="stretch")
+            st.button("Disconnect", on_click=session.forget_form, width="stretch")
 
 
 def _field(name: str) -> str:
@@ -143,7 +105,7 @@ def _remember_form() -> None:
     # The token is wrapped at once and the fields are emptied, so the plain token is neither
     # kept in the widget's state nor sent back to the browser.
     values["token"] = SecretStr(values["token"])
-    st.session_state[_FORM_VALUES] = values
+    session.remember_form(values)
     for name in names:
         st.session_state[_field(name)] = ""
 
@@ -181,16 +143,4 @@ def _do_clear_history(conn: Connection) -> None:
         "The history store could not be used (missing, read-only or busy): nothing was cleared."
         if held is None
         else f"Stored history cleared ({held:,} results)."
-    )
-
-
-def _forget_form() -> None:
-    st.session_state.pop(_FORM_VALUES, None)
-
-
-def _resolve() -> connection.Resolution:
-    return connection.resolve(
-        session=st.session_state.get(_FORM_VALUES),
-        secrets=cache.secrets(),
-        env=os.environ,
     )

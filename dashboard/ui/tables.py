@@ -56,3 +56,34 @@ def table(
         on_click="ignore",
     )
     return selected
+
+
+# -- the looks of columns the pages share ---------------------------------------------------------
+# Functions, not constants: Streamlit may amend a column's configuration when it shows a table.
+
+
+def ident_column(**more: Any) -> Any:
+    """An id (scenario, execution, plan): as written, without thousands separators."""
+    return st.column_config.NumberColumn(format="%d", width="small", **more)
+
+
+def link_column(text: str) -> Any:
+    """A link shown as `text` ("history", "results", "node log")."""
+    return st.column_config.LinkColumn(display_text=text)
+
+
+def time_column(tz: str | None = None, *, with_year: bool = False) -> Any:
+    """A moment, in `tz` (None: the table's own zone)."""
+    return st.column_config.DatetimeColumn(
+        format="D MMM YYYY, HH:mm" if with_year else "D MMM, HH:mm", timezone=tz
+    )
+
+
+def rate_column(**more: Any) -> Any:
+    """A pass rate in percent."""
+    return st.column_config.NumberColumn(format="%.1f %%", **more)
+
+
+def wide_text_column() -> Any:
+    """A message: the widest column."""
+    return st.column_config.TextColumn(width="large")

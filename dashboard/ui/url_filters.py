@@ -17,7 +17,8 @@ import streamlit as st
 
 from dashboard.present.formatting import visible_text
 from dashboard.state import url as url_state
-from dashboard.state.params import TZ
+from dashboard.state.kinds import Day, Share, WholeNumber
+from dashboard.state.params import TZ, Param, ViewState
 from dashboard.state.routes import Route
 
 T = TypeVar("T")
@@ -49,40 +50,51 @@ def read_view(route: Route) -> url_state.ParsedState:
     return replace(parsed, state=parsed.state.with_changes(tz=chosen))
 
 
-def write_url(state: url_state.ViewState, route: Route) -> None:
+def write_url(state: ViewState, route: Route) -> None:
     """Make the URL hold exactly the page's state: bad and foreign parameters are dropped."""
     wanted = url_state.to_query_params(state, route.params)
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 
 
-def link_params(state: url_state.ViewState, route: Route) -> dict[str, str]:
+def link_params(state: ViewState, route: Route) -> dict[str, str]:
     """Query parameters for a link or switch to `route` showing `state`."""
     return url_state.to_query_params(state, route.params)
+
+
+def switch_to(route: Route, state: ViewState) -> None:
+    """Open `route` showing `state` (a selected row opens its page)."""
+    st.switch_page(route.script, query_params=link_params(state, route))
+
+
+def page_link(route: Route, state: ViewState | None, *, label: str, icon: str) -> None:
+    """A link to `route` showing `state` (None: the page as it opens by default)."""
+    params = link_params(state, route) if state is not None else None
+    st.page_link(route.script, label=label, icon=icon, query_params=params)
 
 
 class UrlFilters:
     """Filter widgets whose values live in the URL.
 
-    `field` is a `ViewState` attribute. `resets` names fields that go back to their default
-    when this one changes (a new project clears the plan, for instance).
+    Each widget is bound to a parameter (a row of `dashboard.state.params`). `resets` gives
+    parameters a new value when this one changes (a new project clears the plan, for instance).
     """
 
-    def __init__(self, route: Route, state: url_state.ViewState) -> None:
+    def __init__(self, route: Route, state: ViewState) -> None:
         self._route = route
         self._state = state
 
     def selectbox(
         self,
         label: str,
-        field: str,
+        param: Param[Any],
         options: Mapping[T, str],
         *,
-        resets: Mapping[str, Any] | None = None,
+        resets: Mapping[Param[Any], Any] | None = None,
         **widget_args: Any,
     ) -> T:
         """A selectbox; the option keyed None (e.g. "All projects") stands for "no filter"."""
-        key = self._seed(field, to_widget=_none_to_all)
+        key = self._seed(param, to_widget=_none_to_all)
         # Option labels are often the service's names (projects, plans): shown as visible text.
         labels = {_none_to_all(value): visible_text(text) for value, text in options.items()}
         value = st.selectbox(
@@ -90,41 +102,41 @@ class UrlFilters:
             list(labels),
             format_func=lambda option: labels.get(option, str(option)),
             key=key,
-            on_change=self._commit(field, key, resets, from_widget=_all_to_none),
+            on_change=self._commit(param, key, resets, from_widget=_all_to_none),
             **widget_args,
         )
         return _all_to_none(value)
 
     def multiselect(
-        self, label: str, field: str, options: Mapping[T, str], **widget_args: Any
+        self, label: str, param: Param[Any], options: Mapping[T, str], **widget_args: Any
     ) -> tuple[T, ...]:
-        """Several values of a tuple field; none chosen means "no filter"."""
-        key = self._seed(field, to_widget=list)
+        """Several values of a tuple parameter; none chosen means "no filter"."""
+        key = self._seed(param, to_widget=list)
         labels = dict(options)
         value = st.multiselect(
             label,
             list(labels),
             format_func=lambda option: labels.get(option, str(option)),
             key=key,
-            on_change=self._commit(field, key, from_widget=tuple),
+            on_change=self._commit(param, key, from_widget=tuple),
             **widget_args,
         )
         return tuple(value)
 
-    def toggle(self, label: str, field: str, **widget_args: Any) -> bool:
-        key = self._seed(field)
-        return st.toggle(label, key=key, on_change=self._commit(field, key), **widget_args)
+    def toggle(self, label: str, param: Param[bool], **widget_args: Any) -> bool:
+        key = self._seed(param)
+        return st.toggle(label, key=key, on_change=self._commit(param, key), **widget_args)
 
     def segmented(
         self,
         label: str,
-        field: str,
+        param: Param[Any],
         options: Mapping[T, str],
         *,
-        resets: Mapping[str, Any] | None = None,
+        resets: Mapping[Param[Any], Any] | None = None,
         **widget_args: Any,
     ) -> T:
-        key = self._seed(field)
+        key = self._seed(param)
         labels = {value: visible_text(text) for value, text in options.items()}
         value = st.segmented_control(
             label,
@@ -132,61 +144,80 @@ class UrlFilters:
             format_func=lambda option: labels[option],
             required=True,
             key=key,
-            on_change=self._commit(field, key, resets),
+            on_change=self._commit(param, key, resets),
             **widget_args,
         )
-        return value if value is not None else getattr(self._state, field)
+        return value if value is not None else getattr(self._state, param.field)
 
-    def tabs(self, field: str, labels: Mapping[T, str]) -> dict[T, Any]:
-        """Tabs whose open one is the field's value (`labels`: value -> tab label), each
+    def tabs(self, param: Param[Any], labels: Mapping[T, str]) -> dict[T, Any]:
+        """Tabs whose open one is the parameter's value (`labels`: value -> tab label), each
         container's `.open` saying whether it is the open one: a page builds only what the
         open tab shows. Opening another tab writes it to the URL, then reruns."""
-        key = self._seed(field, to_widget=lambda value: labels[value])
+        key = self._seed(param, to_widget=lambda value: labels[value])
         values = {text: value for value, text in labels.items()}
         default = next(iter(labels))
         containers = st.tabs(
             list(labels.values()),
             key=key,
             on_change=self._commit(
-                field, key, from_widget=lambda label: values.get(label, default)
+                param, key, from_widget=lambda label: values.get(label, default)
             ),
         )
         return dict(zip(labels, containers, strict=True))
 
-    def number(self, label: str, field: str, **widget_args: Any) -> Any:
-        """A number input (whole when the field is an int, e.g. the flaky window)."""
-        key = self._seed(field)
-        return st.number_input(label, key=key, on_change=self._commit(field, key), **widget_args)
+    def number(self, label: str, param: Param[Any], **widget_args: Any) -> Any:
+        """A number input within the parameter's bounds (whole for a whole number, such as W):
+        a value a link may hold is one the widget shows as it is."""
+        kind = param.kind
+        if isinstance(kind, WholeNumber | Share):
+            widget_args = {"min_value": kind.bounds[0], "max_value": kind.bounds[1]} | widget_args
+        key = self._seed(param)
+        return st.number_input(label, key=key, on_change=self._commit(param, key), **widget_args)
 
-    def date(self, label: str, field: str, **widget_args: Any) -> date | None:
-        key = self._seed(field)
-        value = st.date_input(label, key=key, on_change=self._commit(field, key), **widget_args)
+    def date(
+        self,
+        label: str,
+        param: Param[date | None],
+        *,
+        after: date | None = None,
+        before: date | None = None,
+        **widget_args: Any,
+    ) -> date | None:
+        """A day within the parameter's bounds, or from `after` to `before` when given (a custom
+        range's other end). Bounds are always given: a picker's own (ten years around today)
+        would reject a day the link may hold."""
+        kind = param.kind
+        if isinstance(kind, Day):
+            widget_args |= {"min_value": after or kind.first, "max_value": before or kind.last}
+        key = self._seed(param)
+        value = st.date_input(label, key=key, on_change=self._commit(param, key), **widget_args)
         return value if isinstance(value, date) else None
 
-    def time(self, label: str, field: str, default: Any, **widget_args: Any) -> Any:
-        """A time of day; `default` stands in for a field that is None."""
-        key = self._seed(field, to_widget=lambda value: default if value is None else value)
-        return st.time_input(label, key=key, on_change=self._commit(field, key), **widget_args)
+    def time(self, label: str, param: Param[Any], default: Any, **widget_args: Any) -> Any:
+        """A time of day; `default` stands in for a parameter that is None."""
+        key = self._seed(param, to_widget=lambda value: default if value is None else value)
+        return st.time_input(label, key=key, on_change=self._commit(param, key), **widget_args)
 
-    def _seed(self, field: str, to_widget: Callable[[Any], Any] = lambda v: v) -> str:
-        key = f"{self._route.url_path}.{field}"
-        st.session_state[key] = to_widget(getattr(self._state, field))
+    def _seed(self, param: Param[Any], to_widget: Callable[[Any], Any] = lambda v: v) -> str:
+        key = f"{self._route.url_path}.{param.field}"
+        st.session_state[key] = to_widget(getattr(self._state, param.field))
         return key
 
     def _commit(
         self,
-        field: str,
+        param: Param[Any],
         key: str,
-        resets: Mapping[str, Any] | None = None,
+        resets: Mapping[Param[Any], Any] | None = None,
         from_widget: Callable[[Any], Any] = lambda v: v,
     ) -> Callable[[], None]:
         route = self._route
 
         def commit() -> None:
             current = url_state.parse(st.query_params.to_dict(), route.params).state
-            changes = {field: from_widget(st.session_state[key]), **(resets or {})}
-            if field == "tz":  # the viewer's choice holds on every page (None: the browser's)
-                st.session_state[CHOSEN_ZONE] = changes[field]
+            value = from_widget(st.session_state[key])
+            changes = {param.field: value} | {row.field: v for row, v in (resets or {}).items()}
+            if param is TZ:  # the viewer's choice holds on every page (None: the browser's)
+                st.session_state[CHOSEN_ZONE] = value
             write_url(current.with_changes(**changes), route)
 
         return commit

@@ -8,8 +8,8 @@ from zoneinfo import available_timezones
 
 import streamlit as st
 
+from dashboard.state.params import TZ, ViewState
 from dashboard.state.routes import Route
-from dashboard.state.url import ViewState
 from dashboard.ui.url_filters import UrlFilters
 
 FALLBACK_ZONE = "UTC"
@@ -33,7 +33,7 @@ def viewer_zone(widgets: UrlFilters, state: ViewState, *, label: str = "Time zon
     options.update((zone, zone) for zone in _zones())
     if state.tz is not None:
         options.setdefault(state.tz, state.tz)
-    chosen = widgets.selectbox(label, "tz", options)
+    chosen = widgets.selectbox(label, TZ, options)
     return chosen or browser
 
 

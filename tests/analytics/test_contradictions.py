@@ -15,7 +15,7 @@ from dashboard.analytics.contradictions import (
     summary_disagreement,
     without_impossible_runtimes,
 )
-from dashboard.present.messages import (
+from dashboard.present.notes import (
     describe_contradictions,
     describe_summary_disagreement,
 )

@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, sync_playwright
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "artifacts" / "browser"
 
-# Debian's chromium, as the issue asks; Playwright's own browser download is not available.
+# Debian's chromium: Playwright's own browser download is not available on this machine.
 CHROMIUM_CANDIDATES = ("chromium", "/usr/bin/chromium")
 CHROMIUM_ARGS = (
     "--no-sandbox",

@@ -44,7 +44,7 @@ def test_no_token_in_pages_urls_downloads_or_logs(
 
     screen.open_app(page, f"{dashboard.url}/executions?plan={demo_plan.id}&range=30d")
     executions = screen.expect_table_settled(page)
-    screen.expect_charts(page, 3)  # the closed "Per day" tab's chart is not sent (#10)
+    screen.expect_charts(page, 3)  # the closed "Per day" tab's chart is not sent
     check(page, secrets, "the executions page")
     _, executions_csv = screen.download_table(page, downloads)
     secrets.assert_absent(executions_csv, "the executions CSV")

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 # durations are words in the grid and seconds in the file).
 PLAIN_COLUMNS = ("Id", "Plan", "Project", "User")
 # The file's header names a time column's zone and a duration's unit: "Start (UTC)",
-# "Duration (s)" (issue 15); without them it is the grid's header.
+# "Duration (s)"; without them it is the grid's header.
 _UNIT = re.compile(r" \((?:s|UTC|[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)+)\)$")
 
 

@@ -16,7 +16,7 @@ from tests.browser.harness import Secrets, StreamlitServer
 pytestmark = pytest.mark.browser
 
 # Results per execution, runtime, pass rate per day; results per day only when its tab is open
-# (issue 10: a closed tab's chart is neither built nor sent).
+# (a closed tab's chart is neither built nor sent).
 CHARTS_ON_EXECUTIONS = 3
 
 

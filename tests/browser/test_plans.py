@@ -28,7 +28,7 @@ def test_fresh_dashboard_shows_the_plans_table_and_kpis(
     grid.expect_rows(len(active_plans))
     assert kpis["Plans"] == f"{len(active_plans):,}"
     assert kpis["Scenarios"] == f"{sum(len(p.scenarios) for p in active_plans):,}"
-    # Each plan leads with where it stands (issue 15), then its settings.
+    # Each plan leads with where it stands, then its settings.
     assert grid.headers()[:7] == [
         "Id",
         "Plan",

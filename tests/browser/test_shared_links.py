@@ -63,7 +63,7 @@ def test_each_pages_link_reopens_the_same_view_in_a_new_browser(
     expect(page).to_have_url(re.compile(rf"[?&]status={demo_plan.status}(&|$)"))
     screen.wait_until_idle(page)
     screen.Grid.only(page).expect_rows(demo_plan.executions_30d_status)
-    screen.expect_charts(page, 3)  # the closed "Per day" tab's chart is not sent (#10)
+    screen.expect_charts(page, 3)  # the closed "Per day" tab's chart is not sent
     executions_view = screen.view(page)
     assert executions_view["selects"] == {"Project": project, "Plan": demo_plan.name}
     assert executions_view["picks"] == {"Status": [status_label(demo_plan.status)]}

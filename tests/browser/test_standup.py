@@ -217,7 +217,7 @@ LUMINANCE_JS = """el => {
 def test_presenter_mode_reads_in_the_dark_theme(
     page: Page, dashboard: StreamlitServer, plan_names: dict[int, str]
 ) -> None:
-    """Issue 11: presenter mode on a TV in the dark theme: dark page, light large type."""
+    """Presenter mode on a TV in the dark theme: dark page, light large type."""
     grids = open_standup(page, f"{dashboard.url}/standup?tz=UTC&present=1&embed_options=dark_theme")
 
     expect(page.get_by_test_id("stApp")).to_have_css("background-color", "rgb(18, 20, 24)")

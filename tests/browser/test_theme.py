@@ -1,4 +1,4 @@
-"""The theme a viewer picks holds on every page, and a shared link can carry one (issue 15)."""
+"""The theme a viewer picks holds on every page, and a shared link can carry one."""
 
 from __future__ import annotations
 

@@ -86,7 +86,9 @@ def test_the_digest_arrives_once_with_the_planted_items_and_absolute_links(
         assert url.startswith(DASHBOARD), url
         page = url[len(DASHBOARD) :].split("?")[0]
         assert page in by_path, url
-        assert set(parse_qs(urlsplit(url).query)) <= set(by_path[page].params), url
+        assert set(parse_qs(urlsplit(url).query)) <= {
+            param.name for param in by_path[page].params
+        }, url
 
     # The turned-red item's links open the failing execution and the plan's executions.
     turned_red = LINK.findall(parts["Turned red"])

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.state import links, plan_choice
+from dashboard.state import links, params, plan_choice, routes
 from dashboard.state import url as url_state
-from dashboard.state.url import ViewState
+from dashboard.state.params import ViewState
 
 ANALYTICS = (
-    *url_state.FLAKY_PARAMS,
-    *url_state.ENVIRONMENTS_PARAMS,
-    *url_state.COMPARE_PARAMS,
-    *url_state.SCENARIO_PARAMS,
+    *routes.FLAKY.params,
+    *routes.ENVIRONMENTS.params,
+    *routes.COMPARE.params,
+    *routes.SCENARIO.params,
 )
 
 
@@ -34,7 +34,7 @@ def test_analytics_state_survives_a_round_trip(state: ViewState) -> None:
 
 
 def test_defaults_stay_out_of_the_link() -> None:
-    state = ViewState(window=url_state.DEFAULT_WINDOW, threshold=0.2, only_changes=True)
+    state = ViewState(window=params.WINDOW.default, threshold=0.2, only_changes=True)
     assert url_state.to_query_params(state, ANALYTICS) == {}
     assert url_state.to_query_params(ViewState(threshold=0.25), ANALYTICS) == {"threshold": "0.25"}
 

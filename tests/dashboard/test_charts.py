@@ -9,7 +9,7 @@ from dashboard.analytics import executions as execution_analytics
 from dashboard.analytics import results as result_analytics
 from dashboard.analytics import verdicts
 from dashboard.data import frames
-from dashboard.present import charts, colors
+from dashboard.present import charts, colors, results_charts, runtime_chart
 from tests.dashboard import records
 
 
@@ -86,7 +86,7 @@ def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> N
         ]
     )
 
-    fig = charts.runtime_trend(pd.concat([executions, partly_running, finished]))
+    fig = runtime_chart.runtime_trend(pd.concat([executions, partly_running, finished]))
 
     assert [trace.type for trace in fig.data] == ["scatter"]
     (trace,) = fig.data
@@ -98,7 +98,7 @@ def test_runtime_trend_uses_human_units_and_leaves_running_executions_out() -> N
 
 
 def test_runtime_trend_of_many_executions_is_drawn_with_webgl() -> None:
-    many = charts.WEBGL_POINTS + 1
+    many = runtime_chart.WEBGL_POINTS + 1
     executions = frames.executions_frame(
         [
             records.execution(i, start_date=f"2026-11-{1 + i % 19:02d}T{i % 24:02d}:00:00Z")
@@ -106,7 +106,7 @@ def test_runtime_trend_of_many_executions_is_drawn_with_webgl() -> None:
         ]
     )
 
-    fig = charts.runtime_trend(executions)
+    fig = runtime_chart.runtime_trend(executions)
 
     (trace,) = fig.data
     assert trace.type == "scattergl"
@@ -119,7 +119,7 @@ def test_runtime_trend_has_one_line_per_plan() -> None:
         [records.execution(1, runtime=5_000), records.execution(2, plan_id=4, plan_name="Other")]
     )
 
-    fig = charts.runtime_trend(executions)
+    fig = runtime_chart.runtime_trend(executions)
 
     assert sorted(trace.name for trace in fig.data) == ["Checkout smoke", "Other"]
     assert fig.layout.yaxis.title.text == "Runtime (minutes)"
@@ -142,7 +142,7 @@ def test_level_breakdown_colours_each_level() -> None:
         [records.result(1, level="SUCCESS"), records.result(2, level="Odd")]
     )
 
-    fig = charts.level_breakdown(result_analytics.level_breakdown(results))
+    fig = results_charts.level_breakdown(result_analytics.level_breakdown(results))
 
     (trace,) = fig.data
     assert trace.type == "bar"
@@ -160,7 +160,7 @@ def test_environment_matrix_is_a_heatmap_of_outcomes() -> None:
         [records.result(1), records.result(2, level="FAILURE", environment=linux)]
     )
 
-    fig = charts.environment_matrix(result_analytics.environment_matrix(results))
+    fig = results_charts.environment_matrix(result_analytics.environment_matrix(results))
 
     (trace,) = fig.data
     assert trace.type == "heatmap"
@@ -183,8 +183,8 @@ def test_names_from_the_service_are_shown_literally_not_as_html() -> None:
 
     figures = [
         charts.status_per_execution(frames.status_counts_frame([]), executions),
-        charts.runtime_trend(executions),
-        charts.environment_matrix(result_analytics.environment_matrix(results)),
+        runtime_chart.runtime_trend(executions),
+        results_charts.environment_matrix(result_analytics.environment_matrix(results)),
     ]
 
     rendered = "".join(fig.to_json() for fig in figures)
@@ -203,10 +203,10 @@ def test_every_chart_copes_with_no_data() -> None:
     figures = [
         charts.status_per_execution(counts, executions),
         charts.status_per_day(execution_analytics.status_counts_per_day(counts)),
-        charts.runtime_trend(executions),
+        runtime_chart.runtime_trend(executions),
         charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions)),
-        charts.level_breakdown(result_analytics.level_breakdown(results)),
-        charts.environment_matrix(result_analytics.environment_matrix(results)),
+        results_charts.level_breakdown(result_analytics.level_breakdown(results)),
+        results_charts.environment_matrix(result_analytics.environment_matrix(results)),
     ]
 
     for fig in figures:
@@ -215,7 +215,7 @@ def test_every_chart_copes_with_no_data() -> None:
 
 def test_runtime_trend_of_more_than_the_limit_draws_each_plans_daily_median() -> None:
     """Issue 10: tens of thousands of executions become one point per plan and day."""
-    per_day = charts.RUNTIME_POINT_LIMIT // 2 + 1
+    per_day = runtime_chart.RUNTIME_POINT_LIMIT // 2 + 1
     days = ["2026-11-01", "2026-11-02"]
     executions = frames.executions_frame(
         [
@@ -228,9 +228,9 @@ def test_runtime_trend_of_more_than_the_limit_draws_each_plans_daily_median() ->
             for i in range(per_day)
         ]
     )
-    assert charts.runtime_is_aggregated(executions)
+    assert runtime_chart.runtime_is_aggregated(executions)
 
-    fig = charts.runtime_trend(executions)
+    fig = runtime_chart.runtime_trend(executions)
 
     (trace,) = fig.data
     assert trace.type == "scatter"
@@ -238,7 +238,9 @@ def test_runtime_trend_of_more_than_the_limit_draws_each_plans_daily_median() ->
     assert list(trace.y) == [2.0, 2.0]  # the median, in minutes
     assert trace.customdata[0][3] == per_day
     assert "median" in trace.hovertemplate
-    assert not charts.runtime_is_aggregated(executions.head(charts.RUNTIME_POINT_LIMIT))
+    assert not runtime_chart.runtime_is_aggregated(
+        executions.head(runtime_chart.RUNTIME_POINT_LIMIT)
+    )
 
 
 # -- the status chart above the bar limit: the window per plan (#10) ---------------------------

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from dashboard.data import frames
 from dashboard.state import choices
 from dashboard.state import query as query_state
-from dashboard.state.url import ViewState
+from dashboard.state.params import ViewState
 from tests.dashboard import records
 
 PLANS = frames.plans_frame(
@@ -99,12 +99,12 @@ def test_the_slice_names_the_filters_and_the_window() -> None:
     )
     now = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 
-    until_now = query_state.TimeWindow(datetime(2026, 11, 13, tzinfo=UTC), None)
-    open_start = query_state.TimeWindow(None, datetime(2026, 11, 18, tzinfo=UTC))
+    until_now = query_state.Period(datetime(2026, 11, 13, tzinfo=UTC), None)
+    open_start = query_state.Period(None, datetime(2026, 11, 18, tzinfo=UTC))
 
-    assert choices.executions_slice(executions, chosen, window=until_now, now=now) == (
+    assert choices.executions_slice(executions, chosen, period=until_now, now=now) == (
         "1 execution of plan Checkout, with status ERROR, started by you, 13 Nov \u2013 20 Nov"
     )
-    assert choices.executions_slice(executions, chosen, window=open_start, now=now).endswith(
+    assert choices.executions_slice(executions, chosen, period=open_start, now=now).endswith(
         "14 Nov \u2013 18 Nov"  # an open start is the first execution's
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dashboard.analytics.verdicts import KNOWN_STATUSES
 from dashboard.data import frames
-from dashboard.present import charts, colors
+from dashboard.present import colors, runtime_chart
 from tests.dashboard import records
 
 
@@ -21,8 +21,8 @@ def test_a_plans_colour_comes_from_its_id_not_from_what_else_is_shown() -> None:
     def color_of(figure: object, name: str) -> str:
         return next(t.line.color for t in figure.data if t.name == name)  # type: ignore[attr-defined]
 
-    assert color_of(charts.runtime_trend(alone), "Checkout") == colors.plan_color(7)
-    assert color_of(charts.runtime_trend(crowded), "Checkout") == colors.plan_color(7)
+    assert color_of(runtime_chart.runtime_trend(alone), "Checkout") == colors.plan_color(7)
+    assert color_of(runtime_chart.runtime_trend(crowded), "Checkout") == colors.plan_color(7)
     assert colors.plan_color(7) != colors.plan_color(8)
     assert not set(colors.PLAN_PALETTE) & {colors.STATUS_COLORS[s] for s in ("SUCCESS", "FAILURE")}
 

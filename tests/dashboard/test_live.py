@@ -21,9 +21,9 @@ from api_client import (
 )
 from dashboard.data import frames, live
 from dashboard.present.formatting import utc_text
-from dashboard.present.messages import execution_not_found
+from dashboard.present.notes import execution_not_found
+from dashboard.state.params import ViewState
 from dashboard.state.query import execution_query
-from dashboard.state.url import ViewState
 from sandbox import RunningSandbox
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token
 from sandbox.data.catalog import PEOPLE

@@ -32,9 +32,9 @@ from dashboard.present.messages import (
     FORM_EMAIL_LABEL,
     FORM_TITLE,
     describe_error,
-    describe_skipped,
     email_setting,
 )
+from dashboard.present.notes import describe_skipped
 
 TOKEN = "sbx-7f3a9c0e1d2b4a5f6e7d8c9b0a1f2e3d4c5b6a79"
 
@@ -357,7 +357,7 @@ def test_a_redirect_through_the_form_reads_like_any_form_failure() -> None:
 
 def test_a_walk_cut_short_says_what_the_service_claims_and_what_is_shown() -> None:
     from api_client import Truncation, TruncationReason
-    from dashboard.present.messages import describe_truncation
+    from dashboard.present.notes import describe_truncation
 
     truncation = Truncation(
         claimed_pages=1_000_000_000,

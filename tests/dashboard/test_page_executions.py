@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient
-from dashboard.state.url import DateRange
+from dashboard.state.params import DateRange
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import (
     EXECUTIONS,
@@ -54,7 +54,7 @@ def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: Ap
     assert "13 Nov" in shown
     assert "20 Nov" in shown
     assert at.query_params == {"plan": str(plan.id), "status": "ERROR", **WEEK}
-    # Per execution, runtime, pass rate: the closed "Per day" tab's chart is not sent (#10).
+    # Per execution, runtime, pass rate: the closed "Per day" tab's chart is not sent.
     assert [chart.key for chart in at.get("plotly_chart")] == ["status.exec", "runtime", "rate"]
 
 
@@ -246,9 +246,9 @@ def test_the_status_filter_offers_every_execution_status_with_its_symbol(
 def test_several_statuses_at_once_narrow_what_was_loaded_without_a_request(
     app: AppFactory, connect: Connect, oracle: ApiClient, service_requests: Requests
 ) -> None:
-    """Issue 15: FAILURE alone hid ERROR executions that hold FAILURE results; now both can be
-    chosen, and the rule is the service's own (the sandbox's filter agrees, execution by
-    execution)."""
+    """FAILURE and ERROR chosen together: an ERROR execution may hold FAILURE results, so
+    both are needed to see every failed one, and the rule is the service's own (the sandbox's
+    filter agrees, execution by execution)."""
     connect()
     failed = {
         e.id
@@ -297,7 +297,7 @@ def _charts(at: AppTest) -> dict[str, dict[str, Any]]:
 def test_above_the_bar_limit_the_status_chart_sums_the_window_per_plan_and_says_so(
     app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue #10: the chart shows every execution of the window, one bar per plan, instead
+    """The chart shows every execution of the window, one bar per plan, instead
     of "the latest 200"."""
     from dashboard.present import charts
 
@@ -410,7 +410,7 @@ def test_a_selection_that_no_longer_names_a_row_is_ignored(
 def test_a_plan_or_project_of_a_loaded_window_is_cut_from_it_without_a_request(
     app: AppFactory, connect: Connect, oracle: ApiClient, service_requests: Requests
 ) -> None:
-    """Issue 10: changing the plan (or project) narrows the window already loaded, as the
+    """Changing the plan (or project) narrows the window already loaded, as the
     service's own filter would (compared execution by execution)."""
     connect()
     plan = next(
@@ -444,7 +444,7 @@ def test_a_plan_or_project_of_a_loaded_window_is_cut_from_it_without_a_request(
 def test_a_rerun_that_changed_nothing_rebuilds_no_figure_or_table(
     app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 10: KPIs, figures, the display table and its CSV are made once per input."""
+    """KPIs, figures, the display table and its CSV are made once per input."""
     from dashboard.present import executions_view as view_module
 
     made: list[int] = []

@@ -1,4 +1,4 @@
-"""A failure through the sidebar's form takes the same time whatever answered (issue 14).
+"""A failure through the sidebar's form takes the same time whatever answered.
 
 Measured first (`ApiClient(timeout=30, max_retries=3)`, the dashboard's client, against the
 sandbox on loopback, 7 tries each): a wrong token answered in 49 ms (median), an unknown

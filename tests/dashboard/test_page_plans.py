@@ -156,7 +156,7 @@ def test_when_retries_run_out_the_page_says_what_failed(
 def test_each_plan_leads_with_its_latest_finished_outcome(
     app: AppFactory, sandbox: RunningSandbox, oracle: ApiClient
 ) -> None:
-    """Issue 15: "which plans are red, and since when" on the first page. Each plan is judged on
+    """The first page answers "which plans are red, and since when". Each plan is judged on
     its latest finished execution of the last 30 days, computed here from the service directly.
     The demo (same seeded data as `oracle`) counts its 30 days back from the data's own clock."""
     now = sandbox.settings.now

@@ -1,5 +1,5 @@
 """The whole message of a result is one click away on the results page: select its row, and it is
-shown below the table literally, in a code block with a copy button (issue 15)."""
+shown below the table literally, in a code block with a copy button."""
 
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def test_newly_failing_scenarios_link_to_their_history(app: AppFactory) -> None:
 
 
 def test_newly_failing_scenarios_say_whose_results_they_were_built_on(app: AppFactory) -> None:
-    """Issue 9: a section built on results says how many executions' results it had."""
+    """A section built on results says how many executions' results it had."""
     at = app(STANDUP, tz="UTC")
 
     at.run()

@@ -1,4 +1,4 @@
-"""A malformed QA_DASHBOARD_STORE_URL (#16): the dashboard runs without a history store, shows
+"""A malformed QA_DASHBOARD_STORE_URL: the dashboard runs without a history store, shows
 what the service answers, and neither the page nor the log repeats the URL's password."""
 
 from __future__ import annotations

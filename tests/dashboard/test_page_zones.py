@@ -1,5 +1,5 @@
 """Times in the viewer's zone on every page: chosen once, kept in the URL, said on the page and
-in the CSV headers; durations as numbers of seconds in the CSV (issue 15)."""
+in the CSV headers; durations as numbers of seconds in the CSV."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def test_the_executions_charts_count_days_in_the_linked_zone(
     """A run at 16:00 UTC is on the next day in Tokyo: the day charts bucket it there, as the
     table (in Tokyo time) does, and no caption says the charts are UTC."""
     connect()
-    # The per-day chart is built when its tab is open (#10).
+    # The per-day chart is built when its tab is open.
     at = app(
         EXECUTIONS,
         tz=TOKYO,

@@ -17,8 +17,8 @@ from api_client import ApiClient, ExecutionQuery, InvalidRequestError, Operation
 from api_client.query import Filter
 from dashboard.present.formatting import utc_text
 from dashboard.present.messages import describe_error
+from dashboard.state.params import DateRange, ViewState
 from dashboard.state.query import execution_query
-from dashboard.state.url import DateRange, ViewState
 
 
 @dataclass(frozen=True)

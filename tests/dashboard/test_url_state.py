@@ -7,12 +7,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
-from dashboard.state import choices
+from dashboard.state import choices, routes
 from dashboard.state import query as query_state
 from dashboard.state import url as url_state
-from dashboard.state.url import DateRange, ViewState
+from dashboard.state.params import DateRange, StatusChart, ViewState
 
-EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
+EVERY_PARAM = routes.RESULTS.params + routes.PLANS.params
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ EVERY_PARAM = url_state.RESULTS_PARAMS + url_state.PLANS_PARAMS
             date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
         ),
         ViewState(date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1)),
-        ViewState(status_chart=url_state.StatusChart.DAY),
+        ViewState(status_chart=StatusChart.DAY),
     ],
 )
 def test_state_survives_a_round_trip_through_the_url(state: ViewState) -> None:
@@ -45,11 +45,11 @@ def test_defaults_stay_out_of_the_url() -> None:
 def test_a_page_writes_only_its_own_parameters() -> None:
     state = ViewState(project=2, plan=3, execution=4, active_only=False)
 
-    assert url_state.to_query_params(state, url_state.PLANS_PARAMS) == {
+    assert url_state.to_query_params(state, routes.PLANS.params) == {
         "project": "2",
         "active": "false",
     }
-    assert url_state.to_query_params(state, url_state.EXECUTIONS_PARAMS) == {
+    assert url_state.to_query_params(state, routes.EXECUTIONS.params) == {
         "project": "2",
         "plan": "3",
     }
@@ -58,7 +58,7 @@ def test_a_page_writes_only_its_own_parameters() -> None:
 
 
 def test_parse_reads_only_the_names_it_is_given() -> None:
-    parsed = url_state.parse({"plan": "abc", "active": "false"}, url_state.PLANS_PARAMS)
+    parsed = url_state.parse({"plan": "abc", "active": "false"}, routes.PLANS.params)
     assert parsed == url_state.ParsedState(ViewState(active_only=False), [])
 
 
@@ -110,12 +110,12 @@ def test_good_values_beside_bad_ones_are_kept() -> None:
 
 
 def test_the_open_chart_tab_is_an_executions_parameter_and_kept_by_results_links() -> None:
-    day = ViewState(status_chart=url_state.StatusChart.DAY)
+    day = ViewState(status_chart=StatusChart.DAY)
 
-    assert url_state.to_query_params(day, url_state.EXECUTIONS_PARAMS) == {"chart": "day"}
+    assert url_state.to_query_params(day, routes.EXECUTIONS.params) == {"chart": "day"}
     # "Back to executions" from a results link restores the tab too.
-    assert url_state.to_query_params(day, url_state.RESULTS_PARAMS) == {"chart": "day"}
-    assert url_state.to_query_params(day, url_state.PLANS_PARAMS) == {}
+    assert url_state.to_query_params(day, routes.RESULTS.params) == {"chart": "day"}
+    assert url_state.to_query_params(day, routes.PLANS.params) == {}
     assert url_state.parse({"chart": "DAY"}).state == day
     assert url_state.parse({"chart": "execution"}) == url_state.ParsedState(ViewState(), [])
 
@@ -137,13 +137,11 @@ def test_repeated_parameters_use_the_last_value() -> None:
 def test_preset_window_counts_back_from_now_on_a_stable_grid() -> None:
     now = datetime(2026, 11, 20, 18, 3, 41, tzinfo=UTC)
 
-    window = query_state.time_window(ViewState(date_range=DateRange.LAST_24_HOURS), now)
+    window = query_state.period(ViewState(date_range=DateRange.LAST_24_HOURS), now)
 
     assert window.start == datetime(2026, 11, 19, 18, 0, tzinfo=UTC)
     assert window.end is None
-    later = query_state.time_window(
-        ViewState(date_range=DateRange.LAST_24_HOURS), now.replace(minute=4)
-    )
+    later = query_state.period(ViewState(date_range=DateRange.LAST_24_HOURS), now.replace(minute=4))
     assert later == window  # reruns within the grid ask the cache for the same window
 
 
@@ -152,7 +150,7 @@ def test_custom_window_covers_whole_utc_days() -> None:
         date_range=DateRange.CUSTOM, date_from=date(2026, 11, 1), date_to=date(2026, 11, 22)
     )
 
-    window = query_state.time_window(state, datetime(2026, 12, 1, tzinfo=UTC))
+    window = query_state.period(state, datetime(2026, 12, 1, tzinfo=UTC))
 
     assert window.start == datetime(2026, 11, 1, tzinfo=UTC)
     assert window.end == datetime(2026, 11, 23, tzinfo=UTC) - timedelta(milliseconds=1)
@@ -166,15 +164,15 @@ def test_custom_days_are_the_viewers_calendar_days() -> None:
     )
     now = datetime(2026, 12, 1, tzinfo=UTC)
 
-    window = query_state.time_window(state, now, tz="Europe/Istanbul")
+    window = query_state.period(state, now, tz="Europe/Istanbul")
 
     assert window.start == datetime(2026, 10, 31, 21, 0, tzinfo=UTC)
     assert window.end == datetime(2026, 11, 22, 21, 0, tzinfo=UTC) - timedelta(milliseconds=1)
     linked = dataclasses.replace(state, tz="Asia/Tokyo")
-    assert query_state.time_window(linked, now).start == datetime(2026, 10, 31, 15, tzinfo=UTC)
+    assert query_state.period(linked, now).start == datetime(2026, 10, 31, 15, tzinfo=UTC)
     # A day of a clock change is whole too: 25 Oct 2026 in Berlin has 25 hours.
     berlin = dataclasses.replace(state, date_from=date(2026, 10, 25), date_to=date(2026, 10, 25))
-    one_day = query_state.time_window(berlin, now, tz="Europe/Berlin")
+    one_day = query_state.period(berlin, now, tz="Europe/Berlin")
     assert one_day.start is not None
     assert one_day.end is not None
     assert one_day.end - one_day.start == timedelta(hours=25, milliseconds=-1)
@@ -213,8 +211,8 @@ def test_a_start_time_with_an_offset_is_read_as_utc() -> None:
 def test_the_start_time_belongs_to_the_results_page_only() -> None:
     state = ViewState(execution=5, execution_start=datetime(2026, 11, 20, tzinfo=UTC))
 
-    assert "started" in url_state.to_query_params(state, url_state.RESULTS_PARAMS)
-    assert url_state.to_query_params(state, url_state.EXECUTIONS_PARAMS) == {}
+    assert "started" in url_state.to_query_params(state, routes.RESULTS.params)
+    assert url_state.to_query_params(state, routes.EXECUTIONS.params) == {}
 
 
 def test_several_statuses_travel_as_one_comma_separated_parameter() -> None:
@@ -240,7 +238,7 @@ def test_a_time_zone_a_standup_time_and_presenter_mode_travel_in_the_link() -> N
     assert parsed.state.tz == "Europe/Istanbul"
     assert parsed.state.standup_at == time(9, 15)
     assert parsed.state.present is True
-    assert url_state.to_query_params(parsed.state, url_state.STANDUP_PARAMS) == {
+    assert url_state.to_query_params(parsed.state, routes.STANDUP.params) == {
         "tz": "Europe/Istanbul",
         "at": "09:15",
         "present": "1",

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from dashboard.analytics.executions import pass_rate_per_day, status_counts_per_day
-from dashboard.present import charts
+from dashboard.present import charts, runtime_chart
 from tests.analytics.frames import execution, executions
 
 TOKYO = "Asia/Tokyo"
@@ -37,7 +37,7 @@ def status_counts(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_runtime_points_are_at_tokyo_wall_clock_times() -> None:
-    fig = charts.runtime_trend(runs(), tz=TOKYO)
+    fig = runtime_chart.runtime_trend(runs(), tz=TOKYO)
 
     (trace,) = fig.data
     assert [pd.Timestamp(x) for x in trace.x] == [
@@ -46,18 +46,18 @@ def test_runtime_points_are_at_tokyo_wall_clock_times() -> None:
         pd.Timestamp("2026-11-21 05:00"),
     ]
     assert fig.layout.xaxis.title.text == f"Start ({TOKYO})"
-    utc = charts.runtime_trend(runs())
+    utc = runtime_chart.runtime_trend(runs())
     assert pd.Timestamp(utc.data[0].x[0]) == pd.Timestamp("2026-11-20 14:00")
     assert utc.layout.xaxis.title.text == "Start (UTC)"
 
 
 def test_runtime_medians_are_per_tokyo_day(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(charts, "RUNTIME_POINT_LIMIT", 2)  # three runs: daily medians
+    monkeypatch.setattr(runtime_chart, "RUNTIME_POINT_LIMIT", 2)  # three runs: daily medians
 
-    in_tokyo = charts.runtime_trend(runs(), tz=TOKYO)
-    in_utc = charts.runtime_trend(runs())
+    in_tokyo = runtime_chart.runtime_trend(runs(), tz=TOKYO)
+    in_utc = runtime_chart.runtime_trend(runs())
 
-    assert charts.runtime_is_aggregated(runs())
+    assert runtime_chart.runtime_is_aggregated(runs())
     (tokyo,) = in_tokyo.data
     assert [pd.Timestamp(x) for x in tokyo.x] == [
         pd.Timestamp("2026-11-20"),

@@ -1,0 +1,69 @@
+"""The execution results page's charts: results by level, and outcomes by operating system and
+browser."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.analytics.results import OUTCOME_ORDER
+from dashboard.present.chart_style import literals
+from dashboard.present.colors import OUTCOME_COLORS, status_color
+
+
+def level_breakdown(levels: pd.DataFrame) -> go.Figure:
+    """How many results have each level, one bar per level in the status colours."""
+    fig = go.Figure(
+        go.Bar(
+            x=levels["count"].tolist(),
+            y=literals(levels["level"]),
+            orientation="h",
+            marker_color=[status_color(str(level)) for level in levels["level"]],
+            hovertemplate="%{y}: %{x}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_layout(height=max(160, 60 + 40 * len(levels)), showlegend=False)
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10})
+    fig.update_xaxes(title_text="Results", rangemode="tozero")
+    return fig
+
+
+def environment_matrix(matrix: pd.DataFrame) -> go.Figure:
+    """OS x browser heatmap coloured by outcome, each cell labelled "passed/results"."""
+    oses = sorted(matrix["os"].unique().tolist())
+    browsers = sorted(matrix["browser"].unique().tolist())
+    code = {outcome: i for i, outcome in enumerate(OUTCOME_ORDER)}
+    z: list[list[float | None]] = [[None] * len(browsers) for _ in oses]
+    text: list[list[str]] = [[""] * len(browsers) for _ in oses]
+    for row in matrix.itertuples(index=False):
+        r, c = oses.index(row.os), browsers.index(row.browser)
+        z[r][c] = code.get(str(row.outcome), code["no verdict"])
+        text[r][c] = f"{row.passed}/{row.results} passed<br>{row.outcome}"
+    # A stepped colour scale: each outcome code gets exactly its own colour.
+    n = len(OUTCOME_ORDER)
+    scale: list[list[float | str]] = []
+    for i, outcome in enumerate(OUTCOME_ORDER):
+        scale += [[i / n, OUTCOME_COLORS[outcome]], [(i + 1) / n, OUTCOME_COLORS[outcome]]]
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=literals(browsers),
+            y=literals(oses),
+            text=text,
+            texttemplate="%{text}",
+            hovertemplate="%{y} / %{x}<br>%{text}<extra></extra>",
+            colorscale=scale,
+            zmin=-0.5,
+            zmax=n - 0.5,
+            showscale=False,
+            xgap=3,
+            ygap=3,
+        )
+    )
+    fig.update_xaxes(type="category", side="top")
+    fig.update_yaxes(type="category", autorange="reversed")
+    fig.update_layout(
+        height=max(200, 90 + 55 * len(oses)), margin={"l": 10, "r": 10, "t": 40, "b": 10}
+    )
+    return fig

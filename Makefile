@@ -55,7 +55,7 @@ test: lint
 test-browser: $(TEST_STAMP)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
 
-# The benchmark suite of issue #10 (README "Benchmarks"); BENCH_ARGS="--size tiny" for a quick
+# The benchmark suite (docs/benchmarks.md); BENCH_ARGS="--size tiny" for a quick
 # check, "--only fetch pages" for some cases. Writes artifacts/benchmarks/results-SIZE.json.
 .PHONY: bench
 bench: $(TEST_STAMP)

@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--size tiny|full] [--only CASE ...] [--json out.json]`: issue #10's
+"""`python -m benchmarks [--size tiny|full] [--only CASE ...] [--json out.json]`: the
 benchmark suite. Prints each case's table as it ends and writes every figure to JSON.
 
 Exit status: 0 when every case ran (or was skipped for want of chromium, outside CI), 1 when a

@@ -19,13 +19,13 @@ import pandas as pd
 from api_client import Execution, Operation, TestPlan, TestResult
 from api_client.parsing import records_from_json
 from benchmarks.measure import timed
-from dashboard.data.history_frames import (
+from dashboard.data.store import HistoryStore
+from dashboard.data.store.records import (
     execution_frames,
     execution_is_finished,
     plan_frames,
     results_frame,
 )
-from dashboard.data.store import HistoryStore
 from sandbox.store import DemoStore, ExecutionCriteria
 
 LOG_ROOT = "http://127.0.0.1:8000/storage"  # where the demo's log links point; never fetched

@@ -1,5 +1,5 @@
 """What one case measures: figures (repeated timings or sizes), how each compares with its peer
-measured in the same run, and the target the issue sets for it.
+measured in the same run, and the target set for it.
 
 A figure keeps every run, so the report can give the median, the spread and the ratio of
 medians; the machine is shared, and one run alone says little.
@@ -36,7 +36,7 @@ class Bound(StrEnum):
 
 @dataclass(frozen=True)
 class Target:
-    """A goal from issue #10, e.g. `Target(Bound.RATIO_AT_LEAST, 6, ">= 6x the walk")`."""
+    """A goal a figure is held to, e.g. `Target(Bound.RATIO_AT_LEAST, 6, ">= 6x the walk")`."""
 
     bound: Bound
     limit: float

@@ -1,5 +1,5 @@
-"""How big each case is at each size. `full` is issue #10's; `tiny` only proves the suite runs
-(the smoke test, in CI), so its figures mean nothing."""
+"""How big each case is at each size. `full` is the size the targets are set for; `tiny` only
+proves the suite runs (the smoke test, in CI), so its figures mean nothing."""
 
 from __future__ import annotations
 

@@ -2,14 +2,15 @@
 
 Processes under test (a worker, `streamlit run`) are pointed at the proxy instead of the sandbox,
 so the test counts what they really sent over the wire ("results", "executions", "plans"),
-whatever process sent it. Bodies and headers are forwarded as they are; nothing is logged.
+whatever process sent it. Bodies and headers are forwarded as they are, unless a test sets
+`rewrite` (a service that changes its answers between two passes); nothing is logged.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -32,6 +33,8 @@ class CountingProxy:
         self.target = target.rstrip("/")
         self.sent: Counter[str] = Counter()
         self.paths: list[str] = []
+        self.rewrite: Callable[[str, bytes], bytes] | None = None
+        """When set: each successful answer's body becomes `rewrite(path, body)`."""
         self._lock = threading.Lock()
         self._client = httpx.Client(timeout=60.0)
         proxy = self
@@ -53,6 +56,8 @@ class CountingProxy:
                     self.command, proxy.target + self.path, headers=headers, content=body
                 )
                 payload = answer.content
+                if proxy.rewrite is not None and answer.status_code == 200:
+                    payload = proxy.rewrite(self.path, payload)
                 self.send_response(answer.status_code)
                 for key, value in answer.headers.items():
                     if key.lower() not in _HOP_BY_HOP | {"content-length", "content-encoding"}:

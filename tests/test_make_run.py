@@ -1,4 +1,4 @@
-"""`make run` listens on this machine only unless told otherwise (README: "Security")."""
+"""`make run` listens on this machine only unless told otherwise (docs/security.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The cases of issue #10, in the order they run and are reported. Each module has `NAME`,
+"""The benchmark cases, in the order they run and are reported. Each module has `NAME`,
 `TITLE` and `run(run: Run) -> CaseResult`."""
 
 from __future__ import annotations

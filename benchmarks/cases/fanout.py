@@ -8,9 +8,9 @@ from api_client import ApiClient
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Compare, Target, timed
 from dashboard.data import frames
-from dashboard.data.history_frames import finished_execution_ids
 from dashboard.data.pairs import result_pairs
 from dashboard.data.results_fanout import DEFAULT_CONCURRENCY, fetch_results
+from dashboard.data.store.records import finished_execution_ids
 
 NAME = "fanout"
 TITLE = "2. Results fan-out"

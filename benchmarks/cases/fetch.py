@@ -1,7 +1,7 @@
 """Case 1, executions fetch: every execution of the lead's company behind a 50 ms service.
 
 `all_executions()` with its defaults (pages of 1,000, 8 in flight) against a naive sequential
-walk (pages of 100, one at a time) and against the floor the issue names,
+walk (pages of 100, one at a time) and against the latency floor,
 `ceil(pages / concurrency) x latency`. A fresh client per run, so each run learns the page size
 as a first walk does.
 """

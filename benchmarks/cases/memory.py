@@ -2,7 +2,7 @@
 100,000 executions, Standup and Plan health), and the bytes per row of the frames it holds.
 
 The peak is `VmHWM` of the `streamlit` process, read from /proc after the last view. No page
-loads 50,000 stored results yet (the fan-out loads only the few executions the Standup needs),
+loads 50,000 stored results at once (the fan-out loads only the few executions the Standup needs),
 so their share is added from the measured size of a 50,000-row results frame; the note says so.
 When case 4 did not run in this invocation, its views are run here first.
 """
@@ -13,7 +13,8 @@ from benchmarks import data
 from benchmarks.cases import pages
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target
-from dashboard.data import frames, history_frames
+from dashboard.data import frames
+from dashboard.data.store import records
 
 NAME = "memory"
 TITLE = "5. Memory"
@@ -32,7 +33,7 @@ def run(run: Run) -> CaseResult:
     result.figure("executions frame, bytes per row", "bytes").runs.append(per_execution)
 
     body, results = data.results_json(demo, size.memory_results)
-    held = history_frames.results_frame(data.parse_results(body))
+    held = records.results_frame(data.parse_results(body))
     results_bytes = float(held.memory_usage(deep=True).sum())
     result.figure("results frame, bytes per row", "bytes").runs.append(results_bytes / len(held))
     result.figure(f"results frame of {results:,} rows", "MB").runs.append(results_bytes / MB)

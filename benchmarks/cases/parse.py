@@ -3,7 +3,7 @@ frame the pages use, against `json.loads` + `pandas.DataFrame` with no validatio
 
 Ours is the client's own parsing (`api_client.parsing.records_from_json`: pydantic-core JSON,
 then one `TypeAdapter` validation of the list) followed by `frames.executions_frame` or
-`history_frames.results_frame`. The two steps are also reported apart, to show where the time
+`records.results_frame`. The two steps are also reported apart, to show where the time
 goes.
 """
 
@@ -18,7 +18,8 @@ import pandas as pd
 from benchmarks import data
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target, timed
-from dashboard.data import frames, history_frames
+from dashboard.data import frames
+from dashboard.data.store import records
 
 NAME = "parse"
 TITLE = "3. Parse and frame"
@@ -46,7 +47,7 @@ def run(run: Run) -> CaseResult:
         "results",
         results_body,
         data.parse_results,
-        history_frames.results_frame,
+        records.results_frame,
     )
     result.notes.append(
         f"{executions:,} executions ({len(executions_body) / 1e6:.1f} MB of JSON, both demo "

@@ -1,4 +1,4 @@
-"""Case 8, the shared store on PostgreSQL (#16): the flaky and heat-map pages of one plan over
+"""Case 8, the shared store on PostgreSQL: the flaky and heat-map pages of one plan over
 30 days, with 10,000,000 results stored, read from PostgreSQL, not loaded whole.
 
 - The server: `QA_BENCH_PG_URL` when set, else a throwaway cluster of Debian's binaries
@@ -29,8 +29,8 @@ from benchmarks.measure import Bound, CaseResult, Target, timed
 from dashboard.analytics.environments import environment_report
 from dashboard.analytics.flaky import flaky_scenarios
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_pg_pool import close_pool
-from dashboard.data.store_postgres import PostgresEngine
+from dashboard.data.store.pg_pool import close_pool
+from dashboard.data.store.postgres import PostgresEngine
 from tests.pg_server import PgServer, PgUnavailable, start_cluster
 
 NAME = "pgstore"

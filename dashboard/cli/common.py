@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from api_client import ApiError
     from dashboard.data.connection import Connection
     from dashboard.data.store import HistoryStore
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
 OK, PARTIAL, USAGE, SERVICE, STORE = 0, 1, 2, 3, 4
 INTERRUPTED = 130
@@ -119,6 +119,25 @@ def read_secrets(path: Path) -> dict[str, Any]:
         raise CliError(f"{path} cannot be read ({error.strerror})", USAGE) from None
 
 
+def read_configuration(path: Path, env: Mapping[str, str]) -> dict[str, Any]:
+    """The secrets file (`read_secrets`), with the store URL it or the environment names checked
+    before anything runs: a malformed one is the operator's configuration (exit 2), not a store
+    that cannot be opened, and its text is never echoed (it may hold a password anywhere)."""
+    from dashboard.data.store.location import store_url
+
+    secrets = read_secrets(path)
+    url = store_url(secrets=secrets, env=env)
+    if url is not None:
+        from dashboard.data.store.errors import StoreError
+        from dashboard.data.store.pg_pool import check_url  # psycopg only when configured
+
+        try:
+            check_url(url)
+        except StoreError as error:
+            raise CliError(error.message, USAGE) from None
+    return secrets
+
+
 @contextmanager
 def default_connection(secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[Connection]:
     """The configured connection, or the embedded demo (started here) when none is."""
@@ -154,7 +173,7 @@ def open_store(
     connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str], *, wait: float
 ) -> HistoryStore:
     from dashboard.data.store import open_for
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
     try:
         return open_for(connection, secrets=secrets, env=env, wait=wait)
@@ -215,7 +234,7 @@ def _operation(error: ApiError) -> str:
 
 
 def store_problem(error: StoreError) -> str:
-    from dashboard.data.store_errors import StoreBusyError
+    from dashboard.data.store.errors import StoreBusyError
 
     if isinstance(error, StoreBusyError):
         return (

@@ -32,7 +32,7 @@ from dashboard.cli.common import (
     add_connection_options,
     client_for,
     open_store,
-    read_secrets,
+    read_configuration,
     service_problem,
 )
 
@@ -231,7 +231,7 @@ def destination(given: str | None, secrets: Mapping[str, Any], env: Mapping[str,
 def run(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.cli.connections import targets
 
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     options = DigestOptions(
         to=destination(args.to, secrets, env),
         dashboard_url=dashboard_url(args.dashboard_url, secrets, env),

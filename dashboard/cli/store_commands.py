@@ -28,7 +28,7 @@ from dashboard.cli.common import (
     interval,
     open_store,
     positive_int,
-    read_secrets,
+    read_configuration,
     service_problem,
     service_words,
     size,
@@ -118,7 +118,7 @@ def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
     if args.concurrency > MAX_CONCURRENCY:
         raise CliError(f"--concurrency must be at most {MAX_CONCURRENCY}", USAGE)
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     schedule = worker.digest_schedule(args, secrets, env)
     with targets(secrets, env, args.connection) as chosen, worker.Stop.installed() as stop:
         if args.every is not None:
@@ -140,7 +140,7 @@ def _sync_verbose(
     """One sync of one connection, with a progress bar and a full account at the end."""
     from api_client import ApiError
     from dashboard.cli.common import client_for
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
     from dashboard.data.sync import sync_history
 
     store = open_store(connection, secrets, env, wait=args.wait)
@@ -174,10 +174,10 @@ def _sync_verbose(
 
 def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.data.store import HistoryStore, open_url
-    from dashboard.data.store_errors import StoreError, StoreMissingError
-    from dashboard.data.store_location import store_path, store_url
+    from dashboard.data.store.errors import StoreError, StoreMissingError
+    from dashboard.data.store.location import store_path, store_url
 
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
         url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
@@ -205,10 +205,10 @@ def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 
 def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    from dashboard.data.store_errors import StoreError
-    from dashboard.data.store_location import store_path, store_url
+    from dashboard.data.store.errors import StoreError
+    from dashboard.data.store.location import store_path, store_url
 
-    secrets = read_secrets(args.secrets)
+    secrets = read_configuration(args.secrets, env)
     with default_connection(secrets, env) as connection:
         path = store_path(connection, secrets=secrets, env=env)
         url = store_url(secrets=secrets, env=env)  # a shared PostgreSQL store, if configured
@@ -233,8 +233,8 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 def shared_location(url: str, connection: Connection) -> str:
     """Where a shared store keeps a connection's history: server and schema, no password."""
-    from dashboard.data.store_location import store_schema
-    from dashboard.data.store_pg_pool import safe_url
+    from dashboard.data.store.location import store_schema
+    from dashboard.data.store.pg_pool import safe_url
 
     return f"{safe_url(url)}#{store_schema(connection)}"
 
@@ -270,7 +270,7 @@ def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None
 
 
 def safe_info(store: HistoryStore) -> StoreInfo | None:
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
     try:
         return store.info()
@@ -291,6 +291,11 @@ def print_sync(report: SyncReport, connection: Connection) -> None:
         f"Results: {counts.pairs:,} (execution, scenario) pairs were missing; "
         f"{counts.fetched:,} fetched, {counts.stored:,} stored, {counts.failed:,} failed."
     )
+    if report.plans_kept:
+        print(
+            f"The service answered no plans: the {report.plans:,} stored plans were kept.",
+            file=sys.stderr,
+        )
     if report.skipped_records:
         print(f"{report.skipped_records:,} plans or executions did not fit and were skipped.")
     for failure in report.failures[:10]:
@@ -329,6 +334,9 @@ def print_info(info: StoreInfo, out: TextIO, *, synced_by: str | None = None) ->
         ("executions to", when(info.newest_execution)),
         ("last sync", when(info.last_sync) + (f" by {synced_by}" if synced_by else "")),
     ]
+    if info.changed_executions:
+        kept = f"{info.changed_executions:,} came back changed; kept as first stored"
+        rows.insert(7, ("finished executions", kept))
     if info.bytes_per_result:
         rows.insert(2, ("bytes per result", f"{info.bytes_per_result:,.0f}"))
     width = max(len(label) for label, _ in rows)

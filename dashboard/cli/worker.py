@@ -161,7 +161,7 @@ def sync_pass(
 ) -> PassLine:
     """Sync one connection once; never raises for the service or the store (the line says)."""
     from api_client import ApiError
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
     from dashboard.data.sync import sync_history
 
     connection = target.connection
@@ -330,7 +330,7 @@ def send_if_due(
     day noted. A digest that could not be computed or sent is logged and tried again on the
     next pass."""
     from dashboard.cli.digest import deliver, standup_markdown
-    from dashboard.data.store_errors import StoreError
+    from dashboard.data.store.errors import StoreError
 
     connection = target.connection
     try:

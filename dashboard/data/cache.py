@@ -44,7 +44,7 @@ from dashboard.data.cache_history import store_meta as store_meta
 from dashboard.data.connection import Connection
 from dashboard.data.fanout_answer import FanOut
 from dashboard.data.pairs import result_pairs
-from dashboard.data.store_errors import StoreError
+from dashboard.data.store.errors import StoreError
 
 _LOG = logging.getLogger(__name__)
 T = TypeVar("T")

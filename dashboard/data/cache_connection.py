@@ -7,7 +7,7 @@ token is never part of a cache key, and viewers with different tokens never shar
 caches also key on the connection's *generation*, which `cache.refresh` moves on: Refresh then
 reloads that connection's data only (Streamlit's `.clear()` would empty every viewer's), and at
 most once per `REFRESH_INTERVAL` however many viewers press it. And they key on the 15-minute
-slot of the store's access check (`store_access`): nothing kept for a credential outlives the
+slot of the store's access check (`store.access`): nothing kept for a credential outlives the
 check that let it be shown, so a token revoked in one slot sees none of it, stored history or
 cached answers, from the next slot on (a cached entry would otherwise be reused for up to
 `DATA_TTL` after the check that withholds the store).
@@ -29,8 +29,9 @@ import streamlit as st
 from api_client import ApiClient, ApiTimeoutError
 from api_client.errors import RequestValidationError
 from api_client.operations import Operation
-from dashboard.data import service_budget, store_access
+from dashboard.data import service_budget
 from dashboard.data.connection import Connection
+from dashboard.data.store import access as store_access
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -157,4 +158,4 @@ def _ask_service(connection: Connection) -> store_access.Access:
 
 STORE_ACCESS = store_access.AccessChecks(_ask_service)
 """Whether the service accepts a connection's credential for its company, asked at most once
-per connection and 15-minute slot (`store_access`)."""
+per connection and 15-minute slot (`store.access`)."""

@@ -1,7 +1,7 @@
 """A connection's history store as the pages use it: given only while the service accepts the
 connection's credential for its company in this slot (`cache_connection.STORE_ACCESS`), opened
 once and shared by every session of the process, a store that cannot be opened remembered a
-few seconds (`store_status`), what it records about itself, and emptying it.
+few seconds (`store.status`), what it records about itself, and emptying it.
 
 `OPEN_FAILURES` is read through this module at each use, so a test may put its own in its place.
 """
@@ -16,22 +16,23 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
-from dashboard.data import cache_connection, store, store_status
+from dashboard.data import cache_connection, store
 from dashboard.data.cache_connection import BY_FINGERPRINT, BY_GENERATION
 from dashboard.data.connection import Connection
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_errors import StoreError
+from dashboard.data.store import status as store_status
+from dashboard.data.store.errors import StoreError
 
 _LOG = logging.getLogger(__name__)
 
 
 OPEN_FAILURES = store_status.OpenFailures()
-"""Stores that could not be opened, remembered a few seconds (`store_status`)."""
+"""Stores that could not be opened, remembered a few seconds (`store.status`)."""
 
 
 def history_store(connection: Connection) -> HistoryStore | None:
     """The connection's history store when the service accepts its credential for its company
-    in this 15-minute slot (`store_access`) and it can be opened; else None, and the page
+    in this 15-minute slot (`store.access`) and it can be opened; else None, and the page
     fetches from the service what it may see, as without a store (`history_status` says why)."""
     if not cache_connection.STORE_ACCESS.access(connection).allowed:
         return None

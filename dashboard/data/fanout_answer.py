@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from api_client import ApiError, SkippedRecord
-from dashboard.data.store_errors import StoreError
+from dashboard.data.store.errors import StoreError
 
 
 @dataclass(frozen=True)

@@ -39,10 +39,10 @@ from api_client import (
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
 from dashboard.data.fanout_answer import FanOut, FanOutCounts, PairFailure, PairSkipped
-from dashboard.data.history_frames import results_frame
 from dashboard.data.pairs import Pair
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_errors import StoreError
+from dashboard.data.store.errors import StoreError
+from dashboard.data.store.records import results_frame
 
 _LOG = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def fetch_results(
     """The results of every (execution_id, scenario_id) pair in `pairs`.
 
     `finished` holds the ids of the finished executions (see
-    `history_frames.finished_execution_ids`): only their pairs are read from and written to
+    `store.records.finished_execution_ids`): only their pairs are read from and written to
     `store`. Pairs already stored are not fetched. The rest are fetched `max_concurrency` at a
     time; `on_progress(done, total)` reports each one in the caller's thread. With
     `return_results=False` (a sync), nothing is kept in memory and `results` is empty.

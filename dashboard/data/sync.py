@@ -3,9 +3,12 @@
 One sync, for a window of days back from now:
 
 1. the company's plans (all of them, active or not) replace the stored ones: they list the
-   scenarios each execution ran;
+   scenarios each execution ran (an answer of no plans at all replaces nothing: the store keeps
+   its plans and says so);
 2. every execution that started in the window is listed (the list is always asked, so new and
-   newly finished executions are found); the finished ones are stored, running ones are not;
+   newly finished executions are found); the finished ones not stored yet are stored, running
+   ones are not, and a stored one that comes back changed is kept and noted
+   (`HistoryStore.add_executions`);
 3. the (execution, scenario) pairs of stored executions in the window whose results are not
    stored yet are fetched through the fan-out and stored as they arrive.
 
@@ -23,11 +26,11 @@ from datetime import UTC, datetime, timedelta
 
 from api_client import ApiClient, ExecutionQuery
 from dashboard.data.fanout_answer import FanOutCounts, PairFailure, PairSkipped
-from dashboard.data.history_frames import execution_frames, execution_is_finished, plan_frames
 from dashboard.data.results_fanout import DEFAULT_CONCURRENCY, fetch_results
 from dashboard.data.store import HistoryStore
-from dashboard.data.store_errors import StoreError
-from dashboard.data.store_lease import SYNC_WAIT
+from dashboard.data.store.errors import StoreError
+from dashboard.data.store.lease import SYNC_WAIT
+from dashboard.data.store.records import execution_frames, execution_is_finished, plan_frames
 
 DEFAULT_DAYS = 90
 
@@ -51,6 +54,7 @@ class SyncReport:
     failures: tuple[PairFailure, ...] = ()
     skipped: tuple[PairSkipped, ...] = ()
     store_error: StoreError | None = None
+    plans_kept: bool = False  # the service answered no plans; the stored ones were kept
 
 
 def sync_history(
@@ -154,4 +158,5 @@ def _sync(
         failures=fanout.failures,
         skipped=fanout.skipped,
         store_error=fanout.store_error,
+        plans_kept=not plans and plan_count > 0,
     )

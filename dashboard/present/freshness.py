@@ -1,9 +1,13 @@
 """The stored history in words: how fresh it is ("History synced 3 min ago by the worker on
-qa-1"), and why the pages do not use it when they do not.
+qa-1"), why the pages do not use it when they do not, and what the store kept although the
+service answered otherwise.
 
 A sync records when it ran and who ran it in the store (`last_sync`, `last_sync_by`); the
 dashboard shows this line when a worker keeps the store current, so a viewer knows the finished
-history they see is that old at most (running executions are always asked for afresh).
+history they see is that old at most (running executions are always asked for afresh). The
+store also records an empty plans answer it did not apply and finished executions that came
+back changed (`HistoryStore.meta`): `history_notes` says so, in the words pages use for the
+service's other contradictions.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from datetime import datetime
 
 import pandas as pd
 
-from dashboard.data.store_access import CHECK_INTERVAL, RETRY_AFTER
-from dashboard.data.store_status import RETRY_AFTER as RETRY_AFTER_OPEN
-from dashboard.data.store_status import HistoryStatus
-from dashboard.present.formatting import visible_text
+from dashboard.data.store.access import CHECK_INTERVAL, RETRY_AFTER
+from dashboard.data.store.status import RETRY_AFTER as RETRY_AFTER_OPEN
+from dashboard.data.store.status import HistoryStatus
+from dashboard.data.store.types import CHANGED_EXECUTION_IDS, CHANGED_EXECUTIONS, EMPTY_PLANS_AT
+from dashboard.present.formatting import plural, visible_text
+from dashboard.present.notes import LISTED_IDS
 
 
 def ago(then: datetime, now: datetime) -> str:
@@ -35,17 +41,46 @@ def ago(then: datetime, now: datetime) -> str:
 
 def history_freshness(meta: Mapping[str, str], now: datetime) -> str | None:
     """The freshness line from a store's recorded facts; None when no worker has synced it."""
-    who, when = meta.get("last_sync_by"), meta.get("last_sync")
-    if not who or not when:
+    who, then = meta.get("last_sync_by"), _moment(meta.get("last_sync"))
+    if not who or then is None:
+        return None
+    name = visible_text(who, one_line=True)[:80]
+    return f"History synced {ago(then, now)} by {name}."
+
+
+def history_notes(meta: Mapping[str, str], now: datetime) -> list[str]:
+    """What the store kept although the service answered otherwise, one sentence each: an
+    empty plans answer it did not apply, finished executions that came back changed."""
+    notes = []
+    empty_plans = _moment(meta.get(EMPTY_PLANS_AT))
+    if empty_plans is not None:
+        notes.append(
+            f"The service answered no plans {ago(empty_plans, now)}; the stored plans are kept."
+        )
+    count = meta.get(CHANGED_EXECUTIONS, "")
+    if count.isdigit() and int(count):
+        ids = [i for i in meta.get(CHANGED_EXECUTION_IDS, "").split(",") if i.isdigit()]
+        listed = ", ".join(f"#{i}" for i in ids[:LISTED_IDS])
+        more = int(count) - len(ids[:LISTED_IDS])
+        notes.append(
+            f"{plural(int(count), 'finished execution')} came back from the service "
+            f"changed ({listed}{f' and {more:,} more' if more > 0 else ''}), shown as first "
+            "stored: the service's data contradicts itself."
+        )
+    return notes
+
+
+def _moment(text: str | None) -> datetime | None:
+    """A recorded time (ISO text, UTC when it names no zone); None when missing or unreadable."""
+    if not text:
         return None
     try:
-        then = pd.Timestamp(when)
+        then = pd.Timestamp(text)
     except ValueError:
         return None
     if then.tzinfo is None:
         then = then.tz_localize("UTC")
-    name = visible_text(who, one_line=True)[:80]
-    return f"History synced {ago(then.to_pydatetime(), now)} by {name}."
+    return then.to_pydatetime()
 
 
 _WITHHELD = {

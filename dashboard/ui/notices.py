@@ -18,7 +18,7 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.data.connection import Source
-from dashboard.data.store_status import HistoryStatus
+from dashboard.data.store.status import HistoryStatus
 from dashboard.present import freshness
 from dashboard.present.formatting import visible_text
 from dashboard.present.messages import Severity, UserMessage, describe_error

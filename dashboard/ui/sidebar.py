@@ -6,6 +6,7 @@ browser session's `st.session_state` only: never in the URL, on disk or in a cac
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 import streamlit as st
@@ -13,6 +14,7 @@ from pydantic import SecretStr
 
 from dashboard.data import cache, connection
 from dashboard.data.connection import Connection
+from dashboard.data.store.operators import may_clear_history
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
@@ -27,9 +29,12 @@ def sidebar(conn: Connection) -> None:
     with st.sidebar:
         st.markdown("#### :material/fact_check: QA dashboard")
         _badge(conn)
-        fresh = freshness.history_freshness(cache.store_meta(conn), datetime.now(UTC))
+        meta, moment = cache.store_meta(conn), datetime.now(UTC)
+        fresh = freshness.history_freshness(meta, moment)
         if fresh:
             st.caption(escape_markdown(fresh))
+        for note in freshness.history_notes(meta, moment):
+            st.caption(escape_markdown(note))
         resolution = session.resolve()
         if resolution.problems:
             st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))
@@ -49,7 +54,8 @@ def sidebar(conn: Connection) -> None:
                 "The data was fetched afresh a moment ago, so it was not fetched again. "
                 f"Try again in {max(1, round(wait))} s."
             )
-        _clear_history(conn)
+        if _may_clear_history():
+            _clear_history(conn)
         if resolution.form.enabled:
             _connection_form(conn)
         else:
@@ -137,7 +143,15 @@ def _clear_history(conn: Connection) -> None:
         st.caption(done)
 
 
+def _may_clear_history() -> bool:
+    """Only on one person's local dashboard (`store.operators`): a team's is cleared by its
+    operator with `python -m dashboard store clear`."""
+    return may_clear_history(secrets=cache.secrets(), env=os.environ)
+
+
 def _do_clear_history(conn: Connection) -> None:
+    if not _may_clear_history():  # the configuration changed since the button was drawn
+        return
     held = cache.clear_history(conn)
     st.session_state[_HISTORY_CLEARED] = (
         "The history store could not be used (missing, read-only or busy): nothing was cleared."

@@ -3,7 +3,7 @@
 `python -m tests.browser.measure_viewers [SESSIONS]` starts one `streamlit run` on the embedded
 demo, opens the standup page in SESSIONS fresh browser contexts one after another (each kept
 open), printing how long each took to show and the process's resident memory after it, then
-reloads them all at once. README "Running it for a team" quotes a run. A measurement, not a
+reloads them all at once. `docs/running-for-a-team.md` quotes a run. A measurement, not a
 test: nothing is asserted, and figures depend on the machine's load (printed too).
 """
 

@@ -17,7 +17,8 @@ from tests.browser.harness import Secrets, StreamlitServer
 pytestmark = pytest.mark.browser
 
 LOG_COLUMNS = ["Node log", "Executor log"]
-# The demo's logs are served by the sandbox itself, at its own origin (README, decision 22).
+# The demo's logs are served by the sandbox itself, at its own origin
+# (docs/spec-decisions.md, decision 22).
 LOG_URL = re.compile(
     r"^https?://[^/\s]+(/[^\s]*)?/storage/\d+/\d{4}/\d{2}/\d{2}/[0-9A-Za-z-]+/(node|testResult)\.log$"
 )

@@ -24,7 +24,7 @@ from dashboard.cli.digest import WORKING_DAYS, DigestOptions, parse_weekdays
 from dashboard.cli.worker import DIGEST_SENT_DAY, DigestSchedule, due_day, send_if_due
 from dashboard.data.connection import Connection
 from dashboard.data.store import open_for
-from dashboard.data.store_pg_pool import close_pool
+from dashboard.data.store.pg_pool import close_pool
 from sandbox import RunningSandbox
 from tests.cli.conftest import Cli
 from tests.cli.webhook import Receiver

@@ -176,7 +176,8 @@ def test_results_of_an_execution_agree_with_its_summary(
             assert result.user_info is not None
             assert result.user_info.access_token is not None
             assert result.node_log_path is not None
-            # The demo's logs are served by the sandbox itself (README, decision 22).
+            # The demo's logs are served by the sandbox itself
+            # (docs/spec-decisions.md, decision 22).
             assert result.node_log_path.startswith(f"{contract_sandbox.base_url}/storage/")
             assert result.start_date is not None
             assert result.start_date.tzinfo == UTC

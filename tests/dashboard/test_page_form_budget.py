@@ -16,7 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 from api_client import ApiClient, RetryPolicy
-from dashboard.data import cache, cache_connection, store_access
+from dashboard.data import cache, cache_connection
+from dashboard.data.store import access as store_access
 from dashboard.present.messages import form_connection_failed
 from dashboard.ui import notices
 from tests.dashboard.apptest import joined

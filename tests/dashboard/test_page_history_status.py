@@ -22,17 +22,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from api_client import ApiClient, Execution
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache, cache_connection, cache_history, store
 from dashboard.data.connection import Connection, resolve
-from dashboard.data.store_access import CHECK_INTERVAL, AccessChecks
-from dashboard.data.store_location import private_folder, store_path
-from dashboard.data.store_status import RETRY_AFTER, OpenFailures
+from dashboard.data.store.access import CHECK_INTERVAL, AccessChecks
+from dashboard.data.store.location import private_folder, store_path
+from dashboard.data.store.records import execution_frames, plan_frames
+from dashboard.data.store.status import RETRY_AFTER, OpenFailures
 from dashboard.ui import notices
 from sandbox import DemoUser, RunningSandbox
 from sandbox.auth import Authenticator
+from tests.dashboard import records
 from tests.dashboard.apptest import (
     PLANS,
     RESULTS,
@@ -280,13 +283,22 @@ def test_a_form_connection_is_told_no_reason(
 
 
 def test_clearing_the_stored_history_drops_its_last_sync_line_at_once(
-    app: AppFactory, connect: Connect
+    app: AppFactory, sandbox: RunningSandbox
 ) -> None:
-    connect()
-    with store.open_for(configured(), secrets={}, env=os.environ) as kept:
+    # Through the sidebar form of a dashboard without configuration: the one kind of dashboard
+    # that offers *Clear stored history* (`store.operators`).
+    lead = user(sandbox)
+    session = Connection(
+        base_url=sandbox.base_url,
+        token=SecretStr(lead.token),
+        company_id=lead.company_id,
+        source="session",
+    )
+    with store.open_for(session, secrets={}, env=os.environ) as kept:
         kept.record(last_sync=datetime.now(UTC), last_sync_by="the worker on qa-1")
     at = app(PLANS)
     at.run()
+    connect_with_form(at, sandbox.base_url, lead.token, str(lead.company_id))
     assert "History synced just now by the worker on qa-1." in captions(at.sidebar)
 
     at.sidebar.button(key="history.clear.confirm").click().run()
@@ -308,3 +320,26 @@ def test_clear_all_forgets_the_kept_stores(app: AppFactory, connect: Connect) ->
     again = cache.history_store(configured())
     assert again is not None
     assert again is not kept
+
+
+def test_the_sidebar_says_what_the_store_kept_when_the_service_answered_otherwise(
+    app: AppFactory, connect: Connect
+) -> None:
+    """An empty plans answer and finished executions sent again changed: the store keeps what it
+    had (tests/store/test_store.py) and every page's sidebar says so."""
+    connect()
+    with store.open_for(configured(), secrets={}, env=os.environ) as kept:
+        kept.replace_plans(plan_frames([records.plan(3)]))
+        kept.add_executions(execution_frames([records.execution(900)]))
+        kept.replace_plans(plan_frames([]))
+        kept.add_executions(execution_frames([records.execution(900, plan_name="Renamed")]))
+    at = app(PLANS)
+    at.run()
+
+    assert_no_failure(at)
+    shown = captions(at.sidebar)
+    assert "The service answered no plans just now; the stored plans are kept." in shown
+    assert (
+        "1 finished execution came back from the service changed (#900), shown as first "
+        "stored: the service's data contradicts itself."
+    ) in shown

@@ -66,7 +66,7 @@ def test_drill_down_state_in_the_url_shows_that_executions_results(
     assert metrics(at)["Results"] == str(sum(execution.result_summary.values()))
     table = at.dataframe[0].value
     assert sorted(table["Scenario"]) == sorted(r.scenario_id for r in expected)
-    # The demo's logs are served by the sandbox itself (README, decision 22).
+    # The demo's logs are served by the sandbox itself (docs/spec-decisions.md, decision 22).
     assert table["Node log"].str.startswith(f"{sandbox.base_url}/storage/").all()
     assert f"{len(expected)} results from {len(plan.scenarios)} of" in captions(at)
     assert len(at.get("plotly_chart")) == 2

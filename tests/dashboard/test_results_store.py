@@ -14,14 +14,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
+from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient, Execution, TestPlan
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
-from dashboard.data.connection import resolve
+from dashboard.data.connection import Connection
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import RESULTS, assert_no_failure, captions, joined, notes
 from tests.dashboard.conftest import APP, AppFactory, Connect, Requests, user
+from tests.dashboard.test_page_viewers import connect_with_form
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -235,16 +238,16 @@ def test_an_unknown_execution_without_plan_or_start_is_unknown_to_the_service(
 
 def test_clear_stored_history_empties_this_connections_store_only(
     app: AppFactory,
-    connect: Connect,
     sandbox: RunningSandbox,
-    finished: tuple[Execution, TestPlan],
 ) -> None:
-    def opened_as(who_company: int) -> None:
+    """Through the sidebar form of a dashboard without configuration: the one kind of dashboard
+    that offers *Clear stored history* (`store.operators`)."""
+
+    def opened_as(who_company: int) -> AppTest:
         """Open a finished execution of the company as its lead: its store keeps the results."""
         who = user(sandbox, company_id=who_company)
-        connect(who=who)
         with ApiClient(base_url=sandbox.base_url, token=who.token, company_id=who_company) as c:
-            plans = {p.id: p for p in c.plans(active=False)}
+            plans = {p.id for p in c.plans(active=False)}
             execution = next(
                 e
                 for e in c.all_executions()
@@ -252,27 +255,31 @@ def test_clear_stored_history_empties_this_connections_store_only(
             )
         at = app(RESULTS, execution=str(execution.id), plan=str(execution.plan_id))
         at.run()
+        connect_with_form(at, sandbox.base_url, who.token, str(who_company))
         assert at.dataframe
+        return at
 
-    def held() -> int:
-        connection = resolve(session=None, secrets={}, env=os.environ).connection
-        assert connection is not None
+    def held(company: int) -> int:
+        who = user(sandbox, company_id=company)
+        connection = Connection(
+            base_url=sandbox.base_url,
+            token=SecretStr(who.token),
+            company_id=company,
+            source="session",
+        )
         kept = cache.history_store(connection)
         assert kept is not None
         return kept.info().results
 
     opened_as(2)
-    other_company = held()
-    opened_as(1)
-    assert held() > 0
+    other_company = held(2)
+    at = opened_as(1)
+    assert held(1) > 0
     assert other_company > 0
-    at = app(RESULTS, execution=str(finished[0].id), plan=str(finished[1].id))
-    at.run()
 
     at.sidebar.button(key="history.clear.confirm").click().run()
 
     assert_no_failure(at)
     assert "Stored history cleared (" in "\n".join(c.value for c in at.sidebar.caption)
-    assert held() == 0
-    connect(who=user(sandbox, company_id=2))
-    assert held() == other_company  # the other connection's store is untouched
+    assert held(1) == 0
+    assert held(2) == other_company  # the other connection's store is untouched

@@ -9,7 +9,7 @@ from api_client import ApiTimeoutError
 from api_client.operations import Operation
 from dashboard.data.connection import Connection
 from dashboard.data.service_budget import RecentTimeouts, timed_out
-from dashboard.data.store_access import RETRY_AFTER, Access, AccessChecks
+from dashboard.data.store.access import RETRY_AFTER, Access, AccessChecks
 from tests.dashboard.test_page_history_status import Clock
 
 VIEWER = Connection(base_url="https://svc.example.test/Api", token=SecretStr("t"), company_id=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from dashboard.present.freshness import ago, history_freshness
+from dashboard.present.freshness import ago, history_freshness, history_notes
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -34,3 +34,36 @@ def test_ago_reads_naturally() -> None:
     assert ago(NOW - timedelta(minutes=59), NOW) == "59 min ago"
     assert ago(NOW - timedelta(hours=5), NOW) == "5 h ago"
     assert ago(NOW - timedelta(days=3), NOW) == "3 days ago"
+
+
+def test_notes_say_what_the_store_kept_when_the_service_answered_otherwise() -> None:
+    assert history_notes({}, NOW) == []
+    meta = {
+        "empty_plans_at": (NOW - timedelta(minutes=3)).isoformat(),
+        "changed_executions": "7",
+        "changed_execution_ids": "12,15,20,21,22",
+    }
+    assert history_notes(meta, NOW) == [
+        "The service answered no plans 3 min ago; the stored plans are kept.",
+        "7 finished executions came back from the service changed (#12, #15, #20, #21, #22 "
+        "and 2 more), shown as first stored: the service's data contradicts itself.",
+    ]
+    one = {"changed_executions": "1", "changed_execution_ids": "12"}
+    assert history_notes(one, NOW) == [
+        "1 finished execution came back from the service changed (#12), shown as first "
+        "stored: the service's data contradicts itself."
+    ]
+
+
+def test_notes_ignore_what_they_cannot_read() -> None:
+    meta = {
+        "empty_plans_at": "soon",
+        "changed_executions": "0",
+        "changed_execution_ids": "12",
+    }
+    assert history_notes(meta, NOW) == []
+    odd = {"changed_executions": "2", "changed_execution_ids": "12,<b>x</b>"}
+    assert history_notes(odd, NOW) == [
+        "2 finished executions came back from the service changed (#12 and 1 more), shown as "
+        "first stored: the service's data contradicts itself."
+    ]

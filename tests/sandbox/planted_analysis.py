@@ -2,7 +2,8 @@
 
 Kept independent of `sandbox/data/planted.py` (which says what was planted): these functions
 only look at executions and results, as the dashboard's analytics will, so a test can compare
-what is found with what was planted. Definitions (the brief's and the README's):
+what is found with what was planted. Definitions (those of "Planted cases" in
+`docs/spec-decisions.md`):
 
 - a result passes when SUCCESS, fails when FAILURE or ERROR; anything else is no verdict;
 - an execution fails when any result fails; it is finished when it has an end and no WAITING;

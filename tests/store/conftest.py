@@ -146,7 +146,7 @@ class HistoryOpener:
             else:
                 store = open_store(self.path, **options)
         else:
-            from dashboard.data.store_postgres import PostgresEngine
+            from dashboard.data.store.postgres import PostgresEngine
 
             store = HistoryStore.on(PostgresEngine(self.pg_url, PG_SCHEMA), **options)
         self.opened.append(store)
@@ -189,7 +189,7 @@ def open_history(request: pytest.FixtureRequest, store_path: Path) -> Iterator[H
     for opened in opener.opened:
         opened.close()
     if url is not None:
-        from dashboard.data.store_pg_pool import close_pool
+        from dashboard.data.store.pg_pool import close_pool
 
         close_pool(url)
 

@@ -23,8 +23,8 @@ import pandas as pd
 
 from api_client import ApiClient
 from dashboard.data import results_fanout
-from dashboard.data.history_frames import results_frame
 from dashboard.data.store import HistoryStore, open_store
+from dashboard.data.store.records import results_frame
 from dashboard.data.sync import sync_history
 from tests.dashboard import records
 
@@ -32,7 +32,7 @@ from tests.dashboard import records
 def open_any(store: str, **options: float) -> HistoryStore:
     """The store named on the command line: a DuckDB file, or `pg:SCHEMA`."""
     if store.startswith("pg:"):
-        from dashboard.data.store_postgres import PostgresEngine
+        from dashboard.data.store.postgres import PostgresEngine
 
         engine = PostgresEngine(os.environ["QA_TEST_STORE_URL"], store.removeprefix("pg:"))
         return HistoryStore.on(engine, **options)

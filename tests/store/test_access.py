@@ -2,7 +2,7 @@
 through connections the sandbox accepts, refuses, or accepts for another company.
 
 Real parts throughout: the sandbox over loopback HTTP, a real PostgreSQL server, the store
-opened as a page opens it (`store_access.open_if_allowed` on `QA_DASHBOARD_STORE_URL`).
+opened as a page opens it (`store.access.open_if_allowed` on `QA_DASHBOARD_STORE_URL`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pydantic import SecretStr
 from api_client import ApiClient
 from dashboard.data.connection import Connection
 from dashboard.data.store import open_for
-from dashboard.data.store_access import (
+from dashboard.data.store.access import (
     ACCEPTED,
     RETRY_AFTER,
     Access,
@@ -24,8 +24,8 @@ from dashboard.data.store_access import (
     ask_service,
     open_if_allowed,
 )
-from dashboard.data.store_location import store_schema
-from dashboard.data.store_pg_pool import close_pool
+from dashboard.data.store.location import store_schema
+from dashboard.data.store.pg_pool import close_pool
 from dashboard.data.sync import sync_history
 from sandbox import Authority, RunningSandbox
 from sandbox.auth import Authenticator

@@ -3,6 +3,7 @@ would configure it (QA_DASHBOARD_* variables or a secrets file), against the san
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -13,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from api_client import ApiClient
-from dashboard.data import store_sql
-from dashboard.data.history_frames import execution_is_finished
+from dashboard.data.store import sql as store_sql
+from dashboard.data.store.records import execution_is_finished
 from sandbox import Authority, DemoUser, RunningSandbox
+from tests.counting_proxy import counting_proxy
 from tests.store.conftest import REPO, files_under, lacking, lead_of, secret_bytes
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
@@ -185,6 +187,73 @@ def test_a_token_without_the_results_authority_exits_3_and_names_it(
     assert_no_secrets(result, live_sandbox)
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "postgresql"])
+def test_a_sync_keeps_what_the_store_knows_when_the_service_answers_otherwise(
+    cli: Cli, live_sandbox: RunningSandbox, request: pytest.FixtureRequest, engine: str
+) -> None:
+    """Two syncs as a cron runs them; between them the service answers no plans and sends three
+    finished executions changed (a new summary, no result ids, a renamed plan). The second sync
+    keeps the stored plans and executions, says so on stderr, and the store counts the three."""
+    lead = lead_of(live_sandbox)
+    with ApiClient(base_url=live_sandbox.base_url, token=lead.token, company_id=1) as oracle:
+        plans = {p.id for p in oracle.plans(active=False)}
+        finished = [
+            e for e in oracle.all_executions() if execution_is_finished(e) and e.plan_id in plans
+        ][:3]
+    summary, no_ids, renamed = (e.id for e in finished)
+
+    def rewrite(path: str, body: bytes) -> bytes:
+        if "/api/plans/" in path:
+            return b"[]"
+        if "/api/executions/" not in path:
+            return body
+        page = json.loads(body)
+        for execution in page.get("item_list") or []:
+            if execution["id"] == summary:
+                execution["result_summary"] = {"SUCCESS": 99}
+            elif execution["id"] == no_ids:
+                execution["test_results"] = []
+            elif execution["id"] == renamed:
+                execution["plan_name"] = "Renamed by the service"
+        return json.dumps(page).encode()
+
+    with counting_proxy(live_sandbox.base_url) as proxy:
+        env = {
+            "QA_DASHBOARD_BASE_URL": proxy.base_url,
+            "QA_DASHBOARD_TOKEN": lead.token,
+            "QA_DASHBOARD_COMPANY_ID": "1",
+        }
+        if engine == "postgresql":
+            env["QA_DASHBOARD_STORE_URL"] = request.getfixturevalue("pg_url")
+        first = cli("store", "sync", "--days", "90", env=env)
+        assert first.returncode == 0, first.stderr
+        before = cli("store", "info", env=env)
+        proxy.rewrite = rewrite
+        second = cli("store", "sync", "--days", "90", env=env)
+        after = cli("store", "info", env=env)
+
+    assert second.returncode == 0, second.stderr
+    assert "answered no plans" in second.stderr
+    for execution_id, part in ((summary, "summary"), (no_ids, "result ids"), (renamed, "plan")):
+        assert re.search(
+            rf"finished execution {execution_id} came back from the service changed \({part}\); "
+            "the version stored first is kept",
+            second.stderr,
+        ), second.stderr
+
+    def counted(info: str, label: str) -> str:
+        found = re.search(rf"^  {label} +(.+)$", info, re.MULTILINE)
+        assert found, info
+        return found.group(1)
+
+    for label in ("plans", "executions", "results", "pairs fetched"):
+        assert counted(after.stdout, label) == counted(before.stdout, label), label
+    assert (
+        counted(after.stdout, "finished executions") == "3 came back changed; kept as first stored"
+    )
+    assert "came back changed" not in before.stdout
+
+
 def test_a_store_held_by_another_process_exits_4(
     cli: Cli, cache: Path, live_sandbox: RunningSandbox
 ) -> None:
@@ -225,6 +294,36 @@ def test_usage_errors_exit_2(cli: Cli) -> None:
     assert "does not exist" in missing.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "where"),
+    [
+        (("store", "info"), "env"),
+        (("store", "sync", "--days", "1"), "env"),
+        (("store", "sync", "--every", "5m"), "env"),
+        (("store", "clear"), "secrets"),
+        (("digest", "--standup", "--to", "-"), "env"),
+    ],
+)
+def test_a_malformed_store_url_is_a_configuration_error_exit_2(
+    cli: Cli, cache: Path, tmp_path: Path, command: tuple[str, ...], where: str
+) -> None:
+    """A store URL that is not postgresql://user:password@host/database is the operator's
+    configuration (exit 2), not a store that cannot be opened (4), and a worker given one stops
+    at once instead of logging it every pass. Its password is never echoed."""
+    malformed = "user:s3cret@db/qa"
+    if where == "env":
+        result = cli(*command, env={"QA_DASHBOARD_STORE_URL": malformed})
+    else:
+        secrets = tmp_path / "secrets.toml"
+        secrets.write_text(f'[store]\nurl = "{malformed}"\n')
+        result = cli(*command, "--secrets", str(secrets))
+
+    assert result.returncode == 2, result.stderr
+    assert "The store URL must look like postgresql://" in result.stderr
+    assert "s3cret" not in result.stdout + result.stderr
+    assert not cache.exists(), "nothing was synced or stored"
+
+
 def test_a_broken_secrets_file_is_named_without_its_content(cli: Cli, tmp_path: Path) -> None:
     secrets = tmp_path / "secrets.toml"
     secrets.write_text('[service]\ntoken = "sbx-secret-value-in-a-broken-file\n')
@@ -263,7 +362,7 @@ def test_sync_info_and_clear_on_a_shared_postgresql_store(
 ) -> None:
     from urllib.parse import urlsplit
 
-    from dashboard.data.store_pg_pool import safe_url
+    from dashboard.data.store.pg_pool import safe_url
 
     password = urlsplit(pg_url).password
     assert password

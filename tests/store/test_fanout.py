@@ -14,9 +14,9 @@ import pytest
 from api_client import ApiClient, Execution, PermissionDeniedError, ScenarioNotFoundError
 from dashboard.data import results_fanout
 from dashboard.data.fanout_answer import FanOut
-from dashboard.data.history_frames import execution_is_finished, results_frame
 from dashboard.data.results_fanout import fetch_results
 from dashboard.data.store import HistoryStore
+from dashboard.data.store.records import execution_is_finished, results_frame
 from sandbox import Authority, FaultSettings, RunningSandbox, SandboxSettings, serve_in_thread
 from tests.store.conftest import QUICK_RETRIES, ClientFactory, HistoryOpener, lacking, lead_of
 

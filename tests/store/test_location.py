@@ -10,8 +10,8 @@ from pydantic import SecretStr
 
 from dashboard.data.connection import Connection
 from dashboard.data.store import open_for
-from dashboard.data.store_errors import StoreError
-from dashboard.data.store_location import (
+from dashboard.data.store.errors import StoreError
+from dashboard.data.store.location import (
     cache_dir,
     private_folder,
     service_address,

@@ -22,14 +22,14 @@ import psycopg
 import pytest
 from pydantic import SecretStr
 
-from dashboard.data import store_sql
 from dashboard.data.connection import Connection
-from dashboard.data.history_frames import plan_frames, results_frame
 from dashboard.data.store import HistoryStore, open_for
-from dashboard.data.store_errors import StoreBusyError, StoreError, StoreSchemaError
-from dashboard.data.store_location import store_url
-from dashboard.data.store_pg_pool import close_pool, safe_url, scrubbed
-from dashboard.data.store_postgres import PostgresEngine
+from dashboard.data.store import sql as store_sql
+from dashboard.data.store.errors import StoreBusyError, StoreError, StoreSchemaError
+from dashboard.data.store.location import store_url
+from dashboard.data.store.pg_pool import close_pool, safe_url, scrubbed
+from dashboard.data.store.postgres import PostgresEngine
+from dashboard.data.store.records import plan_frames, results_frame
 from sandbox import RunningSandbox
 from tests.dashboard import records
 from tests.store.conftest import HistoryOpener, pg_dump_rows

@@ -22,11 +22,11 @@ import pandas.testing as pdt
 import pytest
 
 from api_client import Execution
-from dashboard.data.history_frames import execution_is_finished
 from dashboard.data.results_fanout import fetch_results
 from dashboard.data.store import HistoryStore, open_store
-from dashboard.data.store_duckdb import DuckDBEngine
-from dashboard.data.store_errors import StoreBusyError
+from dashboard.data.store.duckdb import DuckDBEngine
+from dashboard.data.store.errors import StoreBusyError
+from dashboard.data.store.records import execution_is_finished
 from sandbox import RunningSandbox
 from tests.store.conftest import REPO, ClientFactory, lead_of
 from tests.store.holder import holding

@@ -3,7 +3,7 @@
 The store is filled the way a sync fills it (client models -> history frames -> the store's
 upserts), but the results come straight from the sandbox's own derivation instead of one HTTP
 request per pair, so a large history takes minutes rather than an hour. It prints the figures
-the README's "History store" section quotes; they are not asserted (only a generous bound).
+`docs/history-store.md` quotes ("How big it grows"); they are not asserted (only a generous bound).
 
     QA_STORE_MEASURE_EXECUTIONS=100000 .venv/bin/pytest -m slow -s tests/store/test_size.py
 """
@@ -22,13 +22,13 @@ import pandas as pd
 import pytest
 
 from api_client import Execution, TestPlan, TestResult
-from dashboard.data.history_frames import (
+from dashboard.data.store import HistoryStore, open_store
+from dashboard.data.store.records import (
     execution_frames,
     execution_is_finished,
     plan_frames,
     results_frame,
 )
-from dashboard.data.store import HistoryStore, open_store
 from sandbox import SandboxSettings
 from sandbox.store import DemoStore, ExecutionCriteria
 

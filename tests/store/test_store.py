@@ -24,18 +24,18 @@ from dashboard.columns.schemas import (
     PAIR_COLUMNS,
     RESULT_HISTORY_COLUMNS,
 )
-from dashboard.data import store_sql
-from dashboard.data.history_frames import (
+from dashboard.data.store import HistoryStore, StoreIdentity, open_store, pairs_frame
+from dashboard.data.store import sql as store_sql
+from dashboard.data.store.errors import (
+    StoreError,
+    StoreMissingError,
+    StoreSchemaError,
+)
+from dashboard.data.store.records import (
     execution_frames,
     finished_execution_ids,
     plan_frames,
     results_frame,
-)
-from dashboard.data.store import HistoryStore, StoreIdentity, open_store, pairs_frame
-from dashboard.data.store_errors import (
-    StoreError,
-    StoreMissingError,
-    StoreSchemaError,
 )
 from tests.dashboard import records
 from tests.store.conftest import IDENTITY, HistoryOpener, files_under
@@ -200,6 +200,7 @@ def test_upserts_are_idempotent_and_update_in_place(store: HistoryStore) -> None
     assert (info.executions, info.results, info.fetched_pairs) == (2, 3, 3)
     assert len(store.status_counts()) == 4
     assert len(store.result_ids([900, 901])) == 4
+    assert info.changed_executions == 0  # the same execution again is no change
 
     changed = results.assign(level=results["level"].where(results["result_id"] != 9001, "SUCCESS"))
     store_results(store, changed)
@@ -210,13 +211,80 @@ def test_upserts_are_idempotent_and_update_in_place(store: HistoryStore) -> None
 
     assert store.results([900]).set_index("result_id").loc[9001, "level"] == "SUCCESS"
     assert store.info().results == 3
+    # A finished execution is kept as first stored: the renamed one is noted, not written over
+    # (test_a_finished_execution_that_comes_back_different_is_kept_and_noted).
     stored = store.executions().set_index("execution_id")
-    assert stored.loc[900, "plan"] == "Renamed"
+    assert stored.loc[900, "plan"] == frames.executions.set_index("execution_id").loc[900, "plan"]
     statuses = store.status_counts()
     assert statuses.loc[statuses["execution_id"] == 900, ["status", "count"]].to_dict("list") == {
-        "status": ["SUCCESS"],
-        "count": [2],
+        "status": ["FAILURE", "SUCCESS"],
+        "count": [1, 1],
     }
+
+
+def test_a_finished_execution_that_comes_back_different_is_kept_and_noted(
+    store: HistoryStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Finished executions never change: one the service sends again with a new summary, no
+    result ids or a renamed plan is the service contradicting itself. The store keeps what it
+    stored first, counts the execution once however often it comes back, and says so."""
+    first = [finished_execution(900), finished_execution(901, 1), finished_execution(902, 2)]
+    store.add_executions(execution_frames(first))
+    before = (store.executions(), store.status_counts(), store.result_ids([900, 901, 902]))
+
+    again = [
+        finished_execution(900, result_summary={"SUCCESS": 2}),
+        finished_execution(901, 1, test_results=[]),
+        finished_execution(902, 2, plan_name="Renamed"),
+        finished_execution(903, 3),  # new: stored as usual
+    ]
+    with caplog.at_level(logging.WARNING, logger="dashboard.data.store.history"):
+        for _ in range(2):
+            assert store.add_executions(execution_frames(again)) == 4
+
+    now = (store.executions(), store.status_counts(), store.result_ids([900, 901, 902]))
+    pdt.assert_frame_equal(
+        now[0].loc[now[0]["execution_id"] != 903].reset_index(drop=True), before[0]
+    )
+    pdt.assert_frame_equal(
+        now[1].loc[now[1]["execution_id"] != 903].reset_index(drop=True), before[1]
+    )
+    pdt.assert_frame_equal(now[2], before[2])
+    assert 903 in set(now[0]["execution_id"])
+    info = store.info()
+    assert (info.executions, info.changed_executions) == (4, 3)
+    meta = store.meta()
+    assert meta["changed_executions"] == "3"
+    assert sorted(meta["changed_execution_ids"].split(",")) == ["900", "901", "902"]
+    warned = [r.getMessage() for r in caplog.records]
+    assert any(
+        "execution 900" in w and "summary" in w and "stored first is kept" in w for w in warned
+    )
+    assert any("execution 901" in w and "result ids" in w for w in warned)
+    assert any("execution 902" in w and "plan" in w for w in warned)
+
+    assert store.clear() == 0
+    assert store.info().changed_executions == 0
+    assert "changed_executions" not in store.meta()
+
+
+def test_an_empty_plans_answer_keeps_the_stored_plans_and_says_so(
+    store: HistoryStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    store.replace_plans(plan_frames([records.plan(3, scenarios=[21, 22]), records.plan(4)]))
+    store.add_executions(execution_frames([finished_execution(900, plan_id=3)]))
+
+    with caplog.at_level(logging.WARNING, logger="dashboard.data.store.history"):
+        assert store.replace_plans(plan_frames([])) == 2
+
+    assert store.info().plans == 2
+    assert set(map(tuple, store.missing_pairs().to_numpy())) == {(900, 21), (900, 22)}
+    assert "empty_plans_at" in store.meta()
+    assert any("answered no plans" in r.getMessage() for r in caplog.records)
+
+    assert store.replace_plans(plan_frames([records.plan(5)])) == 1
+    assert store.info().plans == 1
+    assert "empty_plans_at" not in store.meta()
 
 
 @pytest.mark.parametrize(
@@ -297,8 +365,9 @@ def test_an_older_schema_is_upgraded_in_place(store_path: Path) -> None:
         kept = store.results([900])
         store_results(store, results_frame(varied_results()))
 
-    # 3 since issue #16: the PostgreSQL indexes (a version DuckDB records and skips).
-    assert info.schema_version == store_sql.SCHEMA_VERSION == 3
+    # 3 is the PostgreSQL indexes (a version DuckDB records and skips), 4 the changed
+    # executions, 5 readers kept as scrypt.
+    assert info.schema_version == store_sql.SCHEMA_VERSION == 5
     assert kept["result_id"].tolist() == [5]
     assert kept[["screenshots", "video", "unlinked_logs"]].isna().all().all()
     assert store.info().results == 4  # the new columns take new rows
@@ -496,7 +565,7 @@ def test_info_counts_and_spans(store: HistoryStore) -> None:
     assert info.size_bytes > 0
     assert info.bytes_per_result == info.size_bytes / 3
     assert info.engine in ("duckdb", "postgresql")
-    assert info.schema_version == 3  # 3 since issue #16 (the PostgreSQL indexes)
+    assert info.schema_version == 5
 
 
 def test_naive_datetimes_are_refused(store: HistoryStore) -> None:

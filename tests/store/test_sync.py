@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from api_client import ApiClient
-from dashboard.data.history_frames import execution_is_finished
+from dashboard.data.store.records import execution_is_finished
 from dashboard.data.sync import sync_history
 from sandbox import RunningSandbox
 from tests.store.conftest import ClientFactory, HistoryOpener, lead_of, secret_bytes

@@ -95,7 +95,7 @@ def service_address(base_url: str) -> str:
 def store_url(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> str | None:
     """The shared PostgreSQL store's URL (the environment first, then `[store] url`), or None
     for the embedded DuckDB file. The URL may hold a password: it is handed to the driver only
-    (`store_postgres.safe_url` is what any message shows)."""
+    (`store.postgres.safe_url` is what any message shows)."""
     configured = (env.get(ENV_STORE_URL) or "").strip()
     if not configured:
         section = (secrets or {}).get("store")

@@ -1,23 +1,23 @@
 """Frames in and out of the history store: typed, deduplicated, renamed to the tables' columns.
 
-The helpers `HistoryStore` uses between pandas and the SQL of `store_sql`: what a staged frame
+The helpers `HistoryStore` uses between pandas and the SQL of `store.sql`: what a staged frame
 looks like for each table, the upsert of one, the parameters of a windowed query, and times read
 back from the store. No database here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 import pandas as pd
 
 from dashboard.columns.schemas import PAIR_COLUMNS
 from dashboard.columns.shapes import typed
-from dashboard.data import store_sql as sql
-from dashboard.data.store_engine import StoreEngine, with_staged
-from dashboard.data.store_types import EXECUTION_ID_COLUMNS
+from dashboard.data.store import sql
+from dashboard.data.store.engine import StoreEngine, with_staged
+from dashboard.data.store.types import EXECUTION_ID_COLUMNS
 
 
 def pairs_frame(pairs: Iterable[tuple[int, int]]) -> pd.DataFrame:
@@ -74,11 +74,21 @@ def unique(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return frame.drop_duplicates(subset=keys, keep="last").reset_index(drop=True)
 
 
+class Window(TypedDict, total=False):
+    """The window of a windowed read: start times from and to (inclusive, time-zone aware),
+    optionally one plan or project; a filter left out (or None) is not applied."""
+
+    date_from: datetime | None
+    date_to: datetime | None
+    plan_id: int | None
+    project_id: int | None
+
+
 def windowed(
-    build: Any,
-    date_from: datetime | None,
-    date_to: datetime | None,
+    build: Callable[[sql.Filters], str],
     *,
+    date_from: datetime | None = None,
+    date_to: datetime | None = None,
     plan_id: int | None = None,
     project_id: int | None = None,
 ) -> tuple[str, dict[str, Any]]:
@@ -93,10 +103,7 @@ def windowed(
         "project_id": project_id,
     }
     params = {name: value for name, value in given.items() if value is not None}
-    kwargs: dict[str, bool] = {"date_from": date_from is not None, "date_to": date_to is not None}
-    if build in (sql.executions_in_window, sql.statuses_in_window, sql.results_in_window):
-        kwargs.update(plan=plan_id is not None, project=project_id is not None)
-    return build(**kwargs), params
+    return build(frozenset(params)), params
 
 
 def utc(value: Any) -> datetime | None:

@@ -1,7 +1,7 @@
 """The history store's tables, as migrations: every schema version's DDL in order, and the
 statements that read and record which version a store is at.
 
-Portable SQL only (see `store_sql`), so DuckDB and PostgreSQL run the same statements.
+Portable SQL only (see `store.sql`), so DuckDB and PostgreSQL run the same statements.
 """
 
 from __future__ import annotations
@@ -126,6 +126,22 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX executions_project_start ON executions (project_id, start_at)",
         ),
         only_for="postgresql",
+    ),
+    Migration(
+        4,
+        "finished executions the service sent again changed: noted, the stored version kept",
+        (
+            """CREATE TABLE changed_executions (
+                execution_id BIGINT PRIMARY KEY,
+                noticed_at TIMESTAMPTZ NOT NULL,
+                what VARCHAR NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        5,
+        "readers: the HMACs keyed by a salt beside them dropped (readers are kept as scrypt now)",
+        ("DELETE FROM store_meta WHERE key = 'reader_salt' OR key LIKE 'reader:%'",),
     ),
 )
 """Every schema version in order. A new version is a new entry here, never an edit of an old

@@ -7,8 +7,9 @@ here. These are the only functions that turn `api_client` models into history fr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pandas as pd
 
@@ -22,6 +23,8 @@ from dashboard.columns.schemas import (
 )
 from dashboard.columns.shapes import typed
 from dashboard.data.frames import is_web_url
+
+R = TypeVar("R", TestPlan, Execution)
 
 PLAN_HISTORY_COLUMNS: dict[str, str] = {
     "plan_id": "int64",
@@ -91,46 +94,64 @@ def finished_execution_ids(executions: pd.DataFrame, status_counts: pd.DataFrame
 # -- records -> frames -------------------------------------------------------------------------
 
 
+_PLAN_FIELDS: dict[str, str] = {
+    "plan_id": "id",
+    "plan": "plan_name",
+    "type": "type",
+    "project_id": "project_id",
+    "project": "project_name",
+    "enabled": "enabled",
+    "project_enabled": "project_enabled",
+    "created": "created_at",
+    "updated": "updated_at",
+}
+"""PLAN_HISTORY_COLUMNS, each from its `TestPlan` attribute."""
+
+_EXECUTION_FIELDS: dict[str, str] = {
+    "execution_id": "id",
+    "start": "start_date",
+    "end": "end_date",
+    "plan_id": "plan_id",
+    "plan": "plan_name",
+    "project_id": "project_id",
+    "project": "project_name",
+    "user": "username",
+    "runtime_ms": "runtime",
+}
+"""EXECUTION_HISTORY_COLUMNS, each from its `Execution` attribute."""
+
+
+def _attributes(records: Sequence[object], fields: Mapping[str, str]) -> pd.DataFrame:
+    """One row per record, one column per field: `fields` maps a column to an attribute."""
+    return pd.DataFrame(
+        {column: [getattr(r, name) for r in records] for column, name in fields.items()}
+    )
+
+
+def _listed(
+    records: Sequence[R], id_column: str, items: Callable[[R], Sequence[int]], column: str
+) -> pd.DataFrame:
+    """One row per item of each record's list (its id, the item's place, the item)."""
+    return pd.DataFrame(
+        {
+            id_column: [r.id for r in records for _ in items(r)],
+            "ordinal": [i for r in records for i in range(len(items(r)))],
+            column: [item for r in records for item in items(r)],
+        }
+    )
+
+
 def plan_frames(plans: Iterable[TestPlan]) -> PlanFrames:
     plans = list(plans)
-    frame = pd.DataFrame(
-        {
-            "plan_id": [p.id for p in plans],
-            "plan": [p.plan_name for p in plans],
-            "type": [p.type for p in plans],
-            "project_id": [p.project_id for p in plans],
-            "project": [p.project_name for p in plans],
-            "enabled": [p.enabled for p in plans],
-            "project_enabled": [p.project_enabled for p in plans],
-            "created": [p.created_at for p in plans],
-            "updated": [p.updated_at for p in plans],
-        }
+    scenarios = _listed(plans, "plan_id", lambda p: p.scenarios, "scenario_id")
+    return PlanFrames(
+        typed(_attributes(plans, _PLAN_FIELDS), PLAN_HISTORY_COLUMNS),
+        typed(scenarios, PLAN_SCENARIO_COLUMNS),
     )
-    scenarios = pd.DataFrame(
-        {
-            "plan_id": [p.id for p in plans for _ in p.scenarios],
-            "ordinal": [i for p in plans for i in range(len(p.scenarios))],
-            "scenario_id": [s for p in plans for s in p.scenarios],
-        }
-    )
-    return PlanFrames(typed(frame, PLAN_HISTORY_COLUMNS), typed(scenarios, PLAN_SCENARIO_COLUMNS))
 
 
 def execution_frames(executions: Iterable[Execution]) -> ExecutionFrames:
     executions = list(executions)
-    frame = pd.DataFrame(
-        {
-            "execution_id": [e.id for e in executions],
-            "start": [e.start_date for e in executions],
-            "end": [e.end_date for e in executions],
-            "plan_id": [e.plan_id for e in executions],
-            "plan": [e.plan_name for e in executions],
-            "project_id": [e.project_id for e in executions],
-            "project": [e.project_name for e in executions],
-            "user": [e.username for e in executions],
-            "runtime_ms": [e.runtime for e in executions],
-        }
-    )
     statuses = pd.DataFrame(
         {
             "execution_id": [e.id for e in executions for _ in e.result_summary],
@@ -139,15 +160,9 @@ def execution_frames(executions: Iterable[Execution]) -> ExecutionFrames:
             "count": [n for e in executions for n in e.result_summary.values()],
         }
     )
-    result_ids = pd.DataFrame(
-        {
-            "execution_id": [e.id for e in executions for _ in e.test_results],
-            "ordinal": [i for e in executions for i in range(len(e.test_results))],
-            "result_id": [r for e in executions for r in e.test_results],
-        }
-    )
+    result_ids = _listed(executions, "execution_id", lambda e: e.test_results, "result_id")
     return ExecutionFrames(
-        typed(frame, EXECUTION_HISTORY_COLUMNS),
+        typed(_attributes(executions, _EXECUTION_FIELDS), EXECUTION_HISTORY_COLUMNS),
         typed(statuses, EXECUTION_STATUS_COLUMNS),
         typed(result_ids, EXECUTION_RESULT_ID_COLUMNS),
     )

@@ -18,7 +18,7 @@ from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from dashboard.data.store_errors import StoreError
+from dashboard.data.store.errors import StoreError
 
 SCHEMES = ("postgresql", "postgres")
 POOL_SIZE = 10

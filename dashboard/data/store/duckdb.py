@@ -9,7 +9,7 @@ pandas), never row by row.
 
 Files are kept 0600: DuckDB creates the database and its write-ahead log with the process's
 umask, so they are narrowed right after each open and each write (the folder, made 0700 by
-`store_location`, keeps everyone else out in between).
+`store.location`, keeps everyone else out in between).
 """
 
 from __future__ import annotations
@@ -20,18 +20,22 @@ import itertools
 import logging
 import os
 import shutil
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pandas as pd
 import pyarrow as pa
 
 from dashboard.columns.shapes import typed
-from dashboard.data.store_engine import Params, with_placeholders
-from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
+from dashboard.data.store.engine import (
+    Params,
+    Statements,
+    running_elsewhere,
+    until_free,
+    with_placeholders,
+)
+from dashboard.data.store.errors import StoreBusyError, StoreError, StoreMissingError
 
 _LOG = logging.getLogger(__name__)
 
@@ -50,7 +54,7 @@ _PANDAS_TYPES = {
 }
 
 
-class DuckDBEngine:
+class DuckDBEngine(Statements[duckdb.DuckDBPyConnection]):
     """A history store in one DuckDB file. Not thread-safe: `HistoryStore` serialises use."""
 
     kind = "duckdb"
@@ -81,38 +85,18 @@ class DuckDBEngine:
     def connect(self, *, read_only: bool, wait: float) -> None:
         if self._con is not None:
             return
-        started = time.monotonic()
-        pause = _FIRST_PAUSE
-        while True:
-            try:
-                con = duckdb.connect(str(self.path), read_only=read_only)
-                break
-            except duckdb.IOException as error:
-                text = str(error)
-                if _MISSING in text:
-                    raise StoreMissingError(
-                        f"No history is stored at {self.path} yet.", location=self.location
-                    ) from None
-                if _LOCK_CONFLICT not in text:
-                    raise StoreError(
-                        f"The history store {self.path} cannot be opened: {_first_line(text)}",
-                        location=self.location,
-                    ) from None
-                waited = time.monotonic() - started
-                if waited + pause > wait:
-                    raise StoreBusyError(
-                        f"The history store {self.path} is in use by another process "
-                        f"(waited {waited:.1f} s).",
-                        location=self.location,
-                        waited=waited,
-                    ) from None
-                time.sleep(pause)
-                pause = min(pause * 2, _LONGEST_PAUSE)
-            except duckdb.Error as error:
-                raise StoreError(
-                    f"The history store {self.path} cannot be opened: {_first_line(str(error))}",
-                    location=self.location,
-                ) from None
+        con = until_free(
+            lambda: self._try_connect(read_only),
+            wait=wait,
+            busy=lambda waited: StoreBusyError(
+                f"The history store {self.path} is in use by another process "
+                f"(waited {waited:.1f} s).",
+                location=self.location,
+                waited=waited,
+            ),
+            pause=_FIRST_PAUSE,
+            longest_pause=_LONGEST_PAUSE,
+        )
         try:
             con.execute("SET TimeZone = 'UTC'")
         except duckdb.Error:
@@ -123,6 +107,28 @@ class DuckDBEngine:
         if not read_only:
             self.secure()
 
+    def _try_connect(self, read_only: bool) -> duckdb.DuckDBPyConnection | None:
+        """The open file; None while another process holds its lock."""
+        try:
+            return duckdb.connect(str(self.path), read_only=read_only)
+        except duckdb.IOException as error:
+            text = str(error)
+            if _MISSING in text:
+                raise StoreMissingError(
+                    f"No history is stored at {self.path} yet.", location=self.location
+                ) from None
+            if _LOCK_CONFLICT in text:
+                return None
+            raise self._unopenable(text) from None
+        except duckdb.Error as error:
+            raise self._unopenable(str(error)) from None
+
+    def _unopenable(self, text: str) -> StoreError:
+        return StoreError(
+            f"The history store {self.path} cannot be opened: {_first_line(text)}",
+            location=self.location,
+        )
+
     def close(self) -> None:
         con, self._con = self._con, None
         if con is not None:
@@ -132,21 +138,11 @@ class DuckDBEngine:
 
     # -- statements ------------------------------------------------------------------------------
 
-    def execute(self, sql: str, params: Params | None = None) -> None:
-        self._run(lambda con: con.execute(_duckdb_sql(sql), _values(params)))
-
-    def scalar(self, sql: str, params: Params | None = None) -> Any:
-        rows = self.rows(sql, params)
-        return rows[0][0] if rows else None
-
-    def rows(self, sql: str, params: Params | None = None) -> list[tuple[Any, ...]]:
-        return self._run(lambda con: con.execute(_duckdb_sql(sql), _values(params)).fetchall())
-
     def frame(
         self, sql: str, schema: Mapping[str, str], params: Params | None = None
     ) -> pd.DataFrame:
         def read(con: duckdb.DuckDBPyConnection) -> pa.Table:
-            relation = con.sql(_duckdb_sql(sql), params=_values(params) or None)
+            relation = con.sql(self._driver_sql(sql), params=dict(params or {}) or None)
             return relation.to_arrow_table()
 
         table = self._run(read)
@@ -188,30 +184,12 @@ class DuckDBEngine:
         when the block ends or the process dies. The database file stays free between
         operations, so pages read it while a sync runs."""
         lock_path = self.path.with_name(f"{self.path.name}.{purpose}.lock")
-        started = time.monotonic()
-        while True:
-            descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(descriptor)
-                waited = time.monotonic() - started
-                if waited + _FIRST_PAUSE > wait:
-                    raise StoreBusyError(
-                        f"Another process is already running a {purpose} of {self.path} "
-                        f"(waited {waited:.1f} s).",
-                        location=self.location,
-                        waited=waited,
-                    ) from None
-                time.sleep(_FIRST_PAUSE)
-                continue
-            try:
-                current = os.stat(lock_path).st_ino
-            except FileNotFoundError:
-                current = None
-            if current == os.fstat(descriptor).st_ino:
-                break
-            os.close(descriptor)  # the holder removed it as we locked it: try the new one
+        descriptor = until_free(
+            lambda: _locked(lock_path),
+            wait=wait,
+            busy=running_elsewhere(purpose, str(self.path), location=self.location),
+            pause=_FIRST_PAUSE,
+        )
         try:
             yield
         finally:
@@ -256,31 +234,38 @@ class DuckDBEngine:
                 file.unlink()
         shutil.rmtree(self.path.with_name(self.path.name + ".tmp"), ignore_errors=True)
 
-    # -- internals -------------------------------------------------------------------------------
+    # -- the driver: how `Statements` runs a statement here -----------------------------------
 
-    def _connection(self) -> duckdb.DuckDBPyConnection:
-        if self._con is None:
-            raise StoreError("The history store is not open.", location=self.location)
-        return self._con
+    @staticmethod
+    def _driver_sql(sql: str) -> str:
+        return with_placeholders(sql, "$")
 
-    def _run(self, action: Any) -> Any:
-        con = self._connection()
-        try:
-            return action(con)
-        except duckdb.FatalException:
+    def _failure(self, con: duckdb.DuckDBPyConnection, error: Exception) -> StoreError | None:
+        if isinstance(error, duckdb.FatalException):
             # DuckDB invalidates a database after a fatal error: let go, so the next use reopens.
             self._con = None
             with contextlib.suppress(duckdb.Error):
                 con.close()
-            raise
+        return None
 
 
-def _duckdb_sql(sql: str) -> str:
-    return with_placeholders(sql, "$")
-
-
-def _values(params: Params | None) -> dict[str, Any]:
-    return dict(params or {})
+def _locked(lock_path: Path) -> int | None:
+    """A descriptor of `lock_path` holding its exclusive `flock`; None while another process
+    holds it, or when the holder removed the file as it was locked (the next try makes anew)."""
+    descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        return None
+    try:
+        current = os.stat(lock_path).st_ino
+    except FileNotFoundError:
+        current = None
+    if current == os.fstat(descriptor).st_ino:
+        return descriptor
+    os.close(descriptor)
+    return None
 
 
 def _first_line(text: str) -> str:

@@ -1,16 +1,18 @@
 """The history store: finished executions and their results, fetched once and kept locally.
 
 Finished executions and their results never change, so the dashboard keeps them in an embedded
-analytical database (DuckDB, one file per service and company; see `store_location`) instead of
+analytical database (DuckDB, one file per service and company; see `store.location`) instead of
 asking the service again at every restart, cache expiry or viewer. What is kept:
 
-- plans, replaced at each sync (they name an execution's plan and list its scenarios);
-- finished executions (upsert by id), with their status counts and result ids; a running one
-  is never stored, so nothing stored ever goes stale;
+- plans, replaced at each sync (they name an execution's plan and list its scenarios; an answer
+  of no plans replaces nothing);
+- finished executions, with their status counts and result ids, stored once: a running one is
+  never stored, so nothing stored ever goes stale, and one the service sends again changed is
+  kept as first stored and noted (`store.changes`);
 - the results of finished executions (upsert by result id), and each (execution, scenario)
   pair whose results were fetched, so "this pair has no results" is remembered too.
 
-Safe to interrupt and to run twice: every write is an upsert by id inside one transaction, so a
+Safe to interrupt and to run twice: every write is keyed by id inside one transaction, so a
 killed sync leaves the store as it was after its last committed step. The schema has a version
 and migrations; a file written by a newer program is rebuilt rather than misread. One writer at
 a time: the sessions of one process share one `HistoryStore` whose lock serialises every use,
@@ -18,14 +20,16 @@ and the database is held only while an operation runs, so a second process (a cr
 the dashboard) waits for it, within a bounded wait, and never opens around the lock.
 
 Queries select in the database what a page needs and return frames with the columns and dtypes
-of `dashboard.columns.schemas`. All SQL is in `store_sql`; the engine is behind the small
-`store_engine.StoreEngine` interface: a DuckDB file per (service, company) by default
-(`store_duckdb`), or, when `QA_DASHBOARD_STORE_URL` / `[store] url` names a PostgreSQL server,
-a schema per (service, company) on it (`store_postgres`), shared by a team's processes.
+of `dashboard.columns.schemas`. All SQL is in `store.sql`; the engine is behind the small
+`store.engine.StoreEngine` interface: a DuckDB file per (service, company) by default
+(`store.duckdb`), or, when `QA_DASHBOARD_STORE_URL` / `[store] url` names a PostgreSQL server,
+a schema per (service, company) on it (`store.postgres`), shared by a team's processes.
 
 This module is where a caller opens a store (`open_for`, `open_store`, `open_url`); the store is
-`store_history.HistoryStore`, taking turns with its database is `store_lease`, the frames in and
-out `store_frames`, its plain values `store_types`. No Streamlit here.
+`store.history.HistoryStore` (its writes `store.writing`), taking turns with its database is
+`store.lease`, the frames in and out `store.frames`, its plain values `store.types`, who may
+read it `store.access` and `store.readers`, who may clear it `store.operators`. No Streamlit
+here.
 """
 
 from __future__ import annotations
@@ -36,23 +40,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from dashboard.data.connection import Connection
-from dashboard.data.store_duckdb import DuckDBEngine
-from dashboard.data.store_errors import (
+from dashboard.data.store.duckdb import DuckDBEngine
+from dashboard.data.store.errors import (
     StoreBusyError,
     StoreError,
     StoreMissingError,
     StoreSchemaError,
 )
-from dashboard.data.store_frames import pairs_frame
-from dashboard.data.store_history import HistoryStore
-from dashboard.data.store_location import (
+from dashboard.data.store.frames import pairs_frame
+from dashboard.data.store.history import HistoryStore
+from dashboard.data.store.location import (
     private_folder,
     service_address,
     store_path,
     store_schema,
     store_url,
 )
-from dashboard.data.store_types import (
+from dashboard.data.store.types import (
     DEFAULT_IDLE,
     DEFAULT_WAIT,
     RESULT_IDS_COLUMNS,
@@ -116,8 +120,8 @@ def open_for(
     idle: float = DEFAULT_IDLE,
 ) -> HistoryStore:
     """The writable store of `connection`'s service and company: on the configured PostgreSQL
-    server when there is one (`store_location.store_url`), else in the configured cache folder
-    (`store_location`), the folder made owner-only if it is new. Raises `StoreError` (and
+    server when there is one (`store.location.store_url`), else in the configured cache folder
+    (`store.location`), the folder made owner-only if it is new. Raises `StoreError` (and
     `StoreBusyError` after `wait` seconds) when it cannot be used."""
     url = store_url(secrets=secrets, env=env)
     if url is not None:
@@ -144,7 +148,7 @@ def open_url(
 ) -> HistoryStore:
     """The store of `connection`'s service and company in its own schema of the PostgreSQL
     database at `url` (made and migrated on first use, by one process whoever comes first)."""
-    from dashboard.data.store_postgres import PostgresEngine  # psycopg only when configured
+    from dashboard.data.store.postgres import PostgresEngine  # psycopg only when configured
 
     engine = PostgresEngine(url, store_schema(connection))
     identity = None if read_only else identity_of(connection)

@@ -1,28 +1,27 @@
 """The PostgreSQL engine of the history store: one server shared by a team's processes.
 
 One database holds the history of every (service, company): each gets a schema of its own
-(`store_location.store_schema`, e.g. `history_ci_example_com_c7_3f9a0c1d2e4b5a69`), and a
-connection's `search_path` points at it, so the statements of `store_sql` run unchanged on
+(`store.location.store_schema`, e.g. `history_ci_example_com_c7_3f9a0c1d2e4b5a69`), and a
+connection's `search_path` points at it, so the statements of `store.sql` run unchanged on
 both engines and no query can reach another company's rows by a forgotten `WHERE`.
 
 - Connections come from one `psycopg_pool.ConnectionPool` per server and process (autocommit;
   the session's time zone is UTC). A store holds one while an operation runs, like a file.
 - Frames go in by COPY into a temporary table (`staged`), then one `INSERT ... SELECT ... ON
-  CONFLICT` of `store_sql`; results come back as rows turned into typed columns at once.
+  CONFLICT` of `store.sql`; results come back as rows turned into typed columns at once.
 - `migration_lock` is a `pg_advisory_lock` on the schema: whichever process starts first creates
   the schema and migrates it, the others wait and find it current. `exclusive("sync")` is a
   second advisory lock, held on a connection of its own for a whole sync.
 - The URL's password is only ever handed to libpq: `location` and `repr` name user, host, port
   and database, and any driver message is cut to its first line with the password removed.
 
-The server side (URL, pools, lock keys) is `store_pg_pool`; values in and out `store_pg_values`.
+The server side (URL, pools, lock keys) is `store.pg_pool`; values in and out `store.pg_values`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
-import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -31,9 +30,15 @@ import psycopg
 from psycopg import sql as pgsql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from dashboard.data.store_engine import Params
-from dashboard.data.store_errors import StoreBusyError, StoreError, StoreMissingError
-from dashboard.data.store_pg_pool import (
+from dashboard.data.store.engine import (
+    Params,
+    Statements,
+    running_elsewhere,
+    until_free,
+    with_pyformat,
+)
+from dashboard.data.store.errors import StoreBusyError, StoreError, StoreMissingError
+from dashboard.data.store.pg_pool import (
     CONNECT_TIMEOUT,
     check_url,
     give_back,
@@ -42,13 +47,13 @@ from dashboard.data.store_pg_pool import (
     safe_url,
     scrubbed,
 )
-from dashboard.data.store_pg_values import csv_frame, pg_sql, pg_type, python_rows
+from dashboard.data.store.pg_values import csv_frame, pg_type, python_rows
 
 _PAUSE = 0.1
 _names = itertools.count(1)
 
 
-class PostgresEngine:
+class PostgresEngine(Statements[psycopg.Connection[Any]]):
     """A history store in one schema of a PostgreSQL database. Not thread-safe: `HistoryStore`
     serialises use."""
 
@@ -107,16 +112,6 @@ class PostgresEngine:
 
     # -- statements ------------------------------------------------------------------------------
 
-    def execute(self, sql: str, params: Params | None = None) -> None:
-        self._run(lambda con: con.execute(pg_sql(sql), dict(params or {})))
-
-    def scalar(self, sql: str, params: Params | None = None) -> Any:
-        rows = self.rows(sql, params)
-        return rows[0][0] if rows else None
-
-    def rows(self, sql: str, params: Params | None = None) -> list[tuple[Any, ...]]:
-        return self._run(lambda con: con.execute(pg_sql(sql), dict(params or {})).fetchall())
-
     def frame(
         self, sql: str, schema: Mapping[str, str], params: Params | None = None
     ) -> pd.DataFrame:
@@ -125,7 +120,7 @@ class PostgresEngine:
         seconds). The values are bound client-side by psycopg's own quoting."""
 
         def read(con: psycopg.Connection[Any]) -> bytes:
-            bound = psycopg.ClientCursor(con).mogrify(pg_sql(sql), dict(params or {}))
+            bound = psycopg.ClientCursor(con).mogrify(self._driver_sql(sql), dict(params or {}))
             copy_sql = f"COPY ({bound}) TO STDOUT WITH (FORMAT csv, HEADER true)"
             out = bytearray()
             with con.cursor().copy(copy_sql.encode()) as copy:
@@ -195,18 +190,13 @@ class PostgresEngine:
         """Only one holder of (this store, `purpose`) across every process, for the block; held
         on a connection of its own (a crashed holder's lock goes with its connection)."""
         key = lock_key(self.schema, purpose)
-        started = time.monotonic()
         with self._borrowed(wait=wait) as con:
-            while not con.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:  # type: ignore[index]
-                waited = time.monotonic() - started
-                if waited + _PAUSE > wait:
-                    raise StoreBusyError(
-                        f"Another process is already running a {purpose} of {self.location} "
-                        f"(waited {waited:.1f} s).",
-                        location=self.location,
-                        waited=waited,
-                    )
-                time.sleep(_PAUSE)
+            until_free(
+                lambda: _try_lock(con, key),
+                wait=wait,
+                busy=running_elsewhere(purpose, self.location, location=self.location),
+                pause=_PAUSE,
+            )
             try:
                 yield
             finally:
@@ -278,24 +268,25 @@ class PostgresEngine:
         ).fetchone()
         return bool(row and row[0])
 
-    def _connection(self) -> psycopg.Connection[Any]:
-        if self._con is None:
-            raise StoreError("The history store is not open.", location=self.location)
-        return self._con
+    @staticmethod
+    def _driver_sql(sql: str) -> str:
+        return with_pyformat(sql)
 
-    def _run(self, action: Any) -> Any:
-        con = self._connection()
-        try:
-            return action(con)
-        except psycopg.OperationalError as error:
-            if con.broken:  # the server went away: give the connection back, reopen next time
-                self.close()
-            raise self._error("cannot be used", error) from None
-        except psycopg.Error as error:
-            raise self._error("cannot be used", error) from None
+    def _failure(self, con: psycopg.Connection[Any], error: Exception) -> StoreError | None:
+        if not isinstance(error, psycopg.Error):
+            return None
+        if isinstance(error, psycopg.OperationalError) and con.broken:
+            self.close()  # the server went away: give the connection back, reopen next time
+        return self._error("cannot be used", error)
 
     def _error(self, what: str, error: BaseException) -> StoreError:
         return StoreError(
             f"The history store {self.location} {what}: {scrubbed(str(error), self._url)}",
             location=self.location,
         )
+
+
+def _try_lock(con: psycopg.Connection[Any], key: int) -> bool | None:
+    """True when the advisory lock `key` is now held on `con`; None while another holds it."""
+    row = con.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+    return True if row and row[0] else None

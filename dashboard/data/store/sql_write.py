@@ -1,5 +1,5 @@
-"""The statements that store and clear history: upserts from a staged frame, the children an
-execution replaces, the store's own metadata, and emptying the data tables.
+"""The statements that store and clear history: upserts and inserts from a staged frame, the
+store's own metadata, and emptying the data tables.
 
 Only fixed identifiers from this module are formatted into a statement (checked against the
 known tables); every value is a bound parameter.
@@ -17,6 +17,7 @@ DATA_TABLES: tuple[str, ...] = (
     "execution_result_ids",
     "results",
     "fetched_pairs",
+    "changed_executions",
 )
 """What `clear` empties. The schema version and the store's identity stay."""
 
@@ -80,6 +81,7 @@ FETCHED_PAIR_TABLE_COLUMNS: tuple[str, ...] = (
     "result_count",
     "fetched_at",
 )
+CHANGED_EXECUTION_TABLE_COLUMNS: tuple[str, ...] = ("execution_id", "noticed_at", "what")
 
 _TABLE_COLUMNS: dict[str, tuple[str, ...]] = {
     "plans": PLAN_TABLE_COLUMNS,
@@ -89,6 +91,7 @@ _TABLE_COLUMNS: dict[str, tuple[str, ...]] = {
     "execution_result_ids": EXECUTION_RESULT_ID_TABLE_COLUMNS,
     "results": RESULT_TABLE_COLUMNS,
     "fetched_pairs": FETCHED_PAIR_TABLE_COLUMNS,
+    "changed_executions": CHANGED_EXECUTION_TABLE_COLUMNS,
     "store_meta": ("key", "value"),
 }
 _KEYS: dict[str, tuple[str, ...]] = {
@@ -99,6 +102,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "execution_result_ids": ("execution_id", "ordinal"),
     "results": ("result_id",),
     "fetched_pairs": ("execution_id", "scenario_id"),
+    "changed_executions": ("execution_id",),
     "store_meta": ("key",),
 }
 
@@ -115,22 +119,24 @@ def upsert_from_staged(table: str) -> str:
     The staged frame has exactly `table_columns(table)`, each key at most once (an upsert
     cannot update one row twice in one statement).
     """
-    columns = table_columns(table)
     keys = _KEYS[table]
-    names = ", ".join(columns)
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
-    action = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"
+    updates = ", ".join(f"{c} = excluded.{c}" for c in table_columns(table) if c not in keys)
+    return _insert_from_staged(table, f"DO UPDATE SET {updates}" if updates else "DO NOTHING")
+
+
+def insert_new_from_staged(table: str) -> str:
+    """Insert the rows of `{staged}` whose key `table` does not hold yet; a stored row stays as
+    it was first written."""
+    return _insert_from_staged(table, "DO NOTHING")
+
+
+def _insert_from_staged(table: str, on_conflict: str) -> str:
+    names = ", ".join(table_columns(table))
+    keys = ", ".join(_KEYS[table])
     return (
         f"INSERT INTO {table} ({names}) SELECT {names} FROM {{staged}} "
-        f"ON CONFLICT ({', '.join(keys)}) {action}"
+        f"ON CONFLICT ({keys}) {on_conflict}"
     )
-
-
-def delete_children_of_staged(table: str) -> str:
-    """Remove the child rows (statuses, result ids) of the executions in `{staged}`, so that
-    storing an execution again leaves exactly its new children."""
-    _require_known(table, ("execution_statuses", "execution_result_ids"))
-    return f"DELETE FROM {table} WHERE execution_id IN (SELECT execution_id FROM {{staged}})"
 
 
 DELETE_PLANS = "DELETE FROM plans"
@@ -140,6 +146,12 @@ SET_META = """
 INSERT INTO store_meta (key, value) VALUES (:key, :value)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value
 """
+
+ADD_META = """
+INSERT INTO store_meta (key, value) VALUES (:key, :value)
+ON CONFLICT (key) DO NOTHING
+"""
+"""A fact noted once: the first writer's value stays."""
 
 
 def _require_known(name: str, known: Collection[str]) -> None:

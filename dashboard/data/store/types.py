@@ -1,6 +1,6 @@
 """The plain values of the history store: its identity, what `info` reports, its defaults.
 
-Kept apart from `store_history` (the store itself) so the engines, the helpers and the callers
+Kept apart from `store.history` (the store itself) so the engines, the helpers and the callers
 can name them without importing the store.
 """
 
@@ -18,6 +18,17 @@ DEFAULT_IDLE = 1.0
 open (a fresh DuckDB connection costs tens of milliseconds), and another process waits at most
 about this long plus one operation."""
 
+EMPTY_PLANS_AT = "empty_plans_at"
+"""`HistoryStore.meta()`: when the service last answered no plans while the store held some
+(they were kept); unset once an answer with plans replaces them."""
+CHANGED_EXECUTIONS = "changed_executions"
+"""`HistoryStore.meta()`: how many finished executions came back from the service changed (each
+kept as first stored)."""
+CHANGED_EXECUTION_IDS = "changed_execution_ids"
+"""`HistoryStore.meta()`: the ids of the latest `LISTED_CHANGED_IDS` of them, newest first,
+comma-separated."""
+LISTED_CHANGED_IDS = 5
+
 RESULT_IDS_COLUMNS: dict[str, str] = {"execution_id": "int64", "result_id": "int64"}
 EXECUTION_ID_COLUMNS: dict[str, str] = {"execution_id": "int64"}
 INFO_COLUMNS: dict[str, str] = {
@@ -29,6 +40,7 @@ INFO_COLUMNS: dict[str, str] = {
     "newest_execution": "datetime64[us, UTC]",
     "oldest_result": "datetime64[us, UTC]",
     "newest_result": "datetime64[us, UTC]",
+    "changed_executions": "int64",
 }
 FETCHED_PAIR_COLUMNS: dict[str, str] = {
     "execution_id": "int64",
@@ -41,7 +53,7 @@ FETCHED_PAIR_COLUMNS: dict[str, str] = {
 @dataclass(frozen=True)
 class StoreIdentity:
     """Which service and company a store holds (recorded in it, shown by `info`). The address
-    carries no user name, password or query (`store_location.service_address`)."""
+    carries no user name, password or query (`store.location.service_address`)."""
 
     service: str
     company_id: int
@@ -67,6 +79,8 @@ class StoreInfo:
     oldest_result: datetime | None
     newest_result: datetime | None
     last_sync: datetime | None
+    changed_executions: int = 0
+    """Finished executions the service sent again changed (the first stored version is kept)."""
 
     @property
     def bytes_per_result(self) -> float | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 COUNT_RESULTS = "SELECT COUNT(*) FROM results"
 
+COUNT_PLANS = "SELECT COUNT(*) FROM plans"
+
 GET_META = "SELECT key, value FROM store_meta"
 
 _EXECUTION_SELECT = """
@@ -28,43 +30,42 @@ FROM results AS r
 _RESULT_ORDER = " ORDER BY r.execution_id, r.scenario_id, r.result_id"
 
 
-def _window(
-    alias: str, column: str, *, date_from: bool, date_to: bool, plan: bool, project: bool
-) -> str:
-    """The WHERE clause of a time window on `alias.column`, optionally one plan or project.
+Filters = frozenset[str]
+"""The window filters a query is built for: those of "date_from", "date_to", "plan_id" and
+"project_id" that are set (bound as parameters of the same names)."""
+
+_CONDITIONS: dict[str, str] = {
+    "date_from": "{alias}.start_at >= :date_from",
+    "date_to": "{alias}.start_at <= :date_to",
+    "plan_id": "{alias}.plan_id = :plan_id",
+    "project_id": "{alias}.project_id = :project_id",
+}
+
+
+def _where(alias: str, filters: Filters) -> str:
+    """The WHERE clause of a time window on `alias.start_at` (bounds inclusive), optionally
+    one plan or project.
 
     Built from the filters that are set (rather than `:x IS NULL OR ...`) so that each engine
     can use its zone maps or indexes on what is actually filtered.
     """
-    conditions = ["1 = 1"]
-    if date_from:
-        conditions.append(f"{alias}.{column} >= :date_from")
-    if date_to:
-        conditions.append(f"{alias}.{column} <= :date_to")
-    if plan:
-        conditions.append(f"{alias}.plan_id = :plan_id")
-    if project:
-        conditions.append(f"{alias}.project_id = :project_id")
-    return " WHERE " + " AND ".join(conditions)
+    conditions = [c.format(alias=alias) for name, c in _CONDITIONS.items() if name in filters]
+    return " WHERE " + " AND ".join(["1 = 1", *conditions])
 
 
-def executions_in_window(*, date_from: bool, date_to: bool, plan: bool, project: bool) -> str:
-    """Stored executions that started in the window (bounds inclusive), newest first."""
-    where = _window(
-        "e", "start_at", date_from=date_from, date_to=date_to, plan=plan, project=project
+def executions_in_window(filters: Filters) -> str:
+    """Stored executions that started in the window, newest first."""
+    return (
+        _EXECUTION_SELECT + _where("e", filters) + " ORDER BY e.start_at DESC, e.execution_id DESC"
     )
-    return _EXECUTION_SELECT + where + " ORDER BY e.start_at DESC, e.execution_id DESC"
 
 
-def statuses_in_window(*, date_from: bool, date_to: bool, plan: bool, project: bool) -> str:
+def statuses_in_window(filters: Filters) -> str:
     """The status counts of the executions `executions_in_window` selects, in long form."""
-    where = _window(
-        "e", "start_at", date_from=date_from, date_to=date_to, plan=plan, project=project
-    )
     return (
         'SELECT s.execution_id, e.start_at AS "start", s.status, s.status_count AS "count" '
         "FROM execution_statuses AS s JOIN executions AS e ON e.execution_id = s.execution_id"
-        + where
+        + _where("e", filters)
         + " ORDER BY e.start_at, s.execution_id, s.status"
     )
 
@@ -74,6 +75,21 @@ SELECT i.execution_id, i.result_id
 FROM execution_result_ids AS i JOIN {staged} AS wanted ON wanted.execution_id = i.execution_id
 ORDER BY i.execution_id, i.ordinal
 """
+
+EXECUTIONS_OF_STAGED = (
+    _EXECUTION_SELECT + " JOIN {staged} AS wanted ON wanted.execution_id = e.execution_id"
+)
+
+STATUSES_OF_STAGED_EXECUTIONS = """
+SELECT s.execution_id, e.start_at AS "start", s.status, s.status_count AS "count"
+FROM execution_statuses AS s
+JOIN executions AS e ON e.execution_id = s.execution_id
+JOIN {staged} AS wanted ON wanted.execution_id = s.execution_id
+"""
+
+CHANGED_EXECUTIONS = (
+    "SELECT execution_id FROM changed_executions ORDER BY noticed_at DESC, execution_id DESC"
+)
 
 RESULTS_OF_STAGED_EXECUTIONS = (
     _RESULT_SELECT
@@ -97,32 +113,26 @@ ORDER BY f.execution_id, f.scenario_id
 """
 
 
-def results_in_window(*, date_from: bool, date_to: bool, plan: bool, project: bool) -> str:
-    """Stored results that started in the window (bounds inclusive), optionally of one plan or
-    project."""
-    where = _window(
-        "r", "start_at", date_from=date_from, date_to=date_to, plan=plan, project=project
-    )
-    return _RESULT_SELECT + where + _RESULT_ORDER
+def results_in_window(filters: Filters) -> str:
+    """Stored results that started in the window, optionally of one plan or project."""
+    return _RESULT_SELECT + _where("r", filters) + _RESULT_ORDER
 
 
-def scenario_results(*, date_from: bool, date_to: bool) -> str:
-    """The stored results of one scenario of one plan that started in the window."""
-    where = _window("r", "start_at", date_from=date_from, date_to=date_to, plan=True, project=False)
+def scenario_results(filters: Filters) -> str:
+    """The stored results of one scenario of one plan (`:plan_id`, `:scenario_id`) that started
+    in the window."""
+    where = _where("r", filters | {"plan_id"})
     return _RESULT_SELECT + where + " AND r.scenario_id = :scenario_id" + _RESULT_ORDER
 
 
-def missing_pairs(*, date_from: bool, date_to: bool) -> str:
+def missing_pairs(filters: Filters) -> str:
     """(execution, scenario) pairs of stored executions in the window whose results have not
     been fetched: newest executions first, scenarios in their plan's order. The scenarios of an
     execution are its plan's, as the plans operation lists them."""
-    where = _window(
-        "e", "start_at", date_from=date_from, date_to=date_to, plan=False, project=False
-    )
     return (
         "SELECT e.execution_id, s.scenario_id FROM executions AS e "
         "JOIN plan_scenarios AS s ON s.plan_id = e.plan_id"
-        + where
+        + _where("e", filters)
         + " AND NOT EXISTS (SELECT 1 FROM fetched_pairs AS f "
         "WHERE f.execution_id = e.execution_id AND f.scenario_id = s.scenario_id) "
         "GROUP BY e.execution_id, s.scenario_id "
@@ -139,5 +149,6 @@ SELECT
     (SELECT MIN(start_at) FROM executions) AS oldest_execution,
     (SELECT MAX(start_at) FROM executions) AS newest_execution,
     (SELECT MIN(start_at) FROM results) AS oldest_result,
-    (SELECT MAX(start_at) FROM results) AS newest_result
+    (SELECT MAX(start_at) FROM results) AS newest_result,
+    (SELECT COUNT(*) FROM changed_executions) AS changed_executions
 """

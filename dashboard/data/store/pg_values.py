@@ -1,6 +1,5 @@
-"""Values between pandas and PostgreSQL for the store's engine: statements' placeholders, the
-column types and rows of a staged frame (COPY in), and a query's CSV (COPY out) read by Arrow
-into a typed frame.
+"""Values between pandas and PostgreSQL for the store's engine: the column types and rows of a
+staged frame (COPY in), and a query's CSV (COPY out) read by Arrow into a typed frame.
 """
 
 from __future__ import annotations
@@ -14,12 +13,6 @@ import pyarrow as pa
 from pyarrow import csv as pa_csv
 
 from dashboard.columns.shapes import typed
-from dashboard.data.store_engine import with_pyformat
-
-
-def pg_sql(sql: str) -> str:
-    """`:name` parameters as psycopg's `%(name)s`."""
-    return with_pyformat(sql)
 
 
 def pg_type(series: pd.Series) -> str:

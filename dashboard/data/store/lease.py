@@ -17,17 +17,26 @@ import threading
 import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Self
+from typing import Self, TypedDict
 
-from dashboard.data import store_sql as sql
-from dashboard.data.store_engine import StoreEngine
-from dashboard.data.store_errors import StoreError, StoreSchemaError
-from dashboard.data.store_types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
+from dashboard.data.store import sql
+from dashboard.data.store.engine import StoreEngine
+from dashboard.data.store.errors import StoreError, StoreSchemaError
+from dashboard.data.store.types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
 
 _LOG = logging.getLogger(__name__)
 
 SYNC_WAIT = 600.0
 """Seconds a sync waits for another sync of the same store to finish before `StoreBusyError`."""
+
+
+class LeaseOptions(TypedDict, total=False):
+    """How a store is opened: `StoreLease`'s keyword arguments, for those who pass them on."""
+
+    read_only: bool
+    wait: float
+    idle: float
+    identity: StoreIdentity | None
 
 
 class StoreLease:

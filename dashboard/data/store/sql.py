@@ -1,6 +1,6 @@
 """Every SQL statement of the history store, written once for both engines, under one name.
 
-Only portable SQL is used, so the PostgreSQL backend (issue #16) runs these same statements:
+Only portable SQL is used, so the PostgreSQL backend runs these same statements:
 standard types (BIGINT, INTEGER, VARCHAR, BOOLEAN, TIMESTAMPTZ), `INSERT ... ON CONFLICT ... DO
 UPDATE` (DuckDB and PostgreSQL both), `information_schema`, and named parameters written
 `:name`, which each engine turns into its own placeholders (DuckDB `$name`, psycopg
@@ -14,28 +14,33 @@ Columns are named so that no table column is a reserved word in either engine (`
 Only fixed identifiers from these modules are ever formatted into a statement; every value is a
 bound parameter.
 
-The statements live by what they do: `store_sql_schema` (the tables' migrations and the schema
-version), `store_sql_write` (upserts, replaced children, metadata, clearing) and
-`store_sql_read` (the queries). Callers read them all as `store_sql.NAME`.
+The statements live by what they do: `store.sql_schema` (the tables' migrations and the schema
+version), `store.sql_write` (upserts, inserts, metadata, clearing) and
+`store.sql_read` (the queries). Callers read them all as `store.sql.NAME`.
 """
 
 from __future__ import annotations
 
-from dashboard.data.store_sql_read import (
+from dashboard.data.store.sql_read import (
+    CHANGED_EXECUTIONS,
+    COUNT_PLANS,
     COUNT_RESULTS,
+    EXECUTIONS_OF_STAGED,
     GET_META,
     INFO,
     RESULT_IDS_OF_STAGED_EXECUTIONS,
     RESULTS_OF_STAGED_EXECUTIONS,
     RESULTS_OF_STAGED_PAIRS,
+    STATUSES_OF_STAGED_EXECUTIONS,
     STORED_OF_STAGED_PAIRS,
+    Filters,
     executions_in_window,
     missing_pairs,
     results_in_window,
     scenario_results,
     statuses_in_window,
 )
-from dashboard.data.store_sql_schema import (
+from dashboard.data.store.sql_schema import (
     CURRENT_VERSION,
     MIGRATIONS,
     RECORD_VERSION,
@@ -43,7 +48,9 @@ from dashboard.data.store_sql_schema import (
     TABLE_EXISTS,
     Migration,
 )
-from dashboard.data.store_sql_write import (
+from dashboard.data.store.sql_write import (
+    ADD_META,
+    CHANGED_EXECUTION_TABLE_COLUMNS,
     DATA_TABLES,
     DELETE_PLAN_SCENARIOS,
     DELETE_PLANS,
@@ -56,17 +63,22 @@ from dashboard.data.store_sql_write import (
     RESULT_TABLE_COLUMNS,
     SET_META,
     clear_table,
-    delete_children_of_staged,
+    insert_new_from_staged,
     table_columns,
     upsert_from_staged,
 )
 
 __all__ = [
+    "ADD_META",
+    "CHANGED_EXECUTIONS",
+    "CHANGED_EXECUTION_TABLE_COLUMNS",
+    "COUNT_PLANS",
     "COUNT_RESULTS",
     "CURRENT_VERSION",
     "DATA_TABLES",
     "DELETE_PLANS",
     "DELETE_PLAN_SCENARIOS",
+    "EXECUTIONS_OF_STAGED",
     "EXECUTION_RESULT_ID_TABLE_COLUMNS",
     "EXECUTION_STATUS_TABLE_COLUMNS",
     "EXECUTION_TABLE_COLUMNS",
@@ -83,12 +95,14 @@ __all__ = [
     "RESULT_TABLE_COLUMNS",
     "SCHEMA_VERSION",
     "SET_META",
+    "STATUSES_OF_STAGED_EXECUTIONS",
     "STORED_OF_STAGED_PAIRS",
     "TABLE_EXISTS",
+    "Filters",
     "Migration",
     "clear_table",
-    "delete_children_of_staged",
     "executions_in_window",
+    "insert_new_from_staged",
     "missing_pairs",
     "results_in_window",
     "scenario_results",

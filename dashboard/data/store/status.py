@@ -4,7 +4,7 @@ Two things can keep a page from its history store, and either way it fetches eve
 the service:
 
 - the store is *withheld*: the service did not accept the connection's credential for its
-  company in this 15-minute slot (`store_access`);
+  company in this 15-minute slot (`store.access`);
 - the store is *off*: it could not be opened (a PostgreSQL server restarting, a DuckDB file
   held by a sync for longer than the wait, a folder that cannot be written).
 
@@ -12,7 +12,7 @@ An open that failed is not remembered for long (`OpenFailures`): a page's many r
 run try once, not once each (an unreachable server costs a connect timeout every time), and a
 run `RETRY_AFTER` seconds later tries again, so a store that comes back is used again without a
 restart. What is kept of a failure is the store error's own message, which names the file or
-the server without its password (`store_pg_pool.safe_url`, `scrubbed`), never a token.
+the server without its password (`store.pg_pool.safe_url`, `scrubbed`), never a token.
 """
 
 from __future__ import annotations

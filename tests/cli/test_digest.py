@@ -19,6 +19,7 @@ from tests.cli.webhook import Receiver
 from tests.dashboard import standup_history
 from tests.dashboard.apptest import EXECUTIONS, RESULTS, assert_no_failure
 from tests.dashboard.conftest import AppFactory
+from tests.dashboard.test_page_names import CHAT_HOSTILE
 
 DASHBOARD = "http://dash.example/qa/"
 WEBHOOK_SECRET = "hook-T0k3nThatMustNotBePrinted"
@@ -197,18 +198,8 @@ def test_the_destination_may_come_from_the_environment_or_the_secrets_file(
     assert f"]({DASHBOARD}results?" in receiver.messages[1]["message"]
 
 
-# Plans named to mention a channel, link elsewhere or reorder the line, in every section.
-HOSTILE_PLANS = {
-    standup_history.TURNED_RED: "@channel https://evil.example/login",
-    standup_history.FIXED: "www.evil.example \u202eexe.txt",
-    standup_history.STILL_FAILING: "<!here> phish@evil.example",
-    standup_history.SLOWER: "@all evil.example/reset",
-    standup_history.STEADY: "@everyone",
-}
-
-
 def test_names_in_the_digest_mention_link_and_reorder_nothing(cli: Cli) -> None:
-    with standup_history.serve_history(names=HOSTILE_PLANS, ending=datetime.now(UTC)) as service:
+    with standup_history.serve_history(names=CHAT_HOSTILE, ending=datetime.now(UTC)) as service:
         printed = cli(
             "digest",
             "--standup",
@@ -220,9 +211,14 @@ def test_names_in_the_digest_mention_link_and_reorder_nothing(cli: Cli) -> None:
     assert printed.returncode == 0, printed.stderr
     text = printed.stdout
     read = re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
-    for name in ("@channel https://evil.example/login", "@all evil.example/reset"):
-        assert name in read  # each plan reads as its name ...
-    assert "www.evil.example \ufffdexe.txt" in read  # ... with the pages' marker for the override
+    # Each plan reads as its name (the slower one only when the window holds three of its runs)
+    for name in (
+        "@channel https://evil.example/login",  # turned red
+        "<!here> phish@evil.example",  # still failing
+        "@all evil.example/reset",  # running
+    ):
+        assert name in read
+    assert "www.evil.example \ufffdexe.txt" in read  # fixed: the pages' marker for the override
     for unbroken in ("@channel", "@here", "@all", "@everyone", "<!here>", "://", "evil.example"):
         assert unbroken not in text  # ... yet mentions, links and addresses nothing
     assert "\u202e" not in text

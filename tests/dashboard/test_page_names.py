@@ -160,13 +160,14 @@ def test_plan_health_shows_names_as_text(app: AppFactory, named: Any) -> None:
 
 
 # Plans of the hand-built standup history named to mention a channel, link elsewhere or reorder
-# the line: one in each section of the standup page and of its chat digest.
+# the line: one in each section of the standup page and of its chat digest (all but the slower
+# plan's whatever the window: the slower rule needs three of its runs inside it).
 CHAT_HOSTILE = {
     standup_history.TURNED_RED: "@channel https://evil.example/login",
     standup_history.FIXED: "www.evil.example \u202eexe.txt",
     standup_history.STILL_FAILING: "<!here> phish@evil.example",
-    standup_history.SLOWER: "@all evil.example/reset",
-    standup_history.STEADY: "@everyone",
+    standup_history.SLOWER: "@everyone",
+    standup_history.STEADY: "@all evil.example/reset",  # running: named whatever the window
 }
 
 

@@ -243,7 +243,9 @@ def test_a_stop_ends_the_worker_within_seconds_whatever_the_service_does(
             "QA_DASHBOARD_TOKEN": "a-token-the-hostile-service-takes",
             "QA_DASHBOARD_COMPANY_ID": "1",
         }
-        worker = start(workers, cache, workdir, "--every", "5m", "--days", "90", env=env)
+        # Back to before the hostile service's executions (1 November 2026), whatever today is.
+        days = (datetime.now(UTC) - datetime(2026, 10, 1, tzinfo=UTC)).days + 1
+        worker = start(workers, cache, workdir, "--every", "5m", "--days", str(days), env=env)
         worker.wait_for("worker started")
         # Wait until the service holds requests: the plans (drip), later pages, or results.
         held, count = {"drip": ("plans", 1), "slow-later-pages": ("executions", 3)}.get(

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from api_client import ApiClient, RetryPolicy
-from dashboard.data import cache, cache_connection
+from api_client import RetryPolicy
+from dashboard.data import cache, cache_connection, connection
 from dashboard.data.store import access as store_access
 from dashboard.present.messages import form_connection_failed
 from dashboard.ui import notices
@@ -32,9 +32,9 @@ BUDGET = 4.0
 def dripping(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostileService]:
     monkeypatch.setattr(
         cache_connection,
-        "ApiClient",
+        "api_client",
         functools.partial(
-            ApiClient,
+            connection.api_client,
             response_deadline=BUDGET,
             retry_policy=RetryPolicy(max_retries=3, deadline=BUDGET),
         ),

@@ -55,7 +55,7 @@ ENV_TOKEN = "QA_DASHBOARD_TOKEN"  # noqa: S105 - the name of a variable, not a t
 ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
-SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
+SECRETS_SECTION = "service"  # [service] of .streamlit/secrets.toml (docs/running-for-a-team.md)
 
 MAX_COMPANY_ID = 2**63 - 1
 """The largest company id: the service's ids are Java longs (signed 64-bit)."""

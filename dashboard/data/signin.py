@@ -195,6 +195,8 @@ def _listed(
             problems.append(f"{where} is not a list.")
             continue
         for position, entry in enumerate(entries, start=1):
+            if isinstance(entry, str) and not entry.strip():
+                continue  # "a,b," in a variable: a trailing comma is no entry
             text = normalise(entry) if isinstance(entry, str) else ""
             if name == ALLOWED_DOMAINS:
                 text = text.removeprefix("@")
@@ -253,14 +255,20 @@ def _auth_problems(auth: Any, problems: list[str]) -> tuple[Provider, ...]:
     return tuple(providers)
 
 
-def provider_problem(provider: Provider, *, timeout: float = PROBE_TIMEOUT_S) -> str | None:
+def provider_problem(
+    provider: Provider,
+    *,
+    timeout: float = PROBE_TIMEOUT_S,
+    transport: httpx.BaseTransport | None = None,
+) -> str | None:
     """Why the provider cannot sign anyone in right now (None: its OpenID configuration answers).
 
     A short phrase for a sentence ("does not answer", "answers HTTP 503"), naming nothing of
-    the URL but what `Provider.host` shows.
+    the URL but what `Provider.host` shows. `transport` is the tests' seam.
     """
     try:
-        response = httpx.get(provider.metadata_url, timeout=timeout, follow_redirects=False)
+        with httpx.Client(transport=transport, timeout=timeout) as client:
+            response = client.get(provider.metadata_url)
     except httpx.TimeoutException:
         return f"did not answer within {timeout:.0f} s"
     except httpx.HTTPError:

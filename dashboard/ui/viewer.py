@@ -13,6 +13,7 @@ whose executions *Only mine* shows, whether the viewer is one of the operators.
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 import streamlit as st
 
@@ -69,7 +70,7 @@ def door() -> None:
     seen = _admission(current)
     if seen is not None:
         notices.show_notes([words.refused(seen)])
-        _sign_out_button()
+        _sign_out_button(width="content")
         return
     st.title(words.TITLE)
     notices.plain(words.INTRO)
@@ -93,7 +94,7 @@ def sidebar_identity() -> None:
     if email is None:
         return
     notices.caption(words.signed_in_as(email))
-    _sign_out_button()
+    _sign_out_button(width="stretch")
 
 
 def only_mine_email(connection: Connection) -> str | None:
@@ -125,8 +126,8 @@ def _admission(current: SignIn) -> Admission | None:
     return signin.admission(current, st.user.to_dict())
 
 
-def _sign_out_button() -> None:
-    if st.button(words.SIGN_OUT, key="signin.out", icon=":material/logout:", width="stretch"):
+def _sign_out_button(*, width: Literal["content", "stretch"]) -> None:
+    if st.button(words.SIGN_OUT, key="signin.out", icon=":material/logout:", width=width):
         st.logout()
 
 

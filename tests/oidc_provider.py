@@ -11,7 +11,6 @@ and secret are accepted. It serves plain HTTP, which Authlib's provider side ref
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -22,17 +21,13 @@ from pathlib import Path
 
 import httpx
 
+from tests.browser.harness import free_port
+
 START_TIMEOUT_S = 30.0
 POLL_INTERVAL_S = 0.1
 CLIENT_ID = "qa-dashboard"
 CLIENT_SECRET = "oidc-test-client-secret"  # any value serves; the leak checks look for it
 COOKIE_SECRET = "test-cookie-secret-" + "k" * 32
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass

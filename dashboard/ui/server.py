@@ -241,55 +241,51 @@ _NOT_FOUND_HEADERS = {
     "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
     "x-content-type-options": "nosniff",
 }
+
+
 # The requested path is not repeated: nothing of the request is reflected into the page.
-_NOT_FOUND_PAGE = """<!doctype html>
+def _plain_page(title: str, paragraphs: tuple[str, ...], link: str) -> str:
+    """A small page of the dashboard's own, outside Streamlit: a heading, paragraphs and a link
+    home (`{home}` is filled in when it is served). Nothing of the request is reflected into it."""
+    body = "\n".join(f"<p>{paragraph}</p>" for paragraph in paragraphs)
+    return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Page not found · QA dashboard</title>
+<title>{title} · QA dashboard</title>
 <style>
-  :root { color-scheme: light dark; }
-  body { font-family: "Source Sans Pro", system-ui, sans-serif; margin: 4rem auto;
-         max-width: 40rem; padding: 0 1.5rem; line-height: 1.5; }
-  h1 { font-size: 2rem; margin-bottom: 0.5rem; }
+  :root {{ color-scheme: light dark; }}
+  body {{ font-family: "Source Sans Pro", system-ui, sans-serif; margin: 4rem auto;
+         max-width: 40rem; padding: 0 1.5rem; line-height: 1.5; }}
+  h1 {{ font-size: 2rem; margin-bottom: 0.5rem; }}
 </style>
 </head>
 <body>
 <main>
-<h1>Page not found</h1>
-<p>The QA dashboard has no page at this address. The link may be mistyped or cut short.</p>
-<p><a href="{home}">Go to the dashboard's home page</a></p>
+<h1>{title}</h1>
+{body}
+<p><a href="{{home}}">{link}</a></p>
 </main>
 </body>
 </html>
 """
 
 
-_SIGN_IN_FAILED_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign-in not possible · QA dashboard</title>
-<style>
-  :root { color-scheme: light dark; }
-  body { font-family: "Source Sans Pro", system-ui, sans-serif; margin: 4rem auto;
-         max-width: 40rem; padding: 0 1.5rem; line-height: 1.5; }
-  h1 { font-size: 2rem; margin-bottom: 0.5rem; }
-</style>
-</head>
-<body>
-<main>
-<h1>Sign-in not possible right now</h1>
-<p>The sign-in service did not answer, so you could not be signed in. Nothing of the dashboard
-is shown without signing in. Try again in a few minutes; if it lasts, tell this dashboard's
-operator.</p>
-<p><a href="{home}">Back to the dashboard's sign-in page</a></p>
-</main>
-</body>
-</html>
-"""
+_NOT_FOUND_PAGE = _plain_page(
+    "Page not found",
+    ("The QA dashboard has no page at this address. The link may be mistyped or cut short.",),
+    "Go to the dashboard's home page",
+)
+_SIGN_IN_FAILED_PAGE = _plain_page(
+    "Sign-in not possible right now",
+    (
+        "The sign-in service did not answer, so you could not be signed in. Nothing of the "
+        "dashboard is shown without signing in. Try again in a few minutes; if it lasts, tell "
+        "this dashboard's operator.",
+    ),
+    "Back to the dashboard's sign-in page",
+)
 
 
 @asynccontextmanager

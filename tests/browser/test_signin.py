@@ -19,13 +19,12 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import harness, screen
 from tests.browser.conftest import DemoPlan, check_log
-from tests.browser.harness import ARTIFACTS, Secrets, StreamlitServer
+from tests.browser.harness import ARTIFACTS, Secrets, StreamlitServer, free_port
 from tests.oidc_provider import (
     CLIENT_SECRET,
     COOKIE_SECRET,
     OidcProvider,
     auth_table,
-    free_port,
     running_provider,
 )
 

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.data import cache
 from sandbox import RunningSandbox
+from tests.browser.harness import free_port
 from tests.dashboard.apptest import (
     EXECUTIONS,
     RESULTS,
@@ -29,7 +30,7 @@ from tests.dashboard.apptest import (
     plain_notes,
 )
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
-from tests.oidc_provider import CLIENT_SECRET, COOKIE_SECRET, OidcProvider, auth_table, free_port
+from tests.oidc_provider import CLIENT_SECRET, COOKIE_SECRET, OidcProvider, auth_table
 
 REDIRECT = "http://localhost:8501/oauth2callback"
 WEEK = {"range": "7d"}

@@ -53,8 +53,10 @@ def main() -> None:
     if not admitted:
         viewer.door()
         return
-    sidebar.sidebar(session.current_connection())
-    page.run()
+    conn = session.current_connection()
+    with session.page_area(conn):
+        sidebar.sidebar(conn)
+        page.run()
 
 
 if __name__ == "__main__":

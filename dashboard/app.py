@@ -30,6 +30,7 @@ def main() -> None:
     st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
     notices.styles()
     theme.keep_theme()
+    theme.chart_text()
     page = st.navigation(
         [
             st.Page(

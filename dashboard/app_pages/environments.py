@@ -7,9 +7,11 @@ from dashboard.analytics import environments as env_analytics
 from dashboard.present import analytics_charts
 from dashboard.present import environments as env_view
 from dashboard.present.captions import describe_window, scope_text
+from dashboard.present.chart_data import Chart
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, WINDOW
 from dashboard.ui import analytics_input, notices
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, rate_column, table, time_column
 from dashboard.ui.zones import viewer_zone
@@ -47,7 +49,7 @@ def history(plan: int, scenario: int) -> str:
     return links.scenario_link(plan, scenario, window=state.window)
 
 
-st.subheader("Environment-specific failures", divider="gray")
+st.header("Environment-specific failures", divider="gray")
 notices.caption(env_view.specific_caption(basis_text))
 if report.specific.empty:
     notices.show_notes(
@@ -63,7 +65,7 @@ table(
     column_config={"Scenario": ident_column(), "History": link_column("history")},
 )
 
-st.subheader("Failures that started with a new version", divider="gray")
+st.header("Failures that started with a new version", divider="gray")
 notices.caption(env_view.versions_caption(basis_text))
 if report.version_changes.empty:
     notices.show_notes(["No failures started with a browser version change."], severity="info")
@@ -74,12 +76,21 @@ table(
     column_config={"First seen": time_column(tz)},
 )
 
-st.subheader("Pass rate by scenario and environment", divider="gray")
+st.header("Pass rate by scenario and environment", divider="gray")
 notices.caption(env_view.matrix_caption(basis_text))
 if report.matrix.empty:
     notices.show_notes(["These executions have no results."], severity="info")
     st.stop()
-st.plotly_chart(analytics_charts.environment_heatmap(report.matrix), key="environments.heatmap")
+chart(
+    Chart(
+        "Pass rate by scenario and environment",
+        analytics_charts.environment_heatmap(report.matrix),
+        analytics_charts.environment_heatmap_text(report.matrix),
+        {"y": "Scenario"},
+    ),
+    key="environments.heatmap",
+    file_name=f"plan-{state.plan}-pass-rate-heat-map.csv",
+)
 table(
     env_view.matrix_display(report.matrix, history),
     key="environments.matrix",

@@ -11,6 +11,7 @@ from dashboard.data import cache
 from dashboard.present import help_texts, results_charts, tables
 from dashboard.present import results as words
 from dashboard.present.captions import describe_results_source
+from dashboard.present.chart_data import Chart
 from dashboard.present.formatting import human_duration, percent
 from dashboard.present.messages import describe_failures
 from dashboard.present.notes import (
@@ -22,6 +23,7 @@ from dashboard.present.notes import (
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
 from dashboard.ui import notices, url_filters, zones
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 
@@ -127,7 +129,7 @@ notices.show_notes(results_contradiction_notes(header, results, complete=complet
 results = contradictions.without_impossible_runtimes(results, "runtime_s")
 
 slice_text = words.slice_text(len(results), scenarios=data.scenarios, failed=len(data.failures))
-st.subheader("Results", divider="gray")
+st.header("Results", divider="gray")
 notices.caption(
     words.table_caption(slice_text, describe_results_source(data.counts, finished=finished), tz)
 )
@@ -152,15 +154,30 @@ notices.full_message(tables.result_message(shown, selected), key="results.messag
 
 left, right = st.columns([1, 2])
 with left:
-    st.subheader("Levels", divider="gray")
+    st.header("Levels", divider="gray")
     notices.caption(slice_text)
-    st.plotly_chart(
-        results_charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels"
+    levels = result_analytics.level_breakdown(results)
+    chart(
+        Chart(
+            "Results by level",
+            results_charts.level_breakdown(levels),
+            results_charts.level_text(levels),
+            {"x": "Results", "y": "Level"},
+        ),
+        key="levels",
+        file_name=f"execution-{execution_id}-levels.csv",
     )
 with right:
-    st.subheader("Environments", divider="gray")
+    st.header("Environments", divider="gray")
     notices.caption(words.environments_caption(slice_text))
-    st.plotly_chart(
-        results_charts.environment_matrix(result_analytics.environment_matrix(results)),
+    matrix = result_analytics.environment_matrix(results)
+    chart(
+        Chart(
+            "Outcome per operating system and browser",
+            results_charts.environment_matrix(matrix),
+            results_charts.environment_matrix_text(matrix),
+            {"x": "Browser", "y": "Operating system", "text": "Outcome"},
+        ),
         key="environments",
+        file_name=f"execution-{execution_id}-environments.csv",
     )

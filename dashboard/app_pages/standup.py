@@ -136,7 +136,7 @@ def standup_body() -> None:
     places = [rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1]]
     for position, (section, place) in enumerate(zip(every, places, strict=True)):
         with place:
-            st.subheader(section.title)
+            st.header(section.title)
             if fetched is not None and section.title == sections_view.NEWLY_FAILING:
                 notices.caption(sections_view.fetched_caption(fetched))
             if not section.computed:

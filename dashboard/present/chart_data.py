@@ -67,24 +67,30 @@ def figure_table(
 ) -> pd.DataFrame:
     """One row per mark of every trace of `fig`.
 
-    Columns: `series` (the trace's name; only when a trace is named), then the category or time
+    Columns: `series` (the trace's name, when the chart has several), then the category or time
     axis before the measured one (a horizontal bar's y first), each named `x`/`y` or after its
     axis title; a heat map's cells as rows of (y, x), with `value` (its z; by default the colour
     bar's title, left out when there is none) and `text` (the text drawn in the cell, when
     named).
     """
-    frames = [_trace_rows(fig, trace, series, x, y, value, text) for trace in fig.data]
+    named = series if len(fig.data) > 1 else None  # one line needs no series column
+    frames = [_trace_rows(fig, trace, named, x, y, value, text) for trace in fig.data]
     frames = [frame for frame in frames if not frame.empty]
     if not frames:
         return pd.DataFrame()
-    table = pd.concat(frames, ignore_index=True)
-    return table.dropna(axis="columns", how="all")
+    table = pd.concat(frames, ignore_index=True).dropna(axis="columns", how="all")
+    for column in table.columns:
+        times = table[column]
+        # Days (midnights) read as days, not as "2026-11-01 00:00:00".
+        if pd.api.types.is_datetime64_any_dtype(times) and (times.dt.normalize() == times).all():
+            table[column] = times.dt.date
+    return table
 
 
 def _trace_rows(
     fig: go.Figure,
     trace: Any,
-    series: str,
+    series: str | None,
     x: str | None,
     y: str | None,
     value: str | None,
@@ -98,7 +104,7 @@ def _trace_rows(
     if not xs and not ys:
         return pd.DataFrame()
     columns: dict[str, Sequence[object]] = {}
-    if trace.name:
+    if series is not None and trace.name:
         columns[series] = [_words(trace.name)] * max(len(xs), len(ys))
     pairs = [(y_name, ys), (x_name, xs)]
     if getattr(trace, "orientation", None) != "h":

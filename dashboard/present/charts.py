@@ -258,6 +258,10 @@ def pass_rate_text(per_day: pd.DataFrame) -> str:
         return f"{head}: {percent(only['pass_rate'])}."
     lowest = rated.loc[rated["pass_rate"].idxmin()]
     latest = rated.iloc[-1]
+    if lowest["day"] == latest["day"]:
+        return f"{head}: lowest on the latest day, {percent(latest['pass_rate'])} on " + (
+            f"{day_text(latest['day'])}."
+        )
     return (
         f"{head}: lowest {percent(lowest['pass_rate'])} on {day_text(lowest['day'])}; "
         f"latest {percent(latest['pass_rate'])} on {day_text(latest['day'])}."

@@ -3,10 +3,13 @@ on hand-built data whose answer is known."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics import compare
+from dashboard.analytics.executions import status_counts_per_day
 from dashboard.analytics.results import OUTCOME_ORDER
 from dashboard.data import frames
 from dashboard.present import analytics_charts, charts, results_charts, runtime_chart
@@ -43,6 +46,14 @@ def test_the_pass_rate_text_names_the_period_its_lowest_day_and_the_latest() -> 
 
     assert text == (
         "Pass rate per day, 24 Oct \u2013 23 Nov: lowest 71.0 % on 12 Nov; latest 95.2 % on 23 Nov."
+    )
+
+
+def test_the_pass_rate_text_says_when_the_latest_day_is_the_lowest() -> None:
+    rates = per_day({"2026-11-01": 1.0, "2026-11-20": 0.8})
+
+    assert charts.pass_rate_text(rates) == (
+        "Pass rate per day, 1 Nov \u2013 20 Nov: lowest on the latest day, 80.0 % on 20 Nov."
     )
 
 
@@ -111,9 +122,7 @@ def test_the_status_texts_name_where_most_results_failed() -> None:
 
 
 def test_the_status_per_day_text_names_the_day_with_most_failures() -> None:
-    from dashboard.analytics.executions import status_counts_per_day
-
-    executions, counts = three_executions()
+    _, counts = three_executions()
 
     assert charts.status_per_day_text(status_counts_per_day(counts)) == (
         "Results by status per day, 18 Nov \u2013 20 Nov: 11 results, 5 failed or broke; "
@@ -265,7 +274,12 @@ def test_a_charts_table_has_a_row_per_mark_named_after_its_axes() -> None:
 
 
 def test_a_horizontal_bars_table_puts_the_category_first_and_shows_names_as_written() -> None:
-    fig = go.Figure(go.Bar(x=[3, 1], y=["A &amp; B", "C"], orientation="h", name="FAILURE"))
+    fig = go.Figure(
+        [
+            go.Bar(x=[3, 1], y=["A &amp; B", "C"], orientation="h", name="FAILURE"),
+            go.Bar(x=[5], y=["C"], orientation="h", name="SUCCESS"),
+        ]
+    )
     fig.update_xaxes(title_text="Results")
 
     table = figure_table(fig, series="Status", y="Plan")
@@ -273,6 +287,7 @@ def test_a_horizontal_bars_table_puts_the_category_first_and_shows_names_as_writ
     assert table.to_dict("records") == [
         {"Status": "FAILURE", "Plan": "A & B", "Results": 3},
         {"Status": "FAILURE", "Plan": "C", "Results": 1},
+        {"Status": "SUCCESS", "Plan": "C", "Results": 5},
     ]
 
 
@@ -300,6 +315,16 @@ def test_a_heat_maps_table_has_a_row_per_drawn_cell() -> None:
         "2/4 passed, some failed",
         "x",
     ]
+
+
+def test_a_one_line_charts_table_has_no_series_column_and_its_days_are_days() -> None:
+    fig = charts.pass_rate_trend(per_day({"2026-11-01": 1.0, "2026-11-02": 0.5}))
+
+    table = figure_table(fig)
+
+    assert list(table.columns) == ["Day (UTC)", "Pass rate"]
+    assert table["Day (UTC)"].tolist() == [date(2026, 11, 1), date(2026, 11, 2)]
+    assert table["Pass rate"].tolist() == [100.0, 50.0]
 
 
 def test_an_empty_chart_has_an_empty_table() -> None:

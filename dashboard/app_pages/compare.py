@@ -8,7 +8,6 @@ from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
 from dashboard.present.captions import scope_text
-from dashboard.present.chart_data import Chart
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
 from dashboard.ui import analytics_input, notices
@@ -96,12 +95,7 @@ kpis[3].metric("Runtime change", compare_view.runtime_change(comparison), border
 notices.caption(compare_view.summary_caption(comparison))
 if any(n for _, n in comparison.counts):
     chart(
-        Chart(
-            "Cells by change",
-            analytics_charts.bucket_counts(comparison.counts),
-            analytics_charts.bucket_counts_text(comparison.counts),
-            {"y": "Change"},
-        ),
+        analytics_charts.bucket_counts_chart(comparison.counts),
         key="compare.buckets",
         file_name=f"compare-{state.before}-{state.after}-changes.csv",
     )

@@ -7,7 +7,6 @@ from dashboard.analytics import environments as env_analytics
 from dashboard.present import analytics_charts
 from dashboard.present import environments as env_view
 from dashboard.present.captions import describe_window, scope_text
-from dashboard.present.chart_data import Chart
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, WINDOW
 from dashboard.ui import analytics_input, notices
@@ -82,12 +81,7 @@ if report.matrix.empty:
     notices.show_notes(["These executions have no results."], severity="info")
     st.stop()
 chart(
-    Chart(
-        "Pass rate by scenario and environment",
-        analytics_charts.environment_heatmap(report.matrix),
-        analytics_charts.environment_heatmap_text(report.matrix),
-        {"y": "Scenario"},
-    ),
+    analytics_charts.environment_heatmap_chart(report.matrix),
     key="environments.heatmap",
     file_name=f"plan-{state.plan}-pass-rate-heat-map.csv",
 )

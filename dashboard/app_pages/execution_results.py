@@ -11,7 +11,6 @@ from dashboard.data import cache
 from dashboard.present import help_texts, results_charts, tables
 from dashboard.present import results as words
 from dashboard.present.captions import describe_results_source
-from dashboard.present.chart_data import Chart
 from dashboard.present.formatting import human_duration, percent
 from dashboard.present.messages import describe_failures
 from dashboard.present.notes import (
@@ -156,28 +155,16 @@ left, right = st.columns([1, 2])
 with left:
     st.header("Levels", divider="gray")
     notices.caption(slice_text)
-    levels = result_analytics.level_breakdown(results)
     chart(
-        Chart(
-            "Results by level",
-            results_charts.level_breakdown(levels),
-            results_charts.level_text(levels),
-            {"x": "Results", "y": "Level"},
-        ),
+        results_charts.level_chart(result_analytics.level_breakdown(results)),
         key="levels",
         file_name=f"execution-{execution_id}-levels.csv",
     )
 with right:
     st.header("Environments", divider="gray")
     notices.caption(words.environments_caption(slice_text))
-    matrix = result_analytics.environment_matrix(results)
     chart(
-        Chart(
-            "Outcome per operating system and browser",
-            results_charts.environment_matrix(matrix),
-            results_charts.environment_matrix_text(matrix),
-            {"x": "Browser", "y": "Operating system", "text": "Outcome"},
-        ),
+        results_charts.environment_matrix_chart(result_analytics.environment_matrix(results)),
         key="environments",
         file_name=f"execution-{execution_id}-environments.csv",
     )

@@ -10,7 +10,6 @@ from dashboard.present import analytics_charts
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
 from dashboard.present.captions import describe_window, scope_text
-from dashboard.present.chart_data import Chart
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, PROJECT, THRESHOLD, WINDOW
@@ -75,12 +74,7 @@ if display.empty:
 else:
     labels = analytics_charts.labels_for(rows, plan_names)
     chart(
-        Chart(
-            "Outcomes of the flaky scenarios",
-            analytics_charts.flaky_timeline(rows, flakiness.positions, labels, tz),
-            analytics_charts.flaky_timeline_text(rows, labels),
-            {"series": "Outcome", "y": "Scenario"},
-        ),
+        analytics_charts.flaky_timeline_chart(rows, flakiness.positions, labels, tz),
         key="flaky.timeline",
         file_name="flaky-outcomes.csv",
     )

@@ -8,7 +8,6 @@ from dashboard.analytics import plans as plan_analytics
 from dashboard.present import analytics_charts
 from dashboard.present import scenario as scenario_view
 from dashboard.present.captions import describe_window, scope_text
-from dashboard.present.chart_data import Chart
 from dashboard.present.formatting import visible_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import PLAN, SCENARIO, WINDOW
@@ -98,12 +97,7 @@ if history.overall.regressed:
 else:
     notices.caption(regression)
 chart(
-    Chart(
-        "Runtime per execution",
-        analytics_charts.scenario_runtime(history.cells, tz),
-        analytics_charts.scenario_runtime_text(history.cells, tz),
-        {"series": "Environment"},
-    ),
+    analytics_charts.scenario_runtime_chart(history.cells, tz),
     key="scenario.runtime",
     file_name=f"plan-{state.plan}-scenario-{state.scenario}-runtime-chart.csv",
 )
@@ -116,12 +110,7 @@ table(
 st.header("Outcomes", divider="gray")
 notices.caption(scenario_view.outcomes_caption(basis_text))
 chart(
-    Chart(
-        "Outcome per execution",
-        analytics_charts.scenario_timeline(history.cells, tz),
-        analytics_charts.scenario_timeline_text(history.cells, tz),
-        {"series": "Outcome", "y": "Environment"},
-    ),
+    analytics_charts.scenario_timeline_chart(history.cells, tz),
     key="scenario.timeline",
     file_name=f"plan-{state.plan}-scenario-{state.scenario}-outcomes-chart.csv",
 )

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from dashboard.analytics.environments import heatmap
 from dashboard.analytics.outcomes import FAIL, PASS, WARN
+from dashboard.present.chart_data import Chart
 from dashboard.present.chart_style import day_span, day_text, layout, literal
 from dashboard.present.colors import PLAN_SYMBOLS, STATUS_COLORS, UNKNOWN_STATUS_COLOR
 from dashboard.present.formatting import human_duration, percent, plural, visible_text, weekday_time
@@ -315,3 +316,53 @@ def bucket_counts_text(counts: tuple[tuple[str, int], ...]) -> str:
     if not shown:
         return "Scenario x environment cells by change: none."
     return f"Scenario x environment cells by change: {', '.join(shown)}."
+
+
+# -- each chart with its name, text alternative and table columns --------------------------------
+
+
+def flaky_timeline_chart(
+    rows: pd.DataFrame, positions: pd.DataFrame, labels: list[str], tz: str
+) -> Chart:
+    return Chart(
+        "Outcomes of the flaky scenarios",
+        flaky_timeline(rows, positions, labels, tz),
+        flaky_timeline_text(rows, labels),
+        {"series": "Outcome", "y": "Scenario"},
+    )
+
+
+def environment_heatmap_chart(matrix: pd.DataFrame) -> Chart:
+    return Chart(
+        "Pass rate by scenario and environment",
+        environment_heatmap(matrix),
+        environment_heatmap_text(matrix),
+        {"y": "Scenario"},
+    )
+
+
+def scenario_runtime_chart(cells: pd.DataFrame, tz: str) -> Chart:
+    return Chart(
+        "Runtime per execution",
+        scenario_runtime(cells, tz),
+        scenario_runtime_text(cells, tz),
+        {"series": "Environment"},
+    )
+
+
+def scenario_timeline_chart(cells: pd.DataFrame, tz: str) -> Chart:
+    return Chart(
+        "Outcome per execution",
+        scenario_timeline(cells, tz),
+        scenario_timeline_text(cells, tz),
+        {"series": "Outcome", "y": "Environment"},
+    )
+
+
+def bucket_counts_chart(counts: tuple[tuple[str, int], ...]) -> Chart:
+    return Chart(
+        "Cells by change",
+        bucket_counts(counts),
+        bucket_counts_text(counts),
+        {"y": "Change"},
+    )

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
+from dashboard.present.chart_data import Chart
 from dashboard.present.chart_style import (
     HEIGHT,
     day_span,
@@ -266,3 +267,39 @@ def pass_rate_text(per_day: pd.DataFrame) -> str:
         f"{head}: lowest {percent(lowest['pass_rate'])} on {day_text(lowest['day'])}; "
         f"latest {percent(latest['pass_rate'])} on {day_text(latest['day'])}."
     )
+
+
+# -- each chart with its name, text alternative and table columns --------------------------------
+
+
+def status_per_execution_chart(
+    status_counts: pd.DataFrame, executions: pd.DataFrame, *, tz: str = "UTC"
+) -> Chart:
+    return Chart(
+        "Results by status per execution",
+        status_per_execution(status_counts, executions, tz=tz),
+        status_per_execution_text(status_counts, executions, tz=tz),
+        {"series": "Status", "x": "Execution"},
+    )
+
+
+def status_per_plan_chart(status_counts: pd.DataFrame, executions: pd.DataFrame) -> Chart:
+    return Chart(
+        "Results by status per plan",
+        status_per_plan(status_counts, executions),
+        status_per_plan_text(status_counts, executions),
+        {"series": "Status"},
+    )
+
+
+def status_per_day_chart(per_day: pd.DataFrame) -> Chart:
+    return Chart(
+        "Results by status per day",
+        status_per_day(per_day),
+        status_per_day_text(per_day),
+        {"series": "Status"},
+    )
+
+
+def pass_rate_chart(per_day: pd.DataFrame) -> Chart:
+    return Chart("Pass rate per day", pass_rate_trend(per_day), pass_rate_text(per_day))

@@ -63,38 +63,24 @@ def executions_view(
 ) -> ExecutionsView:
     by_plan = len(executions) > charts.EXECUTION_BAR_LIMIT
     status_chart = (
-        Chart(
-            "Results by status per plan",
-            charts.status_per_plan(status_counts, executions),
-            charts.status_per_plan_text(status_counts, executions),
-            {"series": "Status"},
-        )
+        charts.status_per_plan_chart(status_counts, executions)
         if by_plan
-        else Chart(
-            "Results by status per execution",
-            charts.status_per_execution(status_counts, executions, tz=tz),
-            charts.status_per_execution_text(status_counts, executions, tz=tz),
-            {"series": "Status", "x": "Execution"},
-        )
+        else charts.status_per_execution_chart(status_counts, executions, tz=tz)
     )
-    per_day = execution_analytics.pass_rate_per_day(executions, tz=tz)
     return ExecutionsView(
         kpis=execution_analytics.execution_kpis(executions),
         status_by_plan=by_plan,
         plans_drawn=len(status_chart.figure.layout.yaxis.categoryarray or ()) if by_plan else 0,
         status_chart=status_chart,
         # Charts count and show days and times in the viewer's zone, as the tables do.
-        status_per_day=Deferred(lambda: _status_per_day(status_counts, tz)),
-        runtime=Chart(
-            "Runtime per execution",
-            runtime_chart.runtime_trend(executions, tz=tz),
-            runtime_chart.runtime_text(executions, tz=tz),
-            {"series": "Plan"},
+        status_per_day=Deferred(
+            lambda: charts.status_per_day_chart(
+                execution_analytics.status_counts_per_day(status_counts, tz=tz)
+            )
         ),
+        runtime=runtime_chart.runtime_trend_chart(executions, tz=tz),
         runtime_aggregated=runtime_chart.runtime_is_aggregated(executions),
-        pass_rate=Chart(
-            "Pass rate per day", charts.pass_rate_trend(per_day), charts.pass_rate_text(per_day)
-        ),
+        pass_rate=charts.pass_rate_chart(execution_analytics.pass_rate_per_day(executions, tz=tz)),
         # The newest rows only are built for the page (executions come newest first); the
         # whole table only if its CSV is asked for.
         table=tables.PreparedTable(
@@ -105,14 +91,4 @@ def executions_view(
             shown_rows=tables.TABLE_ROW_LIMIT,
             tz=tz,
         ),
-    )
-
-
-def _status_per_day(status_counts: pd.DataFrame, tz: str) -> Chart:
-    per_day = execution_analytics.status_counts_per_day(status_counts, tz=tz)
-    return Chart(
-        "Results by status per day",
-        charts.status_per_day(per_day),
-        charts.status_per_day_text(per_day),
-        {"series": "Status"},
     )

@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics.results import OUTCOME_ORDER
+from dashboard.present.chart_data import Chart
 from dashboard.present.chart_style import literals
 from dashboard.present.colors import OUTCOME_COLORS, status_color
 from dashboard.present.formatting import plural, visible_text
@@ -108,3 +109,21 @@ def environment_matrix_text(matrix: pd.DataFrame) -> str:
         parts.append(f"{outcome} on {named}")
     pairs = plural(len(matrix), "operating system and browser pair")
     return f"Outcome on {pairs}: {'; '.join(parts)}."
+
+
+def level_chart(levels: pd.DataFrame) -> Chart:
+    return Chart(
+        "Results by level",
+        level_breakdown(levels),
+        level_text(levels),
+        {"x": "Results", "y": "Level"},
+    )
+
+
+def environment_matrix_chart(matrix: pd.DataFrame) -> Chart:
+    return Chart(
+        "Outcome per operating system and browser",
+        environment_matrix(matrix),
+        environment_matrix_text(matrix),
+        {"x": "Browser", "y": "Operating system", "text": "Outcome"},
+    )

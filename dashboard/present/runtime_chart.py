@@ -8,6 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics.executions import local_days
+from dashboard.present.chart_data import Chart
 from dashboard.present.chart_style import day_span, day_text, layout, literal, wall_days
 from dashboard.present.colors import plan_color, plan_symbol
 from dashboard.present.formatting import duration_unit, human_duration, plural, visible_text
@@ -168,3 +169,13 @@ def _runtime_per_day(
             )
         )
     return fig
+
+
+def runtime_trend_chart(executions: pd.DataFrame, *, tz: str = "UTC") -> Chart:
+    """`runtime_trend` with its name, text alternative and table columns."""
+    return Chart(
+        "Runtime per execution",
+        runtime_trend(executions, tz=tz),
+        runtime_text(executions, tz=tz),
+        {"series": "Plan"},
+    )

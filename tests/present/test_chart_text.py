@@ -13,7 +13,7 @@ from dashboard.analytics.executions import status_counts_per_day
 from dashboard.analytics.results import OUTCOME_ORDER
 from dashboard.data import frames
 from dashboard.present import analytics_charts, charts, results_charts, runtime_chart
-from dashboard.present.chart_data import Chart, figure_table
+from dashboard.present.chart_data import figure_table
 from tests.dashboard import records
 
 
@@ -254,14 +254,11 @@ def test_the_comparison_text_counts_each_change() -> None:
 
 def test_a_charts_table_has_a_row_per_mark_named_after_its_axes() -> None:
     executions, counts = three_executions()
-    shown = Chart(
-        "Results by status per execution",
-        charts.status_per_execution(counts, executions),
-        "",
-        {"series": "Status", "x": "Execution"},
-    )
+    shown = charts.status_per_execution_chart(counts, executions)
 
     table = shown.table()
+
+    assert shown.alt == charts.status_per_execution_text(counts, executions)
 
     assert list(table.columns) == ["Status", "Execution", "Results"]
     assert table.to_dict("records") == [

@@ -52,6 +52,15 @@ def page_url(
 
 PAGES = [route.url_path for route in routes.ALL] + [PRESENTER]
 
+# Chart text (axes, their titles, legends) that is not drawn in the page's text colour: axe
+# cannot judge text in SVG, so the chart's text must be the text whose contrast is known.
+OFF_COLOUR_CHART_TEXT = """() => {
+  const text = getComputedStyle(document.querySelector('[data-testid="stMain"]')).color;
+  return [...document.querySelectorAll(
+    '.stPlotlyChart :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text, .stPlotlyChart text.legendtext'
+  )].filter(t => getComputedStyle(t).fill !== text).map(t => t.textContent).slice(0, 5);
+}"""
+
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", PAGES)
@@ -75,6 +84,7 @@ def test_no_serious_accessibility_violation(
     assert result.version == axe.pinned_version()
     if result.blocking:
         pytest.fail(f"axe-core {result.version} on {name} ({theme} theme):\n{result.report()}")
+    assert page.evaluate(OFF_COLOUR_CHART_TEXT) == [], "chart text not in the theme's text colour"
 
 
 def test_the_audit_fails_a_page_with_faint_text_and_skipped_headings(

@@ -32,7 +32,7 @@ _ONE_SCREEN = f"""
 <style>
 .stMainBlockContainer {{ padding-top: 3.5rem; padding-bottom: 1rem; }}
 .stMainBlockContainer h1 {{ padding-top: 0; padding-bottom: 0.25rem; }}
-.stMainBlockContainer h3 {{ padding-top: 0.25rem; padding-bottom: 0; }}
+.stMainBlockContainer h2 {{ padding-top: 0.25rem; padding-bottom: 0; }}
 @media (max-width: {STACK_BELOW_PX - 0.02}px) {{
   .st-key-{SECTIONS_KEY} [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
   .st-key-{SECTIONS_KEY} [data-testid="stColumn"] {{ min-width: 100%; flex: 1 1 100%; }}

@@ -62,7 +62,7 @@ def test_the_slowing_scenarios_history(app: AppFactory) -> None:
     assert {"scenario.table.csv", "scenario.regressions.csv"} <= set(downloads(at))
     assert dict(at.query_params) == {"tz": "UTC", "plan": str(plan), "scenario": str(scenario)}
     # What happened comes before how long it took: outcomes above runtime.
-    assert [h.value for h in at.subheader] == ["Outcomes", "Runtime"]
+    assert [h.value for h in at.header] == ["Outcomes", "Runtime"]
 
 
 def test_the_flaky_scenario_shows_its_failure_messages(app: AppFactory) -> None:

@@ -69,7 +69,10 @@ def judged_executions(executions: pd.DataFrame) -> pd.DataFrame:
     frame = executions[executions["plan_id"].notna()]
     finished = frame["finished"].fillna(False).astype(bool)
     outcomes = execution_outcomes(frame)
-    judged = frame[finished & outcomes.notna()].assign(outcome=outcomes)
+    kept = finished & outcomes.notna()
+    # Assigned from the kept rows only: pandas would give an empty frame the whole column's
+    # index (rows of nothing) when no execution is judged.
+    judged = frame[kept].assign(outcome=outcomes[kept])
     return judged.sort_values(["plan_id", "start", "execution_id"], kind="stable")
 
 

@@ -141,6 +141,13 @@ def failures(
     return Failures(typed(out, FAILURE_COLUMNS), basis)
 
 
+def of_states(rows: pd.DataFrame, states: tuple[str, ...]) -> pd.DataFrame:
+    """The rows (`FAILURE_COLUMNS`) of scenarios in one of `states` (none given: every row)."""
+    if not states:
+        return rows
+    return rows[rows["state"].isin(states)].reset_index(drop=True)
+
+
 _STREAK_COLUMNS = {
     "execution_id": "int64",
     "scenario_id": "Int64",

@@ -129,6 +129,21 @@ def what_changed(
     )
 
 
+def between(
+    plan_id: int | None,
+    before: int,
+    after: int,
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+    plans: pd.DataFrame | None = None,
+) -> WhatChanged:
+    """`what_changed` of one pair: `before` as the green execution, `after` as the red one."""
+    pair = pd.DataFrame(
+        {"plan_id": [plan_id], "green_execution_id": [before], "red_execution_id": [after]}
+    )
+    return what_changed(pair, executions, results, plans)
+
+
 def _settings(updated: pd.Timestamp, green: pd.Timestamp, red: pd.Timestamp) -> str:
     if pd.isna(updated) or pd.isna(red):
         return UNKNOWN

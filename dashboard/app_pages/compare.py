@@ -4,9 +4,11 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import compare as compare_analytics
+from dashboard.analytics import what_changed
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
+from dashboard.present import what_changed as changes_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
@@ -92,6 +94,17 @@ kpis[2].metric(
 )
 kpis[3].metric("Runtime change", compare_view.runtime_change(comparison), border=True)
 notices.caption(compare_view.summary_caption(comparison))
+changed = what_changed.between(
+    state.plan, state.before, state.after, executions, fan_out.results, page.plans
+)
+moves = what_changed.version_moves(comparison.cells, fan_out.results)
+with st.container(border=True):
+    st.markdown("**What changed between them**")
+    for sentence in changes_view.pair_sentences(changed, state.before, state.after, tz):
+        notices.plain(sentence)
+    for sentence in changes_view.moves_sentences(moves):
+        notices.plain(sentence)
+    notices.caption(changes_view.pair_caption())
 if any(n for _, n in comparison.counts):
     st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
 

@@ -5,12 +5,14 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import health as health_analytics
+from dashboard.analytics import red_stretches
 from dashboard.data import cache
 from dashboard.present import health as health_view
 from dashboard.present import help_texts, tables
+from dashboard.present import time_to_green as red_view
 from dashboard.present.captions import scope_text
 from dashboard.state import choices, routes
-from dashboard.state.params import PROJECT, DateRange
+from dashboard.state.params import PROJECT, DateRange, ViewState
 from dashboard.state.query import preset_query
 from dashboard.ui import notices, url_filters
 from dashboard.ui.page import open_page
@@ -63,6 +65,25 @@ selected = table(
         ),
         "Executions 30 d": st.column_config.NumberColumn(format="%d"),
     },
+)
+
+# How long plans stay red, over the same 30 days (the page of its own reaches 90).
+red = red_stretches.time_to_green(
+    data.executions, now=pd.Timestamp(now), short_days=health.short_days, long_days=health.long_days
+)
+st.subheader("How long plans stay red", divider="gray")
+notices.plain(red_view.turns_text(red.turns))
+notices.caption(red_view.health_caption(red, today=now.date(), scope=scope))
+table(
+    red_view.plan_rows_for_health(red, page.plan_names),
+    key="health.red",
+    file_name="plan-health-time-to-green.csv",
+)
+url_filters.page_link(
+    routes.TIME_TO_GREEN,
+    ViewState(project=state.project),
+    label="Every red stretch, over 90 days, with the trend: Time to green",
+    icon=":material/timer:",
 )
 target = choices.opened_by_plan(health.plans, selected)
 if target is not None:

@@ -106,11 +106,15 @@ def standup_body() -> None:
     digest = standup_analytics.standup_digest(data.executions, window)
     needed = digest.results_needed
     fetched = None  # the fan-out's counts: whose results the newly failing section had
+    changes = None  # what changed for each plan that turned red
     if needed:
         try:
             results = cache.history_results(connection, needed, data.executions)
             digest = standup_analytics.with_newly_failing(digest, results.results)
             fetched = results.counts
+            changes = standup_analytics.turned_red_changes(
+                digest, data.executions, results.results, page.plans
+            )
         except ApiError as error:
             notices.show_error(error, part="the results behind newly failing scenarios")
 
@@ -129,7 +133,9 @@ def standup_body() -> None:
     )
     kpi[2].metric("Previous window", f"{digest.previous.executions:,} executions")
 
-    every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
+    every = sections_view.sections(
+        digest, link_for, scenario_link=links.scenario_link, changes=changes
+    )
     # Everything in view at once on a 1920x1080 screen: the three plan verdicts side by side,
     # then the scenarios and the slower plans (tests/browser/test_standup.py measures it).
     rows = [st.columns(3), st.columns([3, 2])]

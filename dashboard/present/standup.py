@@ -14,11 +14,13 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.standup import StandupDigest
+from dashboard.analytics.what_changed import WhatChanged
 from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
 from dashboard.present.formatting import human_duration, weekday_time
+from dashboard.present.what_changed import newly_failing_change, pair_summary
 
 LinkFor = Callable[[str, int], "str | None"]
 PLAN_EVIDENCE, EXECUTION_EVIDENCE = "plan", "execution"
@@ -33,12 +35,14 @@ SHOWN_PER_SECTION = 5
 PRESENTER_LEAVES_OUT: dict[str, tuple[str, ...]] = {
     # The execution that changed the verdict stays; the one before it is a click away (the
     # evidence), and the plans running now are named below the sections.
-    "Turned red": ("Passed in", "Now running"),
+    "Turned red": ("Passed in", "Now running", "What changed"),
     "Fixed": ("Failed in", "Now running"),
     # The latest execution is the one the evidence link opens.
     "Still failing": ("Latest",),
     # The rule's minimum of executions is in the CSV and the normal view.
     "Slower": ("Executions",),
+    # A version move is a sentence: the normal view and the CSV hold it.
+    "Newly failing scenarios": ("What changed",),
 }
 """Columns presenter mode leaves out, by section: in its large type a third of a 1920 px screen
 holds four or five columns, and a column cut off at the right reads as missing data."""
@@ -74,13 +78,16 @@ def sections(
     digest: StandupDigest,
     link_for: LinkFor,
     scenario_link: Callable[[int, int], str] | None = None,
+    changes: WhatChanged | None = None,
 ) -> list[Section]:
     """The five sections in their fixed order (`digest.SECTIONS`). With `scenario_link`
-    ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs."""
+    ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs; with
+    `changes` (`what_changed` of the plans that turned red: the one before beside the one that
+    failed), each of them says what changed."""
     tz = digest.window.tz
 
     def change_rows(frame: pd.DataFrame, now_word: str, before_word: str) -> pd.DataFrame:
-        return pd.DataFrame(
+        rows = pd.DataFrame(
             {
                 "Plan": [_plan_name(r.plan, r.plan_id) for r in frame.itertuples()],
                 now_word: [
@@ -97,6 +104,14 @@ def sections(
             },
             dtype=object,
         )
+        if now_word == "Failed in":  # turned red: what changed since the one before
+            rows["What changed"] = [
+                ""
+                if changes is None
+                else pair_summary(changes, int(r.previous_execution_id), int(r.execution_id), tz)
+                for r in frame.itertuples()
+            ]
+        return rows
 
     red = digest.still_failing
     still = pd.DataFrame(
@@ -135,12 +150,20 @@ def sections(
             "Scenario": [int(r.scenario_id) for r in newly.itertuples()],
             "Environment": list(newly["environment"]),
             "Message": [m if isinstance(m, str) else "" for m in newly["message"]],
+            "What changed": [newly_failing_change(row) for _, row in newly.iterrows()],
             "Evidence": [
                 link_for(EXECUTION_EVIDENCE, int(r.execution_id)) for r in newly.itertuples()
             ],
         }
         if newly is not None
-        else {"Plan": [], "Scenario": [], "Environment": [], "Message": [], "Evidence": []},
+        else {
+            "Plan": [],
+            "Scenario": [],
+            "Environment": [],
+            "Message": [],
+            "What changed": [],
+            "Evidence": [],
+        },
         dtype=object,
     )
     if scenario_link is not None:

@@ -62,6 +62,13 @@ HEALTH = Route(
     icon=":material/monitor_heart:",
     params=(params.PROJECT, params.TZ),
 )
+TIME_TO_GREEN = Route(
+    script="app_pages/time_to_green.py",
+    url_path="time-to-green",
+    title="Time to green",
+    icon=":material/timer:",
+    params=(params.PROJECT, params.PLAN, params.TZ),
+)
 EXECUTIONS = Route(
     script="app_pages/executions.py",
     url_path="executions",
@@ -87,12 +94,50 @@ RESULTS = Route(
     # The executions filters too, so that "back to executions" restores them.
     params=(*EXECUTIONS.params, params.EXECUTION, params.STARTED),
 )
+FAILURES = Route(
+    script="app_pages/failures.py",
+    url_path="failures",
+    title="Failures",
+    icon=":material/error:",
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.STATE,
+        params.TZ,
+    ),
+)
 FLAKY = Route(
     script="app_pages/flaky.py",
     url_path="flaky",
     title="Flaky scenarios",
     icon=":material/shuffle:",
     params=(params.PROJECT, params.PLAN, params.WINDOW, params.THRESHOLD, params.TZ),
+)
+STATES = Route(
+    script="app_pages/states.py",
+    url_path="states",
+    title="Scenario states",
+    icon=":material/rule:",
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.STATE,
+        params.WINDOW,
+        params.THRESHOLD,
+        params.MIN_RUNS,
+        params.BROKEN_RUNS,
+        params.TZ,
+    ),
+)
+SLOWER = Route(
+    script="app_pages/slower.py",
+    url_path="slower",
+    title="Slower scenarios",
+    icon=":material/speed:",
+    params=(params.PROJECT, params.PLAN, params.WINDOW, params.TZ),
 )
 ENVIRONMENTS = Route(
     script="app_pages/environments.py",

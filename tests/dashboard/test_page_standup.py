@@ -113,7 +113,10 @@ def test_the_demo_shows_exactly_its_planted_cases_with_their_evidence(
     running = next(c for c in captions(at).splitlines() if c.startswith("Running now"))
     for plan_id in planted.RUNNING_PLANS:
         assert names[plan_id] in running
-    assert section(at, "Turned red")["Details"][0].endswith("running")
+    turned = section(at, "Turned red")["Details"][0]
+    assert re.search(r"Now running: #\d+ running; What changed: ", turned)
+    # Plan 1's failing execution ran where the one before did, started by another member.
+    assert "What changed: same environments; " in turned
 
 
 def test_the_chat_digest_lists_the_planted_items_with_their_links(
@@ -172,7 +175,11 @@ def test_a_hand_built_history_shows_exactly_its_cases(
     assert section(at, "Turned red").to_dict("list") == {
         "Section": ["Turned red"],
         "Plan": [plans[history_service.TURNED_RED]],
-        "Details": ["Failed in: #1003, Wed 4 Mar 10:00; Passed in: #1002, Tue 3 Mar 10:00"],
+        "Details": [
+            "Failed in: #1003, Wed 4 Mar 10:00; Passed in: #1002, Tue 3 Mar 10:00; What changed: "
+            "same environments; plan settings changed since, Sun 1 Nov 07:00 by grace (between "
+            "them: not known); started by ada, as before"
+        ],
         "Link": [f"results?execution={history_service.TURNED_RED_EXECUTION}"],
     }
     assert section(at, "Fixed").to_dict("list") == {

@@ -69,7 +69,7 @@ selected = table(
 
 # How long plans stay red, over the same 30 days (the page of its own reaches 90).
 red = red_stretches.time_to_green(
-    data.executions, now=pd.Timestamp(now), short_days=health.short_days, long_days=health.long_days
+    data.executions, now=pd.Timestamp(now), short_days=health.long_days
 )
 st.subheader("How long plans stay red", divider="gray")
 notices.plain(red_view.turns_text(red.turns))

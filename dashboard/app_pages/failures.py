@@ -126,6 +126,7 @@ table(
     column_config={
         "Started": time_column(tz),
         "Scenario": ident_column(),
+        "Failure group": st.column_config.TextColumn(width="medium"),
         "Message": wide_text_column(),
         "Results": link_column("results"),
         "History": link_column("history"),

@@ -13,7 +13,7 @@ from dashboard.state import links, routes
 from dashboard.state.params import PLAN, PROJECT
 from dashboard.ui import analytics_input, notices
 from dashboard.ui.page import open_page
-from dashboard.ui.tables import link_column, table, time_column, wide_text_column
+from dashboard.ui.tables import link_column, table, time_column
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.TIME_TO_GREEN
@@ -92,7 +92,7 @@ table(
     file_name="failure-group-ages.csv",
     tz=tz,
     column_config={
-        "Message": wide_text_column(),
+        "Message": st.column_config.TextColumn(width="medium"),
         "First seen": time_column(tz),
         "Last seen": time_column(tz),
     },

@@ -24,14 +24,16 @@ COLUMNS = (
     "Scenario",
     "Environment",
     "State",
-    "Failure group",
-    "Message",
-    "Failing since",
     "Results",
     "History",
+    "Failing since",
+    "Failure group",
+    "Message",
     "Node log",
     "Executor log",
 )
+"""In the order a lead reads them: what failed where, its evidence a click away, then since
+when and the words (the widest) before the logs."""
 
 
 def since_text(since: object, bound: object, in_a_row: object, tz: str) -> str:
@@ -73,17 +75,6 @@ def failures_display(
             "Scenario": rows["scenario_id"].astype("Int64").to_numpy(),
             "Environment": rows["environment"].astype("str").to_numpy(),
             "State": [state_label(s) for s in rows["state"]],
-            "Failure group": [signature_text(s) for s in rows["signature"]],
-            "Message": rows["message"].to_numpy(),
-            "Failing since": [
-                since_text(s, b, n, tz)
-                for s, b, n in zip(
-                    rows["failing_since"],
-                    rows["failing_since_is_bound"],
-                    rows["failures_in_a_row"],
-                    strict=True,
-                )
-            ],
             "Results": [
                 results_link(int(e), None if pd.isna(p) else int(p), s)
                 for e, p, s in zip(
@@ -94,6 +85,17 @@ def failures_display(
                 None if pd.isna(p) or pd.isna(s) else scenario_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
+            "Failing since": [
+                since_text(s, b, n, tz)
+                for s, b, n in zip(
+                    rows["failing_since"],
+                    rows["failing_since_is_bound"],
+                    rows["failures_in_a_row"],
+                    strict=True,
+                )
+            ],
+            "Failure group": [signature_text(s) for s in rows["signature"]],
+            "Message": rows["message"].to_numpy(),
             "Node log": [_link(v) for v in rows["node_log"]],
             "Executor log": [_link(v) for v in rows["executor_log"]],
         }

@@ -12,7 +12,7 @@ from dashboard.present.formatting import human_duration, plural
 
 ScenarioLink = Callable[[int, int], str]
 
-COLUMNS = ("Plan", "Scenario", "Slower by", "Evidence", "Latest run", "History")
+COLUMNS = ("Plan", "Scenario", "Slower by", "History", "Evidence", "Latest run")
 
 
 def rule_text(found: SlowerScenarios) -> str:
@@ -58,12 +58,12 @@ def slower_display(
             "Plan": [_plan(plan_names, p) for p in rows["plan_id"]],
             "Scenario": rows["scenario_id"].astype("int64").to_numpy(),
             "Slower by": [change_text(float(c)) for c in rows["change"]],
-            "Evidence": [evidence_text(row) for _, row in rows.iterrows()],
-            "Latest run": rows["latest_start"].to_numpy(),
             "History": [
                 scenario_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
+            "Evidence": [evidence_text(row) for _, row in rows.iterrows()],
+            "Latest run": rows["latest_start"].to_numpy(),
         }
     )
 

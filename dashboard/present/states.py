@@ -27,7 +27,7 @@ STATE_LABELS: dict[str, str] = {
 }
 """Each state with a symbol, so it reads apart from its neighbours without its colour."""
 
-COLUMNS = ("Plan", "Scenario", "State", "Why", "Timeline", "History")
+COLUMNS = ("Plan", "Scenario", "State", "History", "Why", "Timeline")
 
 
 def state_label(state: object) -> str:
@@ -134,12 +134,12 @@ def states_display(
             "Plan": [_plan(plan_names, p) for p in rows["plan_id"]],
             "Scenario": rows["scenario_id"].astype("int64").to_numpy(),
             "State": [state_label(s) for s in rows["state"]],
-            "Why": [evidence(row, found.rules) for _, row in rows.iterrows()],
-            "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
             "History": [
                 scenario_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
+            "Why": [evidence(row, found.rules) for _, row in rows.iterrows()],
+            "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
         }
     )
 

@@ -100,7 +100,7 @@ def test_failing_since_counts_back_to_the_last_pass(
 
     assert_no_failure(at)
     shown = _failures(at)
-    by_plan = dict(shown.groupby("Plan"))
+    by_plan = dict(list(shown.groupby("Plan")))
     checkout = by_plan["Checkout nightly"].iloc[0]
     assert (checkout["Scenario"], checkout["Environment"]) == (1, "FIREFOX 129 / Linux")
     assert checkout["Failing since"].endswith("(1 in a row)")

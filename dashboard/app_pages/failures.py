@@ -48,13 +48,14 @@ with top[2]:
     )
 with top[3]:
     tz = viewer_zone(widgets, state)
-second = st.columns([2, 2, 5], vertical_alignment="bottom")
-if state.date_range is DateRange.CUSTOM:
+custom = state.date_range is DateRange.CUSTOM
+second = st.columns([2, 2, 5] if custom else [5, 4], vertical_alignment="bottom")
+if custom:
     with second[0]:
         widgets.date("From", FROM)
     with second[1]:
         widgets.date("To", TO)
-with second[2]:
+with second[-1 if custom else 0]:
     widgets.multiselect(
         "States",
         STATE,
@@ -71,11 +72,13 @@ loaded = analytics_input.load_window(
 )
 executions = loaded.executions
 span = period(state, now, tz=tz)
-if state.date_range is DateRange.CUSTOM:
-    custom = analytics_input.executions_for(
+if custom:
+    custom_runs = analytics_input.executions_for(
         connection, execution_query(state, now=now, email=None, tz=tz), part="the period"
     )
-    executions = pd.concat([executions, custom], ignore_index=True).drop_duplicates("execution_id")
+    executions = pd.concat([executions, custom_runs], ignore_index=True).drop_duplicates(
+        "execution_id"
+    )
 found_states = states_analytics.scenario_states(loaded.executions, loaded.results, rules)
 starts = executions["start"]
 in_period = (starts >= span.start) if span.start is not None else starts.notna()

@@ -75,8 +75,8 @@ with settings[4]:
         type="primary",
         icon=":material/check:",
     )
-preview, rules = st.columns([2, 3])
-with rules, st.expander("How a state is decided", icon=":material/help:"):
+preview = st.container()
+with st.expander("How a state is decided", icon=":material/help:"):
     st.markdown(states_view.rules_text(applied))
 
 # One load serves both settings: each plan's last max(W, proposed W) executions hold both.

@@ -48,13 +48,18 @@ kpis = st.columns(3)
 kpis[0].metric(f"Turned red, last {found.turns.days} days", f"{found.turns.turned_red:,}")
 kpis[1].metric("Back to green", f"{found.turns.back_to_green:,}")
 kpis[2].metric("Red now", f"{int(found.plans['red_now'].sum()):,} plans")
-notices.caption(red_view.turns_text(found.turns))
+notices.caption(red_view.turns_caption(found.turns))
 
 st.subheader("Plans", divider="gray")
 notices.caption(red_view.plans_caption(found.basis, found, today=now.date(), scope=scope))
 if found.plans.empty:
     notices.show_notes(["No plan has a finished execution with a verdict here."], severity="info")
-table(red_view.plans_display(found), key="red.plans", file_name="time-to-green.csv")
+table(
+    red_view.plans_display(found),
+    key="red.plans",
+    file_name="time-to-green.csv",
+    column_config={"Now": st.column_config.TextColumn(width="medium")},
+)
 
 st.subheader("Red stretches", divider="gray")
 notices.caption(red_view.stretches_caption(found))

@@ -153,18 +153,15 @@ def settings_text(rules: StateRules) -> str:
 
 
 def preview_display(now: Mapping[str, int], then: Mapping[str, int] | None) -> pd.DataFrame:
-    """Scenarios per state now, and (with `then`) under the proposed settings, with the
-    difference."""
-    frame = pd.DataFrame(
-        {
-            "State": [state_label(s) for s in rules_of.STATES],
-            "Now": [now.get(s, 0) for s in rules_of.STATES],
-        }
-    )
+    """Scenarios per state, a column each: now, and (with `then`) under the proposed settings
+    and the difference; one short row each, so the table beneath stays in view."""
+    # Text throughout: a column holds counts and changes ("+1", "no change") alike.
+    rows = [["now", *(f"{now.get(s, 0):,}" for s in rules_of.STATES)]]
     if then is not None:
-        frame["With the new settings"] = [then.get(s, 0) for s in rules_of.STATES]
-        frame["Change"] = [_signed(then.get(s, 0) - now.get(s, 0)) for s in rules_of.STATES]
-    return frame
+        rows.append(["with the new settings", *(f"{then.get(s, 0):,}" for s in rules_of.STATES)])
+        rows.append(["change", *(_signed(then.get(s, 0) - now.get(s, 0)) for s in rules_of.STATES)])
+    columns = ["Scenarios", *(state_label(s) for s in rules_of.STATES)]
+    return pd.DataFrame(rows, columns=columns, dtype="str")
 
 
 def _signed(delta: int) -> str:

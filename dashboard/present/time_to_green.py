@@ -54,6 +54,15 @@ def turns_text(turns: RedTurns) -> str:
     )
 
 
+def turns_caption(turns: RedTurns) -> str:
+    """What the figures above the tables count."""
+    return (
+        f"Red stretches that started (turned red) or ended (back to green) in the last "
+        f"{turns.days} days; one already red at the start of the history did not turn red in it. "
+        "Red now: plans whose latest finished execution failed."
+    )
+
+
 def _plan(name: object, plan_id: object) -> str:
     return name if isinstance(name, str) and name else f"Plan {int(plan_id)}"  # type: ignore[call-overload]
 

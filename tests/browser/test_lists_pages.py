@@ -64,9 +64,7 @@ def test_states_page_shows_the_planted_states_downloads_and_links_to_history(
     number.locator("input").fill("3")
     number.locator("input").press("Enter")
     screen.wait_until_idle(page)
-    expect(grid_with(page, "State", "Now").table.locator("thead")).to_contain_text(
-        "With the new settings"
-    )
+    expect(grid_with(page, "Scenarios").table).to_contain_text("with the new settings")
     assert "broken_runs" not in screen.query(page)
     screen.main(page).get_by_role("button", name="Apply").click()
     expect(page).to_have_url(re.compile(r"[?&]broken_runs=3(&|$)"))

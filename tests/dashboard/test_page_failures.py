@@ -59,7 +59,7 @@ def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFac
     # Safari has failed scenario 5 every night since it joined plan 3.
     safari = shown[shown["Scenario"] == planted.ENVIRONMENT_SPECIFIC[0]]
     since = weekday_time(
-        pd.Timestamp(planted.red_since_ms(_demo_now(at)), unit="ms", tz="UTC"), "UTC"
+        pd.Timestamp(planted.red_since_ms(_demo_now()), unit="ms", tz="UTC"), "UTC"
     )
     runs = planted.STILL_FAILING_RUNS
     assert list(safari["Failing since"]) == [f"{since} ({n} in a row)" for n in range(runs, 0, -1)]
@@ -68,7 +68,7 @@ def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFac
     assert "failures.table.csv" in downloads(at)
 
 
-def _demo_now(at: Any) -> int:
+def _demo_now() -> int:
     """The demo's clock (its "now") in ms, as the page counts back from it."""
     from dashboard.data import cache
 
@@ -123,3 +123,15 @@ def test_bad_values_are_named(app: AppFactory) -> None:
     assert '"state" value "bogus" is not one of flaky' in warning
     assert dict(at.query_params) == {"tz": "UTC"}
     assert not _failures(at).empty
+
+
+def test_a_custom_period_is_whole_days(app: AppFactory) -> None:
+    app(FAILURES).run()  # the demo starts with the first page
+    day = pd.Timestamp(_demo_now(), unit="ms", tz="UTC").date().isoformat()
+    at = app(FAILURES, tz="UTC", range="custom", **{"from": day, "to": day})
+    at.run()
+
+    assert_no_failure(at)
+    # The demo's last day: only plan 1's failing execution (17:00) started on it.
+    assert set(_failures(at)["Scenario"]) == {planted.TURNED_RED_SCENARIO}
+    assert at.date_input(key="failures.date_from").value.isoformat() == day

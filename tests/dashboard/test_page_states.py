@@ -24,7 +24,8 @@ def _states(at: Any) -> Any:
 
 
 def _preview(at: Any) -> Any:
-    return table_with(at, "State", "Now")
+    """The preview, a row per setting ("now", "with the new settings", "change")."""
+    return table_with(at, "Scenarios", "\u21c4 flaky").set_index("Scenarios")
 
 
 def _by_scenario(at: Any) -> dict[tuple[str, int], tuple[str, str]]:
@@ -70,10 +71,10 @@ def test_the_demo_shows_each_planted_case_in_its_state_with_its_evidence(app: Ap
     shown = _states(at)
     first = shown.iloc[0]
     assert first["History"] == f"scenario?plan=2&scenario={planted.FLAKY_SCENARIO}"
-    preview = _preview(at).set_index("State")["Now"]
-    assert preview["\u21c4 flaky"] == 1
-    assert preview["\u2716 broken"] == 0
-    assert int(preview.sum()) == len(shown)
+    preview = _preview(at).loc["now"]
+    assert preview["\u21c4 flaky"] == "1"
+    assert preview["\u2716 broken"] == "0"
+    assert sum(int(n) for n in preview) == len(shown)
     assert "each plan's last 20 finished executions" in captions(at)
     assert "1 flaky, 1 environment-specific, 1 recovering, 1 failing" in captions(at)
     assert {"states.table.csv", "states.preview.csv"} <= set(downloads(at))
@@ -134,7 +135,7 @@ def test_a_new_setting_is_previewed_and_applied_only_when_asked(
 ) -> None:
     at = app(STATES, tz="UTC")
     at.run()
-    assert "With the new settings" not in _preview(at).columns
+    assert list(_preview(at).index) == ["now"]
 
     at.number_input(key="states.draft.broken_runs").set_value(4).run()
 
@@ -142,17 +143,17 @@ def test_a_new_setting_is_previewed_and_applied_only_when_asked(
     assert dict(at.query_params) == {"tz": "UTC"}
     assert _by_scenario(at)[(hand.PLAN_NAME, hand.BROKEN)][0] == "\u2716 failing"
     # ... and the preview says what N = 4 would do: one failing scenario would be broken.
-    preview = _preview(at).set_index("State")
-    assert preview.loc["\u2716 broken", "Now"] == 0
-    assert preview.loc["\u2716 broken", "With the new settings"] == 1
-    assert preview.loc["\u2716 failing", "Change"] == "\u22121"
+    preview = _preview(at)
+    assert preview.loc["now", "\u2716 broken"] == "0"
+    assert preview.loc["with the new settings", "\u2716 broken"] == "1"
+    assert preview.loc["change", "\u2716 failing"] == "\u22121"
     assert "With the new settings: W 20, threshold 0.2, K 5, N 4" in captions(at)
 
     at.button[0].click().run()
 
     assert at.query_params["broken_runs"] == "4"
     assert _by_scenario(at)[(hand.PLAN_NAME, hand.BROKEN)][0] == "\u2716 broken"
-    assert "With the new settings" not in _preview(at).columns
+    assert list(_preview(at).index) == ["now"]
 
 
 def test_the_state_filter_lives_in_the_link(

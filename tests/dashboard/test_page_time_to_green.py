@@ -72,7 +72,10 @@ def test_each_plan_s_time_to_green_its_trend_and_the_week(
     )
     # Red plans first, longest red first.
     assert list(plans.index) == ["Mobile smoke", "Checkout nightly", "API contract"]
-    assert "Turned red in the last 7 days: 2, back to green: 1." in captions(at)
+    assert (
+        "Red stretches that started (turned red) or ended (back to green) in the last 7 days"
+        in captions(at)
+    )
 
 
 def test_every_red_stretch_with_its_evidence(app: AppFactory, red_built: red.RedHistory) -> None:

@@ -110,3 +110,15 @@ def test_who_started_it_and_the_plan_s_settings() -> None:
     unknown = pair.copy()
     unknown["settings"] = what_changed.UNKNOWN
     assert changes_view.settings_text(unknown, "UTC") == "plan settings: not known"
+
+
+def test_the_preview_sets_the_new_settings_beside_the_applied_ones() -> None:
+    now = dict.fromkeys(states.STATES, 0) | {states.FAILING: 2, states.PASSING: 5}
+    then = now | {states.FAILING: 1, states.BROKEN: 1}
+    preview = states_view.preview_display(now, then).set_index("Scenarios")
+
+    assert list(preview.index) == ["now", "with the new settings", "change"]
+    assert preview.loc["change", "\u2716 broken"] == "+1"
+    assert preview.loc["change", "\u2716 failing"] == "\u22121"
+    assert preview.loc["change", "\u2714 passing"] == "no change"
+    assert list(states_view.preview_display(now, None)["Scenarios"]) == ["now"]

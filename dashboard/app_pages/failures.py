@@ -7,14 +7,13 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.analytics import failures as failures_analytics
-from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import states as states_analytics
 from dashboard.present import failures as failures_view
 from dashboard.present import states as states_view
 from dashboard.present.captions import scope_text
 from dashboard.present.tables import TABLE_ROW_LIMIT
 from dashboard.state import links, routes
-from dashboard.state.params import FROM, PLAN, PROJECT, RANGE, STATE, TO, DateRange
+from dashboard.state.params import FROM, RANGE, STATE, TO, DateRange
 from dashboard.state.query import execution_query, period
 from dashboard.ui import analytics_input, notices
 from dashboard.ui.page import open_page
@@ -28,17 +27,7 @@ connection, state, now = page.connection, page.state, page.now
 
 widgets = page.widgets()
 top = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
-with top[0]:
-    widgets.selectbox(
-        "Project", PROJECT, {None: "All projects", **page.projects}, resets={PLAN: None}
-    )
-with top[1]:
-    in_project = (
-        plan_analytics.plan_names(page.plans, project_id=state.project)
-        if page.plans is not None
-        else {}
-    )
-    widgets.selectbox("Plan", PLAN, {None: "All plans", **in_project})
+page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
     widgets.segmented(
         "Period",

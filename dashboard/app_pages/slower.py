@@ -3,12 +3,11 @@ slowed first, each with its evidence and a link to its history."""
 
 import streamlit as st
 
-from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import slower_scenarios as slower_analytics
 from dashboard.present import slower_scenarios as slower_view
 from dashboard.present.captions import describe_window, scope_text
 from dashboard.state import links, routes
-from dashboard.state.params import PLAN, PROJECT, WINDOW
+from dashboard.state.params import WINDOW
 from dashboard.ui import analytics_input, notices
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, time_column, wide_text_column
@@ -21,13 +20,7 @@ connection, state, now, plan_names = page.connection, page.state, page.now, page
 
 widgets = page.widgets()
 top = st.columns([2, 2, 1, 2], vertical_alignment="bottom")
-with top[0]:
-    widgets.selectbox(
-        "Project", PROJECT, {None: "All projects", **page.projects}, resets={PLAN: None}
-    )
-with top[1]:
-    in_project = plan_analytics.plan_names(page.plans, project_id=state.project)
-    widgets.selectbox("Plan", PLAN, {None: "All plans", **in_project})
+page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
     widgets.number("Window (W)", WINDOW, step=1)
 with top[3]:

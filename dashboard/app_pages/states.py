@@ -4,13 +4,12 @@ they are applied."""
 
 import streamlit as st
 
-from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import states as states_analytics
 from dashboard.present import flaky as flaky_view
 from dashboard.present import states as states_view
 from dashboard.present.captions import describe_window, scope_text
 from dashboard.state import links, routes
-from dashboard.state.params import BROKEN_RUNS, MIN_RUNS, PLAN, PROJECT, STATE, THRESHOLD, WINDOW
+from dashboard.state.params import BROKEN_RUNS, MIN_RUNS, STATE, THRESHOLD, WINDOW
 from dashboard.ui import analytics_input, notices
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
@@ -23,13 +22,7 @@ connection, state, now, plan_names = page.connection, page.state, page.now, page
 
 widgets = page.widgets()
 top = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
-with top[0]:
-    widgets.selectbox(
-        "Project", PROJECT, {None: "All projects", **page.projects}, resets={PLAN: None}
-    )
-with top[1]:
-    in_project = plan_analytics.plan_names(page.plans, project_id=state.project)
-    widgets.selectbox("Plan", PLAN, {None: "All plans", **in_project})
+page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
     widgets.multiselect(
         "States",

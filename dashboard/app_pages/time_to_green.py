@@ -5,12 +5,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.analytics import failure_groups as groups_analytics
-from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import red_stretches
 from dashboard.present import time_to_green as red_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, routes
-from dashboard.state.params import PLAN, PROJECT
 from dashboard.ui import analytics_input, notices
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import link_column, table, time_column
@@ -23,17 +21,7 @@ connection, state, now = page.connection, page.state, page.now
 
 widgets = page.widgets()
 top = st.columns([2, 2, 2], vertical_alignment="bottom")
-with top[0]:
-    widgets.selectbox(
-        "Project", PROJECT, {None: "All projects", **page.projects}, resets={PLAN: None}
-    )
-with top[1]:
-    in_project = (
-        plan_analytics.plan_names(page.plans, project_id=state.project)
-        if page.plans is not None
-        else {}
-    )
-    widgets.selectbox("Plan", PLAN, {None: "All plans", **in_project})
+page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
     tz = viewer_zone(widgets, state)
 page.settle()

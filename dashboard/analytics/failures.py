@@ -14,7 +14,7 @@ given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -139,6 +139,33 @@ def failures(
         kind="stable",
     )
     return Failures(typed(out, FAILURE_COLUMNS), basis)
+
+
+def failing_executions(
+    executions: pd.DataFrame,
+    *,
+    start: datetime | pd.Timestamp,
+    end: datetime | pd.Timestamp | None = None,
+) -> pd.DataFrame:
+    """The executions that started in [start, end) with a failed result: the only ones whose
+    results the list needs (a green execution has nothing to list)."""
+    require_columns(executions, ("start", "failed"), "failing executions")
+    begin = as_utc(start, "start")
+    starts = executions["start"]
+    inside = starts >= begin
+    if end is not None:
+        inside &= starts < as_utc(end, "end")
+    failed = executions["failed"].fillna(0) > 0
+    return executions[inside.fillna(False).astype(bool) & failed]
+
+
+def together(frames: Sequence[pd.DataFrame], key: str) -> pd.DataFrame:
+    """Frames of one shape (at least one) as one, each `key` once (the first kept): executions
+    or results read for two purposes."""
+    kept = [frame for frame in frames if len(frame)]
+    if not kept:
+        return frames[0]
+    return pd.concat(kept, ignore_index=True).drop_duplicates(key).reset_index(drop=True)
 
 
 def of_states(rows: pd.DataFrame, states: tuple[str, ...]) -> pd.DataFrame:

@@ -1,9 +1,8 @@
 """Failures: every failed result of a period across plans, with its environment, failure group,
 message, logs, since when it has been failing and its scenario's state."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
-import pandas as pd
 import streamlit as st
 
 from dashboard.analytics import failures as failures_analytics
@@ -21,6 +20,7 @@ from dashboard.ui.tables import ident_column, link_column, table, time_column, w
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.FAILURES
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 page = open_page(ROUTE, "Failures", plans="wanted")
 connection, state, now = page.connection, page.state, page.now
@@ -59,30 +59,25 @@ rules = states_analytics.StateRules()
 loaded = analytics_input.load_window(
     connection, now=now, window=rules.window, project=state.project, plan=state.plan
 )
-executions = loaded.executions
 span = period(state, now, tz=tz)
+start = span.start or EPOCH  # a custom period with only an end: from the first
+end = None if span.end is None else span.end + timedelta(milliseconds=1)  # its last ms, in
+executions = loaded.executions
 if custom:
     custom_runs = analytics_input.executions_for(
         connection, execution_query(state, now=now, email=None, tz=tz), part="the period"
     )
-    executions = pd.concat([executions, custom_runs], ignore_index=True).drop_duplicates(
-        "execution_id"
-    )
+    executions = failures_analytics.together([executions, custom_runs], "execution_id")
 found_states = states_analytics.scenario_states(loaded.executions, loaded.results, rules)
-starts = executions["start"]
-in_period = (starts >= span.start) if span.start is not None else starts.notna()
-if span.end is not None:
-    in_period &= starts <= span.end
-failing = executions[in_period.fillna(False).astype(bool) & (executions["failed"].fillna(0) > 0)]
+failing = failures_analytics.failing_executions(executions, start=start, end=end)
 results = analytics_input.results_of(
     connection, failing, executions, part="the results of the failing executions"
 )
-every = pd.concat([loaded.results, results], ignore_index=True).drop_duplicates("result_id")
 found = failures_analytics.failures(
     executions,
-    every,
-    start=span.start or starts.min(),
-    end=None if span.end is None else span.end + timedelta(milliseconds=1),
+    failures_analytics.together([loaded.results, results], "result_id"),
+    start=start,
+    end=end,
     read=[*loaded.analysed["execution_id"], *failing["execution_id"]],
     states=found_states.scenarios,
 )

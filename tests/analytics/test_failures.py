@@ -134,3 +134,13 @@ def test_the_period_and_its_basis() -> None:
     assert set(found.rows["execution_id"]) == {6}
     assert (found.basis.executions, found.basis.with_results) == (1, 1)
     assert failures(history(), outcomes(), start=ts("2025-07-01 00:00")).rows.empty
+
+
+def test_the_failing_executions_of_a_period_and_frames_read_twice() -> None:
+    from dashboard.analytics.failures import failing_executions, together
+
+    chosen = failing_executions(history(), start=ts("2025-06-05 00:00"), end=ts("2025-06-07 00:00"))
+    assert sorted(chosen["execution_id"]) == [5, 6, 21]  # 7 starts at the end: not in it
+    read = outcomes()
+    assert len(together([read, read.head(3)], "result_id")) == len(read)
+    assert together([read.head(0), read.head(0)], "result_id").empty

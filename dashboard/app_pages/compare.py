@@ -13,6 +13,7 @@ from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
 from dashboard.ui import analytics_input, notices
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 from dashboard.ui.zones import viewer_zone
@@ -106,7 +107,11 @@ with st.container(border=True):
         notices.plain(sentence)
     notices.caption(changes_view.pair_caption())
 if any(n for _, n in comparison.counts):
-    st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
+    chart(
+        analytics_charts.bucket_counts_chart(comparison.counts),
+        key="compare.buckets",
+        file_name=f"compare-{state.before}-{state.after}-changes.csv",
+    )
 
 cells = comparison.cells
 if state.only_changes:

@@ -134,12 +134,13 @@ def load_executions(
     """Every execution matching the query, from all pages.
 
     The frames are built page by page as the walk folds its pages in
-    (`frames.ExecutionFrames`): a page's models are dropped once framed, so a 90-day window of
-    70,000 executions never holds 70,000 models at once.
+    (`frames.ExecutionFrames`), from the records the walk reads (no model per execution), and
+    a page's records are dropped once framed: a 90-day window of 70,000 executions is never
+    held whole but as columns.
     """
-    folded = client.fold_executions(
+    folded = client.fold_execution_records(
         frames.ExecutionFrames,
-        frames.ExecutionFrames.add,
+        frames.ExecutionFrames.add_records,
         query=query,
         on_progress=on_progress,
     )

@@ -59,9 +59,12 @@ def plans_frame(plans: Iterable[TestPlan]) -> pd.DataFrame:
 def executions_frame(executions: Iterable[Execution]) -> pd.DataFrame:
     """One row per execution, newest first. Built column by column (no dict per row: at 70,000
     executions those dicts alone weighed more than the frame)."""
-    return sorted_executions(
-        _columns_frame(_execution_columns(_as_records(executions)), EXECUTION_COLUMNS)
-    )
+    return executions_frame_of(_as_records(executions))
+
+
+def executions_frame_of(records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """`executions_frame` of execution records (`api_client.ExecutionRecord`): no models."""
+    return sorted_executions(_columns_frame(_execution_columns(records), EXECUTION_COLUMNS))
 
 
 def sorted_executions(frame: pd.DataFrame) -> pd.DataFrame:
@@ -234,8 +237,8 @@ class ExecutionFrames:
         """(executions frame, status-counts frame) of every execution taken in."""
         self._flush()
         return (
-            sorted_executions(_concatenated(self._execution_chunks, EXECUTION_COLUMNS)),
-            sorted_status_counts(_concatenated(self._count_chunks, STATUS_COUNT_COLUMNS)),
+            sorted_executions(joined(self._execution_chunks, EXECUTION_COLUMNS)),
+            sorted_status_counts(joined(self._count_chunks, STATUS_COUNT_COLUMNS)),
         )
 
     def _flush(self) -> None:
@@ -249,11 +252,12 @@ class ExecutionFrames:
         )
 
 
-def _concatenated(parts: list[pd.DataFrame], schema: Mapping[str, str]) -> pd.DataFrame:
+def joined(parts: Sequence[pd.DataFrame], schema: Mapping[str, str]) -> pd.DataFrame:
+    """Frames of `schema`'s columns one after the other, with its dtypes, a fresh index."""
     if not parts:
         return _columns_frame({name: [] for name in schema}, schema)
     if len(parts) == 1:
-        return parts[0]
+        return parts[0].reset_index(drop=True)
     # Every part has the schema's dtypes already; `astype` keeps them if pandas ever widens a
     # dtype while joining (it does not today: the equality tests would say).
     return pd.concat(parts, ignore_index=True).astype(dict(schema))

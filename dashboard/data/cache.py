@@ -297,12 +297,19 @@ def _fan_out(
 ) -> FanOut:
     bar = st.progress(0.0, text="Loading results…")
     executions = len({execution for execution, _ in pairs})
+    store = history_store(connection)
+    started = time.monotonic()
 
     def on_progress(done: int, total: int) -> None:
-        noun = "execution" if executions == 1 else "executions"
         bar.progress(
             done / max(total, 1),
-            text=f"Loading the results of {executions:,} {noun}: {done:,} of {total:,} requests",
+            text=fetch_progress_text(
+                executions,
+                done,
+                total,
+                elapsed=time.monotonic() - started,
+                kept=store is not None and bool(finished),
+            ),
         )
 
     try:
@@ -310,7 +317,7 @@ def _fan_out(
             client(connection),
             pairs,
             finished=finished,
-            store=history_store(connection),
+            store=store,
             on_progress=on_progress,
             # The store is per service and company: a token shown none of it until it proves
             # it may read results (a fingerprint, never the token, is what is remembered).
@@ -318,6 +325,32 @@ def _fan_out(
         )
     finally:
         bar.empty()
+
+
+def fetch_progress_text(
+    executions: int, done: int, total: int, *, elapsed: float, kept: bool
+) -> str:
+    """What a results fan-out's bar says: how much it must fetch (the requests the history
+    store could not answer), how far it is, about how long is left once that can be told, and
+    whether what is fetched is kept (then it is fetched only once)."""
+    noun = "execution" if executions == 1 else "executions"
+    text = f"Fetching the results of {executions:,} {noun}: {done:,} of {total:,} requests"
+    if done >= FETCH_RATE_AFTER and done < total:
+        text += f", about {_rounded_seconds(elapsed / done * (total - done))} left"
+    if kept and total >= FETCH_RATE_AFTER:
+        text += " (kept in the history store: fetched only once)"
+    return text
+
+
+FETCH_RATE_AFTER = 50
+"""Requests done before the bar says how long is left (and before a fetch is long enough to
+say it is kept)."""
+
+
+def _rounded_seconds(seconds: float) -> str:
+    if seconds < 60:
+        return f"{max(1, round(seconds))} s"
+    return f"{round(seconds / 60)} min"
 
 
 def history_results(

@@ -8,7 +8,11 @@ Every way a body can fail (not JSON, nested too deeply, the wrong shape) is a
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
+import threading
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 import pydantic_core
@@ -74,16 +78,49 @@ def record_dicts_from_json(
     model: type[ApiModel], body: bytes, *, operation: Operation, strict: bool
 ) -> RecordList[Any]:
     """`parse_record_dicts` from a response body: records as dicts, no model per record."""
-    return parse_record_dicts(
-        model, decode_json(body, operation=operation), operation=operation, strict=strict
-    )
+    with collection_paused():
+        return parse_record_dicts(
+            model, decode_json(body, operation=operation), operation=operation, strict=strict
+        )
 
 
 def execution_record_page_from_json(body: bytes, *, strict: bool) -> ExecutionRecordPage:
     """`parse_execution_record_page` from a response body."""
-    return parse_execution_record_page(
-        decode_json(body, operation=Operation.EXECUTIONS), strict=strict
-    )
+    with collection_paused():
+        return parse_execution_record_page(
+            decode_json(body, operation=Operation.EXECUTIONS), strict=strict
+        )
+
+
+_paused = 0  # parses under way with the cyclic collector paused
+_collector_was_on = False
+_pause_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a body becomes records.
+
+    Decoding a body and validating it allocate two containers per record and release none, so
+    the collector's allocation counter starts collection after collection, each walking every
+    record made so far: for 100,000 records that was more than half the parse. Records hold
+    no reference cycles, so nothing is left for it to find; reference counting frees as usual.
+    Parses in other threads share one pause; the collector is switched back on when the last
+    ends (and only if it was on when the first began).
+    """
+    global _paused, _collector_was_on
+    with _pause_lock:
+        if _paused == 0:
+            _collector_was_on = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _paused -= 1
+            if _paused == 0 and _collector_was_on:
+                gc.enable()
 
 
 def describe_validation_error(error: ValidationError) -> str:

@@ -144,11 +144,16 @@ def _holds_earlier(connection: Connection, query: ExecutionQuery) -> bool:
 
 
 def _window_key(connection: Connection, query: ExecutionQuery) -> str | None:
-    """What a held open-ended window is filed under: the connection's data key and every
-    filter but the start (None for a window with an end: it is loaded as asked)."""
+    """What a held open-ended window is filed under: the connection's fingerprint (a hash,
+    never the token) and data generation (Refresh), and every filter but the start (None for
+    a window with an end: it is loaded as asked). Not the access check's slot, which the
+    cached data keys on: a window made from a held one always asks the service first, with
+    the same credential, for what is newer, so a credential refused since sees nothing."""
     if query.date_from is None or query.date_to is not None:
         return None
-    return f"{data_key(connection)}:{query.with_changes(date_from=None)!r}"
+    fingerprint = connection.fingerprint
+    generation = cache_connection.GENERATIONS.of(fingerprint)
+    return f"{fingerprint}:{generation}:{query.with_changes(date_from=None)!r}"
 
 
 class Loaded:

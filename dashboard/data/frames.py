@@ -312,9 +312,12 @@ def is_web_url(value: object) -> bool:
 
     Anything else (`javascript:`, `data:`, relative paths, blanks) stays inert text.
     """
-    if not isinstance(value, str):
+    if not isinstance(value, str) or _SPACE_OR_CONTROL.search(value):
         return False
-    candidate = value.strip()
-    if candidate != value or any(ch.isspace() or ord(ch) < 32 for ch in candidate):
-        return False
-    return re.match(r"(?i)^https?://[^/\s?#]+", candidate) is not None
+    return _WEB_URL.match(value) is not None
+
+
+# `\s` in a str pattern matches exactly the characters `str.isspace` calls spaces (every code
+# point checked): one regular expression instead of a check per character.
+_SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f]")
+_WEB_URL = re.compile(r"(?i)^https?://[^/\s?#]+")

@@ -9,6 +9,7 @@ records and the results operation's records are the models' values.
 from __future__ import annotations
 
 import copy
+import gc
 from typing import Any, get_type_hints
 
 import pytest
@@ -25,10 +26,12 @@ from api_client import (
 )
 from api_client.models import ApiModel
 from api_client.parsing import (
+    collection_paused,
     parse_execution_page,
     parse_execution_record_page,
     parse_record_dicts,
     parse_records,
+    record_dicts_from_json,
 )
 from api_client.records import STATIC_RECORDS, record_adapter, record_type
 from tests.client.conftest import MakeClient
@@ -194,3 +197,27 @@ def test_the_walks_records_are_all_executions_values(make_client: MakeClient) ->
     assert [as_model_values(Execution, r) for r in walked.value] == [
         model_values(e) for e in listed
     ]
+
+
+def test_the_collector_is_paused_while_records_are_made_and_back_as_it_was_after() -> None:
+    assert gc.isenabled()
+    with collection_paused():
+        assert not gc.isenabled()
+        with collection_paused():  # another parse at the same time shares the pause
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+    gc.disable()
+    try:
+        with collection_paused():
+            pass
+        assert not gc.isenabled()  # it was off before: left off
+    finally:
+        gc.enable()
+
+
+def test_a_parse_that_fails_still_switches_the_collector_back_on() -> None:
+    with pytest.raises(ResponseValidationError):
+        record_dicts_from_json(Execution, b"[{", operation=Operation.EXECUTIONS, strict=False)
+    assert gc.isenabled()

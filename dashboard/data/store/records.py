@@ -184,6 +184,8 @@ def results_frame(
     envs: list[Mapping[str, Any]] = [r.get("environment") or _NO_ENVIRONMENT for r in rows]
     node = [r.get("node_log_path") for r in rows]
     executor = [r.get("executor_log_path") for r in rows]
+    node_links = [p if is_web_url(p) else None for p in node]
+    executor_links = [p if is_web_url(p) else None for p in executor]
     frame = pd.DataFrame(
         {
             "result_id": [r["id"] for r in rows],
@@ -210,11 +212,14 @@ def results_frame(
             "mobile": [e.get("mobile") for e in envs],
             "resolution": [r.get("screen_resolution") for r in rows],
             "message": [r.get("message") for r in rows],
-            "node_log": [p if is_web_url(p) else None for p in node],
-            "executor_log": [p if is_web_url(p) else None for p in executor],
+            "node_log": node_links,
+            "executor_log": executor_links,
             "screenshots": [r.get("screenshots_enabled") for r in rows],
             "video": [r.get("video_enabled") for r in rows],
-            "unlinked_logs": [_unlinked(n, x) for n, x in zip(node, executor, strict=True)],
+            "unlinked_logs": [
+                _unlinked(*paths)
+                for paths in zip(node, node_links, executor, executor_links, strict=True)
+            ],
         }
     )
     return typed(frame, RESULT_HISTORY_COLUMNS)
@@ -239,11 +244,14 @@ def result_records(
     return rows
 
 
-def _unlinked(node: str | None, executor: str | None) -> str | None:
-    """Log paths that are not http(s) links, labelled, for the page to show as inert text."""
+def _unlinked(
+    node: str | None, node_link: str | None, executor: str | None, executor_link: str | None
+) -> str | None:
+    """Log paths that are not http(s) links (no `*_link` made of them), labelled, for the page
+    to show as inert text."""
     parts = [
         f"{label}: {path}"
-        for label, path in (("node", node), ("executor", executor))
-        if path and not is_web_url(path)
+        for label, path, link in (("node", node, node_link), ("executor", executor, executor_link))
+        if path and link is None
     ]
     return "; ".join(parts) or None

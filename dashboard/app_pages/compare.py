@@ -11,6 +11,7 @@ from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
 from dashboard.ui import analytics_input, notices
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 from dashboard.ui.zones import viewer_zone
@@ -93,7 +94,11 @@ kpis[2].metric(
 kpis[3].metric("Runtime change", compare_view.runtime_change(comparison), border=True)
 notices.caption(compare_view.summary_caption(comparison))
 if any(n for _, n in comparison.counts):
-    st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
+    chart(
+        analytics_charts.bucket_counts_chart(comparison.counts),
+        key="compare.buckets",
+        file_name=f"compare-{state.before}-{state.after}-changes.csv",
+    )
 
 cells = comparison.cells
 if state.only_changes:

@@ -10,6 +10,7 @@ from dashboard.present.captions import describe_window, scope_text
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, WINDOW
 from dashboard.ui import analytics_input, notices
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, rate_column, table, time_column
 from dashboard.ui.zones import viewer_zone
@@ -47,7 +48,7 @@ def history(plan: int, scenario: int) -> str:
     return links.scenario_link(plan, scenario, window=state.window)
 
 
-st.subheader("Environment-specific failures", divider="gray")
+st.header("Environment-specific failures", divider="gray")
 notices.caption(env_view.specific_caption(basis_text))
 if report.specific.empty:
     notices.show_notes(
@@ -63,7 +64,7 @@ table(
     column_config={"Scenario": ident_column(), "History": link_column("history")},
 )
 
-st.subheader("Failures that started with a new version", divider="gray")
+st.header("Failures that started with a new version", divider="gray")
 notices.caption(env_view.versions_caption(basis_text))
 if report.version_changes.empty:
     notices.show_notes(["No failures started with a browser version change."], severity="info")
@@ -74,12 +75,16 @@ table(
     column_config={"First seen": time_column(tz)},
 )
 
-st.subheader("Pass rate by scenario and environment", divider="gray")
+st.header("Pass rate by scenario and environment", divider="gray")
 notices.caption(env_view.matrix_caption(basis_text))
 if report.matrix.empty:
     notices.show_notes(["These executions have no results."], severity="info")
     st.stop()
-st.plotly_chart(analytics_charts.environment_heatmap(report.matrix), key="environments.heatmap")
+chart(
+    analytics_charts.environment_heatmap_chart(report.matrix),
+    key="environments.heatmap",
+    file_name=f"plan-{state.plan}-pass-rate-heat-map.csv",
+)
 table(
     env_view.matrix_display(report.matrix, history),
     key="environments.matrix",

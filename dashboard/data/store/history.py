@@ -35,6 +35,7 @@ from dashboard.data.store.frames import (
     windowed,
 )
 from dashboard.data.store.lease import LeaseOptions
+from dashboard.data.store.ledger import LedgerStore
 from dashboard.data.store.types import (
     INFO_COLUMNS,
     RESULT_IDS_COLUMNS,
@@ -43,13 +44,14 @@ from dashboard.data.store.types import (
 from dashboard.data.store.writing import HistoryWriter
 
 
-class HistoryStore(HistoryWriter):
+class HistoryStore(HistoryWriter, LedgerStore):
     """One history store; share one instance per process (e.g. through `st.cache_resource`).
 
     Every public method is safe to call from several threads: they take turns. The database is
     opened when an operation needs it and let go `idle` seconds after the last one (at once
     with `idle=0`), or at the end of a `held()` block, so other processes can have their turn.
-    Writes are `store.writing.HistoryWriter`'s; this adds what a page reads.
+    Writes are `store.writing.HistoryWriter`'s, the known-failure ledger `store.ledger`'s; this
+    adds what a page reads.
     """
 
     @classmethod
@@ -190,6 +192,7 @@ class HistoryStore(HistoryWriter):
             meta = dict(db.rows(sql.GET_META))
             version = int(db.scalar(sql.CURRENT_VERSION) or 0)
             size = db.size_bytes()
+        marks, open_marks = self.mark_counts()
         company = meta.get("company_id")
         return StoreInfo(
             location=self.location,
@@ -208,4 +211,6 @@ class HistoryStore(HistoryWriter):
             newest_result=utc(counts[7]),
             last_sync=parse_time(meta.get("last_sync")),
             changed_executions=int(counts[8]),
+            marks=marks,
+            open_marks=open_marks,
         )

@@ -1,16 +1,16 @@
 """A typed client for the test-automation service's read API.
 
 ```python
-from api_client import ApiClient, ApiError
+from api_client import ApiClient, ApiError, ExecutionQuery
 
 with ApiClient(base_url="https://host/Api", token="...", company_id=7) as client:
     plans = client.plans()
-    page = client.executions(page=1, size=50, plan_id=plans[0].id)
+    page = client.executions(page=1, size=50, query=ExecutionQuery(plan_id=plans[0].id))
 ```
 """
 
 from api_client.auth import BearerAuth, RedactBearerFilter
-from api_client.client import ApiClient
+from api_client.client import ApiClient, WalkOptions
 from api_client.errors import (
     ApiConnectionError,
     ApiError,
@@ -30,6 +30,7 @@ from api_client.errors import (
     ResponseValidationError,
     ScenarioNotFoundError,
     ServerError,
+    TokenError,
     UnauthorizedUserError,
 )
 from api_client.models import (
@@ -50,6 +51,7 @@ from api_client.operations import Operation
 from api_client.pagination import AddPage, PageTransform, ProgressCallback, StartFold
 from api_client.query import ExecutionQuery
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
+from api_client.tokens import TokenSource
 
 __all__ = [
     "NO_RETRIES",
@@ -90,10 +92,13 @@ __all__ = [
     "StartFold",
     "TestPlan",
     "TestResult",
+    "TokenError",
+    "TokenSource",
     "Truncation",
     "TruncationReason",
     "UnauthorizedUserError",
     "UserInfo",
+    "WalkOptions",
     "retry_delay",
     "should_retry",
 ]

@@ -19,13 +19,16 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import httpx
+from pydantic import SecretStr
 
 from api_client.auth import BearerAuth, RedactBearerFilter
 from api_client.errors import (
     ApiConnectionError,
     ApiError,
     ApiTimeoutError,
+    AuthenticationError,
     ResponseValidationError,
+    TokenError,
     error_from_response,
     first_line,
     redact,
@@ -97,11 +100,28 @@ class RequestLoop:
         headers = {"current-company-id": str(self._company_id)} if company_header else {}
         deadline = time.monotonic() + self._policy.deadline
         attempt = 0
+        renewed = False
         while True:
             if stop is not None and stop.is_set():
                 raise Abandoned  # a page whose walk ended before it was sent is not sent
+            token = self._auth.source.token()
             try:
-                return self._send_once(operation, url, params, headers, parse, deadline, stop)
+                return self._send_once(
+                    operation, url, params, headers, token, parse, deadline, stop
+                )
+            except AuthenticationError:
+                # Refused: a source that renews gets one more try with a new token (a walk that
+                # crosses an expiry goes on where it was); a static token's refusal is final.
+                if renewed:
+                    raise
+                try:
+                    again = self._auth.source.refused(token)
+                except TokenError as problem:
+                    raise problem from None  # why no new token came is the whole story
+                if not again:
+                    raise
+                LOG.info("the service refused the token; sending %s again", operation.value)
+                renewed = True
             except ApiError as error:
                 if not should_retry(error, attempt, self._policy):
                     raise
@@ -129,10 +149,12 @@ class RequestLoop:
         url: str,
         params: dict[str, str] | None,
         headers: dict[str, str],
+        token: SecretStr,
         parse: Parse[T],
         call_deadline: float,
         stop: threading.Event | None,
     ) -> T:
+        secrets = (*self._secrets, token.get_secret_value())
         started = time.monotonic()
         # The whole response, from sending to its last byte, within the budget; and never past
         # the call's own deadline, so retries cannot stretch a call beyond it either.
@@ -144,9 +166,8 @@ class RequestLoop:
             request = self._http.build_request(
                 "GET", url, params=params, headers=headers, timeout=self._timeout_within(budget)
             )
-            response = self._http.send(
-                request, auth=self._auth, stream=True, follow_redirects=False
-            )
+            self._auth.sign(request, token)
+            response = self._http.send(request, auth=None, stream=True, follow_redirects=False)
             try:
                 limit = (
                     self._max_response_bytes
@@ -168,7 +189,7 @@ class RequestLoop:
         except httpx.RequestError as exc:
             raise ApiConnectionError(
                 f"Could not get {operation.label} from {self.origin}: "
-                f"{type(exc).__name__}: {redact(first_line(exc), self._secrets)}",
+                f"{type(exc).__name__}: {redact(first_line(exc), secrets)}",
                 operation=operation,
             ) from None
         LOG.debug(
@@ -178,7 +199,7 @@ class RequestLoop:
             (time.monotonic() - started) * 1000,
         )
         if not response.is_success:
-            raise error_from_response(response, operation, body=body, secrets=self._secrets)
+            raise error_from_response(response, operation, body=body, secrets=secrets)
         return parse(body)
 
     def _read(

@@ -10,6 +10,9 @@ import httpx
 from pydantic import SecretStr
 
 from api_client.errors import RequestValidationError
+from api_client.tokens.source import StaticToken, TokenSource, token_problem
+
+__all__ = ["BearerAuth", "RedactBearerFilter", "origin_of", "token_problem"]
 
 
 def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
@@ -18,63 +21,56 @@ def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port or default_ports.get(url.scheme)
 
 
-def token_problem(token: str) -> str | None:
-    """What makes `token` unusable as a bearer token, in words that never repeat it; else None.
-
-    A header may carry visible ASCII only; a token pasted with a line break or a non-ASCII
-    character would otherwise fail deep in the HTTP stack, in an error that quotes the header,
-    token and all.
-    """
-    if not token:
-        return "token must not be empty"
-    rule = "token must be visible ASCII characters without spaces or line breaks"
-    for character in token:
-        if "!" <= character <= "~":
-            continue
-        if character in "\r\n":
-            what = "a line break"
-        elif character.isspace():
-            what = "a space" if character == " " else "a blank character (such as a tab)"
-        elif not character.isascii():
-            what = "a non-ASCII character (often a typographic quote or dash from a document)"
-        else:
-            what = "a control character"
-        return f"{rule}; it contains {what}"
-    return None
-
-
 class BearerAuth(httpx.Auth):
     """Adds `Authorization: Bearer <token>` to requests for the configured origin only.
 
     A URL the service hands back (`next_page`, `rest_api_url`) may name another host; a request
-    to it would go out without the token. The token is held as a `SecretStr` and never appears
-    in `repr`.
+    to it would go out without the token. The token comes from a `TokenSource` (a string given
+    is a `StaticToken`), is held as a `SecretStr` and never appears in `repr`.
     """
 
-    def __init__(self, token: str | SecretStr, origin: httpx.URL) -> None:
-        value = token.get_secret_value() if isinstance(token, SecretStr) else token
-        if not isinstance(value, str):
-            raise RequestValidationError("token must be a string", argument="token")
-        value = value.strip()
-        problem = token_problem(value)
-        if problem:
-            raise RequestValidationError(problem, argument="token")
-        self._token = SecretStr(value)
+    def __init__(self, token: str | SecretStr | TokenSource, origin: httpx.URL) -> None:
+        self.source = _source(token)
         self._origin = origin_of(origin)
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """What must be masked wherever the service's words are repeated."""
-        return (self._token.get_secret_value(),)
+        """What must be masked wherever the service's words are repeated: a static token (a
+        renewed one is masked by the request that sent it)."""
+        if isinstance(self.source, StaticToken):
+            return (self.source.token().get_secret_value(),)
+        return ()
+
+    def sign(self, request: httpx.Request, token: SecretStr) -> None:
+        """Put `token` on `request` when it goes to the configured origin."""
+        if origin_of(request.url) == self._origin:
+            request.headers["Authorization"] = f"Bearer {token.get_secret_value()}"
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         if origin_of(request.url) == self._origin:
-            request.headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
+            self.sign(request, self.source.token())
         yield request
 
     def __repr__(self) -> str:
         scheme, host, port = self._origin
         return f"BearerAuth(token=SecretStr('**********'), origin='{scheme}://{host}:{port}')"
+
+
+def _source(token: object) -> TokenSource:
+    """A token source for what `ApiClient(token=...)` was given; a static token is checked
+    here, before any request."""
+    if isinstance(token, TokenSource):
+        return token
+    value = token.get_secret_value() if isinstance(token, SecretStr) else token
+    if not isinstance(value, str):
+        raise RequestValidationError(
+            "token must be a string or a token source (api_client.tokens)", argument="token"
+        )
+    value = value.strip()
+    problem = token_problem(value)
+    if problem:
+        raise RequestValidationError(problem, argument="token")
+    return StaticToken(value)
 
 
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",]+")

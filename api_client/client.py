@@ -9,7 +9,7 @@ from __future__ import annotations
 import ssl
 import threading
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Self, TypedDict, TypeVar, Unpack
 
 import httpx
 from pydantic import SecretStr
@@ -47,11 +47,23 @@ from api_client.pagination import (
     walk_executions_folded,
 )
 from api_client.parsing import execution_page_from_json, records_from_json
-from api_client.query import DateBound, ExecutionQuery
+from api_client.query import ExecutionQuery
 from api_client.retry import RetryPolicy
+from api_client.tokens.source import TokenSource
 
 A = TypeVar("A")
 C = TypeVar("C")
+
+EVERY_EXECUTION = ExecutionQuery()
+
+
+class WalkOptions(TypedDict, total=False):
+    """How a walk reads the pages, beside which executions it reads (its query)."""
+
+    page_size: int | None
+    """Executions per page; None: as large as the service accepts (see `all_executions`)."""
+    on_progress: ProgressCallback | None
+    """Called as `on_progress(done_pages, total_pages)` in the caller's thread."""
 
 
 class ApiClient:
@@ -63,7 +75,10 @@ class ApiClient:
     ```
 
     `base_url` may carry a path prefix; every operation's path (`/api/...`) is appended to it.
-    The token is sent only to the origin of `base_url`. Failed requests are retried as
+    `token` is a bearer token, or a source that renews one (`api_client.tokens`: a token file,
+    a token command, an OAuth2 token endpoint); when the service refuses a renewed token, the
+    request is sent once more with a new one. The token is sent only to the origin of
+    `base_url`. Failed requests are retried as
     `api_client.retry` decides; the errors raised are the `api_client.errors` tree.
 
     Bounds against a misbehaving service: `response_deadline` seconds for one response, from
@@ -75,7 +90,7 @@ class ApiClient:
         self,
         *,
         base_url: str,
-        token: str | SecretStr,
+        token: str | SecretStr | TokenSource,
         company_id: int,
         timeout: float | httpx.Timeout = 30.0,
         max_retries: int = 3,
@@ -178,40 +193,19 @@ class ApiClient:
         )
 
     def executions(
-        self,
-        page: int = 1,
-        size: int = 50,
-        *,
-        query: ExecutionQuery | None = None,
-        project_id: int | None = None,
-        plan_id: int | None = None,
-        date_from: DateBound | None = None,
-        date_to: DateBound | None = None,
-        status: str | None = None,
-        email: str | None = None,
+        self, page: int = 1, size: int = 50, *, query: ExecutionQuery | None = None
     ) -> ExecutionPage:
-        """One page of executions matching the filters (spec 4.2), newest first.
+        """One page of the executions matching `query` (spec 4.2), newest first; no `query`:
+        every execution.
 
-        The filters come as one `query`, or as keyword arguments (not both).
         "No execution matches" (`TEST_EXECUTION_NOT_FOUND`) is an empty page, not an error.
         """
-        query = _query(query, project_id, plan_id, date_from, date_to, status, email)
-        return self._page(page, size, query)
+        return self._page(page, size, _query(query))
 
     def all_executions(
-        self,
-        *,
-        query: ExecutionQuery | None = None,
-        project_id: int | None = None,
-        plan_id: int | None = None,
-        date_from: DateBound | None = None,
-        date_to: DateBound | None = None,
-        status: str | None = None,
-        email: str | None = None,
-        page_size: int | None = None,
-        on_progress: ProgressCallback | None = None,
+        self, query: ExecutionQuery | None = None, **options: Unpack[WalkOptions]
     ) -> RecordList[Execution]:
-        """Every execution matching the filters, each exactly once, in the service's order.
+        """Every execution matching `query`, each exactly once, in the service's order.
 
         The first page tells how many pages there are; the rest are fetched up to
         `max_concurrency` at a time (`api_client.pagination` says how the walk stays exact
@@ -222,35 +216,15 @@ class ApiClient:
         Without a `page_size`, pages are as large as the service accepts: 1,000 is asked for,
         and on a `400 INVALID_REQUEST` 100, then 50; the size that worked is kept for this
         client's later walks. When the walk stopped before the last page the service claimed,
-        the result's `truncation` says so.
+        the result's `truncation` says so. `options` are `WalkOptions`.
         """
-        walked = self.all_executions_by_page(
-            as_list,
-            query=query,
-            project_id=project_id,
-            plan_id=plan_id,
-            date_from=date_from,
-            date_to=date_to,
-            status=status,
-            email=email,
-            page_size=page_size,
-            on_progress=on_progress,
-        )
-        return joined(walked)
+        return joined(self.all_executions_by_page(as_list, query, **options))
 
     def all_executions_by_page(
         self,
         transform: PageTransform[C],
-        *,
         query: ExecutionQuery | None = None,
-        project_id: int | None = None,
-        plan_id: int | None = None,
-        date_from: DateBound | None = None,
-        date_to: DateBound | None = None,
-        status: str | None = None,
-        email: str | None = None,
-        page_size: int | None = None,
-        on_progress: ProgressCallback | None = None,
+        **options: Unpack[WalkOptions],
     ) -> FoldedExecutions[list[C]]:
         """The walk of `all_executions`, keeping `transform`'s chunk of each page instead of
         the page: the result's `value` is the chunks, one per page kept, in page order.
@@ -258,36 +232,17 @@ class ApiClient:
         `transform(executions)` is called as `fold_executions`' `add` is (same list, same
         thread, same order; again for each page of a walk again).
         """
-        return self.fold_executions(
-            list,
-            chunk_each_page(transform),
-            query=query,
-            project_id=project_id,
-            plan_id=plan_id,
-            date_from=date_from,
-            date_to=date_to,
-            status=status,
-            email=email,
-            page_size=page_size,
-            on_progress=on_progress,
-        )
+        return self.fold_executions(list, chunk_each_page(transform), query, **options)
 
     def fold_executions(
         self,
         start: StartFold[A],
         add: AddPage[A],
-        *,
         query: ExecutionQuery | None = None,
-        project_id: int | None = None,
-        plan_id: int | None = None,
-        date_from: DateBound | None = None,
-        date_to: DateBound | None = None,
-        status: str | None = None,
-        email: str | None = None,
-        page_size: int | None = None,
-        on_progress: ProgressCallback | None = None,
+        **options: Unpack[WalkOptions],
     ) -> FoldedExecutions[A]:
-        """The walk of `all_executions`, folding each page into an accumulator as it arrives.
+        """The walk every other walk is built on: each page folded into an accumulator as it
+        arrives.
 
         For a caller that turns executions into something smaller (a frame's columns, counts):
         a page's models can be dropped once `add` has taken them in, so the walk never holds
@@ -298,10 +253,12 @@ class ApiClient:
         When the data changes under the walk and it is walked again, the accumulator is
         dropped, `start()` is called again and `add` sees those pages again. The result
         carries every kept page's skipped records and the walk's `truncation`, as
-        `all_executions`' list does; arguments and page sizes are those of `all_executions`.
+        `all_executions`' list does; `query`, `options` and page sizes are those of
+        `all_executions`.
         """
-        # Invalid filters fail here, before any request.
-        query = _query(query, project_id, plan_id, date_from, date_to, status, email)
+        # Invalid arguments fail here, before any request.
+        query = _query(query)
+        page_size = options.get("page_size")
         first = None
         if page_size is not None:
             size = require_positive_int("page_size", page_size)
@@ -319,7 +276,7 @@ class ApiClient:
             page_size=size,
             max_concurrency=self._max_concurrency,
             max_pages=self._max_pages,
-            on_progress=on_progress,
+            on_progress=options.get("on_progress"),
             first=first,
         )
 
@@ -365,28 +322,12 @@ class ApiClient:
             return ExecutionPage(current_page=page, total_count=0, page_count=0)
 
 
-def _query(
-    query: ExecutionQuery | None,
-    project_id: int | None,
-    plan_id: int | None,
-    date_from: DateBound | None,
-    date_to: DateBound | None,
-    status: str | None,
-    email: str | None,
-) -> ExecutionQuery:
-    """The query given, or one built from keyword filters; mixing both is a caller's error."""
-    loose = (project_id, plan_id, date_from, date_to, status, email)
+def _query(query: object) -> ExecutionQuery:
+    """The query given (None: every execution); anything else is a caller's error."""
     if query is None:
-        return ExecutionQuery(
-            project_id=project_id,
-            plan_id=plan_id,
-            date_from=date_from,  # type: ignore[arg-type]  # validated and converted there
-            date_to=date_to,  # type: ignore[arg-type]
-            status=status,
-            email=email,
-        )
-    if any(value is not None for value in loose):
+        return EVERY_EXECUTION
+    if not isinstance(query, ExecutionQuery):
         raise RequestValidationError(
-            "pass the filters either as a query or as keywords", argument="query"
+            f"query must be an ExecutionQuery, got {type(query).__name__}", argument="query"
         )
     return query

@@ -1,5 +1,8 @@
 """The exception tree, and the one function that turns an HTTP response into a typed error.
 
+Reading the code and message out of a body of any shape is `api_client.error_body`'s work;
+which class a (status, code) pair becomes is decided here, in `error_for_status`.
+
 Every error the client raises is an `ApiError`. Status errors carry the evidence a caller needs
 to react (`status_code`, the service's `code`, the `operation`) and a readable message. No
 message ever contains the bearer token: messages are built from the status, the code and the
@@ -8,12 +11,9 @@ service's own message text, never from request headers.
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import httpx
-import pydantic_core
 
+from api_client.error_body import ErrorBodyReader
 from api_client.headers import retry_after_seconds
 from api_client.operations import Operation
 
@@ -45,6 +45,15 @@ class RequestValidationError(ApiError, ValueError):
     ) -> None:
         super().__init__(message, operation=operation)
         self.argument = argument
+
+
+class TokenError(ApiError):
+    """The client's token source could not give a token: a token file that is missing or
+    empty, a token command that failed or hung, a token endpoint that refused or could not be
+    reached. The message is one sentence naming the source (a file's path, a command's
+    program, an endpoint's host) and the cause, never a secret. Not retried by the request loop:
+    the source itself decides when to try again.
+    """
 
 
 class ApiConnectionError(ApiError):
@@ -200,15 +209,8 @@ _CLASS_BY_STATUS: dict[int, type[ApiStatusError]] = {
     429: RateLimitError,
 }
 
-# Where a code may sit in a JSON error body whose shape the spec does not document. Spring's own
-# 401 body uses `error` with a lower-case value such as "invalid_token"; the platform's sample
-# uses {"error": "<CODE>", "message": "..."}.
-_CODE_FIELDS = ("error", "code", "errorCode", "error_code", "message_code", "messageCode", "status")
-_MESSAGE_FIELDS = ("message", "error_description", "detail", "errorMessage", "description")
-_KNOWN_CODES = frozenset(_CLASS_BY_CODE)
-_MAX_MESSAGE_CHARS = 300
-# An error body is read for its code and message only; markup beyond this is not looked at.
-_MAX_ERROR_TEXT_CHARS = 64 * 1024
+# What the body reader looks for: the codes above, wherever the body puts them.
+_BODY_READER = ErrorBodyReader(frozenset(_CLASS_BY_CODE))
 
 
 def error_for_status(
@@ -274,7 +276,7 @@ def error_from_response(
             operation=operation,
             location_origin=_location_origin(response),
         )
-    code, service_message = _code_and_message(body, _charset(response))
+    code, service_message = _BODY_READER.code_and_message(body, _charset(response))
     secrets = tuple(secret for secret in secrets if secret)
     if code and any(secret in code for secret in secrets):
         code = None
@@ -320,96 +322,3 @@ def _location_origin(response: httpx.Response) -> str | None:
 
 def _charset(response: httpx.Response) -> str:
     return response.charset_encoding or "utf-8"
-
-
-def _code_and_message(content: bytes, charset: str) -> tuple[str | None, str | None]:
-    """Find the service's error code and message in a body of any shape, or none."""
-    try:
-        # pydantic-core's parser refuses deep nesting with a ValueError, where `json` would
-        # overflow the stack with a RecursionError.
-        body: Any = pydantic_core.from_json(content) if content else None
-    except ValueError:
-        body = None
-    if isinstance(body, dict):
-        return _code_from_json(body), _message_from_json(body)
-    text = _text(content, charset).strip()[:_MAX_ERROR_TEXT_CHARS]
-    code = _known_code_in_text(text)
-    return code, _short(_strip_markup(text)) if text else None
-
-
-def _text(content: bytes, charset: str) -> str:
-    try:
-        return content.decode(charset, errors="replace")
-    except LookupError:  # a charset Python does not know
-        return content.decode("utf-8", errors="replace")
-
-
-def _code_from_json(body: dict[str, Any]) -> str | None:
-    candidates = [body.get(field) for field in _CODE_FIELDS]
-    nested = body.get("error")
-    if isinstance(nested, dict):
-        candidates = [nested.get(field) for field in _CODE_FIELDS] + candidates
-    strings = [c for c in candidates if isinstance(c, str) and c.strip()]
-    # A known code anywhere wins; otherwise the first code-like string (e.g. "invalid_token").
-    for value in strings:
-        if value.strip() in _KNOWN_CODES:
-            return value.strip()
-    for value in body.values():
-        if isinstance(value, str) and value.strip() in _KNOWN_CODES:
-            return value.strip()
-    for value in strings:
-        if _looks_like_code(value):
-            return value.strip()
-    return None
-
-
-def _message_from_json(body: dict[str, Any]) -> str | None:
-    for source in (body, body.get("error")):
-        if not isinstance(source, dict):
-            continue
-        for field in _MESSAGE_FIELDS:
-            value = source.get(field)
-            if isinstance(value, str) and value.strip() and value.strip() not in _KNOWN_CODES:
-                return _short(value)
-    return None
-
-
-def _looks_like_code(value: str) -> bool:
-    value = value.strip()
-    return 0 < len(value) <= 64 and all(ch.isalnum() or ch in "_-." for ch in value)
-
-
-# Whole words only, longest first: "TEST_EXECUTION_NOT_FOUND" must not read as the
-# "EXECUTION_NOT_FOUND" it contains.
-_CODE_IN_TEXT = re.compile(
-    r"(?<![A-Z0-9_])("
-    + "|".join(sorted(map(re.escape, _CLASS_BY_CODE), key=len, reverse=True))
-    + r")(?![A-Z0-9_])"
-)
-
-
-def _known_code_in_text(text: str) -> str | None:
-    match = _CODE_IN_TEXT.search(text)
-    return match.group(1) if match else None
-
-
-def _strip_markup(text: str) -> str:
-    """Reduce an HTML error page to its words, so a gateway's page reads as a sentence."""
-    if "<" not in text:
-        return text
-    out: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch == "<":
-            depth += 1
-        elif ch == ">" and depth:
-            depth -= 1
-            out.append(" ")
-        elif not depth:
-            out.append(ch)
-    return " ".join("".join(out).split())
-
-
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_MESSAGE_CHARS else text[: _MAX_MESSAGE_CHARS - 1] + "…"

@@ -69,33 +69,6 @@ _MAX_WALKS = 3
 _LOOKAHEAD = 2
 
 
-def walk_executions(
-    fetch: FetchPage,
-    query: ExecutionQuery,
-    *,
-    page_size: int,
-    max_concurrency: int,
-    max_pages: int,
-    on_progress: ProgressCallback | None = None,
-    first: ExecutionPage | None = None,
-) -> RecordList[Execution]:
-    """Every execution matching `query`, each exactly once, in the service's order.
-
-    The walk of `walk_executions_folded`, each page's new executions kept as they are, joined.
-    """
-    walked = walk_execution_chunks(
-        fetch,
-        query,
-        as_list,
-        page_size=page_size,
-        max_concurrency=max_concurrency,
-        max_pages=max_pages,
-        on_progress=on_progress,
-        first=first,
-    )
-    return joined(walked)
-
-
 def as_list(executions: list[Execution]) -> list[Execution]:
     """The transform that keeps a page's executions as they are (the walk hands each page a new
     list, so keeping it is safe)."""
@@ -109,32 +82,6 @@ def joined(walked: FoldedExecutions[list[list[Execution]]]) -> RecordList[Execut
     for chunk in walked.value:
         merged.extend(chunk)
     return merged
-
-
-def walk_execution_chunks(
-    fetch: FetchPage,
-    query: ExecutionQuery,
-    transform: PageTransform[C],
-    *,
-    page_size: int,
-    max_concurrency: int,
-    max_pages: int,
-    on_progress: ProgressCallback | None = None,
-    first: ExecutionPage | None = None,
-) -> FoldedExecutions[list[C]]:
-    """The walk of `walk_executions_folded` whose value is `transform`'s chunk of each page kept,
-    in page order."""
-    return walk_executions_folded(
-        fetch,
-        query,
-        list,
-        chunk_each_page(transform),
-        page_size=page_size,
-        max_concurrency=max_concurrency,
-        max_pages=max_pages,
-        on_progress=on_progress,
-        first=first,
-    )
 
 
 def chunk_each_page(transform: PageTransform[C]) -> AddPage[list[C]]:
@@ -184,11 +131,10 @@ def walk_executions_folded(
     the walk also ends at an empty page or one with nothing new. When it ends before the last
     page claimed, the result's `truncation` says so.
     """
+    plan = _Walk(fetch, query, start, add, page_size, max_concurrency, max_pages, on_progress)
     walk: FoldedExecutions[A] | None = None
     for _ in range(_MAX_WALKS):
-        walk, totals = _walk_once(
-            fetch, query, start, add, page_size, max_concurrency, max_pages, on_progress, first
-        )
+        walk, totals = plan.once(first)
         first = None  # a walk again starts afresh
         if len(totals) == 1:
             break
@@ -232,52 +178,58 @@ class _Merge(Generic[A]):
         self.walk.pages += 1
 
 
-def _walk_once(
-    fetch: FetchPage,
-    query: ExecutionQuery,
-    start: StartFold[A],
-    add: AddPage[A],
-    page_size: int,
-    max_concurrency: int,
-    max_pages: int,
-    on_progress: ProgressCallback | None,
-    first: ExecutionPage | None,
-) -> tuple[FoldedExecutions[A], set[int]]:
-    if first is None:
-        first = fetch(1, page_size, query, None)
-    total_pages = believed_page_count(first, page_size, max_pages)
-    claimed_pages, claimed_total = first.page_count, first.total_count
-    merge = _Merge(add, FoldedExecutions(value=start(), skipped=[]))
-    if on_progress:
-        on_progress(1, total_pages)
-    reason: TruncationReason | None = None
-    if total_pages > 1:
-        later = query
-        if query.date_to is None and first.item_list and first.item_list[0].start_date:
-            later = query.with_changes(date_to=newest_start_bound(first.item_list[0].start_date))
-        in_flight = _PagesInFlight(fetch, page_size, later)
-        try:
-            reason = _fetch_later_pages(
-                in_flight, merge, first, total_pages, max_concurrency, on_progress
-            )
-        finally:
-            in_flight.abandon()
-    else:
-        merge.keep(first, merge.new_of(first))
-    implied = math.ceil(max(claimed_total, 0) / page_size)
-    if reason is None and total_pages < min(claimed_pages, implied):
-        reason = TruncationReason.PAGE_CAP  # neither the service's total nor its pages ended it
-    if reason is None:
+@dataclass(frozen=True)
+class _Walk(Generic[A]):
+    """What one call of `walk_executions_folded` walks with, the same for each walk again."""
+
+    fetch: FetchPage
+    query: ExecutionQuery
+    start: StartFold[A]
+    add: AddPage[A]
+    page_size: int
+    max_concurrency: int
+    max_pages: int
+    on_progress: ProgressCallback | None
+
+    def once(self, first: ExecutionPage | None) -> tuple[FoldedExecutions[A], set[int]]:
+        """One walk: its result, and the total counts its kept pages claimed."""
+        if first is None:
+            first = self.fetch(1, self.page_size, self.query, None)
+        total_pages = believed_page_count(first, self.page_size, self.max_pages)
+        claimed_pages, claimed_total = first.page_count, first.total_count
+        merge = _Merge(self.add, FoldedExecutions(value=self.start(), skipped=[]))
+        if self.on_progress:
+            self.on_progress(1, total_pages)
+        reason: TruncationReason | None = None
+        if total_pages > 1:
+            later = self.query
+            if self.query.date_to is None and first.item_list and first.item_list[0].start_date:
+                later = self.query.with_changes(
+                    date_to=newest_start_bound(first.item_list[0].start_date)
+                )
+            in_flight = _PagesInFlight(self.fetch, self.page_size, later)
+            try:
+                reason = _fetch_later_pages(
+                    in_flight, merge, first, total_pages, self.max_concurrency, self.on_progress
+                )
+            finally:
+                in_flight.abandon()
+        else:
+            merge.keep(first, merge.new_of(first))
+        implied = math.ceil(max(claimed_total, 0) / self.page_size)
+        if reason is None and total_pages < min(claimed_pages, implied):
+            reason = TruncationReason.PAGE_CAP  # neither the service's total nor its pages ended it
+        if reason is None:
+            return merge.walk, merge.totals
+        truncation = Truncation(
+            claimed_pages=claimed_pages,
+            claimed_total=claimed_total,
+            pages_read=merge.walk.pages,
+            reason=reason,
+        )
+        _LOG.warning("walk truncated: %s", truncation)
+        merge.walk.truncation = truncation
         return merge.walk, merge.totals
-    truncation = Truncation(
-        claimed_pages=claimed_pages,
-        claimed_total=claimed_total,
-        pages_read=merge.walk.pages,
-        reason=reason,
-    )
-    _LOG.warning("walk truncated: %s", truncation)
-    merge.walk.truncation = truncation
-    return merge.walk, merge.totals
 
 
 def _fetch_later_pages(

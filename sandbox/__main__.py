@@ -1,7 +1,9 @@
-"""Command line: `python -m sandbox users` lists demo users and tokens; `serve` runs the API.
+"""Command line: `python -m sandbox users` lists demo users, their tokens and the credentials
+of the token endpoint; `serve` runs the API (`--token-ttl 30s`: the endpoint's tokens expire
+after 30 seconds).
 
-`serve` never prints tokens (they belong to `users`, which is run on purpose), so its output
-can be pasted into a chat or a CI log.
+`serve` never prints a credential (they belong to `users`, which is run on purpose), so its
+output can be pasted into a chat or a CI log.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -50,6 +53,13 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--prefix", default="", help='serve under a path, e.g. "/svc"')
     serve.add_argument("--public-base-url", help="origin used in page links and rest_api_url")
     serve.add_argument(
+        "--token-ttl",
+        type=duration,
+        default=SandboxSettings.token_ttl,
+        help="lifetime of the tokens POST /oauth/token issues, e.g. 30s, 5m, 1h "
+        "(default: 1h; the demo users' own tokens never expire)",
+    )
+    serve.add_argument(
         "--latency-ms",
         type=_non_negative_int,
         default=SandboxSettings.latency_ms,
@@ -83,6 +93,18 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, None: 1}
+
+
+def duration(text: str) -> float:
+    """ "30s", "5m", "1h" or a number of seconds; more than 0."""
+    match = _DURATION.match(text.lower())
+    if not match or float(match.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"not a duration like 30s, 5m or 1h: {text!r}")
+    return float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+
+
 def _print_users(seed: int) -> None:
     users = [
         {
@@ -91,6 +113,10 @@ def _print_users(seed: int) -> None:
             "company_id": user.company_id,
             "authorities": [str(authority) for authority in user.authorities],
             "token": user.token,
+            # The token endpoint's credentials: the password grant takes the username and
+            # password; each user is also a client (client id: its username) with this secret.
+            "password": user.password,
+            "client_secret": user.client_secret,
         }
         for user in demo_users(seed)
     ]
@@ -118,6 +144,8 @@ def settings_from(args: argparse.Namespace) -> SandboxSettings:
         path_prefix=args.prefix,
         public_base_url=args.public_base_url,
         latency_ms=args.latency_ms,
+        token_ttl=args.token_ttl,
+        refresh_token_ttl=max(args.token_ttl, SandboxSettings.refresh_token_ttl),
         faults=FaultSettings(
             seed=args.fault_seed,
             error_rate=args.error_rate,
@@ -142,7 +170,9 @@ def _serve(args: argparse.Namespace) -> None:
     print(f"Demo data: seed {settings.seed}, {settings.executions} executions")
     if settings.latency_ms:
         print(f"Latency: {settings.latency_ms} ms added to every API response")
-    print(f"Demo users (tokens: python -m sandbox users --seed {settings.seed}):")
+    print(f"Token endpoint: {base_url}/oauth/token (tokens expire after {settings.token_ttl:g} s)")
+    listed = f"python -m sandbox users --seed {settings.seed}"
+    print(f"Demo users (tokens, passwords and client secrets: {listed}):")
     for user in demo_users(settings):
         authorities = ", ".join(user.authorities) or "none"
         print(f"  {user.username:<22} company {user.company_id:<3} {authorities}")

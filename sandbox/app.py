@@ -13,13 +13,15 @@ from sandbox.errors import install_error_handlers
 from sandbox.faults import FaultInjector
 from sandbox.latency import LatencyMiddleware
 from sandbox.operations import OperationMatcher
-from sandbox.routes import executions, logs, plans, results
+from sandbox.routes import executions, logs, oauth, plans, results
 from sandbox.settings import SandboxSettings
 from sandbox.store import DemoStore
+from sandbox.tokens import IssuedTokens
 
 DESCRIPTION = """\
 A local implementation of the test-automation service's read API over deterministic demo data.
-Authenticate with a demo user's bearer token: `python -m sandbox users` lists them.
+Authenticate with a demo user's bearer token: `python -m sandbox users` lists them, with the
+password and client secret that get an expiring token from `POST /oauth/token`.
 """
 
 
@@ -45,13 +47,17 @@ def create_app(settings: SandboxSettings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = store
-    app.state.authenticator = Authenticator(demo_users(settings))
+    app.state.tokens = IssuedTokens(
+        token_ttl=settings.token_ttl, refresh_token_ttl=settings.refresh_token_ttl
+    )
+    app.state.authenticator = Authenticator(demo_users(settings), app.state.tokens)
     matcher = OperationMatcher(api_root)
     install_error_handlers(app, matcher)
     for router in (results.router, executions.router, plans.router):
         app.include_router(router, prefix=api_root)
     app.include_router(logs.router, prefix=settings.path_prefix)
-    _document_examples(app, store, demo_users(settings)[0].company_id)
+    app.include_router(oauth.router, prefix=settings.path_prefix)
+    _document_examples(app, store, demo_users(settings)[0].company_id, settings.path_prefix)
     if settings.faults.enabled:
         app.add_middleware(FaultInjector, faults=settings.faults, matcher=matcher)
     if settings.latency_ms:
@@ -60,10 +66,12 @@ def create_app(settings: SandboxSettings | None = None) -> FastAPI:
     return app
 
 
-def _document_examples(app: FastAPI, store: DemoStore, company_id: int) -> None:
+def _document_examples(app: FastAPI, store: DemoStore, company_id: int, path_prefix: str) -> None:
     """The results operation's ids get an example that exists: the demo login's newest
     execution and its plan's first scenario, so "Try it out" in /docs (and a tool reading the
-    document) can reach a real answer, not only 404s."""
+    document) can reach a real answer, not only 404s. The token endpoint is declared as the
+    OAuth2 scheme's `tokenUrl`, so /docs can ask it for a token and a tool knows its 400s
+    refuse credentials, not a malformed request."""
     default_openapi = app.openapi
     example = store.example_result_ids(company_id)
 
@@ -75,6 +83,17 @@ def _document_examples(app: FastAPI, store: DemoStore, company_id: int) -> None:
                     for parameter in path.get("get", {}).get("parameters", []):
                         if parameter["in"] == "path" and parameter["name"] in example:
                             parameter["example"] = example[parameter["name"]]
+            token_url = f"{path_prefix}{oauth.TOKEN_PATH}"
+            scopes = {oauth.SCOPE: "read the company's plans, executions and results"}
+            schemes = document.setdefault("components", {}).setdefault("securitySchemes", {})
+            schemes["oauth2"] = {
+                "type": "oauth2",
+                "description": "Tokens from the token endpoint expire (the sandbox's token_ttl).",
+                "flows": {
+                    "password": {"tokenUrl": token_url, "scopes": scopes},
+                    "clientCredentials": {"tokenUrl": token_url, "scopes": scopes},
+                },
+            }
             app.openapi_schema = document
         return app.openapi_schema
 

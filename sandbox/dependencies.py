@@ -20,6 +20,7 @@ from sandbox.errors import ACCESS_DENIED, ApiError, AuthenticationError
 from sandbox.operations import RULES, Operation
 from sandbox.settings import SandboxSettings
 from sandbox.store import DemoStore
+from sandbox.tokens import TokenExpired
 
 # Identifiers are Java longs on the service; out-of-range values are malformed, not unknown.
 LONG_MIN = -(2**63)
@@ -40,7 +41,8 @@ WHOLE_NUMBER = BeforeValidator(_java_integer)
 # Only declares the scheme, so /docs offers an "Authorize" box; the checks are ours.
 _bearer = HTTPBearer(
     auto_error=False,
-    description="A demo user's token, as listed by `python -m sandbox users`.",
+    description="A demo user's token, as listed by `python -m sandbox users`, or one that "
+    "POST /oauth/token issued.",
 )
 
 
@@ -61,7 +63,14 @@ async def current_user(
             raise AuthenticationError.invalid("The Authorization header is not a bearer token")
         raise AuthenticationError.missing()
     authenticator = cast(Authenticator, request.app.state.authenticator)
-    user = authenticator.authenticate(credentials.credentials)
+    try:
+        user = authenticator.authenticate(credentials.credentials)
+    except TokenExpired:
+        # As Spring's token services word it, token and all: a client must keep it out of
+        # whatever it shows.
+        raise AuthenticationError.invalid(
+            f"Access token expired: {credentials.credentials}"
+        ) from None
     if user is None:
         raise AuthenticationError.invalid("Invalid access token")
     return user

@@ -159,7 +159,18 @@ class ErrorBody(BaseModel):
 
 
 class AuthErrorBody(BaseModel):
-    """A 401 from the authentication layer, shaped like Spring Security's OAuth2 body."""
+    """A 401 from the authentication layer, shaped like Spring Security's OAuth2 body; the
+    token endpoint's refusals take the same shape (RFC 6749 section 5.2)."""
 
     error: str
     error_description: str
+
+
+class TokenAnswer(BaseModel):
+    """The token endpoint's answer (RFC 6749 section 5.1)."""
+
+    access_token: str
+    token_type: str = "bearer"  # noqa: S105 - the kind of token, not one
+    expires_in: int
+    refresh_token: str | None = None
+    scope: str

@@ -81,7 +81,10 @@ class SandboxSettings:
     base URL carries a path can be tested. `public_base_url` (scheme://host[:port], no prefix)
     replaces the address taken from the request when building `rest_api_url` and page links,
     as a service behind a proxy would. `latency_ms` delays every API response by that many
-    milliseconds (the benchmark suite's far-away service); 0 means none.
+    milliseconds (the benchmark suite's far-away service); 0 means none. `token_ttl` is the
+    lifetime in seconds of the access tokens the OAuth2 token endpoint issues (an hour, as in
+    the service's examples; `serve --token-ttl 30s` for a test of renewal), `refresh_token_ttl`
+    that of its refresh tokens; the demo users' own tokens never expire.
     """
 
     seed: int = 7
@@ -92,6 +95,8 @@ class SandboxSettings:
     path_prefix: str = ""
     public_base_url: str | None = None
     latency_ms: int = 0
+    token_ttl: float = 3600.0
+    refresh_token_ttl: float = 14 * 86400.0
     faults: FaultSettings = field(default_factory=FaultSettings)
 
     def __post_init__(self) -> None:
@@ -101,6 +106,8 @@ class SandboxSettings:
             raise ValueError("days must be at least 1")
         if self.latency_ms < 0:
             raise ValueError("latency_ms must not be negative")
+        if not 0 < self.token_ttl <= self.refresh_token_ttl:
+            raise ValueError("token_ttl must be positive and at most refresh_token_ttl")
         if self.now.utcoffset() is None:
             raise ValueError("now must be timezone-aware")
         if self.path_prefix and (

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 
 from playwright.sync_api import Browser, Page, expect
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from benchmarks import browser
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target, timed
@@ -226,7 +226,9 @@ def _window_count(sandbox: SandboxProcess, now: datetime) -> int:
     with ApiClient(
         base_url=sandbox.base_url, token=lead.token, company_id=lead.company_id
     ) as client:
-        return client.executions(page=1, size=1, date_from=window.start).total_count
+        return client.executions(
+            page=1, size=1, query=ExecutionQuery(date_from=window.start)
+        ).total_count
 
 
 def _expect_window_count(

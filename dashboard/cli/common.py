@@ -182,16 +182,10 @@ def open_store(
 
 
 def client_for(connection: Connection, *, max_concurrency: int = 4) -> Any:
-    """An `ApiClient` for `connection` (its token stays inside the client)."""
-    from api_client import ApiClient
+    """An `ApiClient` for `connection` (its token, or its token source, stays inside)."""
+    from dashboard.data.connection import api_client
 
-    return ApiClient(
-        base_url=connection.base_url,
-        token=connection.token,
-        company_id=connection.company_id,
-        verify=connection.ca_bundle or True,
-        max_concurrency=max_concurrency,
-    )
+    return api_client(connection, max_concurrency=max_concurrency)
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -211,9 +205,12 @@ def service_problem(error: ApiError, connection: Connection) -> str:
         AuthenticationError,
         CompanyNotFoundError,
         PermissionDeniedError,
+        TokenError,
     )
 
     where = service_words(connection)
+    if isinstance(error, TokenError):  # its message names the token source, never a secret
+        return f"no token for {where}: {error.message}"
     if isinstance(error, AuthenticationError):
         return f"{where} refused the token (401): it is missing, wrong or expired."
     if isinstance(error, PermissionDeniedError):

@@ -3,13 +3,24 @@
 Without `--connection`, a command uses the connection the dashboard would (the `[service]` table
 of the secrets file, then the `QA_DASHBOARD_*` variables, else the embedded demo). A worker that
 keeps several services or companies current names them: each `--connection NAME` is a table
-`[connections.NAME]` of the secrets file with the keys of `[service]` (base_url, token,
-company_id, ca_bundle):
+`[connections.NAME]` of the secrets file with the keys of `[service]` (base_url, company_id,
+ca_bundle, and a token or what renews one: token_file, token_command, or an `oauth` table as
+`dashboard.data.credentials` describes):
 
     [connections.shop]
     base_url = "https://qa.example.com/Api"
     token = "..."            # the worker's own service credential, not a viewer's
     company_id = 7
+
+    [connections.nightly]
+    base_url = "https://qa.example.com/Api"
+    company_id = 9
+
+    [connections.nightly.oauth]
+    token_url = "https://qa.example.com/oauth/token"
+    grant = "client_credentials"
+    client_id = "qa-worker"
+    client_secret = "..."
 
 Each named connection is checked as strictly as `[service]`: a half-filled one is an error that
 names the table and the missing key, never its values.

@@ -27,7 +27,7 @@ import streamlit as st
 
 from api_client import ApiClient
 from api_client.errors import RequestValidationError
-from dashboard.data.connection import Connection
+from dashboard.data.connection import Connection, api_client
 from dashboard.data.store import access as store_access
 
 DATA_TTL = timedelta(minutes=5)
@@ -99,15 +99,8 @@ BY_GENERATION: dict[str | type[Any], Callable[[Any], Any]] = {Connection: data_k
     on_release=lambda client: client.close(),
 )
 def client(connection: Connection) -> ApiClient:
-    """One HTTP client (and connection pool) per service and token."""
-    return ApiClient(
-        base_url=connection.base_url,
-        token=connection.token,
-        company_id=connection.company_id,
-        timeout=30.0,
-        max_retries=3,
-        verify=connection.ca_bundle or True,
-    )
+    """One HTTP client (and connection pool) per service and token (or token source)."""
+    return api_client(connection, timeout=30.0, max_retries=3)
 
 
 def _ask_service(connection: Connection) -> store_access.Access:

@@ -8,14 +8,15 @@ Resolved in this order, first complete source wins:
    optionally QA_DASHBOARD_EMAIL and QA_DASHBOARD_CA_BUNDLE,
 4. the embedded demo sandbox (see `dashboard.demo`), when nothing is configured.
 
+A configured source gives its token as it is (`token`), or says where to get renewed ones: a
+token file, a token command or an OAuth2 token endpoint (`dashboard.data.credentials`).
 A half-configured source (a token but no base URL, say) is not used; it becomes a problem the
 page shows, so a typo never silently shows demo data as if it were real.
 
-The form makes the server fetch an address a viewer types, so the operator decides about it
-(`FormPolicy`): once a connection is configured (secrets or environment) the form is off unless
-`QA_DASHBOARD_ALLOW_CONNECTION_FORM=true` or `allow_connection_form = true` in `[service]`; and
-`QA_DASHBOARD_ALLOWED_HOSTS` / `allowed_hosts` limits the hosts it may reach. The token is a
-`SecretStr` from the moment it is read: it never appears in a repr, a log line or a cache key.
+The form makes the server fetch an address a viewer types, so the operator decides whether it
+is offered and which hosts it may reach (`dashboard.data.form_policy`). The token and every
+secret of a token source are `SecretStr`s from the moment they are read: never in a repr, a log
+line or a cache key.
 No Streamlit import: the rules are unit-tested with plain dictionaries.
 """
 
@@ -27,10 +28,25 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import SecretStr
+
+from dashboard.data.credentials import (
+    ENV_OAUTH_PREFIX,
+    TokenSourceSettings,
+    as_text,
+    is_http_url,
+    is_set,
+    read_token_source,
+    shared_source,
+)
+from dashboard.data.form_policy import FormPolicy, read_form_policy
+
+if TYPE_CHECKING:
+    from api_client import ApiClient
+    from api_client.tokens import TokenSource
 
 Source = Literal["session", "secrets", "environment", "demo"]
 
@@ -39,10 +55,6 @@ ENV_TOKEN = "QA_DASHBOARD_TOKEN"  # noqa: S105 - the name of a variable, not a t
 ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
-ENV_ALLOW_FORM = "QA_DASHBOARD_ALLOW_CONNECTION_FORM"
-ENV_ALLOWED_HOSTS = "QA_DASHBOARD_ALLOWED_HOSTS"
-SECRETS_ALLOW_FORM = "allow_connection_form"
-SECRETS_ALLOWED_HOSTS = "allowed_hosts"
 SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
 
 MAX_COMPANY_ID = 2**63 - 1
@@ -60,8 +72,10 @@ SOURCE_LABELS: dict[Source, str] = {
 class Connection:
     """A service address and the credentials to read it.
 
-    Equality and hashing use `fingerprint`, which is what caches are keyed on: two connections
-    with the same service, company and token share cached data; the token itself is never a key.
+    The credential is `token` as it is, or, when `token_source` is set, the tokens that source
+    renews (`token` is then empty). Equality and hashing use `fingerprint`, which is what caches
+    are keyed on: two connections with the same service, company and token (or token source)
+    share cached data; the token itself is never a key, and a renewed token keeps the key.
     """
 
     base_url: str
@@ -75,12 +89,31 @@ class Connection:
     # The demo data's "now". Presets such as "last 7 days" count back from it, so the demo shows
     # data however long after the sandbox's fixed date it runs. None means the wall clock.
     clock: datetime | None = None
+    # Where renewed tokens come from (a token file, a command, a token endpoint); None: `token`.
+    token_source: TokenSourceSettings | None = None
 
     @property
     def fingerprint(self) -> str:
-        token_hash = hashlib.sha256(self.token.get_secret_value().encode()).hexdigest()
+        credential = (
+            self.token.get_secret_value()
+            if self.token_source is None
+            else self.token_source.fingerprint_material()
+        )
+        token_hash = hashlib.sha256(credential.encode()).hexdigest()
         material = f"{self.base_url}\n{self.company_id}\n{token_hash}\n{self.ca_bundle or ''}"
         return hashlib.sha256(material.encode()).hexdigest()
+
+    @property
+    def has_credential(self) -> bool:
+        """Whether the connection has a token, or a source of tokens, to show the service."""
+        return self.token_source is not None or bool(self.token.get_secret_value().strip())
+
+    def credential(self) -> SecretStr | TokenSource:
+        """What the client sends: the token, or this process's one source of renewed tokens
+        for this connection (shared by every client made for it)."""
+        if self.token_source is None:
+            return self.token
+        return shared_source(self.token_source, ca_bundle=self.ca_bundle, key=self.fingerprint)
 
     @property
     def host(self) -> str:
@@ -100,9 +133,11 @@ class Connection:
     def __repr__(self) -> str:
         # Written out (not the dataclass's) so a password inside the base URL is masked; the
         # token is never shown at all.
+        renewed = "" if self.token_source is None else f", token_source={self.token_source.kind!r}"
         return (
             f"Connection(base_url={self.display_url!r}, company_id={self.company_id!r}, "
-            f"email={self.email!r}, source={self.source!r}, ca_bundle={self.ca_bundle!r})"
+            f"email={self.email!r}, source={self.source!r}, ca_bundle={self.ca_bundle!r}"
+            f"{renewed})"
         )
 
     def __eq__(self, other: object) -> bool:
@@ -112,27 +147,19 @@ class Connection:
         return hash(self.fingerprint)
 
 
-@dataclass(frozen=True)
-class FormPolicy:
-    """Whether the sidebar's connection form is offered, and which hosts it may reach.
+def api_client(connection: Connection, **options: Any) -> ApiClient:
+    """The client of `connection`: its base URL, company, CA bundle and credential; `options`
+    are `ApiClient`'s others (timeout, max_retries, max_concurrency...). The one place a
+    connection becomes a client."""
+    from api_client import ApiClient
 
-    `allowed_hosts` holds `host` or `host:port` entries, lower-case; None means any host.
-    """
-
-    enabled: bool = True
-    allowed_hosts: frozenset[str] | None = None
-
-    def allows(self, base_url: str) -> bool:
-        """Whether the form may connect to `base_url` (its host, or its host and port)."""
-        if self.allowed_hosts is None:
-            return True
-        parts = urlsplit(base_url)
-        host = (parts.hostname or "").lower()
-        try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:
-            return False
-        return host in self.allowed_hosts or f"{host}:{port}" in self.allowed_hosts
+    return ApiClient(
+        base_url=connection.base_url,
+        token=connection.credential(),
+        company_id=connection.company_id,
+        verify=connection.ca_bundle or True,
+        **options,
+    )
 
 
 @dataclass(frozen=True)
@@ -148,49 +175,10 @@ def form_policy(
     *, secrets: Mapping[str, Any] | None, env: Mapping[str, str]
 ) -> tuple[FormPolicy, list[str]]:
     """The operator's decision about the form, and problems with how it was written."""
-    problems: list[str] = []
     section = (secrets or {}).get(SECRETS_SECTION)
     table: Mapping[str, Any] = section if isinstance(section, Mapping) else {}
-    configured = any(
-        _present(values.get(names[f]))
-        for values, names in ((table, _FIELD_NAMES_SECRETS), (env, _FIELD_NAMES_ENV))
-        for f in ("base_url", "token")
-    )
-    allowed = [
-        _flag(table.get(SECRETS_ALLOW_FORM), SECRETS_ALLOW_FORM, problems),
-        _flag(env.get(ENV_ALLOW_FORM), ENV_ALLOW_FORM, problems),
-    ]
-    enabled = True in allowed or (not configured and False not in allowed)
-    hosts: set[str] = set()
-    listed = False
-    for raw in (table.get(SECRETS_ALLOWED_HOSTS), env.get(ENV_ALLOWED_HOSTS)):
-        entries = raw.split(",") if isinstance(raw, str) else raw
-        if entries is None:
-            continue
-        if not isinstance(entries, list | tuple):
-            problems.append("The allowed hosts are not a list of host names; the form is off.")
-            return FormPolicy(enabled=False), problems
-        names = {str(entry).strip().lower() for entry in entries if str(entry).strip()}
-        listed = listed or bool(names)
-        hosts |= names
-    return FormPolicy(enabled=enabled, allowed_hosts=frozenset(hosts) if listed else None), problems
-
-
-_TRUE = frozenset({"true", "1", "yes", "on"})
-_FALSE = frozenset({"false", "0", "no", "off", ""})
-
-
-def _flag(value: Any, name: str, problems: list[str]) -> bool | None:
-    """A yes/no setting: None when not given (or not understood, which is reported)."""
-    if value is None or isinstance(value, bool):
-        return value
-    text = _text(value).lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False if text else None
-    problems.append(f"{name} is not true or false; it was ignored.")
-    return None
+    configured = _configures(table, environment=False) or _configures(env, environment=True)
+    return read_form_policy(table, env, configured=configured)
 
 
 def resolve(
@@ -208,8 +196,8 @@ def resolve(
     session = session if form.enabled else None
     if (
         session
-        and _present(session.get("base_url"))
-        and not form.allows(_text(session.get("base_url")))
+        and is_set(session.get("base_url"))
+        and not form.allows(as_text(session.get("base_url")))
     ):
         problems.append(
             "The sidebar form's base URL is not on this dashboard's list of allowed hosts, "
@@ -222,7 +210,7 @@ def resolve(
         ("environment", env, _FIELD_NAMES_ENV),
     ]
     for source, values, names in candidates:
-        if not any(_present(values.get(names[f])) for f in ("base_url", "token")):
+        if not _configures(values, environment=source == "environment"):
             continue
         connection, source_problems = _from_values(source, values, names)
         problems.extend(source_problems)
@@ -231,6 +219,22 @@ def resolve(
     return Resolution(None, problems, form)
 
 
+def _configures(values: Mapping[str, Any], *, environment: bool) -> bool:
+    """Whether `values` set any key of a connection (a base URL or any kind of credential)."""
+    names = _FIELD_NAMES_ENV if environment else _FIELD_NAMES_PLAIN
+    if is_set(values.get(names["base_url"])):
+        return True
+    if environment:
+        return any(
+            is_set(value)
+            for name, value in values.items()
+            if name in _CREDENTIAL_ENV or name.startswith(ENV_OAUTH_PREFIX)
+        )
+    return any(is_set(values.get(key)) for key in _CREDENTIAL_KEYS)
+
+
+_CREDENTIAL_KEYS = ("token", "token_file", "token_command", "oauth")
+_CREDENTIAL_ENV = (ENV_TOKEN, "QA_DASHBOARD_TOKEN_FILE", "QA_DASHBOARD_TOKEN_COMMAND")
 _FIELD_NAMES_PLAIN = {f: f for f in ("base_url", "token", "company_id", "email", "ca_bundle")}
 _FIELD_NAMES_SECRETS = _FIELD_NAMES_PLAIN
 _FIELD_NAMES_ENV = {
@@ -249,16 +253,25 @@ def _from_values(
     where = SOURCE_LABELS[source]
     missing: list[str] = []
 
-    base_url = _text(values.get(names["base_url"]))
+    base_url = as_text(values.get(names["base_url"]))
     if not base_url:
         missing.append(f"The base URL is missing in {where}.")
-    elif not _is_http_url(base_url):
+    elif not is_http_url(base_url):
         missing.append(f"The base URL in {where} is not an http(s) address like https://host/Api.")
 
     raw_token = values.get(names["token"])
-    token = raw_token if isinstance(raw_token, SecretStr) else SecretStr(_text(raw_token))
-    if not token.get_secret_value():
-        missing.append(f"The token is missing in {where}.")
+    token = raw_token if isinstance(raw_token, SecretStr) else SecretStr(as_text(raw_token))
+    token_source, has_credential, credential_problems = (
+        read_token_source(values, environment=source == "environment", where=where)
+        if source != "session"  # the form takes a token only
+        else (None, bool(token.get_secret_value()), [])
+    )
+    missing.extend(credential_problems)
+    if not has_credential:
+        missing.append(
+            f"The token is missing in {where} (or token_file, token_command or an oauth table "
+            "to get one)."
+        )
 
     company_id = _positive_int(values.get(names["company_id"]))
     if company_id is None:
@@ -267,7 +280,7 @@ def _from_values(
             f"{MAX_COMPANY_ID:,} (ASCII digits only)."
         )
 
-    ca_bundle = _text(values.get(names["ca_bundle"])) or None
+    ca_bundle = as_text(values.get(names["ca_bundle"])) or None
     if ca_bundle is not None and not os.path.isfile(ca_bundle):
         missing.append(f"The CA bundle named in {where} is not a readable file.")
 
@@ -276,29 +289,20 @@ def _from_values(
 
     # A bad e-mail address only disables "only my executions"; the connection still works.
     notes: list[str] = []
-    email = _text(values.get(names["email"])) or None
+    email = as_text(values.get(names["email"])) or None
     if email is not None and "@" not in email:
         notes.append(f"The e-mail address in {where} does not look like one; it was ignored.")
         email = None
     connection = Connection(
         base_url=base_url.rstrip("/"),
-        token=token,
+        token=token if token_source is None else SecretStr(""),
         company_id=company_id,
         email=email,
         source=source,
         ca_bundle=ca_bundle,
+        token_source=token_source,
     )
     return connection, notes
-
-
-def _present(value: Any) -> bool:
-    if isinstance(value, SecretStr):
-        return bool(value.get_secret_value())
-    return bool(_text(value))
-
-
-def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ("" if value is None else str(value))
 
 
 _ASCII_DIGITS = re.compile(r"[0-9]+")
@@ -315,7 +319,7 @@ def _positive_int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if 0 < value <= MAX_COMPANY_ID else None
-    text = _text(value)
+    text = as_text(value)
     if not _ASCII_DIGITS.fullmatch(text):
         return None
     significant = text.lstrip("0")
@@ -333,8 +337,3 @@ def masked_url(url: str) -> str:
     user_info, _, host = parts.netloc.rpartition("@")
     user = user_info.partition(":")[0]
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
-
-
-def _is_http_url(value: str) -> bool:
-    parts = urlsplit(value)
-    return parts.scheme in ("http", "https") and bool(parts.hostname)

@@ -31,6 +31,7 @@ from api_client import (
     ResponseValidationError,
     ScenarioNotFoundError,
     ServerError,
+    TokenError,
     UnauthorizedUserError,
 )
 from dashboard.data.connection import (
@@ -105,6 +106,12 @@ def describe_error(
         )
     if isinstance(error, RedirectError):
         return _describe_redirect(error, what, source)
+    if isinstance(error, TokenError):
+        # The client's own sentence: which token source (a path, a program, a host) and why.
+        return UserMessage(
+            f"No token to load {what}: {escape_markdown(error.message)} Check the connection's "
+            f"token settings (docs/service-tokens.md), then {_lower_first(REFRESH_HINT)}"
+        )
     if isinstance(error, ApiStatusError):
         return _describe_status(error, what, filters, source)
     return UserMessage(f"Could not load {what}. {REFRESH_HINT}")

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token, user_info_access_token
 from sandbox.data.catalog import PEOPLE
@@ -317,16 +317,18 @@ class DemoPlan:
 def demo_plan(oracle: ApiClient, demo_settings: SandboxSettings) -> DemoPlan:
     now = demo_settings.now
     assert now.timestamp() % 300 == 0, "the demo clock is not on the dashboard's 5-minute grid"
-    week = oracle.all_executions(date_from=now - timedelta(days=7))
+    week = oracle.all_executions(ExecutionQuery(date_from=now - timedelta(days=7)))
     counts = Counter(execution.plan_id for execution in week)
     plan_id, executions_7d = counts.most_common(1)[0]
     plan = next(p for p in oracle.plans(active=False) if p.id == plan_id)
-    month = oracle.all_executions(plan_id=plan_id, date_from=now - timedelta(days=30))
+    month = oracle.all_executions(
+        ExecutionQuery(plan_id=plan_id, date_from=now - timedelta(days=30))
+    )
     assert len(month) > executions_7d, "the 30-day window should hold more than the 7-day one"
     by_status = {
         status: len(
             oracle.all_executions(
-                plan_id=plan_id, date_from=now - timedelta(days=30), status=status
+                ExecutionQuery(plan_id=plan_id, date_from=now - timedelta(days=30), status=status)
             )
         )
         for status in ("FAILURE", "ERROR", "WARNING", "SUCCESS")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from sandbox import SandboxSettings
 from tests.browser import screen
 from tests.browser.conftest import DemoPlan
@@ -63,14 +63,14 @@ def test_executions_csv_matches_the_table(
     expected_ids = {
         str(e.id)
         for e in oracle.all_executions(
-            plan_id=demo_plan.id, date_from=demo_settings.now - timedelta(days=30)
+            ExecutionQuery(plan_id=demo_plan.id, date_from=demo_settings.now - timedelta(days=30))
         )
     }
     assert set(by_column["Id"]) == expected_ids
     runtimes = {
         str(e.id): e.runtime
         for e in oracle.all_executions(
-            plan_id=demo_plan.id, date_from=demo_settings.now - timedelta(days=30)
+            ExecutionQuery(plan_id=demo_plan.id, date_from=demo_settings.now - timedelta(days=30))
         )
     }
     for execution_id, seconds in zip(by_column["Id"], by_column["Duration (s)"], strict=True):

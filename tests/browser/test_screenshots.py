@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from dashboard.state import routes
 from sandbox import SandboxSettings
 from sandbox.data import planted
@@ -34,7 +34,7 @@ def examples(oracle: ApiClient, now: datetime) -> dict[str, str]:
     """The query that shows each known page at its most telling on the demo: the plan that
     turned red, and its failing execution."""
     plan = planted.TURNED_RED_PLAN
-    runs = oracle.all_executions(plan_id=plan, date_from=now - timedelta(days=30))
+    runs = oracle.all_executions(ExecutionQuery(plan_id=plan, date_from=now - timedelta(days=30)))
     failed = max(
         (e for e in runs if e.end_date is not None and not e.result_summary.get("WAITING")),
         key=lambda e: e.start_date,

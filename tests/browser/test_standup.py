@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from api_client import ApiClient, Execution
+from api_client import ApiClient, Execution, ExecutionQuery
 from sandbox import SandboxSettings
 from sandbox.data import planted
 from tests.browser import screen
@@ -42,7 +42,9 @@ RUN_COUNTER_JS = """
 
 
 def latest_finished(oracle: ApiClient, plan_id: int, now: datetime) -> Execution:
-    runs = oracle.all_executions(plan_id=plan_id, date_from=now - timedelta(days=30))
+    runs = oracle.all_executions(
+        ExecutionQuery(plan_id=plan_id, date_from=now - timedelta(days=30))
+    )
     done = [e for e in runs if e.end_date is not None and not e.result_summary.get("WAITING")]
     return max(done, key=lambda e: e.start_date)
 

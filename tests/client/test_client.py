@@ -15,6 +15,7 @@ from api_client import (
     ApiConnectionError,
     AuthenticationError,
     ExecutionNotFoundError,
+    ExecutionQuery,
     InternalServerError,
     InvalidRequestError,
     PermissionDeniedError,
@@ -61,12 +62,14 @@ def test_executions_request_sends_filters_in_the_services_names(make_client: Mak
     client.executions(
         page=2,
         size=25,
-        project_id=2,
-        plan_id=3,
-        date_from=start,
-        date_to=end,
-        status="ERROR",
-        email="ada@example.test",
+        query=ExecutionQuery(
+            project_id=2,
+            plan_id=3,
+            date_from=start,
+            date_to=end,
+            status="ERROR",
+            email="ada@example.test",
+        ),
     )
 
     (request,) = recorder.requests
@@ -87,7 +90,11 @@ def test_executions_request_sends_filters_in_the_services_names(make_client: Mak
 def test_dates_may_be_given_as_unix_milliseconds(make_client: MakeClient) -> None:
     client, recorder = make_client(json_response(200, page([])))
 
-    client.executions(page=1, size=10, date_from=1_700_000_000_000, date_to=1_700_000_000_001)
+    client.executions(
+        page=1,
+        size=10,
+        query=ExecutionQuery(date_from=1_700_000_000_000, date_to=1_700_000_000_001),
+    )
 
     params = recorder.requests[0].url.params
     assert (params["from"], params["to"]) == ("1700000000000", "1700000000001")
@@ -127,22 +134,37 @@ def test_a_trailing_slash_on_the_base_url_is_harmless(make_client: MakeClient) -
         (lambda c: c.executions(page=1, size=0), "size must be an integer >= 1"),
         (lambda c: c.executions(page="2", size=10), "page must be an integer"),
         (lambda c: c.executions(page=True, size=10), "page must be an integer"),
-        (lambda c: c.executions(plan_id=-3), "plan_id must be a positive integer"),
-        (lambda c: c.executions(project_id="x"), "project_id must be a positive integer"),
         (
-            lambda c: c.executions(date_from=2_000, date_to=1_000),
+            lambda c: c.executions(query=ExecutionQuery(plan_id=-3)),
+            "plan_id must be a positive integer",
+        ),
+        (
+            lambda c: c.executions(query=ExecutionQuery(project_id="x")),
+            "project_id must be a positive integer",
+        ),
+        (
+            lambda c: c.executions(query=ExecutionQuery(date_from=2_000, date_to=1_000)),
             "date_from must not be after date_to",
         ),
         (
-            lambda c: c.executions(date_from=datetime(2026, 11, 1)),
+            lambda c: c.executions(query=ExecutionQuery(date_from=datetime(2026, 11, 1))),
             "timezone-aware",
         ),
-        (lambda c: c.executions(status=" "), "status must be a non-empty string"),
-        (lambda c: c.executions(email="ada"), "email must be an e-mail address"),
+        (
+            lambda c: c.executions(query=ExecutionQuery(status=" ")),
+            "status must be a non-empty string",
+        ),
+        (
+            lambda c: c.executions(query=ExecutionQuery(email="ada")),
+            "email must be an e-mail address",
+        ),
         (lambda c: c.test_results(0, 21), "execution_id must be a positive integer"),
         (lambda c: c.test_results(900, None), "scenario_id must be a positive integer"),
         (lambda c: c.plans(project_id=0), "project_id must be a positive integer"),
-        (lambda c: c.all_executions(date_from=5, date_to=1), "date_from must not be after"),
+        (
+            lambda c: c.all_executions(ExecutionQuery(date_from=5, date_to=1)),
+            "date_from must not be after",
+        ),
     ],
 )
 def test_invalid_arguments_fail_before_any_request(
@@ -268,7 +290,9 @@ def test_all_executions_returns_every_page_in_order_exactly_once(make_client: Ma
     progress: list[tuple[int, int]] = []
 
     everything = client.all_executions(
-        plan_id=3, page_size=5, on_progress=lambda done, total: progress.append((done, total))
+        ExecutionQuery(plan_id=3),
+        page_size=5,
+        on_progress=lambda done, total: progress.append((done, total)),
     )
 
     assert ids_of(everything) == ids_of(records)

@@ -17,6 +17,7 @@ from api_client import (
     AuthenticationError,
     CompanyNotFoundError,
     ExecutionNotFoundError,
+    ExecutionQuery,
     InternalServerError,
     InvalidRequestError,
     NotFoundError,
@@ -84,8 +85,8 @@ def test_executions_not_found_is_an_empty_page_not_an_error(make_client: MakeCli
     body = {"error": "TEST_EXECUTION_NOT_FOUND", "message": "No executions"}
     client, _ = make_client(json_response(404, body))
 
-    page = client.executions(page=1, size=10, plan_id=3)
-    everything = client.all_executions(plan_id=3)
+    page = client.executions(page=1, size=10, query=ExecutionQuery(plan_id=3))
+    everything = client.all_executions(ExecutionQuery(plan_id=3))
 
     assert (page.total_count, page.page_count, page.item_list) == (0, 0, [])
     assert everything == []

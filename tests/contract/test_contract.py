@@ -15,6 +15,7 @@ from api_client import (
     CompanyNotFoundError,
     Execution,
     ExecutionNotFoundError,
+    ExecutionQuery,
     InvalidRequestError,
     Operation,
     PermissionDeniedError,
@@ -105,13 +106,16 @@ def test_filters_by_plan_project_status_and_time_window(client_for: ClientFactor
     window_start = sample.start_date - timedelta(days=3)
     window_end = sample.start_date + timedelta(days=3)
 
-    by_plan = client.all_executions(plan_id=sample.plan_id)
-    by_project = client.all_executions(project_id=sample.project_id)
-    in_window = client.all_executions(date_from=window_start, date_to=window_end)
+    by_plan = client.all_executions(ExecutionQuery(plan_id=sample.plan_id))
+    by_project = client.all_executions(ExecutionQuery(project_id=sample.project_id))
+    in_window = client.all_executions(ExecutionQuery(date_from=window_start, date_to=window_end))
     in_window_ms = client.all_executions(
-        date_from=int(window_start.timestamp() * 1000), date_to=int(window_end.timestamp() * 1000)
+        ExecutionQuery(
+            date_from=int(window_start.timestamp() * 1000),
+            date_to=int(window_end.timestamp() * 1000),
+        )
     )
-    failed = client.all_executions(status="FAILURE")
+    failed = client.all_executions(ExecutionQuery(status="FAILURE"))
 
     assert by_plan
     assert {e.plan_id for e in by_plan} == {sample.plan_id}
@@ -149,10 +153,12 @@ def test_no_matching_executions_is_an_empty_answer(client_for: ClientFactory) ->
     client = client_for()
     long_ago = datetime(1999, 1, 1, tzinfo=UTC)
 
-    page = client.executions(page=1, size=10, date_from=long_ago, date_to=long_ago)
+    page = client.executions(
+        page=1, size=10, query=ExecutionQuery(date_from=long_ago, date_to=long_ago)
+    )
 
     assert (page.total_count, page.item_list) == (0, [])
-    assert client.all_executions(date_from=long_ago, date_to=long_ago) == []
+    assert client.all_executions(ExecutionQuery(date_from=long_ago, date_to=long_ago)) == []
 
 
 def test_results_of_an_execution_agree_with_its_summary(
@@ -272,9 +278,9 @@ def test_an_email_filter_of_someone_else_is_unauthorized_user(
     someone_else = next(u for u in demo_users(contract_sandbox.settings) if u.email != me.email)
     client = client_for(me)
 
-    mine = client.executions(page=1, size=5, email=me.email)
+    mine = client.executions(page=1, size=5, query=ExecutionQuery(email=me.email))
     with pytest.raises(UnauthorizedUserError) as caught:
-        client.executions(page=1, size=5, email=someone_else.email)
+        client.executions(page=1, size=5, query=ExecutionQuery(email=someone_else.email))
 
     assert caught.value.status_code == 403
     assert all(e.user_id is not None for e in mine.item_list)
@@ -297,7 +303,7 @@ def test_the_service_rejects_what_it_finds_malformed(client_for: ClientFactory) 
     client = client_for()
 
     with pytest.raises(InvalidRequestError) as caught:
-        client.executions(page=1, size=10, status="NOT_A_STATUS")
+        client.executions(page=1, size=10, query=ExecutionQuery(status="NOT_A_STATUS"))
 
     assert (caught.value.status_code, caught.value.code) == (400, "INVALID_REQUEST")
 

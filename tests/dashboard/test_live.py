@@ -72,7 +72,7 @@ def test_load_executions_reports_progress_and_matches_the_service(client: ApiCli
 
 def test_one_scenario_that_fails_is_a_warning_beside_the_others(client: ApiClient) -> None:
     plan = next(p for p in client.plans(active=False) if len(p.scenarios) >= 2)
-    execution = client.all_executions(plan_id=plan.id)[0]
+    execution = client.all_executions(ExecutionQuery(plan_id=plan.id))[0]
     unknown_scenario = 987_654
 
     data = live.load_execution_results(
@@ -91,7 +91,7 @@ def test_a_failure_of_every_scenario_for_one_reason_is_raised_once(
     sandbox: RunningSandbox, client: ApiClient
 ) -> None:
     plan = next(p for p in client.plans(active=False) if p.scenarios)
-    execution = client.all_executions(plan_id=plan.id)[0]
+    execution = client.all_executions(ExecutionQuery(plan_id=plan.id))[0]
 
     with (
         client_for(sandbox, lacking="TEST_RESULT_VIEW") as limited,
@@ -174,7 +174,7 @@ def test_an_execution_is_found_in_the_listed_executions_with_one_query(
 
 
 def test_an_execution_the_filters_miss_is_found_around_its_start(client: ApiClient) -> None:
-    execution = client.all_executions(date_to=datetime(2026, 10, 1, tzinfo=UTC))[0]
+    execution = client.all_executions(ExecutionQuery(date_to=datetime(2026, 10, 1, tzinfo=UTC)))[0]
     assert execution.start_date is not None
     listed = ExecutionQuery(date_from=datetime(2026, 11, 19, tzinfo=UTC))
     asked: list[ExecutionQuery] = []
@@ -200,7 +200,9 @@ def test_an_execution_the_filters_miss_is_found_around_its_start(client: ApiClie
 
 def test_without_a_start_time_the_results_tell_when_the_execution_ran(client: ApiClient) -> None:
     plan = next(p for p in client.plans(active=False) if p.scenarios)
-    execution = client.all_executions(plan_id=plan.id, date_to=datetime(2026, 10, 1, tzinfo=UTC))[0]
+    execution = client.all_executions(
+        ExecutionQuery(plan_id=plan.id, date_to=datetime(2026, 10, 1, tzinfo=UTC))
+    )[0]
     listed = ExecutionQuery(plan_id=plan.id, date_from=datetime(2026, 11, 19, tzinfo=UTC))
 
     def results() -> live.ResultsData:
@@ -279,7 +281,7 @@ def test_what_loaders_return_pickles_without_a_model_or_a_credential(
     """What the cache keeps is pickled: frames and strings only, never a model (whose
     `user_info.access_token` is another user's credential) and never a token."""
     plan = next(p for p in client.plans(active=False) if len(p.scenarios) >= 2)
-    execution = client.all_executions(plan_id=plan.id)[0]
+    execution = client.all_executions(ExecutionQuery(plan_id=plan.id))[0]
     filters = ExecutionQuery(plan_id=plan.id)
 
     outputs = [

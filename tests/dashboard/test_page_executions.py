@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from dashboard.state.params import DateRange
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import (
@@ -36,7 +36,7 @@ def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: Ap
     # The demo plan whose flaky scenario fails with ERROR several times that week.
     plan = next(p for p in oracle.plans(active=False) if p.plan_name == "Web Shop regression")
     expected = oracle.all_executions(
-        plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END, status="ERROR"
+        ExecutionQuery(plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END, status="ERROR")
     )
     assert expected, "the week should hold some of this plan's executions"
     at = app(EXECUTIONS, plan=str(plan.id), status="ERROR", **WEEK)
@@ -253,7 +253,9 @@ def test_several_statuses_at_once_narrow_what_was_loaded_without_a_request(
     failed = {
         e.id
         for status in ("FAILURE", "ERROR")
-        for e in oracle.all_executions(date_from=WEEK_START, date_to=WEEK_END, status=status)
+        for e in oracle.all_executions(
+            ExecutionQuery(date_from=WEEK_START, date_to=WEEK_END, status=status)
+        )
     }
     at = app(EXECUTIONS, **WEEK)
     at.run()
@@ -416,15 +418,20 @@ def test_a_plan_or_project_of_a_loaded_window_is_cut_from_it_without_a_request(
     plan = next(
         p
         for p in oracle.plans(active=False)
-        if oracle.all_executions(plan_id=p.id, date_from=WEEK_START, date_to=WEEK_END)
+        if oracle.all_executions(
+            ExecutionQuery(plan_id=p.id, date_from=WEEK_START, date_to=WEEK_END)
+        )
     )
     expected = {
-        e.id for e in oracle.all_executions(plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END)
+        e.id
+        for e in oracle.all_executions(
+            ExecutionQuery(plan_id=plan.id, date_from=WEEK_START, date_to=WEEK_END)
+        )
     }
     by_project = {
         e.id
         for e in oracle.all_executions(
-            project_id=plan.project_id, date_from=WEEK_START, date_to=WEEK_END
+            ExecutionQuery(project_id=plan.project_id, date_from=WEEK_START, date_to=WEEK_END)
         )
     }
     at = app(EXECUTIONS, **WEEK)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import HEALTH, assert_no_failure, captions, notes
 from tests.dashboard.conftest import AppFactory
@@ -14,7 +14,7 @@ def test_one_row_per_plan_that_ran_with_rates_and_a_sparkline(
     app: AppFactory, sandbox: RunningSandbox, oracle: ApiClient
 ) -> None:
     now = sandbox.settings.now
-    month = oracle.all_executions(date_from=now - timedelta(days=30))
+    month = oracle.all_executions(ExecutionQuery(date_from=now - timedelta(days=30)))
     at = app(HEALTH, tz="Europe/Istanbul")
 
     at.run()

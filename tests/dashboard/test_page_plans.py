@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import (
     assert_no_failure,
@@ -160,7 +160,7 @@ def test_each_plan_leads_with_its_latest_finished_outcome(
     its latest finished execution of the last 30 days, computed here from the service directly.
     The demo (same seeded data as `oracle`) counts its 30 days back from the data's own clock."""
     now = sandbox.settings.now
-    recent = oracle.all_executions(date_from=now - timedelta(days=30))
+    recent = oracle.all_executions(ExecutionQuery(date_from=now - timedelta(days=30)))
     expected: dict[int, str] = {}
     for execution in sorted(recent, key=lambda e: (e.start_date, e.id)):
         summary = {k.upper(): n for k, n in execution.result_summary.items() if n}

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from api_client import ApiClient, Execution, TestPlan
+from api_client import ApiClient, Execution, ExecutionQuery, TestPlan
 from dashboard.analytics import plans as plan_analytics
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import RESULTS, assert_no_failure, captions, joined, metrics, notes
@@ -33,7 +33,7 @@ def old(oracle: ApiClient) -> tuple[Execution, TestPlan]:
     month_ago = datetime(2026, 10, 20, tzinfo=UTC)
     execution = next(
         e
-        for e in oracle.all_executions(date_to=month_ago)
+        for e in oracle.all_executions(ExecutionQuery(date_to=month_ago))
         if e.plan_id in plans and "WAITING" not in e.result_summary and e.result_summary
     )
     return execution, plans[execution.plan_id]  # type: ignore[index]

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from api_client.models import Execution
 from sandbox import RunningSandbox
 from sandbox.data import planted
@@ -60,7 +60,9 @@ def section_tables(at: AppTest) -> list[pd.DataFrame]:
 
 def latest_finished(client: ApiClient, plan_id: int, until: datetime) -> Execution:
     """The plan's newest execution that has ended and has no WAITING result."""
-    runs = client.all_executions(plan_id=plan_id, date_from=until - timedelta(days=30))
+    runs = client.all_executions(
+        ExecutionQuery(plan_id=plan_id, date_from=until - timedelta(days=30))
+    )
     done = [e for e in runs if e.end_date is not None and not e.result_summary.get("WAITING")]
     return max(done, key=lambda e: e.start_date)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from api_client import ApiClient
+from api_client import ApiClient, ExecutionQuery
 from dashboard.data import cache_history
 from tests.dashboard.apptest import EXECUTIONS, assert_no_failure, everything_shown
 from tests.dashboard.conftest import AppFactory, Connect
@@ -52,7 +52,7 @@ def test_a_malformed_store_url_leaves_the_page_working_and_the_password_unshown(
     assert_no_failure(at)
     shown = at.dataframe[0].value["Id"].tolist()
     assert shown
-    week = oracle.all_executions(date_from=None, date_to=None)
+    week = oracle.all_executions(ExecutionQuery(date_from=None, date_to=None))
     assert set(shown) <= {e.id for e in week}
     # The store was asked for and refused (no store), not silently skipped.
     assert "history store unavailable: StoreError" in caplog.text

@@ -1,6 +1,7 @@
 """Schemathesis, a tool no one here wrote, checks that the sandbox does what its document says.
 
-It reads `/openapi.json`, generates valid and invalid requests for the three operations and runs
+It reads `/openapi.json`, generates valid and invalid requests for the three operations and the
+token endpoint (which authenticates its client with HTTP Basic, not a bearer token) and runs
 every check it has (`--checks all`): no server error, status codes and bodies as declared,
 invalid requests rejected, valid ones accepted, required headers enforced. The run is bounded
 (a fixed seed, a fixed number of examples per operation) so it is the same on every run and
@@ -9,6 +10,7 @@ takes a few seconds.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -24,14 +26,19 @@ from tests.sandbox.helpers import FILTER, PLANS, UserPicker, assert_error, heade
 from tests.sandbox.schemathesis_hooks import COMPANY_ENV
 
 TOKEN_ENV = "SANDBOX_TOKEN"
-# The config names the token by variable, so it is never written to a file. The company header
-# is a parameter override: schemathesis then sends the caller's own company on every request
-# that has the header (and still leaves it out to check that it is required).
+CLIENT_ENV = "SANDBOX_CLIENT_BASIC"
+# The config names the credentials by variable, so they are never written to a file. The
+# company header is a parameter override: schemathesis then sends the caller's own company on
+# every request that has the header (and still leaves it out to check that it is required).
 CONFIG = f"""\
 headers = {{ Authorization = "Bearer ${{{TOKEN_ENV}}}" }}
 
 [parameters]
 "current-company-id" = "${{{COMPANY_ENV}}}"
+
+[[operations]]
+include-path = "/oauth/token"
+headers = {{ Authorization = "Basic ${{{CLIENT_ENV}}}" }}
 """
 REPO = Path(__file__).resolve().parents[2]
 
@@ -53,6 +60,7 @@ def test_schemathesis_finds_no_disagreement_between_document_and_sandbox(
     environment = {
         **os.environ,
         TOKEN_ENV: lead.token,
+        CLIENT_ENV: base64.b64encode(f"{lead.client_id}:{lead.client_secret}".encode()).decode(),
         COMPANY_ENV: str(lead.company_id),
         "SCHEMATHESIS_HOOKS": "tests.sandbox.schemathesis_hooks",
         "PYTHONPATH": str(REPO),
@@ -69,7 +77,7 @@ def test_schemathesis_finds_no_disagreement_between_document_and_sandbox(
     output = run.stdout + run.stderr
     print(output)  # shown with -s or on failure: what was generated, what was filtered
     assert run.returncode == 0, output
-    assert "3 selected / 3 total" in output, output
+    assert "4 selected / 4 total" in output, output
     generated = re.search(r"(\d+) generated", output)
     assert generated is not None, output
     assert int(generated.group(1)) >= 100, output
@@ -79,11 +87,11 @@ def test_schemathesis_finds_no_disagreement_between_document_and_sandbox(
     report = har.read_text()
     assert lead.token not in report
     answered = Counter(
-        (entry["request"]["url"].split("?")[0].rsplit("/api/", 1)[1].split("/")[0],
+        (entry["request"]["url"].split("?")[0].removeprefix(live_sandbox.base_url).split("/")[2],
          entry["response"]["status"])
         for entry in json.loads(report)["log"]["entries"]
     )  # fmt: skip
-    for operation in ("results", "executions", "plans"):
+    for operation in ("results", "executions", "plans", "token"):
         assert answered[(operation, 200)] > 0, sorted(answered.items())
 
 
@@ -92,9 +100,10 @@ def test_a_401_from_the_security_layer_is_declared_on_every_operation(
 ) -> None:
     document = http.get("/openapi.json").json()
     for path in document["paths"].values():
-        declared = path["get"]["responses"]["401"]["content"]["application/json"]["schema"]
-        text = json.dumps(declared)
-        assert "AuthErrorBody" in text, declared
+        for operation in path.values():  # the three GETs and the token endpoint's POST
+            declared = operation["responses"]["401"]["content"]["application/json"]["schema"]
+            text = json.dumps(declared)
+            assert "AuthErrorBody" in text, declared
     auth_body = document["components"]["schemas"]["AuthErrorBody"]
     assert set(auth_body["required"]) == {"error", "error_description"}
 

@@ -52,6 +52,8 @@ def test_users_command_prints_every_demo_user_with_token(
             "company_id": u.company_id,
             "authorities": list(u.authorities),
             "token": u.token,
+            "password": u.password,
+            "client_secret": u.client_secret,
         }
         for u in demo_users(8)
     ]

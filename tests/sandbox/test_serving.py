@@ -76,7 +76,10 @@ def test_openapi_documents_the_three_operations(prefixed: RunningSandbox) -> Non
         "/svc/api/results/execution/{executionId}/scenario/{scenarioId}",
         "/svc/api/executions/filter",
         "/svc/api/plans/lazy",
+        "/svc/oauth/token",  # the token endpoint, under the same prefix
     }
+    flows = schema["components"]["securitySchemes"]["oauth2"]["flows"]
+    assert {flow["tokenUrl"] for flow in flows.values()} == {"/svc/oauth/token"}
     operation = schema["paths"]["/svc/api/executions/filter"]["get"]
     assert {p["name"] for p in operation["parameters"]} == {
         "current-company-id", "projectId", "planId", "from", "to", "status", "page", "size",

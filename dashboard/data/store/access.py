@@ -34,7 +34,7 @@ from api_client.errors import (
     PermissionDeniedError,
     UnauthorizedUserError,
 )
-from dashboard.data.connection import Connection
+from dashboard.data.connection import Connection, api_client
 from dashboard.data.store import DEFAULT_IDLE, DEFAULT_WAIT, HistoryStore, open_for
 
 CHECK_INTERVAL = 15 * 60
@@ -62,18 +62,11 @@ def ask_service(connection: Connection, client: ApiClient | None = None) -> Acce
     `client` is the connection's client (a page passes its cached one); when None one is made
     here and closed.
     """
-    if not connection.token.get_secret_value().strip():
+    if not connection.has_credential:
         return NO_CREDENTIAL
     own = client is None
     if client is None:
-        client = ApiClient(
-            base_url=connection.base_url,
-            token=connection.token,
-            company_id=connection.company_id,
-            timeout=15.0,
-            max_retries=1,
-            verify=connection.ca_bundle or True,
-        )
+        client = api_client(connection, timeout=15.0, max_retries=1)
     try:
         client.executions(page=1, size=1)
     except AuthenticationError:

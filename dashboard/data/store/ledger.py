@@ -24,8 +24,11 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.analytics.verdicts import FAILING_STATUSES
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS, MARK_LOG_COLUMNS
+from dashboard.columns.schemas import ENVIRONMENT
+from dashboard.columns.shapes import empty
 from dashboard.data.store import sql_marks
 from dashboard.data.store.engine import StoreEngine
 from dashboard.data.store.lease import StoreLease
@@ -48,6 +51,20 @@ from dashboard.data.store.marks import (
 ATTEMPTS = 20
 """How often a change is read again and retried while other processes keep changing the mark
 (each retry follows a change that landed: this bounds a pathological race, never a normal one)."""
+
+
+@dataclass(frozen=True, eq=False)
+class StoredTarget:
+    """What the store holds of a mark's target, for checking that a script names a real one:
+    whether its plan, its scenario (in that plan) and its execution are stored, the
+    environments its scenario ran on (the result columns that name one), and the messages of
+    the stored failures (of its plan, or of every plan)."""
+
+    plan: bool
+    scenario: bool
+    execution: bool
+    environments: pd.DataFrame
+    messages: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -78,6 +95,35 @@ class LedgerStore(StoreLease):
         with self._lease() as db:
             rows = db.rows(sql_marks.COUNT_MARKS)
         return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
+
+    def stored_target(self, target: MarkTarget) -> StoredTarget:
+        """What the store holds of `target` (`StoredTarget`); only what the target names is
+        looked up."""
+        plan, scenario = target.plan_id, target.scenario_id
+        with self._lease() as db:
+            has_plan = plan is not None and bool(
+                db.scalar(sql_marks.PLAN_STORED, {"plan_id": plan})
+            )
+            pair = {"plan_id": plan, "scenario_id": scenario}
+            has_scenario = (
+                plan is not None
+                and scenario is not None
+                and bool(db.scalar(sql_marks.SCENARIO_STORED, pair))
+            )
+            environments = (
+                db.frame(sql_marks.ENVIRONMENTS_OF_SCENARIO, ENVIRONMENT, pair)
+                if has_scenario and target.target == columns.SCENARIO_ENVIRONMENT
+                else empty(ENVIRONMENT)
+            )
+            has_execution = target.execution_id is not None and bool(
+                db.scalar(sql_marks.EXECUTION_STORED, {"execution_id": target.execution_id})
+            )
+            messages: tuple[str, ...] = ()
+            if target.target == columns.FAILURE_GROUP:
+                statement = sql_marks.failed_messages(FAILING_STATUSES, of_plan=plan is not None)
+                rows = db.rows(statement, {"plan_id": plan} if plan is not None else None)
+                messages = tuple("" if m is None else str(m) for (m,) in rows)
+        return StoredTarget(has_plan, has_scenario, has_execution, environments, messages)
 
     # -- writing ---------------------------------------------------------------------------------
 

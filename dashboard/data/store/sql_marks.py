@@ -9,6 +9,8 @@ over each other (the second reads again), and each change's log entry has a numb
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 _MARK_SELECT = """
 SELECT m.mark_id, m.company_id, m.target_type AS target, m.signature, m.plan_id, m.scenario_id,
        m.environment, m.execution_id, m.kind, m.ticket, m.note, m.owner_name AS owner,
@@ -68,3 +70,33 @@ FROM mark_log AS l JOIN marks AS m ON m.mark_id = l.mark_id
 WHERE m.company_id = :company_id
 ORDER BY l.mark_id, l.revision
 """
+
+# -- what the store knows of a target (a script's mark is checked against it) -------------------
+
+PLAN_STORED = """
+SELECT EXISTS (SELECT 1 FROM plans WHERE plan_id = :plan_id)
+    OR EXISTS (SELECT 1 FROM executions WHERE plan_id = :plan_id)
+"""
+
+SCENARIO_STORED = """
+SELECT EXISTS (SELECT 1 FROM plan_scenarios WHERE plan_id = :plan_id AND scenario_id = :scenario_id)
+    OR EXISTS (SELECT 1 FROM results WHERE plan_id = :plan_id AND scenario_id = :scenario_id)
+"""
+
+EXECUTION_STORED = "SELECT EXISTS (SELECT 1 FROM executions WHERE execution_id = :execution_id)"
+
+ENVIRONMENTS_OF_SCENARIO = """
+SELECT DISTINCT os, browser, browser_version, device, mobile FROM results
+WHERE plan_id = :plan_id AND scenario_id = :scenario_id
+"""
+
+
+def failed_messages(failing: Iterable[str], *, of_plan: bool) -> str:
+    """The distinct messages of stored failed results (levels among `failing`, upper case: the
+    verdict rule's fixed names, written in as literals), of one plan (`:plan_id`) or all."""
+    names = sorted(failing)
+    if not all(name.isalpha() and name.isupper() for name in names):
+        raise ValueError("failing levels are upper-case words")
+    listed = ", ".join(f"'{name}'" for name in names)
+    where = " AND plan_id = :plan_id" if of_plan else ""
+    return f"SELECT DISTINCT message FROM results WHERE UPPER(TRIM(level)) IN ({listed})" + where

@@ -5,6 +5,8 @@ plan health, the environments matrix and the flaky lists. The rules are `analyti
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -83,20 +85,44 @@ def matrix_with_known(matrix: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame
     )
 
 
-def known_on(rows: pd.DataFrame, cells: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """`rows` (one per `keys`: a flaky scenario, or a scenario on an environment) with its
-    failed cells among `cells` (`marks.known_cells`) split into `known` and `unresolved`, and
-    the `ticket` of the mark covering most of the known ones."""
-    require_columns(rows, keys, "known counts")
-    per = known_by(cells, keys)
-    joined = rows.join(per, on=keys)
-    failed = joined["failed_cells"].fillna(0).astype("int64")
-    known = joined["known_cells"].fillna(0).astype("int64")
-    return rows.assign(
-        known=known.to_numpy(),
-        unresolved=(failed - known).to_numpy(),
-        ticket=joined["ticket"].astype("str").to_numpy(),
+RUN_KNOWN_COLUMNS: dict[str, str] = {
+    "failed": "int64",  # runs that failed
+    "known": "int64",  # of those, runs whose every failure is known
+    "ticket": "str",  # the mark covering most of them
+}
+
+
+@dataclass(frozen=True, eq=False)
+class KnownRuns:
+    """Failed runs, known and not, of each scenario (`scenarios`, indexed by plan and scenario:
+    a run is an execution) and of each scenario on each environment (`environments`, indexed
+    by plan, scenario and environment label: a run is a cell), RUN_KNOWN_COLUMNS."""
+
+    scenarios: pd.DataFrame
+    environments: pd.DataFrame
+
+
+def known_runs(cells: pd.DataFrame) -> KnownRuns:
+    """The failed runs of `cells` (`marks.known_cells`) per scenario and per scenario on an
+    environment, and how many are known: the flaky lists' "known" and "unresolved"."""
+    env_keys = ["plan_id", "scenario_id", "environment"]
+    environments = known_by(cells, env_keys).rename(
+        columns={"failed_cells": "failed", "known_cells": "known"}
+    )[list(RUN_KNOWN_COLUMNS)]
+    keys = ["plan_id", "scenario_id"]
+    if cells.empty:
+        scenarios = known_by(cells, keys).rename(
+            columns={"failed_cells": "failed", "known_cells": "known"}
+        )[list(RUN_KNOWN_COLUMNS)]
+        return KnownRuns(scenarios, environments)
+    per_execution = cells.groupby([*keys, "execution_id"], dropna=False, sort=False).agg(
+        known=("known", "all"), mark_id=("mark_id", "first"), ticket=("ticket", "first")
     )
+    runs = per_execution.reset_index()
+    scenarios = known_by(runs, keys).rename(
+        columns={"failed_cells": "failed", "known_cells": "known"}
+    )[list(RUN_KNOWN_COLUMNS)]
+    return KnownRuns(scenarios.astype(RUN_KNOWN_COLUMNS), environments.astype(RUN_KNOWN_COLUMNS))
 
 
 GROUP_KNOWN_COLUMNS: dict[str, str] = {

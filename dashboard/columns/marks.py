@@ -81,3 +81,20 @@ MARK_LOG_COLUMNS: dict[str, str] = {
 
 CREATED, CHANGED, CLOSED, IMPORTED = "created", "changed", "closed", "imported"
 """The actions of the log."""
+
+FAILED_RESULT_COLUMNS: dict[str, str] = {
+    "result_id": "int64",
+    "execution_id": "int64",
+    "plan_id": "Int64",
+    "scenario_id": "Int64",
+    "level": "str",
+    "start": UTC_TIME,
+    "os": "str",
+    "browser": "str",
+    "browser_version": "str",
+    "device": "str",
+    "mobile": "boolean",
+    "message": "str",
+}
+"""The stored failed results of a window, what marks are applied to when a page counts known
+failures per execution without reading every result (`HistoryStore.failed_results`)."""

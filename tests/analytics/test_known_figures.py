@@ -113,15 +113,20 @@ def test_failure_groups_split_their_failures() -> None:
     ]
 
 
-def test_flaky_rows_take_their_known_cells() -> None:
+def test_flaky_runs_are_known_per_execution_and_per_environment() -> None:
     _, found = window()
-    rows = pd.DataFrame(
-        {"plan_id": pd.array([1, 1, 2], "Int64"), "scenario_id": pd.array([1, 2, 7], "Int64")}
-    )
 
-    counted = known_figures.known_on(
-        rows, known_cells(found, scenario_marks()), ["plan_id", "scenario_id"]
-    )
+    runs = known_figures.known_runs(known_cells(found, scenario_marks()))
 
-    assert counted[["known", "unresolved"]].values.tolist() == [[3, 0], [0, 1], [1, 0]]
-    assert counted["ticket"].tolist()[0] == "https://jira.example.com/browse/SCEN-1"
+    # Scenario 1 of plan 1 failed in executions 1 (Chrome) and 2 (Chrome and Safari): two
+    # runs of the scenario, three of it on an environment; every one known.
+    assert runs.scenarios.loc[(1, 1)].tolist() == [2, 2, "https://jira.example.com/browse/SCEN-1"]
+    assert runs.scenarios.loc[(1, 2), ["failed", "known"]].tolist() == [1, 0]
+    assert runs.environments.loc[
+        (1, 1, "CHROME 134 / Windows 11"), ["failed", "known"]
+    ].tolist() == [2, 2]
+    assert runs.environments.loc[(1, 1, "SAFARI 17 / macOS"), ["failed", "known"]].tolist() == [
+        1,
+        1,
+    ]
+    assert runs.scenarios.loc[(2, 7), "ticket"] == "https://jira.example.com/browse/MSG"

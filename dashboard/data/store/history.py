@@ -16,6 +16,8 @@ from typing import Unpack
 
 import pandas as pd
 
+from dashboard.analytics.verdicts import FAILING_STATUSES
+from dashboard.columns.marks import FAILED_RESULT_COLUMNS
 from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
@@ -23,7 +25,7 @@ from dashboard.columns.schemas import (
     RESULT_HISTORY_COLUMNS,
 )
 from dashboard.columns.shapes import empty
-from dashboard.data.store import readers, sql
+from dashboard.data.store import readers, sql, sql_read
 from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.engine import StoreEngine, with_staged
 from dashboard.data.store.frames import (
@@ -156,6 +158,16 @@ class HistoryStore(HistoryWriter, LedgerStore):
         """Stored results that started in the window, optionally of one plan or project
         (RESULT_HISTORY_COLUMNS): the input of cross-run analytics."""
         return self._in_window(sql.results_in_window, RESULT_HISTORY_COLUMNS, window)
+
+    def failed_results(self, **window: Unpack[Window]) -> pd.DataFrame:
+        """The stored failed results (FAILURE, ERROR) that started in the window, optionally of
+        one plan or project (`FAILED_RESULT_COLUMNS`): what marks are applied to when a page
+        counts known failures per execution without reading every result."""
+
+        def build(filters: sql.Filters) -> str:
+            return sql_read.failed_results_in_window(filters, FAILING_STATUSES)
+
+        return self._in_window(build, FAILED_RESULT_COLUMNS, window)
 
     def scenario_results(
         self,

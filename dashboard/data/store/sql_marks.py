@@ -94,9 +94,16 @@ WHERE plan_id = :plan_id AND scenario_id = :scenario_id
 def failed_messages(failing: Iterable[str], *, of_plan: bool) -> str:
     """The distinct messages of stored failed results (levels among `failing`, upper case: the
     verdict rule's fixed names, written in as literals), of one plan (`:plan_id`) or all."""
-    names = sorted(failing)
-    if not all(name.isalpha() and name.isupper() for name in names):
-        raise ValueError("failing levels are upper-case words")
-    listed = ", ".join(f"'{name}'" for name in names)
     where = " AND plan_id = :plan_id" if of_plan else ""
-    return f"SELECT DISTINCT message FROM results WHERE UPPER(TRIM(level)) IN ({listed})" + where
+    return (
+        "SELECT DISTINCT message FROM results WHERE UPPER(TRIM(level)) IN "
+        f"({levels(failing)})" + where
+    )
+
+
+def levels(failing: Iterable[str]) -> str:
+    """The failing levels as a list of SQL literals: fixed upper-case words only."""
+    names = sorted(failing)
+    if not names or not all(name.isalpha() and name.isupper() for name in names):
+        raise ValueError("failing levels are upper-case words")
+    return ", ".join(f"'{name}'" for name in names)

@@ -151,7 +151,7 @@ def expiring_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> 
     last = pd.Timestamp(mark["expires_on"])
     return (
         f"{name} ({target_text(mark, plan_names)}) stops applying {when}: its last day is "
-        f"{last:%a %d %b}"
+        f"{last:%a} {last.day} {last:%b}"
     )
 
 

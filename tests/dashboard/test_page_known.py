@@ -12,12 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.analytics.failure_groups import normalise_message
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
+    ENVIRONMENTS,
     FLAKY,
     assert_no_failure,
     captions,
@@ -163,3 +165,37 @@ def test_a_busy_store_shows_the_marks_as_last_read_with_one_notice(
         assert groups(at).loc[TIMEOUT, "Known"] == 27
         popover = at.get("popover")[0]
         assert popover.proto.popover.disabled
+
+
+def test_a_scenario_marked_on_its_environment_is_known_in_the_environments_matrix(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """Scenario 32 fails in every run on Safari only: marked there, its 12 failed cells are
+    known, its other cells and scenarios are untouched, and the pass rate without known
+    failures has no verdict left."""
+    at = app(ENVIRONMENTS, tz="UTC", plan=str(hand.PLAN_ID))
+    at.run()
+    assert_no_failure(at)
+    matrix = table_with(at, "Pass rate", "Known").set_index(["Scenario", "Environment"])
+    assert matrix.loc[
+        (hand.SPECIFIC, hand.SAFARI_LABEL), ["Failed", "Unresolved", "Known"]
+    ].tolist() == [12, 12, 0]
+    failed_before = int(matrix["Failed"].sum())
+
+    what = at.selectbox(key="mark.environments.what")
+    wanted = f"Scenario {hand.SPECIFIC} of {hand.PLAN_NAME} on {hand.SAFARI_LABEL}"
+    what.set_value(what.options.index(wanted))
+    at.text_input(key="mark.environments.ticket").input("https://jira.example.com/browse/WEB-9")
+    at.text_input(key="mark.environments.name").input("Ann")
+    at.button(key="FormSubmitter:mark.environments-Save mark").click().run()
+
+    assert_no_failure(at)
+    matrix = table_with(at, "Pass rate", "Known").set_index(["Scenario", "Environment"])
+    safari = matrix.loc[(hand.SPECIFIC, hand.SAFARI_LABEL)]
+    assert safari[["Failed", "Unresolved", "Known", "Mark"]].tolist() == [12, 0, 12, "WEB-9"]
+    assert safari["Pass rate"] == 0
+    assert pd.isna(safari["Pass rate without known"])
+    others = matrix.drop(index=(hand.SPECIFIC, hand.SAFARI_LABEL))
+    assert (others["Known"] == 0).all()
+    assert int(matrix["Unresolved"].sum()) == failed_before - 12
+    assert f"12 of the {failed_before} failures are known (marked)" in captions(at)

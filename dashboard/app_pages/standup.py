@@ -59,7 +59,7 @@ if state.present:
 widgets = page.widgets()
 if not state.present:
     # One row of controls: the custom range's days take the place of the standup's time.
-    top = st.columns([1.7, 1.7, 2.4, 1.2, 1.2, 1.6, 1.2], vertical_alignment="bottom")
+    top = st.columns([1.6, 1.6, 2.4, 1.2, 1.1, 1.9, 1.2], vertical_alignment="bottom")
     with top[0]:
         widgets.selectbox("Project", PROJECT, {None: "All projects", **page.projects})
     with top[1]:

@@ -139,6 +139,8 @@ def test_the_known_failures_page_lists_closes_and_keeps_the_mark(
 
     assert_no_failure(at)
     assert table_with(at, "Mark", "State").empty  # the default filter lists open marks
+    # Said once, above the list the closed mark has left.
+    assert plain_notes(at, "info").count("it is kept, and no longer applies") == 1
     at.query_params["marks"] = "closed"
     at.run()
     closed = table_with(at, "Mark", "State").iloc[0]

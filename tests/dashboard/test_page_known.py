@@ -21,6 +21,7 @@ from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
     ENVIRONMENTS,
     FLAKY,
+    HEALTH,
     assert_no_failure,
     captions,
     notes,
@@ -201,3 +202,29 @@ def test_a_scenario_marked_on_its_environment_is_known_in_the_environments_matri
     assert (others["Known"] == 0).all()
     assert int(matrix["Unresolved"].sum()) == failed_before - 12
     assert f"12 of the {failed_before} failures are known (marked)" in captions(at)
+
+
+def test_plan_health_shows_known_and_unresolved_failures_and_the_rate_without_known(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    at = app(HEALTH, tz="UTC")
+    at.run()
+    assert_no_failure(at)
+    before = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
+    assert before["Known 30 d"] == 0
+    assert before["30 d without known"] == before["Pass rate 30 d"]
+    failed = int(before["Unresolved 30 d"])
+    assert failed >= 27
+
+    at.switch_page(FLAKY).run()
+    mark_timeout_group(at)
+    at.switch_page(HEALTH).run()
+
+    assert_no_failure(at)
+    after = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
+    # The timeout's 27 failures are all in plan 7's executions of the last 30 days.
+    assert after[["Unresolved 30 d", "Known 30 d"]].tolist() == [failed - 27, 27]
+    assert after["Pass rate 30 d"] == before["Pass rate 30 d"]  # the raw rate is kept
+    assert after["30 d without known"] > after["Pass rate 30 d"]
+    assert "27 of the" in captions(at)
+    assert "Counted in the finished executions of the last 30 days." in captions(at)

@@ -19,11 +19,13 @@ from streamlit.testing.v1 import AppTest
 from dashboard.analytics.failure_groups import normalise_message
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
+    COMPARE,
     ENVIRONMENTS,
     FLAKY,
     HEALTH,
     assert_no_failure,
     captions,
+    metrics,
     notes,
     plain_notes,
     table_with,
@@ -228,3 +230,33 @@ def test_plan_health_shows_known_and_unresolved_failures_and_the_rate_without_kn
     assert after["30 d without known"] > after["Pass rate 30 d"]
     assert "27 of the" in captions(at)
     assert "Counted in the finished executions of the last 30 days." in captions(at)
+
+
+def test_compare_tells_known_failures_after_from_unresolved_ones(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """The latest two executions of plan 7: the flaky scenario newly fails with the timeout on
+    3 environments; 34 (timeout, 3 environments), 32 and 35 (assertions) still fail."""
+    at = app(COMPARE, tz="UTC", plan=str(hand.PLAN_ID), changes="false")
+    at.run()
+    assert_no_failure(at)
+    assert "New failures: 3 unresolved, 0 known. Still failing: 5 unresolved, 0 known." in (
+        captions(at)
+    )
+
+    at.switch_page(FLAKY).run()
+    mark_timeout_group(at)
+    at.switch_page(COMPARE)
+    at.query_params.update(tz="UTC", plan=str(hand.PLAN_ID), changes="false")
+    at.run()
+
+    assert_no_failure(at)
+    assert "New failures: 0 unresolved, 3 known. Still failing: 2 unresolved, 3 known." in (
+        captions(at)
+    )
+    shown = table_with(at, "Change", "Mark")
+    timeout = shown["Message after"].fillna("").str.startswith("TimeoutException")
+    assert timeout.sum() == 6
+    assert set(shown.loc[timeout, "Mark"]) == {"SHOP-123"}
+    assert set(shown.loc[~timeout, "Mark"]) == {""}
+    assert metrics(at)["Still failing"] == "5"  # the counts keep every failure

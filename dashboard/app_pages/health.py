@@ -5,7 +5,6 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import health as health_analytics
-from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics.known_figures import plan_known_figures
 from dashboard.data import cache
 from dashboard.present import health as health_view
@@ -37,22 +36,6 @@ with right:
 page.settle()
 
 
-def known_failures(executions: pd.DataFrame, marks: pd.DataFrame) -> pd.Series:
-    """Known failed results per execution: the results of the finished executions that failed
-    something are read (from the history store where it has them) only when a mark applies."""
-    if marks.empty:
-        return pd.Series(dtype="int64")
-    failed = executions[
-        executions["finished"].fillna(False).astype(bool) & (executions["failed"].fillna(0) > 0)
-    ]
-    try:
-        read = cache.history_results(page.connection, failed["execution_id"], executions)
-    except ApiError as error:
-        notices.show_error(error, part="the results that tell known failures apart")
-        return pd.Series(dtype="int64")
-    return mark_analytics.known_per_execution(read.results, marks)
-
-
 # The executions page's own "30 d" query (one project or all): the two pages share the cache.
 try:
     data = cache.executions(
@@ -75,7 +58,7 @@ if health.plans.empty:
 
 notices.caption(health_view.health_caption(health.basis, today=now.date(), scope=scope, tz=tz))
 triage_view.outages_caption(triage)
-known = known_failures(executions, triage.marks)
+known = triage_view.known_per_execution(page.connection, executions, triage.marks)
 figures = plan_known_figures(executions, known, now=pd.Timestamp(now))
 notices.caption(
     known_words.known_caption(

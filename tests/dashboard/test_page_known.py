@@ -9,6 +9,7 @@ Each test keeps its stores in a folder of its own, so no mark outlives it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
     COMPARE,
     ENVIRONMENTS,
+    EXECUTIONS,
     FLAKY,
     HEALTH,
     assert_no_failure,
@@ -260,3 +262,35 @@ def test_compare_tells_known_failures_after_from_unresolved_ones(
     assert set(shown.loc[timeout, "Mark"]) == {"SHOP-123"}
     assert set(shown.loc[~timeout, "Mark"]) == {""}
     assert metrics(at)["Still failing"] == "5"  # the counts keep every failure
+
+
+def test_the_executions_figures_count_known_failures_apart_and_rate_without_them(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    at = app(EXECUTIONS, tz="UTC", plan=str(hand.PLAN_ID), range="7d")
+    at.run()
+    assert_no_failure(at)
+    before = re.search(
+        r"Failures in the finished executions: ([\d,]+) unresolved, 0 known\. Pass rate "
+        r"without known failures ([\d.]+) % \(with them \2 %\)",
+        captions(at),
+    )
+    assert before is not None, captions(at)
+    failed = int(before.group(1))
+
+    at.switch_page(FLAKY).run()
+    mark_timeout_group(at)
+    at.switch_page(EXECUTIONS)
+    at.query_params.update(tz="UTC", plan=str(hand.PLAN_ID), range="7d")
+    at.run()
+
+    assert_no_failure(at)
+    after = re.search(
+        r"Failures in the finished executions: ([\d,]+) unresolved, 27 known\. Pass rate "
+        r"without known failures ([\d.]+) % \(with them ([\d.]+) %\)",
+        captions(at),
+    )
+    assert after is not None, captions(at)
+    assert int(after.group(1)) == failed - 27
+    assert after.group(3) == before.group(2)  # the raw rate is kept
+    assert float(after.group(2)) > float(after.group(3))

@@ -25,6 +25,7 @@ from tests.dashboard.apptest import (
     EXECUTIONS,
     FLAKY,
     HEALTH,
+    RESULTS,
     assert_no_failure,
     captions,
     metrics,
@@ -294,3 +295,27 @@ def test_the_executions_figures_count_known_failures_apart_and_rate_without_them
     assert int(after.group(1)) == failed - 27
     assert after.group(3) == before.group(2)  # the raw rate is kept
     assert float(after.group(2)) > float(after.group(3))
+
+
+def test_a_failed_result_is_marked_from_the_results_page(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    latest = hand.RUNNING_EXECUTION - 1
+    at = app(RESULTS, tz="UTC", execution=str(latest))
+    at.run()
+    assert_no_failure(at)
+    before = re.search(r"0 of the (\d+) failures are known \(marked\)", captions(at))
+    assert before is not None, captions(at)
+
+    what = at.selectbox(key="mark.results.what")
+    wanted = f"Scenario {hand.SPECIFIC} of {hand.PLAN_NAME} on {hand.SAFARI_LABEL}"
+    what.set_value(what.options.index(wanted))
+    at.text_input(key="mark.results.ticket").input("https://jira.example.com/browse/WEB-9")
+    at.text_input(key="mark.results.name").input("Ann")
+    at.button(key="FormSubmitter:mark.results-Save mark").click().run()
+
+    assert_no_failure(at)
+    assert f"1 of the {before.group(1)} failures are known (marked)" in captions(at)
+    assert 'Failures "AssertionError: expected {n} rows but found {n}" in every plan' in (
+        what.options
+    )

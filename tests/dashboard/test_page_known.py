@@ -26,6 +26,7 @@ from tests.dashboard.apptest import (
     FLAKY,
     HEALTH,
     RESULTS,
+    SCENARIO,
     assert_no_failure,
     captions,
     metrics,
@@ -319,3 +320,24 @@ def test_a_failed_result_is_marked_from_the_results_page(
     assert 'Failures "AssertionError: expected {n} rows but found {n}" in every plan' in (
         what.options
     )
+
+
+def test_a_scenario_is_marked_from_its_history_and_its_failures_turn_known(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """Scenario 34 fails with the timeout on every environment from its 9th run on."""
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.BROKEN))
+    at.run()
+    assert_no_failure(at)
+    before = re.search(r"0 of the (\d+) failures are known \(marked\)", captions(at))
+    assert before is not None, captions(at)
+
+    what = at.selectbox(key="mark.scenario.what")
+    what.set_value(what.options.index(f"Scenario {hand.BROKEN} of {hand.PLAN_NAME}"))
+    at.text_input(key="mark.scenario.ticket").input(TICKET)
+    at.text_input(key="mark.scenario.name").input("Ann")
+    at.button(key="FormSubmitter:mark.scenario-Save mark").click().run()
+
+    assert_no_failure(at)
+    failures = before.group(1)
+    assert f"{failures} of the {failures} failures are known (marked)" in captions(at)

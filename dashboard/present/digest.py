@@ -1,12 +1,15 @@
 """The standup digest as Markdown for a team chat: one line per item, each with its links.
 
 The page's "Copy for chat" and the command line print the same text. Names from the service
-are escaped so that a plan called "*smoke*" reads as itself; links come from `link_for`, so
-this module knows no URL layout. Times are shown in the window's zone.
+go through `chat_text`: a plan called "*smoke*" reads as itself, one called "@channel" or
+"https://evil.example" mentions and links nobody, and a right-to-left override shows as the
+pages show it. Links come from `link_for`, so this module knows no URL layout. Times are shown
+in the window's zone.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 import pandas as pd
@@ -16,9 +19,11 @@ from dashboard.analytics.standup_triage import StandupTriage
 from dashboard.columns.cells import EN_DASH
 from dashboard.present import known
 from dashboard.present.formatting import (
+    WORD_JOINER,
     escape_chat_markdown,
     human_duration,
     percent,
+    visible_text,
     weekday_time,
 )
 
@@ -36,6 +41,19 @@ EMPTY_TEXTS = {
 }
 MINUS = "\u2212"
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "\n": "", "\r": ""}
+
+
+# Where a chat makes a link or a mention of plain text: a URL's "://", a dot inside a word (a
+# bare domain: "evil.example", "www.evil.example"), an "@" before a word (@channel, @here, @all,
+# @everyone, an address) and Slack's "<!channel>" / "<@U123>" forms.
+_CHAT_SEAMS = re.compile(r"(?<=:)(?=//)|(?<=\w)(?=\.\w)|(?<=@)(?=\w)|(?<=<)(?=[!@#])")
+
+
+def chat_text(value: object) -> str:
+    """Text from the service as a chat message shows it: the pages' visible-text rule (nothing
+    reorders or hides text; one line), no chat Markdown, and never a link or a mention: a
+    `WORD_JOINER` sits in each place a chat would start one, so it reads the same."""
+    return escape_chat_markdown(_CHAT_SEAMS.sub(WORD_JOINER, visible_text(value, one_line=True)))
 
 
 def _no_links(kind: str, ident: int) -> str | None:
@@ -56,7 +74,7 @@ def _duration(ms: float) -> str:
 def _plan(row: object, link_for: LinkFor) -> str:
     plan_id = int(row.plan_id)  # type: ignore[attr-defined]
     name = row.plan  # type: ignore[attr-defined]
-    label = escape_chat_markdown(name) if isinstance(name, str) and name else f"Plan {plan_id}"
+    label = chat_text(name) if isinstance(name, str) and name else f"Plan {plan_id}"
     return _link(label, link_for("plan", plan_id))
 
 
@@ -88,7 +106,7 @@ def digest_markdown(
     tz = digest.window.tz
     lines = [
         f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
-        f"{weekday_time(digest.window.end, tz)}, {escape_chat_markdown(tz)})",
+        f"{weekday_time(digest.window.end, tz)}, {chat_text(tz)})",
         _activity(digest),
     ]
     sections = {
@@ -155,7 +173,7 @@ def _folded(
     sections = {
         "Known": [
             _link(
-                escape_chat_markdown(known.known_line(row)),
+                chat_text(known.known_line(row)),
                 row["ticket"] if isinstance(row["ticket"], str) else None,
             )
             for row in triage.known.to_dict("records")
@@ -163,11 +181,11 @@ def _folded(
         "Outages (left out of the figures above)"
         if triage.outages_left_out
         else "Outages (counted above)": [
-            escape_chat_markdown(known.outage_line(row, plan_names, tz))
+            chat_text(known.outage_line(row, plan_names, tz))
             for row in triage.outages.to_dict("records")
         ],
         "Marks expiring soon": [
-            escape_chat_markdown(known.expiring_line(row, plan_names))
+            chat_text(known.expiring_line(row, plan_names))
             for row in triage.expiring.to_dict("records")
         ],
     }
@@ -204,10 +222,8 @@ def _newly_failing(digest: StandupDigest, link_for: LinkFor) -> list[str] | None
     lines = []
     keys = ["plan_id", "plan", "scenario_id", "execution_id"]
     for (plan_id, plan, scenario, execution), rows in newly.groupby(keys, sort=False, dropna=False):
-        label = (
-            escape_chat_markdown(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
-        )
-        envs = ", ".join(escape_chat_markdown(e) for e in rows["environment"])
+        label = chat_text(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
+        envs = ", ".join(chat_text(e) for e in rows["environment"])
         lines.append(
             f"{_link(label, link_for('plan', int(plan_id)))}: scenario {int(scenario)} on "
             f"{envs} ({_execution(execution, link_for)})"

@@ -20,7 +20,7 @@ from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present import known
 from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
-from dashboard.present.formatting import human_duration, plural, weekday_time
+from dashboard.present.formatting import human_duration, plural, visible_frame, weekday_time
 
 LinkFor = Callable[[str, int], "str | None"]
 PLAN_EVIDENCE, EXECUTION_EVIDENCE = "plan", "execution"
@@ -164,9 +164,11 @@ def sections(
     return [
         Section(
             title,
-            frames[title].reset_index(drop=True),
+            visible_frame(frames[title]).reset_index(drop=True),
             EMPTY_TEXTS[title],
-            computed=not (title == NEWLY_FAILING and newly is None),
+            # Not computed only when results were needed: with no pair to compare, nothing
+            # can be newly failing (every plan passed, or nothing had a verdict).
+            computed=not (title == NEWLY_FAILING and newly is None and len(digest.pairs)),
         )
         for title in SECTIONS
     ]

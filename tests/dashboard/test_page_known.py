@@ -338,3 +338,29 @@ def test_a_scenario_is_marked_from_its_history_and_its_failures_turn_known(
     assert_no_failure(at)
     failures = before.group(1)
     assert f"{failures} of the {failures} failures are known (marked)" in captions(at)
+
+
+def test_a_signed_in_viewer_marks_under_their_address_without_typing_a_name(
+    app: AppFactory,
+    hand_built: hand.HistoryService,
+    own_stores: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dashboard.ui import viewer
+
+    monkeypatch.setattr(viewer, "signed_in_email", lambda: "ann@example.com")
+    at = app(FLAKY, tz="UTC")
+    at.run()
+    assert not [t for t in at.text_input if t.key == "mark.groups.name"]
+    assert "Marked as ann@example.com." in captions(at)
+
+    what = at.selectbox(key="mark.groups.what")
+    what.set_value(next(i for i, label in enumerate(what.options) if "TimeoutException" in label))
+    at.text_input(key="mark.groups.ticket").input(TICKET)
+    at.button(key="FormSubmitter:mark.groups-Save mark").click().run()
+
+    assert_no_failure(at)
+    at.switch_page(KNOWN)
+    at.query_params.update(tz="UTC")
+    at.run()
+    assert table_with(at, "Mark", "State").iloc[0]["By"] == "ann@example.com"

@@ -28,8 +28,9 @@ from dashboard.state.params import (
     StatusChart,
 )
 from dashboard.state.query import execution_query, local_date, period
-from dashboard.ui import notices, url_filters, zones
+from dashboard.ui import notices, url_filters, viewer, zones
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, table, time_column
 
@@ -38,9 +39,8 @@ ROUTE = routes.EXECUTIONS
 # The plan list only feeds the project and plan pickers: without it the page still works.
 page = open_page(ROUTE, "Executions", plans="wanted")
 connection, now = page.connection, page.now
-filters = choices.executions_filters(
-    page.state, page.plans, email=connection.email, source=connection.source
-)
+mine = viewer.only_mine_email(connection)  # the signed-in viewer's, when sign-in is configured
+filters = choices.executions_filters(page.state, page.plans, email=mine, source=connection.source)
 page = page.checked(filters.state, filters.problems)
 state = page.state
 
@@ -74,15 +74,16 @@ if state.date_range is DateRange.CUSTOM:
     with row2[2]:
         widgets.date(f"To ({tz})", TO, after=state.date_from)
 with row2[3]:
-    widgets.toggle("Only mine", MINE, disabled=not connection.email, help=help_texts.ONLY_MINE)
+    widgets.toggle("Only mine", MINE, disabled=not mine, help=viewer.only_mine_help())
 page.settle()
 
 # -- data -------------------------------------------------------------------------------------
-query = execution_query(state, now=now, email=connection.email, tz=tz)
+query = execution_query(state, now=now, email=mine, tz=tz)
 try:
     data = cache.executions_in_scope(connection, query)  # a plan of a loaded period: no fetch
 except ApiError as error:
-    notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
+    if not viewer.show_refused_only_mine(error):
+        notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()
 notices.show_notes(
     [
@@ -141,7 +142,7 @@ known = triage_view.known_per_execution(connection, executions, triage.marks)
 notices.caption(known_words.split_caption(mark_analytics.split_of(executions, known)))
 
 # -- charts -----------------------------------------------------------------------------------
-st.subheader("Results by status", divider="gray")
+st.header("Results by status", divider="gray")
 notices.caption(words.status_caption(slice_text))
 # Only the open tab's chart is built and sent (the per-day one on its first opening).
 status_tabs = widgets.tabs(
@@ -158,22 +159,22 @@ if by_execution.open:
         # one bar per plan sums the whole period.
         if view.status_by_plan:
             notices.caption(words.per_plan_caption(len(executions), view.plans_drawn))
-        st.plotly_chart(view.status_chart, key="status.exec")
+        chart(view.status_chart, key="status.exec", file_name="results-by-status.csv")
 if by_day.open:
     with by_day:
-        st.plotly_chart(view.status_per_day(), key="status.day")
+        chart(view.status_per_day(), key="status.day", file_name="results-by-status-per-day.csv")
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
-    st.subheader("Runtime per execution", divider="gray")
+    st.header("Runtime per execution", divider="gray")
     notices.caption(words.runtime_caption(slice_text, aggregated=view.runtime_aggregated))
-    st.plotly_chart(view.runtime, key="runtime")
+    chart(view.runtime, key="runtime", file_name="runtime-per-execution.csv")
 with rate_column:
-    st.subheader("Pass rate per day", divider="gray")
+    st.header("Pass rate per day", divider="gray")
     notices.caption(words.pass_rate_caption(slice_text))
-    st.plotly_chart(view.pass_rate, key="rate")
+    chart(view.pass_rate, key="rate", file_name="pass-rate-per-day.csv")
 
 # -- table ------------------------------------------------------------------------------------
-st.subheader("Executions", divider="gray")
+st.header("Executions", divider="gray")
 notices.caption(words.table_caption(slice_text, len(view.table)))
 selected = table(
     view.table,

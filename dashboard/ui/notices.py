@@ -54,7 +54,7 @@ FORM_FAILURE_SECONDS = 5.0
 run began. A wrong token is answered in some 50 ms, a closed port after the client's retries
 (2-3 s): shown at once, the delay would tell them apart (and a port scan would read it). The
 client's retries end well within it; a port that drops packets (a timeout) still takes longer:
-see README "Security"."""
+see docs/security.md."""
 _RUN_STARTED = "notices.run_started"  # session_state key: time.monotonic() at the run's start
 
 
@@ -152,6 +152,12 @@ def full_message(detail: ResultMessage | None, *, key: str) -> None:
             st.code(visible_text(detail.message), language=None, wrap_lines=True)
         else:
             caption("The service sent no message for this result.")
+        if detail.logs:
+            with st.container(horizontal=True):
+                for what, address in detail.logs:
+                    st.link_button(
+                        f"Open the {what.lower()}", address, icon=":material/description:"
+                    )
 
 
 def _key(prefix: str) -> str:

@@ -18,7 +18,7 @@ from dashboard.data.store.operators import may_clear_history
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
-from dashboard.ui import notices, session
+from dashboard.ui import notices, session, viewer
 
 _REFRESH_REFUSED = "refresh.refused"  # seconds to wait, when Refresh came too soon
 _HISTORY_CLEARED = "history.cleared"  # what "Clear stored history" did, shown once
@@ -27,7 +27,8 @@ _HISTORY_CLEARED = "history.cleared"  # what "Clear stored history" did, shown o
 def sidebar(conn: Connection) -> None:
     """Draw the connection badge, the connection form and the Refresh button."""
     with st.sidebar:
-        st.markdown("#### :material/fact_check: QA dashboard")
+        st.markdown("## :material/fact_check: QA dashboard")
+        viewer.sidebar_identity()
         _badge(conn)
         meta, moment = cache.store_meta(conn), datetime.now(UTC)
         fresh = freshness.history_freshness(meta, moment)
@@ -36,8 +37,9 @@ def sidebar(conn: Connection) -> None:
         for note in freshness.history_notes(meta, moment):
             st.caption(escape_markdown(note))
         resolution = session.resolve()
-        if resolution.problems:
-            st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))
+        problems = [*resolution.problems, *viewer.settings().notes]
+        if problems:
+            st.warning("\n".join(f"- {escape_markdown(p)}" for p in problems))
         st.button(
             "Refresh data",
             icon=":material/refresh:",
@@ -71,7 +73,9 @@ def _badge(conn: Connection) -> None:
     if conn.is_demo:
         st.badge("Demo data", icon=":material/science:", color="orange")
         as_of = f" as of {format_day(conn.clock, with_year=True)}" if conn.clock else ""
-        st.caption(
+        # Body text, not a caption: a caption's 60 % opacity would fade the code in it below
+        # a readable contrast.
+        st.markdown(
             f"Generated sample data{as_of}, served by the embedded sandbox. To see your own, "
             "set `QA_DASHBOARD_BASE_URL`, `QA_DASHBOARD_TOKEN` and `QA_DASHBOARD_COMPANY_ID` "
             f"(or the `[service]` table of `.streamlit/secrets.toml`), or use "
@@ -133,7 +137,8 @@ def _clear_history(conn: Connection) -> None:
         st.button(
             "Yes, clear it",
             key="history.clear.confirm",
-            type="primary",
+            # Not type="primary": its white text reads at 2.4:1 on the dark theme's accent.
+            icon=":material/delete_forever:",
             on_click=_do_clear_history,
             args=(conn,),
             width="stretch",
@@ -144,9 +149,14 @@ def _clear_history(conn: Connection) -> None:
 
 
 def _may_clear_history() -> bool:
-    """Only on one person's local dashboard (`store.operators`): a team's is cleared by its
-    operator with `python -m dashboard store clear`."""
-    return may_clear_history(secrets=cache.secrets(), env=os.environ)
+    """On one person's local dashboard, or for a signed-in operator (`store.operators`): a
+    team's is otherwise cleared by its operator with `python -m dashboard store clear`."""
+    return may_clear_history(
+        secrets=cache.secrets(),
+        env=os.environ,
+        viewer=viewer.signed_in_email(),
+        operators=viewer.operators(),
+    )
 
 
 def _do_clear_history(conn: Connection) -> None:

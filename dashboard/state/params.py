@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from dashboard.analytics import flaky, states
+from dashboard.present.known import MarkFilter
 from dashboard.state import kinds
 
 T = TypeVar("T")
@@ -139,7 +140,7 @@ BROKEN_RUNS = Param(
 )
 # Scenarios of these states (states.STATES); none: every state.
 STATE: Param[tuple[str, ...]] = Param(
-    "state", "states", kinds.Names(states.STATES, "state"), default=()
+    "states", "states", kinds.Names(states.STATES, "state"), default=()
 )
 # The compared executions; none: the plan's default pair.
 BEFORE = Param("before", "before", kinds.Id("execution"), default=None)
@@ -151,6 +152,16 @@ CHART = Param(
     "status_chart",
     kinds.Choice(StatusChart, 'the status chart shown is "{default.value}"'),
     default=StatusChart.EXECUTION,
+)
+
+# Likely outages are left out of pass rates, flaky scores and environment figures unless on.
+OUTAGES = Param("outages", "include_outages", kinds.Flag('"include outages"'), default=False)
+# Which marks the Known failures page lists.
+MARKS = Param(
+    "marks",
+    "mark_filter",
+    kinds.Choice(MarkFilter, 'the marks listed are the "{default.value}" ones'),
+    default=MarkFilter.OPEN,
 )
 
 TABLE: tuple[Param[Any], ...] = tuple(row for row in globals().values() if isinstance(row, Param))
@@ -185,6 +196,8 @@ class ViewState:
     after: int | None = AFTER.default
     only_changes: bool = CHANGES.default
     status_chart: StatusChart = CHART.default
+    include_outages: bool = OUTAGES.default
+    mark_filter: MarkFilter = MARKS.default
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]

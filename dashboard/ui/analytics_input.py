@@ -48,11 +48,12 @@ class AnalyticsInput:
 def lookback_executions(
     connection: Connection, *, now: datetime, project: int | None, plan: int | None
 ) -> pd.DataFrame:
-    """The executions of the lookback (one project or plan, or all); the page stops after
-    showing why they could not be loaded."""
+    """The executions of the lookback (one project or plan, or all; one plan's or project's
+    cut from all of them when those are loaded); the page stops after showing why they could
+    not be loaded."""
     query = preset_query(LOOKBACK, now=now, project=project, plan=plan)
     try:
-        return cache.executions(connection, query).executions
+        return cache.executions_in_scope(connection, query).executions
     except ApiError as error:
         notices.show_error(error, part=f"the executions of the {LOOKBACK_WORDS}")
         st.stop()
@@ -75,11 +76,15 @@ def load_window(
     window: int,
     project: int | None = None,
     plan: int | None = None,
+    leave_out: frozenset[int] = frozenset(),
 ) -> AnalyticsInput:
     """The lookback's executions (one project's or plan's, or all) and the results of each
-    plan's last `window` finished executions among them; the page stops after showing why
-    they could not be loaded."""
+    plan's last `window` finished executions among them, those of `leave_out` (outages) left
+    out before the window is counted; the page stops after showing why they could not be
+    loaded."""
     executions = lookback_executions(connection, now=now, project=project, plan=plan)
+    if leave_out:
+        executions = executions[~executions["execution_id"].isin(leave_out)]
     scoped, chosen = _window_of(executions, window, plan)
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)

@@ -179,7 +179,13 @@ def load_newer(
     if fresh.truncation is not None:
         return load_executions(client, query, on_progress=on_progress)
     executions, counts = held.executions, held.status_counts
-    older = executions[(executions["start"] >= query.date_from) & (executions["start"] < since)]
+    # A service may answer `date_from` by another date than the start (or not at all): what it
+    # sent again is taken as sent, never held twice.
+    older = executions[
+        (executions["start"] >= query.date_from)
+        & (executions["start"] < since)
+        & ~executions["execution_id"].isin(fresh.executions["execution_id"])
+    ]
     older_counts = counts[counts["execution_id"].isin(older["execution_id"])]
     return ExecutionsData(
         frames.sorted_executions(frames.joined([fresh.executions, older], EXECUTION_COLUMNS)),

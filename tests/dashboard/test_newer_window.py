@@ -144,6 +144,28 @@ def test_with_nothing_running_it_asks_from_the_newest_start_less_the_margin() ->
     assert asked == [NOW - live.LATE_MARGIN]
 
 
+class IgnoresFrom(Service):
+    """A service that answers `from` by returning every execution (as some do): what
+    `load_newer` fetched again overlaps what it held."""
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        return super().__call__(httpx.Request("GET", request.url.copy_remove_param("from")))
+
+
+def test_a_service_that_ignores_from_gives_each_execution_once() -> None:
+    finished = [run(r["id"], datetime.fromisoformat(r["start_date"])) for r in HISTORY[:40]]
+    service = IgnoresFrom(finished)
+    start = NOW - timedelta(days=1)
+    with client_of(service) as client:
+        held = live.load_executions(client, window(start))
+        made = live.load_newer(client, held, window(start + timedelta(minutes=5)))
+        whole = live.load_executions(client, window(start + timedelta(minutes=5)))
+
+    assert made.executions["execution_id"].is_unique
+    assert len(made.executions) == len(finished)
+    assert_same(made, whole)
+
+
 @pytest.mark.parametrize("flaw", ["skipped", "no-start"])
 def test_a_held_window_that_cannot_be_trusted_is_loaded_whole(flaw: str) -> None:
     records = list(HISTORY[:50])

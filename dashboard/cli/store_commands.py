@@ -337,6 +337,8 @@ def print_info(info: StoreInfo, out: TextIO, *, synced_by: str | None = None) ->
     if info.changed_executions:
         kept = f"{info.changed_executions:,} came back changed; kept as first stored"
         rows.insert(7, ("finished executions", kept))
+    if info.marks:
+        rows.append(("known-failure marks", f"{info.marks:,} ({info.open_marks:,} open)"))
     if info.bytes_per_result:
         rows.insert(2, ("bytes per result", f"{info.bytes_per_result:,.0f}"))
     width = max(len(label) for label, _ in rows)

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from dashboard.analytics import flaky, states
+from dashboard.present.known import MarkFilter
 from dashboard.state import kinds
 
 T = TypeVar("T")
@@ -153,6 +154,16 @@ CHART = Param(
     default=StatusChart.EXECUTION,
 )
 
+# Likely outages are left out of pass rates, flaky scores and environment figures unless on.
+OUTAGES = Param("outages", "include_outages", kinds.Flag('"include outages"'), default=False)
+# Which marks the Known failures page lists.
+MARKS = Param(
+    "marks",
+    "mark_filter",
+    kinds.Choice(MarkFilter, 'the marks listed are the "{default.value}" ones'),
+    default=MarkFilter.OPEN,
+)
+
 TABLE: tuple[Param[Any], ...] = tuple(row for row in globals().values() if isinstance(row, Param))
 """Every row above, in order."""
 
@@ -185,6 +196,8 @@ class ViewState:
     after: int | None = AFTER.default
     only_changes: bool = CHANGES.default
     status_chart: StatusChart = CHART.default
+    include_outages: bool = OUTAGES.default
+    mark_filter: MarkFilter = MARKS.default
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]

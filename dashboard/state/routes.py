@@ -53,6 +53,7 @@ STANDUP = Route(
         params.TZ,
         params.STANDUP_AT,
         params.PRESENT,
+        params.OUTAGES,
     ),
 )
 HEALTH = Route(
@@ -60,7 +61,7 @@ HEALTH = Route(
     url_path="health",
     title="Plan health",
     icon=":material/monitor_heart:",
-    params=(params.PROJECT, params.TZ),
+    params=(params.PROJECT, params.OUTAGES, params.TZ),
 )
 TIME_TO_GREEN = Route(
     script="app_pages/time_to_green.py",
@@ -84,6 +85,7 @@ EXECUTIONS = Route(
         params.MINE,
         params.TZ,
         params.CHART,
+        params.OUTAGES,
     ),
 )
 RESULTS = Route(
@@ -114,7 +116,14 @@ FLAKY = Route(
     url_path="flaky",
     title="Flaky scenarios",
     icon=":material/shuffle:",
-    params=(params.PROJECT, params.PLAN, params.WINDOW, params.THRESHOLD, params.TZ),
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.WINDOW,
+        params.THRESHOLD,
+        params.OUTAGES,
+        params.TZ,
+    ),
 )
 STATES = Route(
     script="app_pages/states.py",
@@ -144,7 +153,7 @@ ENVIRONMENTS = Route(
     url_path="environments",
     title="Environments",
     icon=":material/devices:",
-    params=(params.PLAN, params.WINDOW, params.TZ),
+    params=(params.PLAN, params.WINDOW, params.OUTAGES, params.TZ),
 )
 COMPARE = Route(
     script="app_pages/compare.py",
@@ -159,6 +168,14 @@ SCENARIO = Route(
     title="Scenario history",
     icon=":material/timeline:",
     params=(params.PLAN, params.SCENARIO, params.WINDOW, params.TZ),
+)
+
+KNOWN = Route(
+    script="app_pages/known.py",
+    url_path="known",
+    title="Known failures",
+    icon=":material/bookmark:",
+    params=(params.MARKS, params.TZ),
 )
 
 ALL: tuple[Route, ...] = tuple(route for route in globals().values() if isinstance(route, Route))

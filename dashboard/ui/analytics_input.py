@@ -75,11 +75,15 @@ def load_window(
     window: int,
     project: int | None = None,
     plan: int | None = None,
+    leave_out: frozenset[int] = frozenset(),
 ) -> AnalyticsInput:
     """The lookback's executions (one project's or plan's, or all) and the results of each
-    plan's last `window` finished executions among them; the page stops after showing why
-    they could not be loaded."""
+    plan's last `window` finished executions among them, those of `leave_out` (outages) left
+    out before the window is counted; the page stops after showing why they could not be
+    loaded."""
     executions = lookback_executions(connection, now=now, project=project, plan=plan)
+    if leave_out:
+        executions = executions[~executions["execution_id"].isin(leave_out)]
     scoped, chosen = _window_of(executions, window, plan)
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)

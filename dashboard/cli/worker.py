@@ -33,6 +33,7 @@ from datetime import time as time_of_day
 from types import FrameType
 from typing import Any
 
+from dashboard.cli.alerts import AlertOptions, alert_pass
 from dashboard.cli.common import (
     INTERRUPTED,
     OK,
@@ -187,9 +188,10 @@ def run_once(
     *,
     stop: Stop,
     digest: DigestSchedule | None = None,
+    alerts: AlertOptions | None = None,
 ) -> int:
-    """One pass over every connection (from cron), then the digest if it is due; the worst
-    exit code of the passes."""
+    """One pass over every connection (from cron), each followed by its alerts, then the digest
+    if it is due; the worst exit code of the passes."""
     worst = OK
     try:
         for target in targets:
@@ -197,6 +199,9 @@ def run_once(
                 line = sync_pass(target, args, secrets, env)
             log(line.text)
             worst = max(worst, line.code)
+            if alerts is not None:
+                with stop.in_pass():
+                    log(alert_pass(alerts, target, secrets, env, wait=args.wait))
         if digest is not None:
             with stop.in_pass():
                 send_if_due(digest, targets[0], secrets, env, wait=args.wait)
@@ -215,6 +220,7 @@ def run_every(
     every: float,
     stop: Stop,
     digest: DigestSchedule | None,
+    alerts: AlertOptions | None = None,
 ) -> int:
     """Pass after pass until a stop is requested; 0 on a clean stop."""
     names = ", ".join(t.name for t in targets)
@@ -226,6 +232,9 @@ def run_every(
                 with stop.in_pass():
                     line = sync_pass(target, args, secrets, env)
                 log(line.text)
+                if alerts is not None:
+                    with stop.in_pass():
+                        log(alert_pass(alerts, target, secrets, env, wait=args.wait))
             if digest is not None:
                 with stop.in_pass():
                     send_if_due(digest, targets[0], secrets, env, wait=args.wait)

@@ -43,8 +43,9 @@ class PlanService:
     runs: list[Run] = field(default_factory=list)
     polls: int = 0  # executions requests answered
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # The first execution started this long ago, the next ones an hour apart.
     origin: datetime = field(
-        default_factory=lambda: (datetime.now(UTC) - timedelta(days=2)).replace(
+        default_factory=lambda: (datetime.now(UTC) - timedelta(hours=20)).replace(
             second=0, microsecond=0
         )
     )

@@ -17,6 +17,10 @@ however many workers share the store: the check, the sending and the note of the
 under the store's "digest" lock (an advisory lock on PostgreSQL, a `flock` beside a DuckDB
 file), so a second worker waits, then finds the day sent. (A worker killed between sending and
 noting the day sends it again on its next pass: a repeat, never a loss.)
+
+With `--alerts-to URL` each connection's sync is followed by its alerts (`cli.alerts`): one
+message per change found in the stored history, noted in the store so that it is sent once
+however many workers share it.
 """
 
 from __future__ import annotations

@@ -240,7 +240,9 @@ def alert_pass(
     where = f"alerts of {target.name}"
     try:
         store = open_store(connection, secrets, env, wait=wait)
-        with store:
+        # Noting and sending under one lock: two workers neither note one change at once nor
+        # send what the other is sending.
+        with store, store.exclusive(ALERTS_LOCK, wait=wait):
             changes = found_changes(store, connection.company_id, options, at)
             new = store.note_alerts(
                 [
@@ -260,8 +262,7 @@ def alert_pass(
             if is_quiet(options, at):
                 pending = len(store.pending_alerts())
                 return f"{where}: {new} new, {pending} held for the quiet hours"
-            with store.exclusive(ALERTS_LOCK, wait=wait):
-                sent, refused = _send_pending(store, options, at)
+            sent, refused = _send_pending(store, options, at)
     except CliError as error:
         return f"{where}: not sent: {error}"
     except StoreError as error:

@@ -302,3 +302,48 @@ def test_two_worker_processes_on_one_store_send_one_message_per_change(
     sent = [line for w in workers for line in w.lines if "alerts of default:" in line]
     assert sum(" 1 sent" in line for line in sent) == 2, "\n".join(sent)
     assert "plan-service-token" not in "\n".join(line for w in workers for line in w.lines)
+
+
+@pytest.fixture(params=["duckdb", "postgresql"])
+def store_env(
+    request: pytest.FixtureRequest, service: PlanService, tmp_path: Path
+) -> Iterator[dict[str, str]]:
+    """The service, and where the store is: a DuckDB file in a folder of the test, or PostgreSQL."""
+    if request.param == "duckdb":
+        yield {**service_env(service), "QA_DASHBOARD_CACHE_DIR": str(tmp_path / "stores")}
+        return
+    from dashboard.data.store.pg_pool import close_pool
+
+    url: str = request.getfixturevalue("pg_url")
+    yield {**service_env(service), "QA_DASHBOARD_STORE_URL": url}
+    close_pool(url)
+
+
+def test_two_senders_at_once_on_one_store_send_each_change_once(
+    service: PlanService, store_env: dict[str, str], receiver: Receiver
+) -> None:
+    import threading
+
+    service.add(*GREEN)
+    service.add(*RED)
+    sync(store_env, receiver, "--alerts-on", "none")  # the store holds the history
+    connection = resolve(session=None, secrets={}, env=store_env).connection
+    assert connection is not None
+    options = AlertOptions(to=receiver.url("alerts"), dashboard_url=DASHBOARD, choice=AlertChoice())
+    target = Target("default", connection)
+    barrier = threading.Barrier(2)
+    lines: list[str] = []
+
+    def sender() -> None:
+        barrier.wait()
+        lines.append(alert_pass(options, target, {}, store_env, wait=120.0))
+
+    threads = [threading.Thread(target=sender) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert titles(receiver) == ["Red: plan 5 “Checkout” failed"]
+    assert sorted(line.rsplit(", ", 1)[-1] for line in lines) == ["0 sent", "1 sent"], lines
+    with open_for(connection, secrets={}, env=store_env) as store:
+        assert store.alert_counts() == (1, 1)

@@ -1,8 +1,8 @@
 """What the worker announced: the alerts table, so that a change is announced once however many
 workers share the store and however often they look.
 
-A pass notes every change it finds (`note_alerts`: a key already there is left alone), then,
-under the store's "alerts" lock (`StoreLease.exclusive`), sends each pending one and notes it
+Under the store's "alerts" lock (`StoreLease.exclusive`), a pass notes every change it finds
+(`note_alerts`: a key already there is left alone), then sends each pending one and notes it
 announced (`announced`) right after its message was accepted. A destination that refuses leaves
 it pending for the next pass; a second worker waits for the lock, then finds nothing pending.
 (A worker killed between a message accepted and its note sends that one again: a repeat, never

@@ -19,21 +19,22 @@ ScenarioLink = Callable[[int, int], str]
 ResultsLink = Callable[[int, "int | None", "datetime | None"], str]
 
 COLUMNS = (
-    "Started",
     "Plan",
     "Scenario",
     "Environment",
+    "Failure group",
+    "Failing since",
     "State",
     "Results",
     "History",
-    "Failing since",
-    "Failure group",
+    "Started",
     "Message",
     "Node log",
     "Executor log",
 )
-"""In the order a lead reads them: what failed where, its evidence a click away, then since
-when and the words (the widest) before the logs."""
+"""In the order a lead reads them: what failed where and how (its failure group), since when
+and in which state, all in view at 1440x900; its evidence a click away; then when this
+execution ran and the words (the widest) before the logs."""
 
 
 def since_text(since: object, bound: object, in_a_row: object, tz: str) -> str:
@@ -99,7 +100,7 @@ def failures_display(
             "Node log": [_link(v) for v in rows["node_log"]],
             "Executor log": [_link(v) for v in rows["executor_log"]],
         }
-    )
+    )[list(COLUMNS)]
 
 
 def basis_caption(basis: Basis, *, today: date, scope: str, window: int) -> str:

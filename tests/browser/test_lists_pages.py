@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from sandbox.data import planted
 from tests.browser import screen
 from tests.browser.harness import Secrets, StreamlitServer
-from tests.browser.test_analytics_pages import csv_matches, download, grid_with, reopens
+from tests.browser.test_analytics_pages import csv_matches, download, grid_with, grids, reopens
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +69,10 @@ def test_states_page_shows_the_planted_states_downloads_and_links_to_history(
     screen.main(page).get_by_role("button", name="Apply").click()
     expect(page).to_have_url(re.compile(r"[?&]broken_runs=3(&|$)"))
     screen.wait_until_idle(page)
+    # Applied, there is nothing left to preview: the counts under the settings in use only.
+    applied = grid_with(page, "Scenarios")
+    applied.expect_rows(1)
+    assert applied.column("Scenarios") == ["now"]
     reopens(new_page, page, secrets)
 
 
@@ -149,3 +153,32 @@ def test_time_to_green_page_shows_the_red_plans_downloads_and_compares(
     expect(screen.main(compared)).to_contain_text("SAFARI 18 / macOS new")
     screen.expect_no_failure_shown(compared)
     reopens(new_page, page, secrets)
+
+
+# Per new page: the columns of each table a lead reads first, which must be in view without
+# scrolling sideways on a 1440x900 screen (the widest text and the logs may run off to the right).
+KEY_COLUMNS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "states?state=flaky,environment-specific": (("Plan", "Scenario", "State", "History", "Why"),),
+    "failures?range=24h": (
+        ("Plan", "Scenario", "Environment", "Failure group", "Failing since", "State"),
+    ),
+    "slower": (("Plan", "Scenario", "Slower by", "History", "Evidence"),),
+    f"time-to-green?plan={planted.STILL_FAILING_PLAN}": (
+        ("Plan", "Now", "Time to green, 30 d", "Time to green, 90 d", "Trend"),
+        ("Plan", "Red from", "How long", "Executions", "First red", "What changed"),
+    ),
+}
+
+
+@pytest.mark.parametrize("address", list(KEY_COLUMNS))
+def test_the_key_columns_are_in_view_at_1440x900(
+    page: Page, dashboard: StreamlitServer, address: str
+) -> None:
+    page.set_viewport_size({"width": 1440, "height": 900})
+    join = "&" if "?" in address else "?"
+    screen.open_app(page, f"{dashboard.url}/{address}{join}tz=UTC")
+    shown = [grid.headers() for grid in grids(page)]
+    for needed in KEY_COLUMNS[address]:
+        assert any(set(needed) <= set(headers) for headers in shown), (
+            f"no table shows all of {needed} at 1440x900; in view: {shown}"
+        )

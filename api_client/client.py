@@ -177,8 +177,13 @@ class ApiClient:
 
     # -- operations --------------------------------------------------------------------------
 
-    def test_results(self, execution_id: int, scenario_id: int) -> RecordList[TestResult]:
-        """Results of one scenario in one execution (spec 4.1), one per environment it ran on."""
+    def test_results(
+        self, execution_id: int, scenario_id: int, *, stop: threading.Event | None = None
+    ) -> RecordList[TestResult]:
+        """Results of one scenario in one execution (spec 4.1), one per environment it ran on.
+
+        Setting `stop` (from another thread) abandons the call at its next chunk or back-off:
+        it raises `Abandoned`, for a caller that no longer waits for the answer."""
         require_positive_id("execution_id", execution_id)
         require_positive_id("scenario_id", scenario_id)
         operation = Operation.TEST_RESULTS
@@ -190,6 +195,7 @@ class ApiClient:
             parse=lambda body: records_from_json(
                 TestResult, body, operation=operation, strict=self._strict
             ),
+            stop=stop,
         )
 
     def executions(

@@ -1,8 +1,7 @@
 """`python -m dashboard ...`: the command line lives in `dashboard.cli`."""
 
-import sys
-
 from dashboard.cli import main
+from dashboard.cli.worker import leave
 
 if __name__ == "__main__":
-    sys.exit(main())
+    leave(main())

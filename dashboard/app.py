@@ -42,8 +42,10 @@ def main() -> None:
             for route in routes.ALL
         ]
     )
-    sidebar.sidebar(session.current_connection())
-    page.run()
+    conn = session.current_connection()
+    with session.page_area(conn):
+        sidebar.sidebar(conn)
+        page.run()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ Behaviours (`BEHAVIOURS` lists them):
 - `failing-page-2`: as `slow-later-pages`, but page 2 is answered at once with a 500.
 - `max-size-<n>` (e.g. `max-size-100`): healthy, but a filter request with `size` above n is
   answered `400 INVALID_REQUEST`, as a service with a page-size limit would.
+- `drip-results`: healthy plans and executions (all finished), but every results request drips.
+- `silent-results`: as `drip-results`, but a results request gets its headers and then not a
+  byte more until the client hangs up.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ BEHAVIOURS = (
     "slow-later-pages",
     "failing-page-2",
     "max-size-<n>",
+    "drip-results",
+    "silent-results",
 )
 
 
@@ -180,6 +185,8 @@ class _Handler(BaseHTTPRequestHandler):
         if path.endswith("/plans/lazy"):
             return self._json(200, [TEST_PLAN])
         if "/results/execution/" in path:
+            if behaviour in ("drip-results", "silent-results"):
+                return self._drip(silent=behaviour == "silent-results")
             return self._json(200, [TEST_RESULT])
         if not path.endswith("/executions/filter"):
             return self._json(404, {"error": "NOT_FOUND", "message": "no such path"})
@@ -226,8 +233,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _drip(self) -> None:
-        """A body promised at a megabyte, sent a byte at a time until the client gives up."""
+    def _drip(self, *, silent: bool = False) -> None:
+        """A body promised at a megabyte, sent a byte at a time until the client gives up (or,
+        `silent`, its first byte and then nothing until the client hangs up)."""
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", "1000000")
@@ -236,6 +244,11 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self.wfile.write(b"[")
             self.wfile.flush()
+            if silent:
+                self.connection.settimeout(None)
+                while not self.service.stopping.is_set() and self.rfile.read(1):
+                    pass  # the client sends nothing more: this returns when it hangs up
+                return
             while not self.service.stopping.wait(self.service.drip_interval):
                 self.wfile.write(b" ")
                 self.wfile.flush()

@@ -103,7 +103,8 @@ def scenario_history(
         results["execution_id"].isin(mine["execution_id"]) & (results["scenario_id"] == scenario_id)
     ]
     cells = result_cells(chosen)
-    cells["execution_start"] = cells["execution_id"].map(starts)
+    # Not `Series.map`, which fails on an empty mapping of times (a plan with no executions).
+    cells["execution_start"] = starts.reindex(cells["execution_id"]).set_axis(cells.index)
     for column in ("runtime_s", "message", "node_log", "executor_log"):
         if column not in cells.columns:
             cells[column] = pd.NA

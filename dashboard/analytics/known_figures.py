@@ -165,3 +165,36 @@ def groups_with_known(
         mark_id=groups["signature"].map(top["mark_id"]).astype("str").to_numpy(),
         ticket=groups["signature"].map(top["ticket"]).astype("str").to_numpy(),
     )
+
+
+def compare_with_known(cells: pd.DataFrame, known: pd.DataFrame) -> pd.DataFrame:
+    """The comparison's cells (`compare.COMPARE_COLUMNS`) with whether the after side's failure
+    is known (`known`: `marks.known_cells` of the compared results) and the ticket of the mark
+    covering it: `known` (bool) and `ticket` (str) added."""
+    require_columns(cells, ("after_execution_id", "scenario_id", "env_key"), "known comparison")
+    covered = known[known["known"].astype(bool)]
+    tickets = {
+        (int(e), int(s), str(k)): t
+        for e, s, k, t in zip(
+            covered["execution_id"],
+            covered["scenario_id"],
+            covered["env_key"],
+            covered["ticket"],
+            strict=True,
+        )
+        if not pd.isna(s)
+    }
+    keys = [
+        None if pd.isna(s) else (int(e), int(s), str(k))
+        for e, s, k in zip(
+            cells["after_execution_id"], cells["scenario_id"], cells["env_key"], strict=True
+        )
+    ]
+    return cells.assign(
+        known=[key in tickets for key in keys],
+        ticket=pd.Series(
+            [tickets.get(key) if key in tickets else pd.NA for key in keys],
+            index=cells.index,
+            dtype="str",
+        ),
+    )

@@ -349,7 +349,9 @@ def mark_evidence(
     summed = latest.groupby("mark_id").agg(
         runs=("execution_id", "size"), failures=("failed", "sum"), since=("start", "min")
     )
-    last_failed = every[every["failed"]].groupby("mark_id")["start"].max().rename("last_failed")
+    # An empty frame's "failed" is of object dtype: as a bool mask it selects rows, not columns.
+    failed = every["failed"].astype("bool").to_numpy()
+    last_failed = every[failed].groupby("mark_id")["start"].max().rename("last_failed")
     out = failures[["mark_id"]].join(summed, on="mark_id").join(last_failed, on="mark_id")
     out["runs"] = out["runs"].fillna(0).astype("int64")
     out["failures"] = out["failures"].fillna(0).astype("int64")

@@ -119,7 +119,7 @@ def plan_states(executions: pd.DataFrame) -> pd.DataFrame:
 
     # The streak: walk back from the latest judged execution while the outcome stays the same.
     newest_first = judged.assign(_back=back).sort_values(["plan_id", "_back"], kind="stable")
-    same = newest_first["outcome"] == newest_first["plan_id"].map(latest["outcome"])
+    same = newest_first["outcome"] == _per_row(newest_first, latest["outcome"])
     in_streak = ~(~same).groupby(newest_first["plan_id"]).cummax()
     streak = newest_first[in_streak]
     out["streak"] = streak.groupby("plan_id").size()
@@ -137,9 +137,15 @@ def plan_states(executions: pd.DataFrame) -> pd.DataFrame:
         out["last_fully_green_start"] = pd.NaT
 
     # A running execution newer than the latest verdict is the one the plan is waiting for.
-    after = frame["start"] > frame["plan_id"].map(latest["start"])
-    waiting = frame[~finished & (after | frame["plan_id"].map(latest["start"]).isna())]
+    latest_start = _per_row(frame, latest["start"])
+    waiting = frame[~finished & ((frame["start"] > latest_start) | latest_start.isna())]
     running = waiting.drop_duplicates("plan_id", keep="last").set_index("plan_id")
     out["running_execution_id"] = running["execution_id"]
     out["running_start"] = running["start"]
     return typed(out.reset_index(), PLAN_STATE_COLUMNS)
+
+
+def _per_row(frame: pd.DataFrame, by_plan: pd.Series) -> pd.Series:
+    """`by_plan` (indexed by plan id) read for each row of `frame` by its plan id. Not
+    `Series.map`, which turns an empty datetime mapping into floats and fails."""
+    return by_plan.reindex(frame["plan_id"]).set_axis(frame.index)

@@ -4,15 +4,20 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import compare as compare_analytics
+from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import what_changed
+from dashboard.analytics.known_figures import compare_with_known
+from dashboard.analytics.outcomes import FAIL
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
+from dashboard.present import known as known_words
 from dashboard.present import what_changed as changes_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
-from dashboard.ui import analytics_input, notices
+from dashboard.ui import analytics_input, marking, notices
+from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 from dashboard.ui.zones import viewer_zone
@@ -108,7 +113,24 @@ with st.container(border=True):
 if any(n for _, n in comparison.counts):
     st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
 
-cells = comparison.cells
+# The after side's failures a mark covers are told apart (the counts above keep them all).
+triage = triage_view.triage_of(connection, None, now=now, state=state)
+cells = compare_with_known(
+    comparison.cells, mark_analytics.known_cells(fan_out.results, triage.marks)
+)
+notices.caption(compare_view.known_caption(cells))
+failing = cells[cells["after_outcome"] == FAIL]
+marking.notice(triage.ledger)
+marking.mark_form(
+    "compare",
+    known_words.scenario_choices(
+        zip(failing["plan_id"], failing["scenario_id"], failing["environment"], strict=True),
+        page.plan_names,
+    ),
+    ledger=triage.ledger,
+    connection=connection,
+    now=now,
+)
 if state.only_changes:
     cells = compare_analytics.only_changes(cells)
     if cells.empty:

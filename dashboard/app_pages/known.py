@@ -45,6 +45,8 @@ keep = words.filter_rows(states, evidence, state.mark_filter).to_numpy()
 chosen = marks[keep]
 
 st.subheader("Marks", divider="gray")
+# A closed mark leaves the open ones: what closing it did is said here, not in its block.
+marking.flash("known.closed")
 notices.caption(words.filter_words(state.mark_filter, len(chosen), len(marks)))
 notices.caption(words.evidence_caption(DEFAULT_WINDOW))
 table(
@@ -90,6 +92,7 @@ for position, mark in enumerate(chosen.head(DETAILED).to_dict("records")):
                     now=now,
                     label="Close: looks fixed" if fixed else "Close",
                     reason=words.looks_fixed_reason(found, tz) if fixed and found else None,
+                    said_at="known.closed",
                 )
             with right:
                 marking.change_form(

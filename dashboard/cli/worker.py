@@ -4,10 +4,13 @@ It keeps the history store of one or several connections current, so viewers nev
 service for finished history: a pass syncs each connection in turn, writes one log line per
 connection (counts and duration, never a token), then sleeps until the next pass is due.
 
-SIGTERM and SIGINT stop it cleanly within seconds, even mid-pass: the signal raises `Stopped`
-in the main thread, which ends the fan-out (requests not started are dropped, the few in flight
-are awaited, what was fetched is stored) and leaves the store consistent, as every step is one
-transaction. Between passes the sleep simply ends. The exit code is then 0.
+SIGTERM and SIGINT stop it within seconds whatever the service does, even mid-pass: the signal
+raises `Stopped` in the main thread, which ends the fan-out (requests not started are dropped,
+those in flight are abandoned at their next chunk and not waited for, what was fetched is
+stored) and leaves the store consistent, as every step is one transaction. Between passes the
+sleep simply ends. The exit code is then 0. A request the service holds without sending a byte
+cannot be interrupted until its read times out, so the process then ends without waiting for
+the threads still holding one (`leave`): all they could bring would be thrown away.
 
 With `--digest-at 09:15 --digest-to URL` it also sends the standup digest of its first
 connection once a day, at or after that local time, on the days of `--digest-weekdays` (Monday
@@ -26,7 +29,9 @@ however many workers share it.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -96,6 +101,8 @@ class Stop:
         return self.event.is_set()
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
+        global _stopped_by_signal
+        _stopped_by_signal = True
         first = not self.event.is_set()
         self.signal_name = signal.Signals(signum).name
         self.event.set()
@@ -116,6 +123,26 @@ class Stop:
     def sleep(self, seconds: float) -> bool:
         """Sleep up to `seconds`; True when a stop was requested meanwhile."""
         return self.event.wait(max(0.0, seconds))
+
+
+_stopped_by_signal = False
+
+
+def leave(code: int) -> None:
+    """End the process with `code`. After a stop, threads may still hold requests the fan-out
+    abandoned (a silent service holds a read until it times out, a minute later): everything
+    worth keeping is stored and the store closed, so the process ends without joining them.
+    Otherwise it exits as usual."""
+    stray = [
+        thread
+        for thread in threading.enumerate()
+        if thread is not threading.main_thread() and not thread.daemon and thread.is_alive()
+    ]
+    if _stopped_by_signal and stray:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 @dataclass(frozen=True)

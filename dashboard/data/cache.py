@@ -27,9 +27,10 @@ import pandas as pd
 import streamlit as st
 
 from api_client import ExecutionQuery
+from api_client.operations import Operation
 from dashboard.columns.cells import time_extent
 from dashboard.data import cache_connection, cache_history, demo, frames, live, results_fanout
-from dashboard.data.cache_connection import BY_GENERATION, data_key
+from dashboard.data.cache_connection import BY_GENERATION, data_key, one_budget
 
 # What pages use of the two modules beneath, named here so a page needs this module only.
 from dashboard.data.cache_connection import DATA_TTL as DATA_TTL
@@ -56,11 +57,13 @@ def demo_service() -> demo.DemoService:
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner="Loading test plans…")
+@one_budget(Operation.PLANS)
 def plans(connection: Connection, *, active_only: bool) -> live.PlansData:
     return live.load_plans(client(connection), active_only=active_only)
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
+@one_budget(Operation.EXECUTIONS)
 def executions(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
     # The bar is created inside the cached function so Streamlit can replay it on a cache hit
     # (where it is emptied at once); a bar created by the caller could not be replayed.
@@ -142,6 +145,7 @@ def execution_results(
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
+@one_budget(Operation.TEST_RESULTS)
 def _results_by_id(
     connection: Connection, execution_id: int, plan_id: int | None
 ) -> live.ResultsData:
@@ -216,6 +220,7 @@ def find_execution(
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
+@one_budget(Operation.TEST_RESULTS)
 def _fan_out(
     connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]
 ) -> FanOut:
@@ -302,6 +307,7 @@ def refresh(connection: Connection, *, now: float | None = None) -> bool:
     if advanced:
         cache_connection.STORE_ACCESS.forget(connection)
         cache_history.OPEN_FAILURES.forget(connection.fingerprint)
+        cache_connection.TIMEOUTS.forget(connection.fingerprint)
     return advanced
 
 
@@ -317,6 +323,7 @@ def clear_all() -> None:
     said about them (tests start from the service with this)."""
     cache_history.forget_all()
     cache_connection.STORE_ACCESS.forget_all()
+    cache_connection.TIMEOUTS.forget_all()
     plans.clear()
     executions.clear()
     LOADED.forget()

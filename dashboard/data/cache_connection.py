@@ -18,17 +18,22 @@ its own in their place.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
-from api_client import ApiClient
+from api_client import ApiClient, ApiTimeoutError
 from api_client.errors import RequestValidationError
+from api_client.operations import Operation
+from dashboard.data import service_budget
 from dashboard.data.connection import Connection, api_client
 from dashboard.data.store import access as store_access
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 DATA_TTL = timedelta(minutes=5)
 """How long loaded data is reused before it is fetched again (Refresh fetches at once)."""
@@ -103,14 +108,45 @@ def client(connection: Connection) -> ApiClient:
     return api_client(connection, timeout=30.0, max_retries=3)
 
 
+TIMEOUTS = service_budget.RecentTimeouts()
+"""Connections whose service just timed out: their requests wait (`service_budget`)."""
+
+
+def one_budget(operation: Operation) -> Callable[[F], F]:
+    """A loader of `operation` that sends nothing while its connection's service has just
+    timed out (the page has spent its time budget), and notes a timeout of its own."""
+
+    def decorate(load: F) -> F:
+        @functools.wraps(load)
+        def within_budget(connection: Connection, *args: Any, **kwargs: Any) -> Any:
+            retry_in = TIMEOUTS.retry_in(connection.fingerprint)
+            if retry_in is not None:
+                raise service_budget.timed_out(operation, retry_in)
+            try:
+                return load(connection, *args, **kwargs)
+            except ApiTimeoutError:
+                TIMEOUTS.note(connection.fingerprint)
+                raise
+
+        return within_budget  # type: ignore[return-value]
+
+    return decorate
+
+
 def _ask_service(connection: Connection) -> store_access.Access:
+    if TIMEOUTS.retry_in(connection.fingerprint) is not None:
+        # The service just timed out: the page has spent its time on it (`service_budget`).
+        return store_access.Access(False, "unchecked", definitive=False, timed_out=True)
     try:
         api = client(connection)
     except RequestValidationError:
         # A credential the client will not send (a space in the token) is refused here; the
         # page says why through its own request.
         return store_access.Access(False, "refused")
-    return store_access.ask_service(connection, api)
+    answer = store_access.ask_service(connection, api)
+    if answer.timed_out:
+        TIMEOUTS.note(connection.fingerprint)
+    return answer
 
 
 STORE_ACCESS = store_access.AccessChecks(_ask_service)

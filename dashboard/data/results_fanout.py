@@ -17,6 +17,7 @@ error is raised for the caller to word, instead of being met once per pair. What
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -220,11 +221,13 @@ def _fetch_all(
     done = 0
     pool = ThreadPoolExecutor(max_workers=min(max_concurrency, total))
     pending: dict[Future[Sequence[TestResult]], Pair] = {}
+    abandon = threading.Event()
+    completed = False
 
     def submit_next() -> None:
         pair = next(queue, None)
         if pair is not None:
-            pending[pool.submit(client.test_results, *pair)] = pair
+            pending[pool.submit(client.test_results, *pair, stop=abandon)] = pair
 
     try:
         # A window of requests in flight, not one future per pair: a stop leaves little behind.
@@ -251,9 +254,14 @@ def _fetch_all(
                 or time.monotonic() - state.last_flush >= FLUSH_SECONDS
             ):
                 _flush(state)
+        completed = True
     finally:
-        # On a stop, requests not yet started are dropped rather than waited for.
-        pool.shutdown(wait=True, cancel_futures=True)
+        # On a stop (a signal, a page's rerun, a refusal), requests not yet started are
+        # dropped and those in flight end at their next chunk; nobody waits for them, as a
+        # service that drips or goes silent would hold each one up to the client's deadline.
+        if not completed:
+            abandon.set()
+        pool.shutdown(wait=completed, cancel_futures=True)
 
 
 def _take(state: _Progress, pair: Pair, records: Sequence[TestResult], *, finished: bool) -> None:

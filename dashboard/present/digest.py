@@ -1,22 +1,29 @@
 """The standup digest as Markdown for a team chat: one line per item, each with its links.
 
 The page's "Copy for chat" and the command line print the same text. Names from the service
-are escaped so that a plan called "*smoke*" reads as itself; links come from `link_for`, so
-this module knows no URL layout. Times are shown in the window's zone.
+go through `chat_text`: a plan called "*smoke*" reads as itself, one called "@channel" or
+"https://evil.example" mentions and links nobody, and a right-to-left override shows as the
+pages show it. Links come from `link_for`, so this module knows no URL layout. Times are shown
+in the window's zone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
 from dashboard.analytics.standup import StandupDigest
+from dashboard.analytics.standup_triage import StandupTriage
 from dashboard.columns.cells import EN_DASH
+from dashboard.present import known
 from dashboard.present.formatting import (
+    WORD_JOINER,
     escape_chat_markdown,
     human_duration,
     percent,
+    visible_text,
     weekday_time,
 )
 
@@ -34,6 +41,19 @@ EMPTY_TEXTS = {
 }
 MINUS = "\u2212"
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "\n": "", "\r": ""}
+
+
+# Where a chat makes a link or a mention of plain text: a URL's "://", a dot inside a word (a
+# bare domain: "evil.example", "www.evil.example"), an "@" before a word (@channel, @here, @all,
+# @everyone, an address) and Slack's "<!channel>" / "<@U123>" forms.
+_CHAT_SEAMS = re.compile(r"(?<=:)(?=//)|(?<=\w)(?=\.\w)|(?<=@)(?=\w)|(?<=<)(?=[!@#])")
+
+
+def chat_text(value: object) -> str:
+    """Text from the service as a chat message shows it: the pages' visible-text rule (nothing
+    reorders or hides text; one line), no chat Markdown, and never a link or a mention: a
+    `WORD_JOINER` sits in each place a chat would start one, so it reads the same."""
+    return escape_chat_markdown(_CHAT_SEAMS.sub(WORD_JOINER, visible_text(value, one_line=True)))
 
 
 def _no_links(kind: str, ident: int) -> str | None:
@@ -54,7 +74,7 @@ def _duration(ms: float) -> str:
 def _plan(row: object, link_for: LinkFor) -> str:
     plan_id = int(row.plan_id)  # type: ignore[attr-defined]
     name = row.plan  # type: ignore[attr-defined]
-    label = escape_chat_markdown(name) if isinstance(name, str) and name else f"Plan {plan_id}"
+    label = chat_text(name) if isinstance(name, str) and name else f"Plan {plan_id}"
     return _link(label, link_for("plan", plan_id))
 
 
@@ -75,14 +95,18 @@ def digest_markdown(
     *,
     link_for: LinkFor = _no_links,
     limit: int | None = None,
+    triage: StandupTriage | None = None,
+    plan_names: Mapping[int, str] | None = None,
 ) -> str:
     """The digest as Markdown lines: a heading line, the activity line, then each section
     with a bold title and one bullet per item (or its "Nothing ..." line). With `limit`, a
-    section shows that many items and then "and N more"."""
+    section shows that many items and then "and N more". With `triage` (the digest once marks
+    are applied, `analytics.standup_triage`), what it folded away: one line per mark with its
+    ticket, one per outage, and the marks that expire soon."""
     tz = digest.window.tz
     lines = [
         f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
-        f"{weekday_time(digest.window.end, tz)}, {escape_chat_markdown(tz)})",
+        f"{weekday_time(digest.window.end, tz)}, {chat_text(tz)})",
         _activity(digest),
     ]
     sections = {
@@ -129,6 +153,8 @@ def digest_markdown(
         lines.extend(f"- {item}" for item in shown)
         if len(items) > len(shown):
             lines.append(f"- and {len(items) - len(shown)} more")
+    if triage is not None:
+        lines.extend(_folded(triage, plan_names or {}, tz, limit))
     running = digest.running
     if len(running):
         names = ", ".join(
@@ -138,6 +164,40 @@ def digest_markdown(
         lines.append("")
         lines.append(f"_Running now, judged on their latest finished execution: {names}_")
     return "\n".join(lines) + "\n"
+
+
+def _folded(
+    triage: StandupTriage, plan_names: Mapping[int, str], tz: str, limit: int | None
+) -> list[str]:
+    """The known, outage and expiring lines, each section only when it has items."""
+    sections = {
+        "Known": [
+            _link(
+                chat_text(known.known_line(row)),
+                row["ticket"] if isinstance(row["ticket"], str) else None,
+            )
+            for row in triage.known.to_dict("records")
+        ],
+        "Outages (left out of the figures above)"
+        if triage.outages_left_out
+        else "Outages (counted above)": [
+            chat_text(known.outage_line(row, plan_names, tz))
+            for row in triage.outages.to_dict("records")
+        ],
+        "Marks expiring soon": [
+            chat_text(known.expiring_line(row, plan_names))
+            for row in triage.expiring.to_dict("records")
+        ],
+    }
+    lines: list[str] = []
+    for title, items in sections.items():
+        if not items:
+            continue
+        shown = items if limit is None else items[:limit]
+        lines += ["", f"**{title}**", *(f"- {item}" for item in shown)]
+        if len(items) > len(shown):
+            lines.append(f"- and {len(items) - len(shown)} more")
+    return lines
 
 
 def _activity(digest: StandupDigest) -> str:
@@ -162,10 +222,8 @@ def _newly_failing(digest: StandupDigest, link_for: LinkFor) -> list[str] | None
     lines = []
     keys = ["plan_id", "plan", "scenario_id", "execution_id"]
     for (plan_id, plan, scenario, execution), rows in newly.groupby(keys, sort=False, dropna=False):
-        label = (
-            escape_chat_markdown(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
-        )
-        envs = ", ".join(escape_chat_markdown(e) for e in rows["environment"])
+        label = chat_text(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
+        envs = ", ".join(chat_text(e) for e in rows["environment"])
         lines.append(
             f"{_link(label, link_for('plan', int(plan_id)))}: scenario {int(scenario)} on "
             f"{envs} ({_execution(execution, link_for)})"

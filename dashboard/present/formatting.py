@@ -6,6 +6,7 @@ Nothing here imports Streamlit, so every rule is unit-tested directly.
 from __future__ import annotations
 
 import math
+import re
 import string
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -31,6 +32,19 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 # What chat Markdown (Slack, Teams, Mattermost, CommonMark) would read as formatting or a link.
 _CHAT_MARKDOWN_SPECIALS = frozenset("\\`*_[]<>|~#")
+WORD_JOINER = "\u2060"
+"""An invisible character that joins what is around it: put inside a link's shape ("https:",
+WJ, "//"), it keeps the text as written while no renderer sees a link there any more."""
+# Where GitHub-flavoured Markdown sees a bare link even in escaped text (Streamlit's renderer
+# links it after the escapes are read): after "://"'s colon, between "www" and its dot, and
+# after an address's "@".
+_AUTOLINK_SEAMS = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)(?=[-\w])", re.IGNORECASE)
+
+
+def break_autolinks(text: str) -> str:
+    """`text` with a `WORD_JOINER` where Markdown would start a bare link (http://, https://,
+    www., an e-mail address or mailto:), so it reads the same and is never a link."""
+    return _AUTOLINK_SEAMS.sub(WORD_JOINER, text)
 
 
 def escape_markdown(text: object) -> str:
@@ -38,9 +52,10 @@ def escape_markdown(text: object) -> str:
 
     Every ASCII punctuation mark is backslash-escaped (CommonMark allows escaping any of them),
     which also disarms Streamlit's own directives (`:red[...]`, `:material/icon:`, `$...$`) and
-    raw HTML tags. Line breaks become spaces, so a name cannot start a heading or a list.
+    raw HTML tags. Line breaks become spaces, so a name cannot start a heading or a list. Escapes
+    do not stop a bare URL or address from becoming a link, so `break_autolinks` does.
     """
-    flat = " ".join(str(text).split())
+    flat = break_autolinks(" ".join(str(text).split()))
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in flat)
 
 

@@ -22,12 +22,13 @@ from dashboard.analytics.marks import (
     EXPIRING,
     LOOKS_FIXED_RUNS,
     OPEN,
+    KnownSplit,
 )
 from dashboard.analytics.outages import CONFIRMED, OUTAGE_MIN_RESULTS, OUTAGE_SHARE
 from dashboard.columns import marks as columns
 from dashboard.columns.cells import EN_DASH
 from dashboard.data.store.marks import MarkTarget
-from dashboard.present.formatting import plural, visible_text, weekday_time
+from dashboard.present.formatting import percent, plural, visible_text, weekday_time
 
 
 class MarkFilter(StrEnum):
@@ -151,7 +152,7 @@ def expiring_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> 
     last = pd.Timestamp(mark["expires_on"])
     return (
         f"{name} ({target_text(mark, plan_names)}) stops applying {when}: its last day is "
-        f"{last:%a %d %b}"
+        f"{last:%a} {last.day} {last:%b}"
     )
 
 
@@ -194,6 +195,17 @@ def known_caption(known: int, failed: int, *, counted_from: str | None = None) -
         f"{failed - known:,} unresolved. " + KNOWN_RULE
     )
     return text + (f" Counted in {counted_from}." if counted_from else "")
+
+
+def split_caption(split: KnownSplit) -> str:
+    """ "Failures in the finished executions: 18 unresolved, 27 known. Pass rate without known
+    failures 93.1 % (with them 88.0 %)." and the rule."""
+    return (
+        f"Failures in the finished executions: {split.failed - split.known:,} unresolved, "
+        f"{split.known:,} known. Pass rate without known failures "
+        f"{percent(split.pass_rate_without_known)} (with them {percent(split.pass_rate)}). "
+        + KNOWN_RULE
+    )
 
 
 OUTAGES_HELP = (

@@ -74,7 +74,18 @@ PLAN_NOW_LABELS = {
     "pass": "\u2714 passing",
 }
 MINUS = "\u2212"
-NO_VERDICT_LABEL = "\u2013 no finished run"
+NO_FINISHED_LABEL = "\u2013 no finished run"
+NO_VERDICT_LABEL = "\u2013 no verdict"  # finished, but no result passed or failed (all STOPPED...)
+
+
+def plan_now_labels(outcomes: pd.Series, finished: pd.Series, running: pd.Series) -> list[str]:
+    """Where each plan stands, in words: its latest outcome, else whether it finished anything
+    (an execution whose statuses are all unknown or stopped finished without a verdict)."""
+    return [
+        PLAN_NOW_LABELS.get(str(o), NO_VERDICT_LABEL if f else NO_FINISHED_LABEL)
+        + (" (one running)" if r else "")
+        for o, f, r in zip(outcomes, finished.fillna(0) > 0, running, strict=True)
+    ]
 
 
 def plans_display(plans: pd.DataFrame, states: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -90,13 +101,11 @@ def plans_display(plans: pd.DataFrame, states: pd.DataFrame | None = None) -> pd
                 ids.map(by_plan[name]) if not by_plan.empty else pd.Series(pd.NA, index=ids.index)
             )
 
-        outcome = column("latest_outcome")
-        running = column("running_execution_id").notna()
+        finished = column("executions") - column("running")
         where = {
-            "Now": [
-                PLAN_NOW_LABELS.get(str(o), NO_VERDICT_LABEL) + (" (one running)" if r else "")
-                for o, r in zip(outcome, running, strict=True)
-            ],
+            "Now": plan_now_labels(
+                column("latest_outcome"), finished, column("running_execution_id").notna()
+            ),
             "Latest finished": column("latest_start"),
             "Same since": column("streak_since"),
             "Executions since": column("streak").astype("Int64"),
@@ -209,12 +218,11 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Id": health["plan_id"],
             "Plan": health["plan"],
             "Project": health["project"],
-            "Now": [
-                PLAN_NOW_LABELS.get(str(o), NO_VERDICT_LABEL) + (" (one running)" if r else "")
-                for o, r in zip(
-                    health["latest_outcome"], health["running_execution_id"].notna(), strict=True
-                )
-            ],
+            "Now": plan_now_labels(
+                health["latest_outcome"],
+                health["finished_long"],
+                health["running_execution_id"].notna(),
+            ),
             "Latest finished": health["latest_start"],
             "Pass rate 7 d": rate("pass_rate_short"),
             "Pass rate 30 d": rate("pass_rate_long"),
@@ -256,6 +264,24 @@ class ResultMessage:
 
     heading: str  # "Scenario 12 · FAILURE · Windows 11 CHROME 134" (service text: shown plain)
     message: str  # as the service sent it; empty when it sent none
+
+
+def health_with_known(
+    display: pd.DataFrame, plan_ids: pd.Series, figures: pd.DataFrame
+) -> pd.DataFrame:
+    """The plan health table with what is known told apart (`known_figures.plan_known_figures`):
+    each pass rate "without known failures" beside it, and the 30 days' failed results split
+    into Unresolved and Known."""
+    known = figures.reindex(pd.Index(plan_ids.astype("int64")))
+    out = display.copy()
+    for days, name in ((7, "short"), (30, "long")):
+        rate = (known[f"pass_rate_{name}_without_known"].to_numpy(dtype="float64") * 100).round(1)
+        out.insert(out.columns.get_loc(f"Pass rate {days} d") + 1, f"{days} d without known", rate)
+    failed = known["failed_long"].fillna(0).astype("int64").to_numpy()
+    known_long = known["known_long"].fillna(0).astype("int64").to_numpy()
+    out["Unresolved 30 d"] = failed - known_long
+    out["Known 30 d"] = known_long
+    return out
 
 
 def result_message(display: pd.DataFrame, position: int | None) -> ResultMessage | None:

@@ -181,10 +181,15 @@ def close_button(
     now: datetime,
     label: str = "Close",
     reason: str | None = None,
+    said_at: str | None = None,
 ) -> None:
     """A one-click close of `mark_id` (it is kept, and stops applying); asks for a name first
-    when nobody is signed in and none was typed this session."""
-    flash(place)
+    when nobody is signed in and none was typed this session. What it did is said by
+    `flash(said_at)` (default: `place`; a page whose closed marks leave the list says it
+    above the list)."""
+    if said_at is None:
+        said_at = place
+        flash(place)
     by = who_marks()
     if by is None:
         name = st.text_input(
@@ -207,7 +212,7 @@ def close_button(
         st.session_state[NAME_KEY] = by
     written = cache_history.close_mark(connection, mark_id, by=by, now=now, reason=reason)
     if _said(written):
-        st.session_state[f"{_FLASH_KEY}.{place}"] = (
+        st.session_state[f"{_FLASH_KEY}.{said_at}"] = (
             f"Closed mark {mark_id}: it is kept, and no longer applies."
         )
         st.rerun()

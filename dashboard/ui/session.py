@@ -8,6 +8,8 @@ session's `st.session_state` only: never in the URL, on disk or in a cache key.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +19,7 @@ from dashboard.data import cache, connection
 from dashboard.data.connection import Connection
 
 _FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
+_SHOWN = "connection.shown"  # (fingerprint, place): the connection the page last showed, where
 
 
 def current_connection() -> Connection:
@@ -25,6 +28,26 @@ def current_connection() -> Connection:
     if resolution.connection is not None:
         return resolution.connection
     return cache.demo_service().connection
+
+
+@contextmanager
+def page_area(conn: Connection) -> Iterator[None]:
+    """Where the page is drawn: one of two places, the other left empty. When this session's
+    connection changed since its last run, the page moves to the other place and an empty
+    element takes the one it had: the previous page (all it held) leaves the browser at once,
+    before anything is asked of the new service, so a service that is slow to answer never has
+    the previous connection's data shown under its name. Otherwise the page stays where it is
+    while the run redraws it.
+
+    (Two places, not one: Streamlit sends only the last of two deltas to one place, so an empty
+    element followed by the page's container there would never reach the browser.)"""
+    shown, place = st.session_state.get(_SHOWN, (None, 0))
+    if shown is not None and shown != conn.fingerprint:
+        place = 1 - place
+    st.session_state[_SHOWN] = (conn.fingerprint, place)
+    places = [st.empty(), st.empty()]
+    with places[place].container():
+        yield
 
 
 def now(conn: Connection) -> datetime:

@@ -10,10 +10,12 @@ from datetime import datetime
 
 import pandas as pd
 
+from api_client import ApiError
 from dashboard.analytics.marks import applying
+from dashboard.analytics.marks import known_per_execution as known_counts
 from dashboard.analytics.outages import OUTAGE_COLUMNS, outages
 from dashboard.columns.shapes import empty
-from dashboard.data import cache_history
+from dashboard.data import cache, cache_history
 from dashboard.data.cache_history import Ledger
 from dashboard.data.connection import Connection
 from dashboard.present import known as words
@@ -68,3 +70,24 @@ def outages_toggle(widgets: url_filters.UrlFilters) -> None:
 def outages_caption(triage: Triage) -> None:
     """What the outage rule did to the page's figures (nothing when there were none)."""
     notices.caption(words.outages_caption(len(triage.outages), included=triage.include))
+
+
+def known_per_execution(
+    connection: Connection, executions: pd.DataFrame, marks: pd.DataFrame
+) -> pd.Series:
+    """Known failed results per execution (`marks.known_per_execution`) among `executions`: the
+    results of those that finished and failed something are read (from the history store where
+    it has them) only when a mark applies; none when they cannot be read (said once)."""
+    if marks.empty:
+        return pd.Series(dtype="int64")
+    failed = executions[
+        executions["finished"].fillna(False).astype(bool) & (executions["failed"].fillna(0) > 0)
+    ]
+    if failed.empty:
+        return pd.Series(dtype="int64")
+    try:
+        read = cache.history_results(connection, failed["execution_id"], executions)
+    except ApiError as error:
+        notices.show_error(error, part="the results that tell known failures apart")
+        return pd.Series(dtype="int64")
+    return known_counts(read.results, marks)

@@ -284,3 +284,18 @@ def test_a_closed_mark_or_an_outage_is_never_proposed_as_fixed() -> None:
     assert evidence["mark_id"].tolist() == ["closed"]
     assert evidence["runs"].tolist() == [10]
     assert not evidence["looks_fixed"].any()
+
+
+def test_a_mark_whose_target_did_not_run_has_no_evidence_and_does_not_look_fixed() -> None:
+    """No results at all (a window with no runs): every mark is listed, with 0 runs."""
+    frame = marks(
+        mark("scenario", columns.SCENARIO, plan_id=1, scenario_id=1),
+        mark("group", columns.FAILURE_GROUP, signature=TIMEOUT),
+    )
+
+    evidence = analytics.mark_evidence(frame, clean_runs(0), NOW)
+
+    assert evidence["mark_id"].tolist() == ["scenario", "group"]
+    assert evidence["runs"].tolist() == [0, 0]
+    assert evidence["last_failed"].isna().all()
+    assert not evidence["looks_fixed"].any()

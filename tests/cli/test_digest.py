@@ -8,6 +8,7 @@ are then opened on the dashboard's own pages (AppTest on the same deterministic 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,8 +16,10 @@ from dashboard.state import routes
 from sandbox.data import planted
 from tests.cli.conftest import Cli
 from tests.cli.webhook import Receiver
+from tests.dashboard import standup_history
 from tests.dashboard.apptest import EXECUTIONS, RESULTS, assert_no_failure
 from tests.dashboard.conftest import AppFactory
+from tests.dashboard.test_page_names import CHAT_HOSTILE
 
 DASHBOARD = "http://dash.example/qa/"
 WEBHOOK_SECRET = "hook-T0k3nThatMustNotBePrinted"
@@ -193,3 +196,29 @@ def test_the_destination_may_come_from_the_environment_or_the_secrets_file(
     assert from_file.returncode == 0, from_file.stderr
     assert len(receiver.messages) == 2
     assert f"]({DASHBOARD}results?" in receiver.messages[1]["message"]
+
+
+def test_names_in_the_digest_mention_link_and_reorder_nothing(cli: Cli) -> None:
+    with standup_history.serve_history(names=CHAT_HOSTILE, ending=datetime.now(UTC)) as service:
+        printed = cli(
+            "digest",
+            "--standup",
+            "--to",
+            "-",
+            env=standup_history.dashboard_env(service),
+        )
+
+    assert printed.returncode == 0, printed.stderr
+    text = printed.stdout
+    read = re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
+    # Each plan reads as its name (the slower one only when the window holds three of its runs)
+    for name in (
+        "@channel https://evil.example/login",  # turned red
+        "<!here> phish@evil.example",  # still failing
+        "@all evil.example/reset",  # running
+    ):
+        assert name in read
+    assert "www.evil.example \ufffdexe.txt" in read  # fixed: the pages' marker for the override
+    for unbroken in ("@channel", "@here", "@all", "@everyone", "<!here>", "://", "evil.example"):
+        assert unbroken not in text  # ... yet mentions, links and addresses nothing
+    assert "\u202e" not in text

@@ -25,6 +25,7 @@ from tests.cli.conftest import Cli, cli_env
 from tests.cli.webhook import Receiver
 from tests.cli.worker_process import Worker
 from tests.counting_proxy import counting_proxy
+from tests.hostile_service import hostile_service, wait_until
 from tests.store.conftest import files_under, lead_of, secret_bytes
 
 STOP_WITHIN = 20.0  # generous: "within seconds" on a shared 2-core machine
@@ -222,6 +223,44 @@ def test_a_signal_mid_pass_stops_the_worker_within_seconds_and_leaves_a_usable_s
         after = cli("store", "sync", "--days", "90", "--quiet", env=env)
         assert after.returncode == 0, after.stderr
         assert "last sync" in after.stdout
+
+
+# A service that drips (or goes silent) holds each request up to the client's deadlines (a
+# minute a response, two a call): a stop must not wait for them.
+STOP_BUDGET = 10.0
+
+
+@pytest.mark.parametrize(
+    "behaviour", ["drip", "drip-results", "silent-results", "slow-later-pages"]
+)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_ends_the_worker_within_seconds_whatever_the_service_does(
+    workers: list[Worker], cache: Path, workdir: Path, behaviour: str, sig: int
+) -> None:
+    with hostile_service(drip_interval=0.5) as service:
+        env = {
+            "QA_DASHBOARD_BASE_URL": service.url(behaviour),
+            "QA_DASHBOARD_TOKEN": "a-token-the-hostile-service-takes",
+            "QA_DASHBOARD_COMPANY_ID": "1",
+        }
+        # Back to before the hostile service's executions (1 November 2026), whatever today is.
+        days = (datetime.now(UTC) - datetime(2026, 10, 1, tzinfo=UTC)).days + 1
+        worker = start(workers, cache, workdir, "--every", "5m", "--days", str(days), env=env)
+        worker.wait_for("worker started")
+        # Wait until the service holds requests: the plans (drip), later pages, or results.
+        held, count = {"drip": ("plans", 1), "slow-later-pages": ("executions", 3)}.get(
+            behaviour, ("results", 4)
+        )
+        assert wait_until(
+            lambda: sum(held in seen.path for seen in service.requests) >= count, timeout=60
+        ), service.requests
+
+        code, took = worker.stop(sig)
+
+    assert code == 0, "\n".join(worker.lines)
+    assert took < STOP_BUDGET, f"took {took:.1f} s:\n" + "\n".join(worker.lines)
+    assert f"worker stopped by {signal.Signals(sig).name}" in worker.lines[-1]
+    assert not any("Traceback" in line for line in worker.lines), worker.lines
 
 
 # -- the daily digest ----------------------------------------------------------------------------

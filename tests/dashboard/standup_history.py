@@ -50,6 +50,8 @@ FIREFOX = {
 
 WINDOW_FROM = "2026-03-03"
 WINDOW_TO = "2026-03-04"
+VIEW = {"range": "custom", "from": WINDOW_FROM, "to": WINDOW_TO, "tz": "UTC"}
+"""The standup page's query for that window."""
 
 PLANS: dict[int, str] = {
     101: "Login smoke",
@@ -224,11 +226,27 @@ class HistoryService:
         )
 
 
+def dashboard_env(service: HistoryService) -> dict[str, str]:
+    """The QA_DASHBOARD_* settings that point a dashboard (or the CLI) at `service`."""
+    return {
+        "QA_DASHBOARD_BASE_URL": service.base_url,
+        "QA_DASHBOARD_TOKEN": "hand-built-history-token",
+        "QA_DASHBOARD_COMPANY_ID": "7",
+    }
+
+
 @contextmanager
-def serve_history(copies: int = 1) -> Iterator[HistoryService]:
+def serve_history(
+    copies: int = 1, *, names: dict[int, str] | None = None, ending: datetime | None = None
+) -> Iterator[HistoryService]:
     """Serve `copies` copies of the hand-built history on a free loopback port until the block
-    ends."""
+    ends. `names` renames plans (by id); with `ending`, every run is moved by the same amount
+    so that the newest starts an hour before it (a digest of "now" then sees the cases)."""
     plans, runs = copied(copies)
+    plans.update(names or {})
+    if ending is not None:
+        shift = ending - timedelta(hours=1) - max(run.start for run in runs)
+        runs = tuple(dataclasses.replace(run, start=run.start + shift) for run in runs)
     service = HistoryService(plans=plans, runs=runs)
     with serve_json(service.answer, name="history-service") as base_url:
         service.base_url = base_url

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dashboard.present.formatting import INVISIBLE_MARKER
+from dashboard.present.formatting import INVISIBLE_MARKER, WORD_JOINER
 from tests.dashboard.apptest import (
     COMPARE,
     ENVIRONMENTS,
@@ -98,4 +98,7 @@ def test_a_failure_groups_headline_shows_a_hostile_message_literally(
     label = labels[0]
     for raw in ("[here](", "**now**", "<b>", "https://"):
         assert raw not in label, label
-    assert r"Reset at \[here\]\(https\:\/\/evil\.example\/reset\) \*\*now\*\*" in label
+    # Escaped, and joined invisibly where Markdown would still see a bare link.
+    assert (
+        r"Reset at \[here\]\(https\:" + WORD_JOINER + r"\/\/evil\.example\/reset\) \*\*now\*\*"
+    ) in label

@@ -9,18 +9,27 @@ Each test keeps its stores in a folder of its own, so no mark outlives it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.analytics.failure_groups import normalise_message
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
+    COMPARE,
+    ENVIRONMENTS,
+    EXECUTIONS,
     FLAKY,
+    HEALTH,
+    RESULTS,
+    SCENARIO,
     assert_no_failure,
     captions,
+    metrics,
     notes,
     plain_notes,
     table_with,
@@ -137,6 +146,8 @@ def test_the_known_failures_page_lists_closes_and_keeps_the_mark(
 
     assert_no_failure(at)
     assert table_with(at, "Mark", "State").empty  # the default filter lists open marks
+    # Said once, above the list the closed mark has left.
+    assert plain_notes(at, "info").count("it is kept, and no longer applies") == 1
     at.query_params["marks"] = "closed"
     at.run()
     closed = table_with(at, "Mark", "State").iloc[0]
@@ -163,3 +174,170 @@ def test_a_busy_store_shows_the_marks_as_last_read_with_one_notice(
         assert groups(at).loc[TIMEOUT, "Known"] == 27
         popover = at.get("popover")[0]
         assert popover.proto.popover.disabled
+
+
+def test_a_scenario_marked_on_its_environment_is_known_in_the_environments_matrix(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """Scenario 32 fails in every run on Safari only: marked there, its 12 failed cells are
+    known, its other cells and scenarios are untouched, and the pass rate without known
+    failures has no verdict left."""
+    at = app(ENVIRONMENTS, tz="UTC", plan=str(hand.PLAN_ID))
+    at.run()
+    assert_no_failure(at)
+    matrix = table_with(at, "Pass rate", "Known").set_index(["Scenario", "Environment"])
+    assert matrix.loc[
+        (hand.SPECIFIC, hand.SAFARI_LABEL), ["Failed", "Unresolved", "Known"]
+    ].tolist() == [12, 12, 0]
+    failed_before = int(matrix["Failed"].sum())
+
+    what = at.selectbox(key="mark.environments.what")
+    wanted = f"Scenario {hand.SPECIFIC} of {hand.PLAN_NAME} on {hand.SAFARI_LABEL}"
+    what.set_value(what.options.index(wanted))
+    at.text_input(key="mark.environments.ticket").input("https://jira.example.com/browse/WEB-9")
+    at.text_input(key="mark.environments.name").input("Ann")
+    at.button(key="FormSubmitter:mark.environments-Save mark").click().run()
+
+    assert_no_failure(at)
+    matrix = table_with(at, "Pass rate", "Known").set_index(["Scenario", "Environment"])
+    safari = matrix.loc[(hand.SPECIFIC, hand.SAFARI_LABEL)]
+    assert safari[["Failed", "Unresolved", "Known", "Mark"]].tolist() == [12, 0, 12, "WEB-9"]
+    assert safari["Pass rate"] == 0
+    assert pd.isna(safari["Pass rate without known"])
+    others = matrix.drop(index=(hand.SPECIFIC, hand.SAFARI_LABEL))
+    assert (others["Known"] == 0).all()
+    assert int(matrix["Unresolved"].sum()) == failed_before - 12
+    assert f"12 of the {failed_before} failures are known (marked)" in captions(at)
+
+
+def test_plan_health_shows_known_and_unresolved_failures_and_the_rate_without_known(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    at = app(HEALTH, tz="UTC")
+    at.run()
+    assert_no_failure(at)
+    before = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
+    assert before["Known 30 d"] == 0
+    assert before["30 d without known"] == before["Pass rate 30 d"]
+    failed = int(before["Unresolved 30 d"])
+    assert failed >= 27
+
+    at.switch_page(FLAKY).run()
+    mark_timeout_group(at)
+    at.switch_page(HEALTH).run()
+
+    assert_no_failure(at)
+    after = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
+    # The timeout's 27 failures are all in plan 7's executions of the last 30 days.
+    assert after[["Unresolved 30 d", "Known 30 d"]].tolist() == [failed - 27, 27]
+    assert after["Pass rate 30 d"] == before["Pass rate 30 d"]  # the raw rate is kept
+    assert after["30 d without known"] > after["Pass rate 30 d"]
+    assert "27 of the" in captions(at)
+    assert "Counted in the finished executions of the last 30 days." in captions(at)
+
+
+def test_compare_tells_known_failures_after_from_unresolved_ones(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """The latest two executions of plan 7: the flaky scenario newly fails with the timeout on
+    3 environments; 34 (timeout, 3 environments), 32 and 35 (assertions) still fail."""
+    at = app(COMPARE, tz="UTC", plan=str(hand.PLAN_ID), changes="false")
+    at.run()
+    assert_no_failure(at)
+    assert "New failures: 3 unresolved, 0 known. Still failing: 5 unresolved, 0 known." in (
+        captions(at)
+    )
+
+    at.switch_page(FLAKY).run()
+    mark_timeout_group(at)
+    at.switch_page(COMPARE)
+    at.query_params.update(tz="UTC", plan=str(hand.PLAN_ID), changes="false")
+    at.run()
+
+    assert_no_failure(at)
+    assert "New failures: 0 unresolved, 3 known. Still failing: 2 unresolved, 3 known." in (
+        captions(at)
+    )
+    shown = table_with(at, "Change", "Mark")
+    timeout = shown["Message after"].fillna("").str.startswith("TimeoutException")
+    assert timeout.sum() == 6
+    assert set(shown.loc[timeout, "Mark"]) == {"SHOP-123"}
+    assert set(shown.loc[~timeout, "Mark"]) == {""}
+    assert metrics(at)["Still failing"] == "5"  # the counts keep every failure
+
+
+def test_the_executions_figures_count_known_failures_apart_and_rate_without_them(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    at = app(EXECUTIONS, tz="UTC", plan=str(hand.PLAN_ID), range="7d")
+    at.run()
+    assert_no_failure(at)
+    before = re.search(
+        r"Failures in the finished executions: ([\d,]+) unresolved, 0 known\. Pass rate "
+        r"without known failures ([\d.]+) % \(with them \2 %\)",
+        captions(at),
+    )
+    assert before is not None, captions(at)
+    failed = int(before.group(1))
+
+    at.switch_page(FLAKY).run()
+    mark_timeout_group(at)
+    at.switch_page(EXECUTIONS)
+    at.query_params.update(tz="UTC", plan=str(hand.PLAN_ID), range="7d")
+    at.run()
+
+    assert_no_failure(at)
+    after = re.search(
+        r"Failures in the finished executions: ([\d,]+) unresolved, 27 known\. Pass rate "
+        r"without known failures ([\d.]+) % \(with them ([\d.]+) %\)",
+        captions(at),
+    )
+    assert after is not None, captions(at)
+    assert int(after.group(1)) == failed - 27
+    assert after.group(3) == before.group(2)  # the raw rate is kept
+    assert float(after.group(2)) > float(after.group(3))
+
+
+def test_a_failed_result_is_marked_from_the_results_page(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    latest = hand.RUNNING_EXECUTION - 1
+    at = app(RESULTS, tz="UTC", execution=str(latest))
+    at.run()
+    assert_no_failure(at)
+    before = re.search(r"0 of the (\d+) failures are known \(marked\)", captions(at))
+    assert before is not None, captions(at)
+
+    what = at.selectbox(key="mark.results.what")
+    wanted = f"Scenario {hand.SPECIFIC} of {hand.PLAN_NAME} on {hand.SAFARI_LABEL}"
+    what.set_value(what.options.index(wanted))
+    at.text_input(key="mark.results.ticket").input("https://jira.example.com/browse/WEB-9")
+    at.text_input(key="mark.results.name").input("Ann")
+    at.button(key="FormSubmitter:mark.results-Save mark").click().run()
+
+    assert_no_failure(at)
+    assert f"1 of the {before.group(1)} failures are known (marked)" in captions(at)
+    assert 'Failures "AssertionError: expected {n} rows but found {n}" in every plan' in (
+        what.options
+    )
+
+
+def test_a_scenario_is_marked_from_its_history_and_its_failures_turn_known(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """Scenario 34 fails with the timeout on every environment from its 9th run on."""
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.BROKEN))
+    at.run()
+    assert_no_failure(at)
+    before = re.search(r"0 of the (\d+) failures are known \(marked\)", captions(at))
+    assert before is not None, captions(at)
+
+    what = at.selectbox(key="mark.scenario.what")
+    what.set_value(what.options.index(f"Scenario {hand.BROKEN} of {hand.PLAN_NAME}"))
+    at.text_input(key="mark.scenario.ticket").input(TICKET)
+    at.text_input(key="mark.scenario.name").input("Ann")
+    at.button(key="FormSubmitter:mark.scenario-Save mark").click().run()
+
+    assert_no_failure(at)
+    failures = before.group(1)
+    assert f"{failures} of the {failures} failures are known (marked)" in captions(at)

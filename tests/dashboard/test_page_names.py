@@ -4,13 +4,24 @@ them reorders or hides what is shown. Against a small service on loopback that s
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from dashboard.present.formatting import INVISIBLE_MARKER
-from tests.dashboard.apptest import EXECUTIONS, PLANS, RESULTS, assert_no_failure, everything_shown
+from dashboard.present.formatting import INVISIBLE_MARKER, WORD_JOINER
+from tests.dashboard import standup_history
+from tests.dashboard.apptest import (
+    EXECUTIONS,
+    HEALTH,
+    PLANS,
+    RESULTS,
+    STANDUP,
+    assert_no_failure,
+    everything_shown,
+)
 from tests.dashboard.conftest import AppFactory
 from tests.dashboard.named_service import EXECUTION_ID, PLAN_ID, NamedService, Names, serve_names
 
@@ -131,3 +142,55 @@ def test_bidi_controls_and_zero_width_characters_are_shown_as_a_marker(
         table = at.dataframe[0].value
         assert f"FAIL{INVISIBLE_MARKER}URE" in table.columns
         assert set(table["Plan"]) == {f"evil{INVISIBLE_MARKER}exe.txt"}
+
+
+def test_plan_health_shows_names_as_text(app: AppFactory, named: Any) -> None:
+    named(dataclasses.replace(REORDERING, project=LINKS.project, plan=LINKS.plan))
+    at = app(HEALTH, tz="UTC")
+
+    at.run()
+
+    assert_no_failure(at)
+    holding = elements_holding(at, "evil")
+    assert holding, "the page shows none of the service's names"
+    assert {kind for kind, _ in holding} <= PLAIN_TYPES, holding
+    assert set(at.dataframe[0].value["Plan"]) == {LINKS.plan}
+    shown = everything_shown(at)
+    assert not [c for c in INVISIBLE if c in shown]
+
+
+# Plans of the hand-built standup history named to mention a channel, link elsewhere or reorder
+# the line: one in each section of the standup page and of its chat digest (all but the slower
+# plan's whatever the window: the slower rule needs three of its runs inside it).
+CHAT_HOSTILE = {
+    standup_history.TURNED_RED: "@channel https://evil.example/login",
+    standup_history.FIXED: "www.evil.example \u202eexe.txt",
+    standup_history.STILL_FAILING: "<!here> phish@evil.example",
+    standup_history.SLOWER: "@everyone",
+    standup_history.STEADY: "@all evil.example/reset",  # running: named whatever the window
+}
+
+
+def test_standup_and_its_chat_digest_show_names_as_text_mentioning_nobody(
+    app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with standup_history.serve_history(names=CHAT_HOSTILE) as service:
+        for name, value in standup_history.dashboard_env(service).items():
+            monkeypatch.setenv(name, value)
+        at = app(STANDUP, **standup_history.VIEW)
+
+        at.run()
+
+    assert_no_failure(at)
+    sections = [f.value for f in at.dataframe if "Plan" in f.value.columns]
+    plans = {name for frame in sections for name in frame["Plan"]}
+    assert "@channel https://evil.example/login" in plans  # a table cell is plain text
+    assert f"www.evil.example {INVISIBLE_MARKER}exe.txt" in plans
+    assert "\u202e" not in everything_shown(at)
+    (chat,) = [code.value for code in at.code]
+    read = re.sub(r"\\(.)", r"\1", chat).replace(WORD_JOINER, "")
+    assert "[@channel https://evil.example/login](executions?plan=" in read
+    assert f"[www.evil.example {INVISIBLE_MARKER}exe.txt](executions?plan=" in read
+    for unbroken in ("@channel", "@here", "@all", "@everyone", "<!here>", "https://", "evil.ex"):
+        assert unbroken not in chat, unbroken
+    assert "\u202e" not in chat

@@ -161,15 +161,9 @@ def test_a_hand_built_history_shows_exactly_its_cases(
     app: AppFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with history_service.serve_history() as service:
-        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
-        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
-        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
-        at = app(
-            STANDUP,
-            range="custom",
-            **{"from": history_service.WINDOW_FROM, "to": history_service.WINDOW_TO},
-            tz="UTC",
-        )
+        for name, value in history_service.dashboard_env(service).items():
+            monkeypatch.setenv(name, value)
+        at = app(STANDUP, **history_service.VIEW)
 
         at.run()
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from api_client import ApiClient, ApiError
 from api_client.errors import (
+    ApiTimeoutError,
     AuthenticationError,
     PermissionDeniedError,
     UnauthorizedUserError,
@@ -50,6 +51,7 @@ class Access:
     allowed: bool
     reason: str  # "accepted", "no credential", "refused", "denied", "unchecked"
     definitive: bool = True  # False: the service could not answer (kept RETRY_AFTER s only)
+    timed_out: bool = False  # the service did not answer in time (a page waits no more on it)
 
 
 ACCEPTED = Access(True, "accepted")
@@ -73,6 +75,8 @@ def ask_service(connection: Connection, client: ApiClient | None = None) -> Acce
         return Access(False, "refused")
     except (PermissionDeniedError, UnauthorizedUserError):
         return Access(False, "denied")
+    except ApiTimeoutError:
+        return Access(False, "unchecked", definitive=False, timed_out=True)
     except ApiError:
         return Access(False, "unchecked", definitive=False)
     finally:
@@ -121,6 +125,9 @@ class AccessChecks:
         if failed is not None and 0 <= now - failed[0] < self._retry_after:
             return failed[1]
         answer = self._check(connection)
+        # A failure is kept from when it was known: a check that took longer than
+        # `retry_after` (a service that drips its answer) is not asked again at once.
+        now = self._clock()
         with self._lock:
             if answer.definitive:
                 self._answers = {k: v for k, v in self._answers.items() if k[1] >= key[1]}

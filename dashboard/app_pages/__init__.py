@@ -1,1 +1,1 @@
-"""Page scripts, run by `st.navigation` (see `dashboard.routes`); not meant to be imported."""
+"""Page scripts, run by `st.navigation` (see `dashboard.state.routes`); not meant to be imported."""

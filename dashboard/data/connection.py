@@ -6,7 +6,7 @@ Resolved in this order, first complete source wins:
 2. `.streamlit/secrets.toml`, table `[service]`,
 3. the environment: QA_DASHBOARD_BASE_URL, QA_DASHBOARD_TOKEN, QA_DASHBOARD_COMPANY_ID and
    optionally QA_DASHBOARD_EMAIL and QA_DASHBOARD_CA_BUNDLE,
-4. the embedded demo sandbox (see `dashboard.demo`), when nothing is configured.
+4. the embedded demo sandbox (see `dashboard.data.demo`), when nothing is configured.
 
 A configured source gives its token as it is (`token`), or says where to get renewed ones: a
 token file, a token command or an OAuth2 token endpoint (`dashboard.data.credentials`).
@@ -55,7 +55,7 @@ ENV_TOKEN = "QA_DASHBOARD_TOKEN"  # noqa: S105 - the name of a variable, not a t
 ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
-SECRETS_SECTION = "service"  # the [service] table of .streamlit/secrets.toml (see README)
+SECRETS_SECTION = "service"  # [service] of .streamlit/secrets.toml (docs/running-for-a-team.md)
 
 MAX_COMPANY_ID = 2**63 - 1
 """The largest company id: the service's ids are Java longs (signed 64-bit)."""

@@ -54,7 +54,7 @@ FORM_FAILURE_SECONDS = 5.0
 run began. A wrong token is answered in some 50 ms, a closed port after the client's retries
 (2-3 s): shown at once, the delay would tell them apart (and a port scan would read it). The
 client's retries end well within it; a port that drops packets (a timeout) still takes longer:
-see README "Security"."""
+see docs/security.md."""
 _RUN_STARTED = "notices.run_started"  # session_state key: time.monotonic() at the run's start
 
 

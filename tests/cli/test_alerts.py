@@ -21,7 +21,7 @@ from dashboard.data.connection import resolve
 from dashboard.data.store import open_for
 from dashboard.data.store.marks import MarkDraft, MarkTarget
 from tests.cli.conftest import REPO, cli_env
-from tests.cli.plan_service import PLAN_ID, PROJECT_ID, PlanService, serve_plan, service_env
+from tests.cli.plan_service import PLAN_ID, PROJECT_ID, PlanService, service_env
 from tests.cli.webhook import Receiver
 from tests.cli.worker_process import Worker
 
@@ -31,17 +31,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:'imghdr' is deprecated:Deprecati
 DASHBOARD = "https://qa.example.com/"
 GREEN = ("SUCCESS", "SUCCESS", "SUCCESS", "SUCCESS")
 RED = ("SUCCESS", "FAILURE", "SUCCESS", "SUCCESS")
-
-
-@pytest.fixture
-def service() -> Iterator[PlanService]:
-    with serve_plan() as running:
-        yield running
-
-
-@pytest.fixture
-def env(service: PlanService, tmp_path: Path) -> dict[str, str]:
-    return {**service_env(service), "QA_DASHBOARD_CACHE_DIR": str(tmp_path / "stores")}
 
 
 def sync(env: dict[str, str], receiver: Receiver, *more: str) -> int:

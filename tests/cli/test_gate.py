@@ -5,9 +5,8 @@ sandbox as a real process."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from dashboard.data.store import open_for
 from dashboard.data.store.marks import MarkDraft, MarkTarget
 from sandbox import RunningSandbox
 from tests.cli.conftest import Cli
-from tests.cli.plan_service import PLAN_ID, PlanService, serve_plan, service_env
+from tests.cli.plan_service import PLAN_ID, PlanService
 from tests.store.conftest import lead_of
 
 
@@ -40,17 +39,6 @@ class DrivenClock:
 
     def now(self) -> datetime:
         return datetime.now(UTC)
-
-
-@pytest.fixture
-def service() -> Iterator[PlanService]:
-    with serve_plan() as running:
-        yield running
-
-
-@pytest.fixture
-def env(service: PlanService, tmp_path: Path) -> dict[str, str]:
-    return {**service_env(service), "QA_DASHBOARD_CACHE_DIR": str(tmp_path / "stores")}
 
 
 def run_gate(

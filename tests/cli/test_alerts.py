@@ -336,3 +336,23 @@ def test_two_senders_at_once_on_one_store_send_each_change_once(
     assert sorted(line.rsplit(", ", 1)[-1] for line in lines) == ["0 sent", "1 sent"], lines
     with open_for(connection, secrets={}, env=store_env) as store:
         assert store.alert_counts() == (1, 1)
+
+
+def test_the_destination_may_come_from_the_secrets_file_and_is_never_printed(
+    service: PlanService,
+    env: dict[str, str],
+    receiver: Receiver,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    service.add(*GREEN)
+    service.add(*RED)
+    secrets = tmp_path / "worker.toml"
+    hook = receiver.url("hook-secret-5e1f")
+    secrets.write_text(f'[alerts]\nto = "{hook}"\n\n[dashboard]\npublic_url = "{DASHBOARD}"\n')
+    assert main(["store", "sync", "--quiet", "--secrets", str(secrets)], env) == 0
+    assert titles(receiver) == ["Red: plan 5 “Checkout” failed"]
+    assert receiver.paths == ["/hook-secret-5e1f"]
+    printed = capsys.readouterr()
+    assert "alerts of default: 1 new, 1 sent" in printed.out
+    assert "hook-secret-5e1f" not in printed.out + printed.err

@@ -69,10 +69,10 @@ def judged_executions(executions: pd.DataFrame) -> pd.DataFrame:
     frame = executions[executions["plan_id"].notna()]
     finished = frame["finished"].fillna(False).astype(bool)
     outcomes = execution_outcomes(frame)
-    kept = finished & outcomes.notna()
-    # Assigned from the kept rows only: pandas would give an empty frame the whole column's
-    # index (rows of nothing) when no execution is judged.
-    judged = frame[kept].assign(outcome=outcomes[kept])
+    keep = finished & outcomes.notna()
+    # The outcomes of the kept rows only: a whole column assigned to a frame with no rows would
+    # bring its rows along (pandas takes the column's index), as ghost executions of no plan.
+    judged = frame[keep].assign(outcome=outcomes[keep])
     return judged.sort_values(["plan_id", "start", "execution_id"], kind="stable")
 
 

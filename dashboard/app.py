@@ -7,7 +7,8 @@ and stay thin: they lay out the screen and call the `dashboard` packages.
 
 Before that, `streamlit run` imports it as a module and finds `app`, an `st.App` that serves
 the script with the server pieces of `dashboard.ui.server`: a "page not found" page for
-unknown paths, and a shutdown that ends whatever requests are in flight.
+unknown paths, a sign-in that lands on the link it started from, and a shutdown that ends
+whatever requests are in flight.
 """
 
 import sys
@@ -22,14 +23,20 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import notices, server, session, sidebar, theme  # noqa: E402
+from dashboard.ui import notices, server, session, sidebar, theme, viewer  # noqa: E402
 
 
 def main() -> None:
-    """One run of the app's script: the page frame, then the current page."""
+    """One run of the app's script: the page frame, then the current page.
+
+    With sign-in configured, a viewer who is not admitted sees only the sign-in page (or one
+    sentence): no page list, no sidebar, and nothing is loaded. The pages are still declared
+    (hidden), so the address and its query parameters stay as the link gave them.
+    """
     st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
     notices.styles()
     theme.keep_theme()
+    admitted = viewer.admitted()
     page = st.navigation(
         [
             st.Page(
@@ -40,8 +47,12 @@ def main() -> None:
                 default=route.default,
             )
             for route in routes.ALL
-        ]
+        ],
+        position="sidebar" if admitted else "hidden",
     )
+    if not admitted:
+        viewer.door()
+        return
     conn = session.current_connection()
     with session.page_area(conn):
         sidebar.sidebar(conn)
@@ -53,15 +64,18 @@ if __name__ == "__main__":
 else:
     from starlette.middleware import Middleware
 
+    _pages = [route.url_path for route in routes.ALL]
+    _base_path = st.get_option("server.baseUrlPath") or ""
     app = st.App(
         __file__,
         middleware=[
             Middleware(
                 server.UnknownPaths,
-                pages=[route.url_path for route in routes.ALL],
+                pages=_pages,
                 default=next(route.url_path for route in routes.ALL if route.default),
-                base_path=st.get_option("server.baseUrlPath") or "",
-            )
+                base_path=_base_path,
+            ),
+            Middleware(server.ReturnAfterSignIn, pages=_pages, base_path=_base_path),
         ],
         lifespan=server.lifespan,
     )

@@ -25,7 +25,7 @@ from dashboard.present.notes import (
 )
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
-from dashboard.ui import marking, notices, url_filters, zones
+from dashboard.ui import marking, notices, url_filters, viewer, zones
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
@@ -52,7 +52,7 @@ url_filters.page_link(
 
 # -- the execution (the API has no "get one execution": see live.find_execution) ------------
 try:
-    listed = execution_query(state, now=now, email=connection.email, tz=tz)
+    listed = execution_query(state, now=now, email=viewer.only_mine_email(connection), tz=tz)
     found = cache.find_execution(
         connection,
         execution_id,

@@ -28,7 +28,7 @@ from dashboard.state.params import (
     StatusChart,
 )
 from dashboard.state.query import execution_query, local_date, period
-from dashboard.ui import notices, url_filters, zones
+from dashboard.ui import notices, url_filters, viewer, zones
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, table, time_column
@@ -38,9 +38,8 @@ ROUTE = routes.EXECUTIONS
 # The plan list only feeds the project and plan pickers: without it the page still works.
 page = open_page(ROUTE, "Executions", plans="wanted")
 connection, now = page.connection, page.now
-filters = choices.executions_filters(
-    page.state, page.plans, email=connection.email, source=connection.source
-)
+mine = viewer.only_mine_email(connection)  # the signed-in viewer's, when sign-in is configured
+filters = choices.executions_filters(page.state, page.plans, email=mine, source=connection.source)
 page = page.checked(filters.state, filters.problems)
 state = page.state
 
@@ -74,15 +73,16 @@ if state.date_range is DateRange.CUSTOM:
     with row2[2]:
         widgets.date(f"To ({tz})", TO, after=state.date_from)
 with row2[3]:
-    widgets.toggle("Only mine", MINE, disabled=not connection.email, help=help_texts.ONLY_MINE)
+    widgets.toggle("Only mine", MINE, disabled=not mine, help=viewer.only_mine_help())
 page.settle()
 
 # -- data -------------------------------------------------------------------------------------
-query = execution_query(state, now=now, email=connection.email, tz=tz)
+query = execution_query(state, now=now, email=mine, tz=tz)
 try:
     data = cache.executions_in_scope(connection, query)  # a plan of a loaded period: no fetch
 except ApiError as error:
-    notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
+    if not viewer.show_refused_only_mine(error):
+        notices.show_error(error, filters=query.describe(utc_text), source=connection.source)
     st.stop()
 notices.show_notes(
     [

@@ -1,4 +1,4 @@
-"""The dashboard's web server around Streamlit: unknown paths, and a shutdown that ends.
+"""The dashboard's web server around Streamlit: unknown paths, sign-in, and a shutdown that ends.
 
 `dashboard/app.py` hands these to `st.App`, which `streamlit run dashboard/app.py` then serves
 (Streamlit finds the `app` object in the script and runs it with uvicorn).
@@ -9,6 +9,13 @@
   shows a "Page not found" dialog and runs the default page. `UnknownPaths` answers a browser's
   request for any path that is not a page with a 404 page that says so and links home.
   `/results/` and the default page's own path (`/plans`) are redirected to their canonical form.
+- **Back to the link after sign-in.** Streamlit's sign-in (`st.login`) always lands on the
+  home page afterwards, so a shared link opened before signing in would be lost.
+  `ReturnAfterSignIn` notes the page a sign-in started from (the `Referer` of `/auth/login`,
+  kept only if it is one of the dashboard's pages, with its query) in a short-lived cookie, and
+  turns the home-page redirect at the end of the sign-in (`/oauth2callback`) into one to that
+  page. If the provider cannot be reached when sign-in starts, Streamlit answers a bare
+  "Authentication error"; a page that says what happened and links back is shown instead.
 - **Shutdown.** On SIGTERM uvicorn stops serving and Streamlit stops its runtime, but Python
   then waits for every non-daemon thread: an HTTP walk in a `ThreadPoolExecutor` still has
   requests in flight (each up to the client's deadline) and queued pages it will still fetch.
@@ -22,13 +29,16 @@ from __future__ import annotations
 import html
 import logging
 import os
+import re
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import quote, unquote, urlsplit
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.requests import cookie_parser
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SHUTDOWN_GRACE_S = 3.0
 """How long the process may take to end once the server has shut down, before it is ended."""
@@ -109,6 +119,115 @@ class UnknownPaths:
         return _NOT_FOUND_PAGE.replace("{home}", home).encode()
 
 
+RETURN_COOKIE = "qa_dashboard_return"
+"""The cookie that carries the page a sign-in started from, until the sign-in ends."""
+RETURN_MAX_AGE_S = 900
+"""How long a started sign-in may take (at the provider) and still land on its page."""
+_QUERY = re.compile(r"[A-Za-z0-9\-._~%!$&'()*+,;=:@/?]{0,4000}")
+
+
+class ReturnAfterSignIn:
+    """ASGI middleware: a sign-in ends on the page (and query) it started from (see module doc).
+
+    `pages` are the URL paths of the pages; only those (or the home page) are ever a target, as
+    a path of this site: nothing from the request can send the viewer elsewhere.
+    """
+
+    def __init__(self, app: ASGIApp, *, pages: Iterable[str], base_path: str = "") -> None:
+        self.app = app
+        self.pages = frozenset(pages) | {""}
+        self.base_path = "/" + base_path.strip("/") if base_path.strip("/") else ""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+        elif scope["path"] == f"{self.base_path}/auth/login":
+            target = self.target(_header(scope, b"referer"))
+            await self.app(scope, receive, self._starting(send, target))
+        elif scope["path"] == f"{self.base_path}/oauth2callback":
+            kept = cookie_parser(_header(scope, b"cookie")).get(RETURN_COOKIE)
+            target = self.target(unquote(kept)) if kept else None
+            await self.app(scope, receive, self._ending(send, target, forget=kept is not None))
+        else:
+            await self.app(scope, receive, send)
+
+    def target(self, address: str) -> str | None:
+        """The page of `address` (a URL or a path with its query) as a path of this site, or
+        None when it is not one of the dashboard's pages. Pure, for the tests."""
+        parts = urlsplit(address)
+        path = parts.path
+        if self.base_path:
+            if path != self.base_path and not path.startswith(self.base_path + "/"):
+                return None
+            path = path[len(self.base_path) :]
+        page = path.strip("/")
+        if path not in ("", "/", f"/{page}") or page not in self.pages:
+            return None
+        if not _QUERY.fullmatch(parts.query) or (not page and not parts.query):
+            return None
+        return f"{self.base_path}/{page}" + (f"?{parts.query}" if parts.query else "")
+
+    def _cookie(self, value: str, max_age: int) -> tuple[bytes, bytes]:
+        path = self.base_path or "/"
+        text = (
+            f"{RETURN_COOKIE}={quote(value, safe='')}; Path={path}; Max-Age={max_age}; "
+            "HttpOnly; SameSite=Lax"
+        )
+        return b"set-cookie", text.encode("latin-1")
+
+    def _starting(self, send: Send, target: str | None) -> Send:
+        replaced = False
+
+        async def starting(message: Message) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] >= 400:
+                # Streamlit could not reach the provider (or its configuration is wrong).
+                replaced = True
+                home = html.escape(self.base_path + "/", quote=True)
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 502,
+                        "headers": [
+                            (k.encode("latin-1"), v.encode("latin-1"))
+                            for k, v in _NOT_FOUND_HEADERS.items()
+                        ],
+                    }
+                )
+                body = _SIGN_IN_FAILED_PAGE.replace("{home}", home).encode()
+                await send({"type": "http.response.body", "body": body})
+                return
+            if replaced:
+                return
+            if message["type"] == "http.response.start" and target is not None:
+                headers = [*message["headers"], self._cookie(target, RETURN_MAX_AGE_S)]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return starting
+
+    def _ending(self, send: Send, target: str | None, *, forget: bool) -> Send:
+        home = f"{self.base_path}/".encode("latin-1")
+
+        async def ending(message: Message) -> None:
+            if message["type"] == "http.response.start" and forget:
+                headers = list(message["headers"])
+                if target is not None and message["status"] in (302, 303, 307):
+                    headers = [
+                        (
+                            k,
+                            target.encode("latin-1")
+                            if k.lower() == b"location" and v == home
+                            else v,
+                        )
+                        for k, v in headers
+                    ]
+                message = {**message, "headers": [*headers, self._cookie("", 0)]}
+            await send(message)
+
+        return ending
+
+
 def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key.lower() == name:
@@ -122,29 +241,51 @@ _NOT_FOUND_HEADERS = {
     "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
     "x-content-type-options": "nosniff",
 }
+
+
 # The requested path is not repeated: nothing of the request is reflected into the page.
-_NOT_FOUND_PAGE = """<!doctype html>
+def _plain_page(title: str, paragraphs: tuple[str, ...], link: str) -> str:
+    """A small page of the dashboard's own, outside Streamlit: a heading, paragraphs and a link
+    home (`{home}` is filled in when it is served). Nothing of the request is reflected into it."""
+    body = "\n".join(f"<p>{paragraph}</p>" for paragraph in paragraphs)
+    return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Page not found · QA dashboard</title>
+<title>{title} · QA dashboard</title>
 <style>
-  :root { color-scheme: light dark; }
-  body { font-family: "Source Sans Pro", system-ui, sans-serif; margin: 4rem auto;
-         max-width: 40rem; padding: 0 1.5rem; line-height: 1.5; }
-  h1 { font-size: 2rem; margin-bottom: 0.5rem; }
+  :root {{ color-scheme: light dark; }}
+  body {{ font-family: "Source Sans Pro", system-ui, sans-serif; margin: 4rem auto;
+         max-width: 40rem; padding: 0 1.5rem; line-height: 1.5; }}
+  h1 {{ font-size: 2rem; margin-bottom: 0.5rem; }}
 </style>
 </head>
 <body>
 <main>
-<h1>Page not found</h1>
-<p>The QA dashboard has no page at this address. The link may be mistyped or cut short.</p>
-<p><a href="{home}">Go to the dashboard's home page</a></p>
+<h1>{title}</h1>
+{body}
+<p><a href="{{home}}">{link}</a></p>
 </main>
 </body>
 </html>
 """
+
+
+_NOT_FOUND_PAGE = _plain_page(
+    "Page not found",
+    ("The QA dashboard has no page at this address. The link may be mistyped or cut short.",),
+    "Go to the dashboard's home page",
+)
+_SIGN_IN_FAILED_PAGE = _plain_page(
+    "Sign-in not possible right now",
+    (
+        "The sign-in service did not answer, so you could not be signed in. Nothing of the "
+        "dashboard is shown without signing in. Try again in a few minutes; if it lasts, tell "
+        "this dashboard's operator.",
+    ),
+    "Back to the dashboard's sign-in page",
+)
 
 
 @asynccontextmanager

@@ -18,7 +18,7 @@ from dashboard.data.store.operators import may_clear_history
 from dashboard.present import freshness
 from dashboard.present.formatting import escape_markdown, format_day
 from dashboard.present.messages import FORM_EMAIL_LABEL, FORM_TITLE
-from dashboard.ui import notices, session
+from dashboard.ui import notices, session, viewer
 
 _REFRESH_REFUSED = "refresh.refused"  # seconds to wait, when Refresh came too soon
 _HISTORY_CLEARED = "history.cleared"  # what "Clear stored history" did, shown once
@@ -28,6 +28,7 @@ def sidebar(conn: Connection) -> None:
     """Draw the connection badge, the connection form and the Refresh button."""
     with st.sidebar:
         st.markdown("#### :material/fact_check: QA dashboard")
+        viewer.sidebar_identity()
         _badge(conn)
         meta, moment = cache.store_meta(conn), datetime.now(UTC)
         fresh = freshness.history_freshness(meta, moment)
@@ -36,8 +37,9 @@ def sidebar(conn: Connection) -> None:
         for note in freshness.history_notes(meta, moment):
             st.caption(escape_markdown(note))
         resolution = session.resolve()
-        if resolution.problems:
-            st.warning("\n".join(f"- {escape_markdown(p)}" for p in resolution.problems))
+        problems = [*resolution.problems, *viewer.settings().notes]
+        if problems:
+            st.warning("\n".join(f"- {escape_markdown(p)}" for p in problems))
         st.button(
             "Refresh data",
             icon=":material/refresh:",
@@ -144,9 +146,14 @@ def _clear_history(conn: Connection) -> None:
 
 
 def _may_clear_history() -> bool:
-    """Only on one person's local dashboard (`store.operators`): a team's is cleared by its
-    operator with `python -m dashboard store clear`."""
-    return may_clear_history(secrets=cache.secrets(), env=os.environ)
+    """On one person's local dashboard, or for a signed-in operator (`store.operators`): a
+    team's is otherwise cleared by its operator with `python -m dashboard store clear`."""
+    return may_clear_history(
+        secrets=cache.secrets(),
+        env=os.environ,
+        viewer=viewer.signed_in_email(),
+        operators=viewer.operators(),
+    )
 
 
 def _do_clear_history(conn: Connection) -> None:

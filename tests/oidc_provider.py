@@ -1,0 +1,110 @@
+"""A small OpenID Connect provider on loopback, for the sign-in tests: `oidc-provider-mock` (an
+Authlib-based provider made for tests) in a process of its own, so a test can stop it and see
+what a viewer sees when the provider is down.
+
+Its sign-in form takes any subject; a subject it has not been told about signs in with that
+subject as its `email` claim, so `sign in as "ada@example.com"` needs no set-up. Any client id
+and secret are accepted. It serves plain HTTP, which Authlib's provider side refuses unless
+`AUTHLIB_INSECURE_TRANSPORT` is set: that is set for its process only.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from tests.browser.harness import free_port
+
+START_TIMEOUT_S = 30.0
+POLL_INTERVAL_S = 0.1
+CLIENT_ID = "qa-dashboard"
+CLIENT_SECRET = "oidc-test-client-secret"  # any value serves; the leak checks look for it
+COOKIE_SECRET = "test-cookie-secret-" + "k" * 32
+
+
+@dataclass
+class OidcProvider:
+    """The provider's process on `port` (127.0.0.1)."""
+
+    port: int
+    log_path: Path
+    _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def issuer(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def metadata_url(self) -> str:
+        return f"{self.issuer}/.well-known/openid-configuration"
+
+    def start(self) -> OidcProvider:
+        env = dict(os.environ, AUTHLIB_INSECURE_TRANSPORT="1")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            self._process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "oidc_provider_mock",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                ],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"the OIDC provider exited; see {self.log_path}")
+            try:
+                if httpx.get(self.metadata_url, timeout=2.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass  # not listening yet
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the OIDC provider did not start; see {self.log_path}")
+            time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@contextmanager
+def running_provider(log_path: Path) -> Iterator[OidcProvider]:
+    provider = OidcProvider(free_port(), log_path).start()
+    try:
+        yield provider
+    finally:
+        provider.stop()
+
+
+def auth_table(metadata_url: str, redirect_uri: str) -> dict[str, str]:
+    """The `[auth]` table of a dashboard signing in with the provider at `metadata_url`."""
+    return {
+        "redirect_uri": redirect_uri,
+        "cookie_secret": COOKIE_SECRET,
+        "client_id": CLIENT_ID,
+        "client_secret": CLIENT_SECRET,
+        "server_metadata_url": metadata_url,
+    }

@@ -11,7 +11,6 @@ from dashboard.analytics.outcomes import FAIL
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
-from dashboard.present import known as known_words
 from dashboard.present import what_changed as changes_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
@@ -119,14 +118,10 @@ cells = compare_with_known(
     comparison.cells, mark_analytics.known_cells(fan_out.results, triage.marks)
 )
 notices.caption(compare_view.known_caption(cells))
-failing = cells[cells["after_outcome"] == FAIL]
-marking.notice(triage.ledger)
-marking.mark_form(
+marking.mark_failures(
     "compare",
-    known_words.scenario_choices(
-        zip(failing["plan_id"], failing["scenario_id"], failing["environment"], strict=True),
-        page.plan_names,
-    ),
+    cells[cells["after_outcome"] == FAIL],
+    page.plan_names,
     ledger=triage.ledger,
     connection=connection,
     now=now,

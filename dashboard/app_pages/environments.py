@@ -100,14 +100,10 @@ if report.matrix.empty:
 st.plotly_chart(analytics_charts.environment_heatmap(report.matrix), key="environments.heatmap")
 matrix = known_figures.matrix_with_known(report.matrix, cells)
 notices.caption(known_words.known_caption(int(matrix["known"].sum()), int(matrix["failed"].sum())))
-marking.notice(triage.ledger)
-failing = matrix[matrix["failed"] > 0]
-marking.mark_form(
+marking.mark_failures(
     "environments",
-    known_words.scenario_choices(
-        zip(failing["plan_id"], failing["scenario_id"], failing["environment"], strict=True),
-        page.plan_names,
-    ),
+    matrix[matrix["failed"] > 0],
+    page.plan_names,
     ledger=triage.ledger,
     connection=connection,
     now=now,

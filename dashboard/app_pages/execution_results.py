@@ -1,6 +1,5 @@
 """Execution results: one execution's header, and the results of every scenario of its plan."""
 
-import pandas as pd
 import streamlit as st
 
 from api_client import ApiError
@@ -161,21 +160,15 @@ failed = failed_of(results)
 if not failed.empty:
     known = int(mark_analytics.known_per_execution(results, triage.marks).sum())
     notices.caption(known_words.known_caption(known, len(failed)))
-    marking.notice(triage.ledger)
-    names = {plan_id: header.plan} if plan_id is not None else {}
-    cells = zip(failed["plan_id"], failed["scenario_id"], failed["environment"], strict=True)
-    marking.mark_form(
+    marking.mark_failures(
         "results",
-        known_words.scenario_choices(
-            ((int(p), int(s), e) for p, s, e in cells if not pd.isna(p) and not pd.isna(s)),
-            names,
-        )
-        + known_words.group_choices(
-            dict.fromkeys(failed["signature"]), plan_id=plan_id, plan_names=names
-        ),
+        failed,
+        {plan_id: header.plan} if plan_id is not None else {},
         ledger=triage.ledger,
         connection=connection,
         now=now,
+        signatures=failed["signature"],
+        plan_id=plan_id,
     )
 
 left, right = st.columns([1, 2])

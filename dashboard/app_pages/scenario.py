@@ -137,17 +137,13 @@ if not failed.empty:
             int(mark_analytics.known_per_execution(own, triage.marks).sum()), len(failed)
         )
     )
-    marking.notice(triage.ledger)
-    marking.mark_form(
+    marking.mark_failures(
         "scenario",
-        known_words.scenario_choices(
-            ((state.plan, state.scenario, e) for e in dict.fromkeys(failed["environment"])),
-            page.plan_names,
-        )
-        + known_words.group_choices(
-            dict.fromkeys(failed["signature"]), plan_id=state.plan, plan_names=page.plan_names
-        ),
+        failed.drop_duplicates(["environment"]),
+        page.plan_names,
         ledger=triage.ledger,
         connection=connection,
         now=now,
+        signatures=failed["signature"],
+        plan_id=state.plan,
     )

@@ -419,6 +419,28 @@ def scenario_choices(
     return list(out.values())
 
 
+def failure_choices(
+    failed: pd.DataFrame,
+    plan_names: Mapping[int, str],
+    *,
+    signatures: Iterable[object] = (),
+    plan_id: int | None = None,
+) -> list[Choice]:
+    """What a page's "Mark as known…" offers for its failed cells (`failed`: plan_id,
+    scenario_id, environment): each scenario on its environment and anywhere, then the failure
+    groups of `signatures` (in `plan_id`'s plan and in every plan)."""
+    cells = (
+        (int(p), int(s), None if pd.isna(e) else str(e))
+        for p, s, e in zip(
+            failed["plan_id"], failed["scenario_id"], failed["environment"], strict=True
+        )
+        if not pd.isna(p) and not pd.isna(s)
+    )
+    return scenario_choices(cells, plan_names) + group_choices(
+        dict.fromkeys(signatures), plan_id=plan_id, plan_names=plan_names
+    )
+
+
 def execution_choices(
     outages: pd.DataFrame, plan_names: Mapping[int, str], tz: str
 ) -> list[Choice]:

@@ -11,7 +11,7 @@ said too, never dropped in silence. A saved mark reloads the page, whose figures
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 
 import pandas as pd
@@ -130,6 +130,29 @@ def mark_form(
                 expires_on=expires if isinstance(expires, date) else None,
             )
             _save(place, key, draft, name.strip(), connection, now, choices[int(picked)].label)
+
+
+def mark_failures(
+    place: str,
+    failed: pd.DataFrame,
+    plan_names: Mapping[int, str],
+    *,
+    ledger: Ledger,
+    connection: Connection,
+    now: datetime,
+    signatures: Iterable[object] = (),
+    plan_id: int | None = None,
+) -> None:
+    """The ledger's notice and "Mark as known…" for a page's failed cells and failure groups
+    (`words.failure_choices`)."""
+    notice(ledger)
+    mark_form(
+        place,
+        words.failure_choices(failed, plan_names, signatures=signatures, plan_id=plan_id),
+        ledger=ledger,
+        connection=connection,
+        now=now,
+    )
 
 
 def _save(

@@ -54,6 +54,17 @@ def groups(at: AppTest) -> Any:
     return table_with(at, "Message", "Failures").set_index("Message")
 
 
+def mark(at: AppTest, place: str, what: str, *, ticket: str = TICKET) -> Any:
+    """Save the "Mark as known…" form at `place` for its choice labelled `what`; the choices."""
+    chosen = at.selectbox(key=f"mark.{place}.what")
+    choices = list(chosen.options)
+    chosen.set_value(choices.index(what))
+    at.text_input(key=f"mark.{place}.ticket").input(ticket)
+    at.text_input(key=f"mark.{place}.name").input("Ann")
+    at.button(key=f"FormSubmitter:mark.{place}-Save mark").click().run()
+    return choices
+
+
 def mark_timeout_group(at: AppTest, *, ticket: str = TICKET, name: str = "Ann") -> None:
     what = at.selectbox(key="mark.groups.what")
     what.set_value(next(i for i, label in enumerate(what.options) if "TimeoutException" in label))
@@ -191,12 +202,8 @@ def test_a_scenario_marked_on_its_environment_is_known_in_the_environments_matri
     ].tolist() == [12, 12, 0]
     failed_before = int(matrix["Failed"].sum())
 
-    what = at.selectbox(key="mark.environments.what")
     wanted = f"Scenario {hand.SPECIFIC} of {hand.PLAN_NAME} on {hand.SAFARI_LABEL}"
-    what.set_value(what.options.index(wanted))
-    at.text_input(key="mark.environments.ticket").input("https://jira.example.com/browse/WEB-9")
-    at.text_input(key="mark.environments.name").input("Ann")
-    at.button(key="FormSubmitter:mark.environments-Save mark").click().run()
+    mark(at, "environments", wanted, ticket="https://jira.example.com/browse/WEB-9")
 
     assert_no_failure(at)
     matrix = table_with(at, "Pass rate", "Known").set_index(["Scenario", "Environment"])
@@ -308,18 +315,12 @@ def test_a_failed_result_is_marked_from_the_results_page(
     before = re.search(r"0 of the (\d+) failures are known \(marked\)", captions(at))
     assert before is not None, captions(at)
 
-    what = at.selectbox(key="mark.results.what")
     wanted = f"Scenario {hand.SPECIFIC} of {hand.PLAN_NAME} on {hand.SAFARI_LABEL}"
-    what.set_value(what.options.index(wanted))
-    at.text_input(key="mark.results.ticket").input("https://jira.example.com/browse/WEB-9")
-    at.text_input(key="mark.results.name").input("Ann")
-    at.button(key="FormSubmitter:mark.results-Save mark").click().run()
+    choices = mark(at, "results", wanted, ticket="https://jira.example.com/browse/WEB-9")
 
     assert_no_failure(at)
     assert f"1 of the {before.group(1)} failures are known (marked)" in captions(at)
-    assert 'Failures "AssertionError: expected {n} rows but found {n}" in every plan' in (
-        what.options
-    )
+    assert 'Failures "AssertionError: expected {n} rows but found {n}" in every plan' in choices
 
 
 def test_a_scenario_is_marked_from_its_history_and_its_failures_turn_known(
@@ -332,12 +333,34 @@ def test_a_scenario_is_marked_from_its_history_and_its_failures_turn_known(
     before = re.search(r"0 of the (\d+) failures are known \(marked\)", captions(at))
     assert before is not None, captions(at)
 
-    what = at.selectbox(key="mark.scenario.what")
-    what.set_value(what.options.index(f"Scenario {hand.BROKEN} of {hand.PLAN_NAME}"))
-    at.text_input(key="mark.scenario.ticket").input(TICKET)
-    at.text_input(key="mark.scenario.name").input("Ann")
-    at.button(key="FormSubmitter:mark.scenario-Save mark").click().run()
+    mark(at, "scenario", f"Scenario {hand.BROKEN} of {hand.PLAN_NAME}")
 
     assert_no_failure(at)
     failures = before.group(1)
     assert f"{failures} of the {failures} failures are known (marked)" in captions(at)
+
+
+def test_a_signed_in_viewer_marks_under_their_address_without_typing_a_name(
+    app: AppFactory,
+    hand_built: hand.HistoryService,
+    own_stores: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dashboard.ui import viewer
+
+    monkeypatch.setattr(viewer, "signed_in_email", lambda: "ann@example.com")
+    at = app(FLAKY, tz="UTC")
+    at.run()
+    assert not [t for t in at.text_input if t.key == "mark.groups.name"]
+    assert "Marked as ann@example.com." in captions(at)
+
+    what = at.selectbox(key="mark.groups.what")
+    what.set_value(next(i for i, label in enumerate(what.options) if "TimeoutException" in label))
+    at.text_input(key="mark.groups.ticket").input(TICKET)
+    at.button(key="FormSubmitter:mark.groups-Save mark").click().run()
+
+    assert_no_failure(at)
+    at.switch_page(KNOWN)
+    at.query_params.update(tz="UTC")
+    at.run()
+    assert table_with(at, "Mark", "State").iloc[0]["By"] == "ann@example.com"

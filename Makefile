@@ -7,6 +7,9 @@ PYTHON     ?= python3
 BIN        := $(VENV)/bin
 STAMP      := $(VENV)/.installed-stamp
 TEST_STAMP := $(VENV)/.installed-test-stamp
+# The accessibility engine of the browser tests: the npm package axe-core, pinned in
+# package.json and package-lock.json (tests/browser/axe.py reads this file).
+AXE        := node_modules/axe-core/axe.min.js
 # Where `make run` listens: this machine only, unless told otherwise (make run ADDRESS=0.0.0.0).
 ADDRESS ?= 127.0.0.1
 PORT    ?= 8501
@@ -24,6 +27,10 @@ $(STAMP): pyproject.toml
 $(TEST_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(TEST_STAMP)
+
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE)
 
 # headless: no first-run e-mail prompt and no browser launch; the first line says where to look.
 run: $(STAMP)
@@ -49,10 +56,10 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+test: lint $(AXE)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-test-browser: $(TEST_STAMP)
+test-browser: $(TEST_STAMP) $(AXE)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
 
 # The benchmark suite (docs/benchmarks.md); BENCH_ARGS="--size tiny" for a quick
@@ -62,9 +69,9 @@ bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts node_modules
 
 # The README's screenshots: every page of dashboard/state/routes.ALL on the demo, rewritten
 # under docs/screenshots/ (tests/browser/test_screenshots.py; the browser suite checks them).
-screenshots: $(TEST_STAMP)
+screenshots: $(TEST_STAMP) $(AXE)
 	UPDATE_SCREENSHOTS=1 $(BIN)/pytest -m browser tests/browser/test_screenshots.py

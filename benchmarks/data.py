@@ -16,8 +16,15 @@ from typing import Any
 
 import pandas as pd
 
-from api_client import Execution, Operation, TestPlan, TestResult
-from api_client.parsing import records_from_json
+from api_client import (
+    Execution,
+    ExecutionRecord,
+    Operation,
+    ResultRecord,
+    TestPlan,
+    TestResult,
+)
+from api_client.parsing import record_dicts_from_json, records_from_json
 from benchmarks.measure import timed
 from dashboard.data.store import HistoryStore
 from dashboard.data.store.records import (
@@ -90,6 +97,21 @@ def parse_executions(body: bytes) -> list[Execution]:
 
 def parse_results(body: bytes) -> list[TestResult]:
     return list(records_from_json(TestResult, body, operation=Operation.TEST_RESULTS, strict=False))
+
+
+def parse_execution_records(body: bytes) -> list[ExecutionRecord]:
+    """The client's parsing of an executions list into records (`api_client.records`): what
+    the walk gives the pages' frames."""
+    return list(
+        record_dicts_from_json(Execution, body, operation=Operation.EXECUTIONS, strict=False)
+    )
+
+
+def parse_result_records(body: bytes) -> list[ResultRecord]:
+    """The client's parsing of a results list into records: what the fan-out frames."""
+    return list(
+        record_dicts_from_json(TestResult, body, operation=Operation.TEST_RESULTS, strict=False)
+    )
 
 
 @dataclass(frozen=True)

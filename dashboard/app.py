@@ -36,6 +36,7 @@ def main() -> None:
     st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
     notices.styles()
     theme.keep_theme()
+    theme.chart_text()
     admitted = viewer.admitted()
     page = st.navigation(
         [

@@ -17,6 +17,7 @@ from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
 from dashboard.ui import analytics_input, marking, notices
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 from dashboard.ui.zones import viewer_zone
@@ -110,7 +111,11 @@ with st.container(border=True):
         notices.plain(sentence)
     notices.caption(changes_view.pair_caption())
 if any(n for _, n in comparison.counts):
-    st.plotly_chart(analytics_charts.bucket_counts(comparison.counts), key="compare.buckets")
+    chart(
+        analytics_charts.bucket_counts_chart(comparison.counts),
+        key="compare.buckets",
+        file_name=f"compare-{state.before}-{state.after}-changes.csv",
+    )
 
 # The after side's failures a mark covers are told apart (the counts above keep them all).
 triage = triage_view.triage_of(connection, None, now=now, state=state)

@@ -14,6 +14,7 @@ from dashboard.state import links, routes
 from dashboard.state.params import PLAN, WINDOW
 from dashboard.ui import analytics_input, marking, notices
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, rate_column, table, time_column
 from dashboard.ui.zones import viewer_zone
@@ -65,7 +66,7 @@ def history(plan: int, scenario: int) -> str:
     return links.scenario_link(plan, scenario, window=state.window)
 
 
-st.subheader("Environment-specific failures", divider="gray")
+st.header("Environment-specific failures", divider="gray")
 notices.caption(env_view.specific_caption(basis_text))
 if report.specific.empty:
     notices.show_notes(
@@ -81,7 +82,7 @@ table(
     column_config={"Scenario": ident_column(), "History": link_column("history")},
 )
 
-st.subheader("Failures that started with a new version", divider="gray")
+st.header("Failures that started with a new version", divider="gray")
 notices.caption(env_view.versions_caption(basis_text))
 if report.version_changes.empty:
     notices.show_notes(["No failures started with a browser version change."], severity="info")
@@ -92,12 +93,16 @@ table(
     column_config={"First seen": time_column(tz)},
 )
 
-st.subheader("Pass rate by scenario and environment", divider="gray")
+st.header("Pass rate by scenario and environment", divider="gray")
 notices.caption(env_view.matrix_caption(basis_text))
 if report.matrix.empty:
     notices.show_notes(["These executions have no results."], severity="info")
     st.stop()
-st.plotly_chart(analytics_charts.environment_heatmap(report.matrix), key="environments.heatmap")
+chart(
+    analytics_charts.environment_heatmap_chart(report.matrix),
+    key="environments.heatmap",
+    file_name=f"plan-{state.plan}-pass-rate-heat-map.csv",
+)
 matrix = known_figures.matrix_with_known(report.matrix, cells)
 notices.caption(known_words.known_caption(int(matrix["known"].sum()), int(matrix["failed"].sum())))
 marking.mark_failures(

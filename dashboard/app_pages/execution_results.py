@@ -26,6 +26,7 @@ from dashboard.state import links, routes
 from dashboard.state.query import execution_query
 from dashboard.ui import marking, notices, url_filters, viewer, zones
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 
@@ -131,7 +132,7 @@ notices.show_notes(results_contradiction_notes(header, results, complete=complet
 results = contradictions.without_impossible_runtimes(results, "runtime_s")
 
 slice_text = words.slice_text(len(results), scenarios=data.scenarios, failed=len(data.failures))
-st.subheader("Results", divider="gray")
+st.header("Results", divider="gray")
 notices.caption(
     words.table_caption(slice_text, describe_results_source(data.counts, finished=finished), tz)
 )
@@ -173,15 +174,18 @@ if not failed.empty:
 
 left, right = st.columns([1, 2])
 with left:
-    st.subheader("Levels", divider="gray")
+    st.header("Levels", divider="gray")
     notices.caption(slice_text)
-    st.plotly_chart(
-        results_charts.level_breakdown(result_analytics.level_breakdown(results)), key="levels"
+    chart(
+        results_charts.level_chart(result_analytics.level_breakdown(results)),
+        key="levels",
+        file_name=f"execution-{execution_id}-levels.csv",
     )
 with right:
-    st.subheader("Environments", divider="gray")
+    st.header("Environments", divider="gray")
     notices.caption(words.environments_caption(slice_text))
-    st.plotly_chart(
-        results_charts.environment_matrix(result_analytics.environment_matrix(results)),
+    chart(
+        results_charts.environment_matrix_chart(result_analytics.environment_matrix(results)),
         key="environments",
+        file_name=f"execution-{execution_id}-environments.csv",
     )

@@ -30,6 +30,7 @@ from dashboard.state.params import (
 from dashboard.state.query import execution_query, local_date, period
 from dashboard.ui import notices, url_filters, viewer, zones
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, table, time_column
 
@@ -141,7 +142,7 @@ known = triage_view.known_per_execution(connection, executions, triage.marks)
 notices.caption(known_words.split_caption(mark_analytics.split_of(executions, known)))
 
 # -- charts -----------------------------------------------------------------------------------
-st.subheader("Results by status", divider="gray")
+st.header("Results by status", divider="gray")
 notices.caption(words.status_caption(slice_text))
 # Only the open tab's chart is built and sent (the per-day one on its first opening).
 status_tabs = widgets.tabs(
@@ -158,22 +159,22 @@ if by_execution.open:
         # one bar per plan sums the whole period.
         if view.status_by_plan:
             notices.caption(words.per_plan_caption(len(executions), view.plans_drawn))
-        st.plotly_chart(view.status_chart, key="status.exec")
+        chart(view.status_chart, key="status.exec", file_name="results-by-status.csv")
 if by_day.open:
     with by_day:
-        st.plotly_chart(view.status_per_day(), key="status.day")
+        chart(view.status_per_day(), key="status.day", file_name="results-by-status-per-day.csv")
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
-    st.subheader("Runtime per execution", divider="gray")
+    st.header("Runtime per execution", divider="gray")
     notices.caption(words.runtime_caption(slice_text, aggregated=view.runtime_aggregated))
-    st.plotly_chart(view.runtime, key="runtime")
+    chart(view.runtime, key="runtime", file_name="runtime-per-execution.csv")
 with rate_column:
-    st.subheader("Pass rate per day", divider="gray")
+    st.header("Pass rate per day", divider="gray")
     notices.caption(words.pass_rate_caption(slice_text))
-    st.plotly_chart(view.pass_rate, key="rate")
+    chart(view.pass_rate, key="rate", file_name="pass-rate-per-day.csv")
 
 # -- table ------------------------------------------------------------------------------------
-st.subheader("Executions", divider="gray")
+st.header("Executions", divider="gray")
 notices.caption(words.table_caption(slice_text, len(view.table)))
 selected = table(
     view.table,

@@ -18,6 +18,7 @@ from dashboard.state import links, routes
 from dashboard.state.params import PLAN, PROJECT, THRESHOLD, WINDOW
 from dashboard.ui import analytics_input, marking, notices
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, time_column
 from dashboard.ui.zones import viewer_zone
@@ -77,7 +78,7 @@ flakiness = flaky_analytics.flaky_scenarios(
     loaded.executions, loaded.results, window=state.window, threshold=state.threshold
 )
 scope = scope_text(project=page.project_name, plan=page.plan_name)
-st.subheader("Flaky", divider="gray")
+st.header("Flaky", divider="gray")
 notices.caption(
     describe_window(
         flakiness.basis,
@@ -94,11 +95,11 @@ display = flaky_view.flaky_display(flakiness, plan_names, history, known_figures
 if display.empty:
     notices.show_notes([flaky_view.none_flaky_text(state.threshold)], severity="info")
 else:
-    st.plotly_chart(
-        analytics_charts.flaky_timeline(
-            rows, flakiness.positions, analytics_charts.labels_for(rows, plan_names), tz
-        ),
+    labels = analytics_charts.labels_for(rows, plan_names)
+    chart(
+        analytics_charts.flaky_timeline_chart(rows, flakiness.positions, labels, tz),
         key="flaky.timeline",
+        file_name="flaky-outcomes.csv",
     )
     notices.caption(flaky_view.timeline_legend())
 table(
@@ -115,7 +116,7 @@ notices.caption(flaky_view.not_enough_runs_text(flakiness, flaky_analytics.MIN_R
 notices.caption(known_words.KNOWN_RUNS_CAPTION)
 
 # -- failure groups -----------------------------------------------------------------------------
-st.subheader("Failure groups", divider="gray")
+st.header("Failure groups", divider="gray")
 grouped = groups_analytics.failure_groups(loaded.analysed, loaded.results)
 notices.caption(flaky_view.groups_caption(grouped.basis, today=now.date(), scope=scope))
 marking.notice(triage.ledger)

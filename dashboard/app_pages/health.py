@@ -96,7 +96,7 @@ selected = table(
 red = red_stretches.time_to_green(
     data.executions, now=pd.Timestamp(now), short_days=health.long_days
 )
-st.subheader("How long plans stay red", divider="gray")
+st.header("How long plans stay red", divider="gray")
 notices.plain(red_view.turns_text(red.turns))
 notices.caption(red_view.health_caption(red, today=now.date(), scope=scope))
 table(

@@ -44,7 +44,7 @@ evidence = mark_analytics.mark_evidence(marks, loaded.results, now)
 keep = words.filter_rows(states, evidence, state.mark_filter).to_numpy()
 chosen = marks[keep]
 
-st.subheader("Marks", divider="gray")
+st.header("Marks", divider="gray")
 # A closed mark leaves the open ones: what closing it did is said here, not in its block.
 marking.flash("known.closed")
 notices.caption(words.filter_words(state.mark_filter, len(chosen), len(marks)))
@@ -101,7 +101,7 @@ for position, mark in enumerate(chosen.head(DETAILED).to_dict("records")):
 if len(chosen) > DETAILED:
     notices.caption(words.more_marks_caption(len(chosen), DETAILED))
 
-st.subheader("Likely outages", divider="gray")
+st.header("Likely outages", divider="gray")
 pending = words.pending_outages(triage.outages)
 notices.caption(words.pending_outages_caption(len(pending)))
 marking.mark_form(

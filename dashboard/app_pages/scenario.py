@@ -16,6 +16,7 @@ from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import PLAN, SCENARIO, WINDOW
 from dashboard.ui import analytics_input, marking, notices, url_filters
 from dashboard.ui import triage as triage_view
+from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, time_column, wide_text_column
 from dashboard.ui.zones import viewer_zone
@@ -91,7 +92,7 @@ if history.cells.empty:
     notices.show_notes(["The scenario has no results in these executions."], severity="info")
     st.stop()
 
-st.subheader("Runtime", divider="gray")
+st.header("Runtime", divider="gray")
 regression = scenario_view.regression_text(
     history.overall, history_analytics.RECENT, history_analytics.MIN_EARLIER
 )
@@ -99,16 +100,24 @@ if history.overall.regressed:
     notices.show_notes([regression], severity="warning")
 else:
     notices.caption(regression)
-st.plotly_chart(analytics_charts.scenario_runtime(history.cells, tz), key="scenario.runtime")
+chart(
+    analytics_charts.scenario_runtime_chart(history.cells, tz),
+    key="scenario.runtime",
+    file_name=f"plan-{state.plan}-scenario-{state.scenario}-runtime-chart.csv",
+)
 table(
     scenario_view.regression_display(history.by_environment),
     key="scenario.regressions",
     file_name=f"plan-{state.plan}-scenario-{state.scenario}-runtime.csv",
 )
 
-st.subheader("Outcomes", divider="gray")
+st.header("Outcomes", divider="gray")
 notices.caption(scenario_view.outcomes_caption(basis_text))
-st.plotly_chart(analytics_charts.scenario_timeline(history.cells, tz), key="scenario.timeline")
+chart(
+    analytics_charts.scenario_timeline_chart(history.cells, tz),
+    key="scenario.timeline",
+    file_name=f"plan-{state.plan}-scenario-{state.scenario}-outcomes-chart.csv",
+)
 table(
     scenario_view.history_display(
         history, lambda e, p, s: links.results_link(e, plan_id=p, started=s)

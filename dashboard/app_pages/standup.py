@@ -26,7 +26,7 @@ from dashboard.state.params import (
     DateRange,
 )
 from dashboard.state.query import standup_query, standup_window
-from dashboard.ui import marking, notices, presenter
+from dashboard.ui import marking, notices, presenter, url_filters
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import link_column, table
@@ -160,21 +160,37 @@ def standup_body() -> None:
     places = [rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1]]
     for position, (section, place) in enumerate(zip(every, places, strict=True)):
         with place:
-            st.subheader(section.title)
+            st.header(section.title)
             if fetched is not None and section.title == sections_view.NEWLY_FAILING:
                 notices.caption(sections_view.fetched_caption(fetched))
             if not section.computed:
                 notices.show_notes(["The results could not be loaded."], severity="warning")
             elif section.rows.empty:
                 notices.show_notes([section.empty_text], severity="info")
-            else:
+            elif state.present:
                 st.dataframe(
                     section.shown,
                     hide_index=True,
-                    column_order=sections_view.column_order(section, present=state.present),
-                    column_config=PRESENTER_COLUMNS if state.present else LINK_COLUMNS,
+                    column_order=sections_view.column_order(section, present=True),
+                    column_config=PRESENTER_COLUMNS,
                     key=f"standup.{position}",
                 )
+            else:
+                # Selecting a row (a click, or Shift+Space in the table) opens its evidence:
+                # the links drawn in the table cannot be followed with the keyboard.
+                event = st.dataframe(
+                    section.shown,
+                    hide_index=True,
+                    column_order=sections_view.column_order(section),
+                    column_config=LINK_COLUMNS,
+                    key=f"standup.{position}",
+                    on_select="rerun",
+                    selection_mode="single-row",
+                )
+                chosen = event.selection.rows
+                evidence = section.shown["Evidence"].iloc[chosen[0]] if chosen else None
+                if evidence:
+                    url_filters.follow(evidence)
                 if section.more:
                     with st.expander(f"and {section.more} more"):
                         st.dataframe(
@@ -196,7 +212,11 @@ def standup_body() -> None:
                     triage=folded,
                     plan_names=page.plan_names,
                 ),
-                language="markdown",
+                # Plain text, wrapped: the markdown highlighting's link colour reads at under
+                # 3:1 in the dark theme, and a block that scrolls sideways cannot be reached by
+                # the keyboard.
+                language=None,
+                wrap_lines=True,
             )
             table(
                 sections_view.items_csv_frame(

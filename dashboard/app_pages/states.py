@@ -93,7 +93,7 @@ with preview:
     )
 
 scope = scope_text(project=page.project_name, plan=page.plan_name)
-st.subheader("Every scenario's state", divider="gray")
+st.header("Every scenario's state", divider="gray")
 notices.caption(
     describe_window(
         found.basis,

@@ -38,7 +38,7 @@ kpis[1].metric("Back to green", f"{found.turns.back_to_green:,}")
 kpis[2].metric("Red now", f"{int(found.plans['red_now'].sum()):,} plans")
 notices.caption(red_view.turns_caption(found.turns))
 
-st.subheader("Plans", divider="gray")
+st.header("Plans", divider="gray")
 notices.caption(red_view.plans_caption(found.basis, found, today=now.date(), scope=scope))
 if found.plans.empty:
     notices.show_notes(["No plan has a finished execution with a verdict here."], severity="info")
@@ -49,7 +49,7 @@ table(
     column_config={"Now": st.column_config.TextColumn(width="medium")},
 )
 
-st.subheader("Red stretches", divider="gray")
+st.header("Red stretches", divider="gray")
 notices.caption(red_view.stretches_caption(found))
 table(
     red_view.stretches_display(
@@ -69,7 +69,7 @@ table(
     },
 )
 
-st.subheader("How old each failure is", divider="gray")
+st.header("How old each failure is", divider="gray")
 failing = executions[executions["failed"].fillna(0) > 0]
 fan_out = analytics_input.results_of(
     connection, failing, executions, part="the results of the failing executions"

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.present.formatting import visible_text
+from dashboard.present.formatting import format_day, format_span, visible_text
 
 HEIGHT = 360
 
@@ -61,3 +61,17 @@ def zone_of(days: pd.Series) -> str:
     """The zone a column of days is counted in ("UTC" for naive ones)."""
     dtype = days.dtype
     return str(dtype.tz) if isinstance(dtype, pd.DatetimeTZDtype) else "UTC"
+
+
+# -- the words of a chart's text alternative ------------------------------------------------------
+
+
+def day_text(day: object) -> str:
+    """A day of a chart ("12 Nov"), from a day's first instant or a wall-clock midnight."""
+    return format_day(pd.Timestamp(day))
+
+
+def day_span(days: pd.Series) -> str:
+    """The days a chart covers: "24 Oct \u2013 23 Nov" (years only when it spans two)."""
+    first, last = pd.Timestamp(days.min()), pd.Timestamp(days.max())
+    return format_span(first, last, today=last.date())

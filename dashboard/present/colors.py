@@ -61,6 +61,36 @@ STATUS_SYMBOLS: dict[str, str] = {
 UNKNOWN_STATUS_SYMBOL = "?"
 
 
+STATUS_PATTERNS: dict[str, str] = {
+    "SUCCESS": "",  # solid
+    "FAILURE": "x",
+    "ERROR": "/",
+    "WARNING": ".",
+    "WAITING": "-",
+    "PROCESSING": "|",
+    "REPORTING": "|",
+    "TERMINATING": "|",
+    "STOPPED": "+",
+    "UNEXECUTED": "\\",
+}
+"""The fill pattern of a status's bars (plotly's pattern shapes): the failing statuses hatched
+and a pass solid, so a stacked bar's parts are told apart without colour vision too."""
+
+UNKNOWN_STATUS_PATTERN = "\\"
+
+
+def status_pattern(status: str) -> dict[str, object]:
+    """A bar's `marker.pattern` for a status: its shape in white over the status colour."""
+    return {
+        "shape": STATUS_PATTERNS.get(status.strip().upper(), UNKNOWN_STATUS_PATTERN),
+        "fillmode": "overlay",
+        "fgcolor": "#ffffff",
+        "fgopacity": 0.75,
+        "size": 6,
+        "solidity": 0.25,
+    }
+
+
 def status_label(status: str) -> str:
     """A status as "\u2716 FAILURE": its symbol, then its name as the service spells it."""
     symbol = STATUS_SYMBOLS.get(status.strip().upper(), UNKNOWN_STATUS_SYMBOL)
@@ -76,10 +106,37 @@ PLAN_PALETTE: tuple[str, ...] = (
     "#b04f9a",
     "#3f8f6b",
     "#8c6d3f",
-    "#4b56a8",
-    "#9aa3b2",
+    "#5e68bd",
+    "#7d8797",
 )
-"""Colours for plans: none is a status colour (red and green mean failed and passed here)."""
+"""Colours for plans: none is a status colour (red and green mean failed and passed here).
+The same in both themes, so each is a mid-tone of at least 3:1 against both backgrounds
+(tests/dashboard/test_contrast.py); the light theme's chartCategoricalColors are these."""
+
+
+PLAN_SYMBOLS: tuple[str, ...] = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "x",
+    "cross",
+    "triangle-down",
+    "star",
+    "triangle-left",
+    "triangle-right",
+)
+"""Marker shapes for plans, beside their colours: two plans' lines are told apart without
+colour vision too (the legend shows each plan's shape)."""
+
+
+def plan_symbol(plan_id: object) -> str:
+    """A plan's marker shape, derived from its id like its colour."""
+    try:
+        index = int(plan_id)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return "circle-open"
+    return PLAN_SYMBOLS[index % len(PLAN_SYMBOLS)]
 
 
 def plan_color(plan_id: object) -> str:

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 import pandas as pd
-import plotly.graph_objects as go
 
 from dashboard.analytics import executions as execution_analytics
 from dashboard.present import charts, runtime_chart, tables
+from dashboard.present.chart_data import Chart
 
 T = TypeVar("T")
 
@@ -50,11 +50,11 @@ class ExecutionsView:
     # (the whole period) instead of one per execution.
     status_by_plan: bool
     plans_drawn: int  # bars of the per-plan chart (0 when it draws executions)
-    status_chart: go.Figure
-    status_per_day: Deferred[go.Figure]
-    runtime: go.Figure
+    status_chart: Chart
+    status_per_day: Deferred[Chart]
+    runtime: Chart
     runtime_aggregated: bool  # the runtime chart draws daily medians per plan
-    pass_rate: go.Figure
+    pass_rate: Chart
     table: tables.PreparedTable
 
 
@@ -63,24 +63,24 @@ def executions_view(
 ) -> ExecutionsView:
     by_plan = len(executions) > charts.EXECUTION_BAR_LIMIT
     status_chart = (
-        charts.status_per_plan(status_counts, executions)
+        charts.status_per_plan_chart(status_counts, executions)
         if by_plan
-        else charts.status_per_execution(status_counts, executions, tz=tz)
+        else charts.status_per_execution_chart(status_counts, executions, tz=tz)
     )
     return ExecutionsView(
         kpis=execution_analytics.execution_kpis(executions),
         status_by_plan=by_plan,
-        plans_drawn=len(status_chart.layout.yaxis.categoryarray or ()) if by_plan else 0,
+        plans_drawn=len(status_chart.figure.layout.yaxis.categoryarray or ()) if by_plan else 0,
         status_chart=status_chart,
         # Charts count and show days and times in the viewer's zone, as the tables do.
         status_per_day=Deferred(
-            lambda: charts.status_per_day(
+            lambda: charts.status_per_day_chart(
                 execution_analytics.status_counts_per_day(status_counts, tz=tz)
             )
         ),
-        runtime=runtime_chart.runtime_trend(executions, tz=tz),
+        runtime=runtime_chart.runtime_trend_chart(executions, tz=tz),
         runtime_aggregated=runtime_chart.runtime_is_aggregated(executions),
-        pass_rate=charts.pass_rate_trend(execution_analytics.pass_rate_per_day(executions, tz=tz)),
+        pass_rate=charts.pass_rate_chart(execution_analytics.pass_rate_per_day(executions, tz=tz)),
         # The newest rows only are built for the page (executions come newest first); the
         # whole table only if its CSV is asked for.
         table=tables.PreparedTable(

@@ -1,5 +1,5 @@
 """The execution results page's charts: results by level, and outcomes by operating system and
-browser."""
+browser. Each has its text alternative beside it (`..._text`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics.results import OUTCOME_ORDER
+from dashboard.present.chart_data import Chart
 from dashboard.present.chart_style import literals
 from dashboard.present.colors import OUTCOME_COLORS, status_color
+from dashboard.present.formatting import plural, visible_text
+
+ENVIRONMENTS_NAMED = 3
+"""The most environments a text alternative names for each outcome."""
+FINDING_ORDER = ("all failed", "some failed", "no verdict", "all passed")
+"""The outcomes in the order a text alternative says them: the worst first."""
 
 
 def level_breakdown(levels: pd.DataFrame) -> go.Figure:
@@ -67,3 +74,56 @@ def environment_matrix(matrix: pd.DataFrame) -> go.Figure:
         height=max(200, 90 + 55 * len(oses)), margin={"l": 10, "r": 10, "t": 40, "b": 10}
     )
     return fig
+
+
+def level_text(levels: pd.DataFrame) -> str:
+    """What `level_breakdown` shows: "Results by level: 40 SUCCESS, 3 FAILURE, 1 ERROR." """
+    if levels.empty:
+        return "Results by level: no results."
+    counts = ", ".join(
+        f"{int(n):,} {visible_text(level, one_line=True)}"
+        for level, n in zip(levels["level"], levels["count"], strict=True)
+    )
+    return f"Results by level: {counts}."
+
+
+def environment_matrix_text(matrix: pd.DataFrame) -> str:
+    """What `environment_matrix` shows: "Outcome on 6 operating system and browser pairs: all
+    failed on SAFARI / macOS; some failed on CHROME / Linux; all passed on 4." """
+    if matrix.empty:
+        return "Outcome per operating system and browser: no results."
+    parts = []
+    for outcome in FINDING_ORDER:
+        rows = matrix[matrix["outcome"] == outcome]
+        if rows.empty:
+            continue
+        if outcome == "all passed":
+            parts.append(f"all passed on {len(rows)}")
+            continue
+        names = [
+            f"{visible_text(b, one_line=True)} / {visible_text(o, one_line=True)}"
+            for o, b in zip(rows["os"], rows["browser"], strict=True)
+        ]
+        more = len(names) - ENVIRONMENTS_NAMED
+        named = ", ".join(names[:ENVIRONMENTS_NAMED]) + (f" and {more} more" if more > 0 else "")
+        parts.append(f"{outcome} on {named}")
+    pairs = plural(len(matrix), "operating system and browser pair")
+    return f"Outcome on {pairs}: {'; '.join(parts)}."
+
+
+def level_chart(levels: pd.DataFrame) -> Chart:
+    return Chart(
+        "Results by level",
+        level_breakdown(levels),
+        level_text(levels),
+        {"x": "Results", "y": "Level"},
+    )
+
+
+def environment_matrix_chart(matrix: pd.DataFrame) -> Chart:
+    return Chart(
+        "Outcome per operating system and browser",
+        environment_matrix(matrix),
+        environment_matrix_text(matrix),
+        {"x": "Browser", "y": "Operating system", "text": "Outcome"},
+    )

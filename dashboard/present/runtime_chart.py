@@ -8,9 +8,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.analytics.executions import local_days
-from dashboard.present.chart_style import layout, literal, wall_days
-from dashboard.present.colors import plan_color
-from dashboard.present.formatting import duration_unit, human_duration
+from dashboard.present.chart_data import Chart
+from dashboard.present.chart_style import day_span, day_text, layout, literal, wall_days
+from dashboard.present.colors import plan_color, plan_symbol
+from dashboard.present.formatting import duration_unit, human_duration, plural, visible_text
 
 WEBGL_POINTS = 2_000
 """Above this many points a line chart is drawn with WebGL."""
@@ -67,12 +68,14 @@ def _runtime_points(timed: pd.DataFrame, per_unit: float, *, tz: str = "UTC") ->
                 rows["seconds"].map(human_duration).to_numpy(dtype=object),
             ]
         )
-        color = plan_color(rows["plan_id"].iloc[0]) if "plan_id" in rows else None
+        plan_id = rows["plan_id"].iloc[0] if "plan_id" in rows else None
+        color = plan_color(plan_id) if plan_id is not None else None
         fig.add_trace(
             trace(
                 name=literal(plan),
                 line_color=color,
                 marker_color=color,
+                marker_symbol=plan_symbol(plan_id),
                 # Wall-clock times in `tz`, as the axis says (plotly draws naive times as given).
                 x=rows["start"].dt.tz_convert(tz).dt.tz_localize(None).to_numpy(),
                 y=(rows["seconds"] / per_unit).round(2).to_numpy(),
@@ -85,6 +88,37 @@ def _runtime_points(timed: pd.DataFrame, per_unit: float, *, tz: str = "UTC") ->
             )
         )
     return fig
+
+
+def runtime_text(executions: pd.DataFrame, *, tz: str = "UTC") -> str:
+    """What `runtime_trend` shows, and its longest point: "Runtime per execution of 5 plans,
+    24 Oct - 23 Nov: longest 28 min 14 s, #295 of Checkout on 12 Nov." (daily medians when
+    the chart draws those)."""
+    timed = _timed(executions)
+    if timed.empty:
+        return "Runtime per execution: no finished execution in this slice."
+    plans = plural(timed["plan"].nunique(dropna=False), "plan")
+    starts = timed["start"].dt.tz_convert(tz)
+    span = day_span(starts)
+    if len(timed) > RUNTIME_POINT_LIMIT:
+        medians = (
+            timed.assign(day=local_days(timed["start"], tz), seconds=timed["runtime_ms"] / 1000)
+            .groupby(["plan", "day"], dropna=False)["seconds"]
+            .median()
+        )
+        plan, day = medians.idxmax()
+        return (
+            f"Median runtime per plan and day of {plans}, {span}: highest "
+            f"{human_duration(float(medians.max()))}, {visible_text(plan, one_line=True)} on "
+            f"{day_text(day)}."
+        )
+    longest = timed.loc[timed["runtime_ms"].idxmax()]
+    return (
+        f"Runtime per execution of {plans}, {span}: longest "
+        f"{human_duration(float(longest['runtime_ms']) / 1000)}, #{int(longest['execution_id'])} "
+        f"of {visible_text(longest['plan'], one_line=True)} on "
+        f"{day_text(starts.loc[longest.name])}."
+    )
 
 
 def _runtime_per_day(
@@ -107,7 +141,8 @@ def _runtime_per_day(
     ).reset_index()
     fig = go.Figure()
     for plan, rows in daily.groupby("plan", dropna=False, sort=True):
-        color = plan_color(rows["plan_id"].iloc[0])
+        plan_id = rows["plan_id"].iloc[0]
+        color = plan_color(plan_id)
         labels = np.column_stack(
             [
                 rows["median"].map(human_duration).to_numpy(dtype=object),
@@ -121,6 +156,7 @@ def _runtime_per_day(
                 name=literal(plan),
                 line_color=color,
                 marker_color=color,
+                marker_symbol=plan_symbol(plan_id),
                 x=rows["day"].to_numpy(),
                 y=(rows["median"] / per_unit).round(2).to_numpy(),
                 mode="lines+markers",
@@ -133,3 +169,13 @@ def _runtime_per_day(
             )
         )
     return fig
+
+
+def runtime_trend_chart(executions: pd.DataFrame, *, tz: str = "UTC") -> Chart:
+    """`runtime_trend` with its name, text alternative and table columns."""
+    return Chart(
+        "Runtime per execution",
+        runtime_trend(executions, tz=tz),
+        runtime_text(executions, tz=tz),
+        {"series": "Plan"},
+    )

@@ -264,6 +264,13 @@ class ResultMessage:
 
     heading: str  # "Scenario 12 · FAILURE · Windows 11 CHROME 134" (service text: shown plain)
     message: str  # as the service sent it; empty when it sent none
+    # The result's web log links, (what, address): real links beside the message, reached with
+    # the keyboard, where the table's link cells are drawn on a canvas.
+    logs: tuple[tuple[str, str], ...] = ()
+
+
+LOG_COLUMNS = ("Node log", "Executor log")
+"""The log-link columns of `results_display`, in the order the detail offers them."""
 
 
 def health_with_known(
@@ -292,4 +299,9 @@ def result_message(display: pd.DataFrame, position: int | None) -> ResultMessage
     parts = [f"Scenario {row['Scenario']}", row["Level"], row["OS"], row["Browser"], row["Version"]]
     heading = " \u00b7 ".join(str(p) for p in parts if p is not None and not pd.isna(p))
     message = row["Message"]
-    return ResultMessage(heading, "" if message is None or pd.isna(message) else str(message))
+    logs = tuple(
+        (column, str(row[column]))
+        for column in LOG_COLUMNS
+        if column in row.index and isinstance(row[column], str) and row[column]
+    )
+    return ResultMessage(heading, "" if message is None or pd.isna(message) else str(message), logs)

@@ -140,7 +140,7 @@ BROKEN_RUNS = Param(
 )
 # Scenarios of these states (states.STATES); none: every state.
 STATE: Param[tuple[str, ...]] = Param(
-    "state", "states", kinds.Names(states.STATES, "state"), default=()
+    "states", "states", kinds.Names(states.STATES, "state"), default=()
 )
 # The compared executions; none: the plan's default pair.
 BEFORE = Param("before", "before", kinds.Id("execution"), default=None)

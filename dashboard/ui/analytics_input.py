@@ -48,11 +48,12 @@ class AnalyticsInput:
 def lookback_executions(
     connection: Connection, *, now: datetime, project: int | None, plan: int | None
 ) -> pd.DataFrame:
-    """The executions of the lookback (one project or plan, or all); the page stops after
-    showing why they could not be loaded."""
+    """The executions of the lookback (one project or plan, or all; one plan's or project's
+    cut from all of them when those are loaded); the page stops after showing why they could
+    not be loaded."""
     query = preset_query(LOOKBACK, now=now, project=project, plan=plan)
     try:
-        return cache.executions(connection, query).executions
+        return cache.executions_in_scope(connection, query).executions
     except ApiError as error:
         notices.show_error(error, part=f"the executions of the {LOOKBACK_WORDS}")
         st.stop()

@@ -152,6 +152,12 @@ def full_message(detail: ResultMessage | None, *, key: str) -> None:
             st.code(visible_text(detail.message), language=None, wrap_lines=True)
         else:
             caption("The service sent no message for this result.")
+        if detail.logs:
+            with st.container(horizontal=True):
+                for what, address in detail.logs:
+                    st.link_button(
+                        f"Open the {what.lower()}", address, icon=":material/description:"
+                    )
 
 
 def _key(prefix: str) -> str:

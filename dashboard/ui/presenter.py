@@ -25,7 +25,7 @@ _ONE_SCREEN = """
 <style>
 .stMainBlockContainer { padding-top: 3.5rem; padding-bottom: 1rem; }
 .stMainBlockContainer h1 { padding-top: 0; padding-bottom: 0.25rem; }
-.stMainBlockContainer h3 { padding-top: 0.25rem; padding-bottom: 0; }
+.stMainBlockContainer h2 { padding-top: 0.25rem; padding-bottom: 0; }
 </style>
 """
 

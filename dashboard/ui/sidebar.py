@@ -27,7 +27,7 @@ _HISTORY_CLEARED = "history.cleared"  # what "Clear stored history" did, shown o
 def sidebar(conn: Connection) -> None:
     """Draw the connection badge, the connection form and the Refresh button."""
     with st.sidebar:
-        st.markdown("#### :material/fact_check: QA dashboard")
+        st.markdown("## :material/fact_check: QA dashboard")
         viewer.sidebar_identity()
         _badge(conn)
         meta, moment = cache.store_meta(conn), datetime.now(UTC)
@@ -73,7 +73,9 @@ def _badge(conn: Connection) -> None:
     if conn.is_demo:
         st.badge("Demo data", icon=":material/science:", color="orange")
         as_of = f" as of {format_day(conn.clock, with_year=True)}" if conn.clock else ""
-        st.caption(
+        # Body text, not a caption: a caption's 60 % opacity would fade the code in it below
+        # a readable contrast.
+        st.markdown(
             f"Generated sample data{as_of}, served by the embedded sandbox. To see your own, "
             "set `QA_DASHBOARD_BASE_URL`, `QA_DASHBOARD_TOKEN` and `QA_DASHBOARD_COMPANY_ID` "
             f"(or the `[service]` table of `.streamlit/secrets.toml`), or use "
@@ -135,7 +137,8 @@ def _clear_history(conn: Connection) -> None:
         st.button(
             "Yes, clear it",
             key="history.clear.confirm",
-            type="primary",
+            # Not type="primary": its white text reads at 2.4:1 on the dark theme's accent.
+            icon=":material/delete_forever:",
             on_click=_do_clear_history,
             args=(conn,),
             width="stretch",

@@ -13,6 +13,10 @@ browser.
 
 A shared link can also carry a theme for whoever opens it: Streamlit's own
 `?embed_options=dark_theme` (or `light_theme`), which the pages keep in their URL.
+
+`chart_text` gives the text of every chart (axis labels and titles, legends, colour bars) the
+theme's own text colour: Streamlit's chart theme draws axis text in a fixed mid-grey that reads
+at under 4.5:1 on the light background. The colours themselves are in .streamlit/config.toml.
 """
 
 from __future__ import annotations
@@ -60,6 +64,21 @@ _SCRIPT = f"""
 }})();
 </script>
 """
+
+
+# The chart text inherits the page's text colour (currentColor), so it follows whichever theme
+# is shown; plotly writes its fill as an inline style, hence !important.
+_CHART_TEXT = """
+<style>
+.stPlotlyChart :is(.xtick, .ytick, .g-xtitle, .g-ytitle, .legendtitletext, .cbaxis) text,
+.stPlotlyChart :is(text.legendtext, .cbtitle text) { fill: currentColor !important; }
+</style>
+"""
+
+
+def chart_text() -> None:
+    """Chart text in the theme's text colour (see the module's doc); once per run."""
+    st.html(_CHART_TEXT)
 
 
 def keep_theme() -> None:

@@ -12,10 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import date
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl
 
 import streamlit as st
 
 from dashboard.present.formatting import visible_text
+from dashboard.state import routes
 from dashboard.state import url as url_state
 from dashboard.state.kinds import Day, Share, WholeNumber
 from dashboard.state.params import TZ, Param, ViewState
@@ -65,6 +67,14 @@ def link_params(state: ViewState, route: Route) -> dict[str, str]:
 def switch_to(route: Route, state: ViewState) -> None:
     """Open `route` showing `state` (a selected row opens its page)."""
     st.switch_page(route.script, query_params=link_params(state, route))
+
+
+def follow(link: str) -> None:
+    """Open a link of `dashboard.state.links` ("results?execution=5") in this tab: a selected
+    row opens the evidence its link column names."""
+    path, _, query = link.partition("?")
+    route = next(route for route in routes.ALL if route.url_path == path)
+    st.switch_page(route.script, query_params=dict(parse_qsl(query)))
 
 
 def page_link(route: Route, state: ViewState | None, *, label: str, icon: str) -> None:

@@ -27,6 +27,8 @@ RUN_TIMEOUT_MS = 60_000
 APP = '[data-testid="stApp"]'
 METRIC = '[data-testid="stMetric"]'
 DATAFRAME = '[data-testid="stDataFrame"]'
+# The page's own tables, not those in an expander (such as every chart's data under it).
+PAGE_TABLE = f':is({DATAFRAME}):not([data-testid="stExpander"] {DATAFRAME})'
 PLOTLY_SVG = '[data-testid="stPlotlyChart"] .js-plotly-plot svg.main-svg'
 SKELETON = '[data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
 EXCEPTION = '[data-testid="stException"]'
@@ -65,6 +67,19 @@ def open_app(page: Page, url: str, timeout: float = FIRST_LOAD_TIMEOUT_MS) -> No
 
 def main(page: Page) -> Locator:
     return page.get_by_test_id("stMain")
+
+
+def wait_until_drawn(page: Page) -> None:
+    """Everything the page draws has drawn: its title, every chart's SVG, every visible
+    table's canvas (tables in a closed expander are not drawn), and the app is idle."""
+    area = main(page)
+    expect(area.get_by_role("heading", level=1)).to_be_visible()
+    for chart in area.get_by_test_id("stPlotlyChart").all():
+        expect(chart.locator(".js-plotly-plot svg.main-svg").first).to_be_attached()
+    for frame in area.locator(DATAFRAME).all():
+        if frame.is_visible():
+            expect(frame.get_by_test_id("data-grid-canvas")).to_be_visible()
+    wait_until_idle(page)
 
 
 def expect_no_crash(page: Page) -> None:
@@ -209,7 +224,7 @@ def view(page: Page) -> dict[str, object]:
     charts = main_area.get_by_test_id("stPlotlyChart")
     for chart in charts.all():
         expect(chart.locator(".js-plotly-plot svg.main-svg").first).to_be_attached()
-    grids = [Grid(frame).wait() for frame in main_area.locator(DATAFRAME).all()]
+    grids = [Grid(frame).wait() for frame in main_area.locator(PAGE_TABLE).all()]
     selects = {
         box.get_by_test_id("stWidgetLabel").inner_text().strip(): box.get_by_role(
             "combobox"
@@ -286,7 +301,7 @@ class Grid:
 
     @classmethod
     def only(cls, page: Page) -> Grid:
-        frames = main(page).locator(DATAFRAME)
+        frames = main(page).locator(PAGE_TABLE)
         expect(frames).to_have_count(1)
         return cls(frames.first)
 

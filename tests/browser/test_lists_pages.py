@@ -39,7 +39,7 @@ def test_states_page_shows_the_planted_states_downloads_and_links_to_history(
     downloads: Path,
     secrets: Secrets,
 ) -> None:
-    screen.open_app(page, f"{dashboard.url}/states?tz=UTC&state=flaky,environment-specific")
+    screen.open_app(page, f"{dashboard.url}/states?tz=UTC&states=flaky,environment-specific")
     expect(page.get_by_role("heading", name="Scenario states", level=1)).to_be_visible()
     states = grid_with(page, "State", "Why")
     states.expect_rows(2)
@@ -158,7 +158,7 @@ def test_time_to_green_page_shows_the_red_plans_downloads_and_compares(
 # Per new page: the columns of each table a lead reads first, which must be in view without
 # scrolling sideways on a 1440x900 screen (the widest text and the logs may run off to the right).
 KEY_COLUMNS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "states?state=flaky,environment-specific": (("Plan", "Scenario", "State", "History", "Why"),),
+    "states?states=flaky,environment-specific": (("Plan", "Scenario", "State", "History", "Why"),),
     "failures?range=24h": (
         ("Plan", "Scenario", "Environment", "Failure group", "Failing since", "State"),
     ),

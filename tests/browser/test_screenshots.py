@@ -81,14 +81,7 @@ def capture(page: Page, url: str, targets: list[Path], shows: str | None = None)
     expect(main.get_by_role("heading", level=1)).to_be_visible()
     if shows is not None:
         expect(main).to_contain_text(shows)
-    # Whatever the page draws has drawn: every chart's SVG, every table's canvas.
-    for chart in main.get_by_test_id("stPlotlyChart").all():
-        expect(chart.locator(".js-plotly-plot svg.main-svg").first).to_be_attached()
-    # (Tables in a closed expander, such as the flaky page's failure groups, are not drawn.)
-    for frame in main.locator(screen.DATAFRAME).all():
-        if frame.is_visible():
-            expect(frame.get_by_test_id("data-grid-canvas")).to_be_visible()
-    screen.wait_until_idle(page)
+    screen.wait_until_drawn(page)
     screen.expect_no_failure_shown(page)
     for target in targets:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -580,7 +580,7 @@ def test_the_executions_view_makes_the_per_day_chart_only_when_asked() -> None:
 
     assert not view.status_per_day.made
     assert not view.status_by_plan  # three executions: a bar each
-    figure = view.status_per_day()
+    chart = view.status_per_day()
     assert view.status_per_day.made
-    assert view.status_per_day() is figure
-    assert sum(sum(trace.y) for trace in figure.data) == 12  # 3 + 1 results, three days
+    assert view.status_per_day() is chart
+    assert sum(sum(trace.y) for trace in chart.figure.data) == 12  # 3 + 1 results, three days

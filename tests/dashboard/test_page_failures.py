@@ -86,10 +86,10 @@ def test_the_last_24_hours_and_one_state_are_in_the_link(app: AppFactory) -> Non
     # Plan 1's newest execution (scenario 8 on its three environments) and plan 3's last night.
     assert sorted(shown["Scenario"].tolist()) == [5, 8, 8, 8]
 
-    at.query_params["state"] = "failing"
+    at.query_params["states"] = "failing"
     at.run()
     assert set(_failures(at)["Scenario"]) == {planted.TURNED_RED_SCENARIO}
-    assert dict(at.query_params) == {"tz": "UTC", "range": "24h", "state": "failing"}
+    assert dict(at.query_params) == {"tz": "UTC", "range": "24h", "states": "failing"}
 
 
 def test_failing_since_counts_back_to_the_last_pass(
@@ -114,13 +114,13 @@ def test_failing_since_counts_back_to_the_last_pass(
 
 
 def test_bad_values_are_named(app: AppFactory) -> None:
-    at = app(FAILURES, tz="UTC", range="yesterday", state="bogus")
+    at = app(FAILURES, tz="UTC", range="yesterday", states="bogus")
     at.run()
 
     assert_no_failure(at)
     warning = notes(at)
     assert '"range" value "yesterday" is not one of 24h, 7d, 30d, 90d, custom' in warning
-    assert '"state" value "bogus" is not one of flaky' in warning
+    assert '"states" value "bogus" is not one of flaky' in warning
     assert dict(at.query_params) == {"tz": "UTC"}
     assert not _failures(at).empty
 

@@ -76,3 +76,27 @@ def test_a_result_message_is_found_by_position_and_nothing_for_no_row() -> None:
     )
     assert tables.result_message(display, None) is None
     assert tables.result_message(display, 5) is None
+
+
+def test_a_result_message_carries_its_web_log_links_for_the_keyboard() -> None:
+    """The detail under the results table offers the result's logs as real links (the table's
+    link cells cannot be followed with the keyboard); a missing log is not offered."""
+    import pandas as pd
+
+    display = pd.DataFrame(
+        {
+            "Scenario": [3],
+            "Level": ["FAILURE"],
+            "Message": ["boom"],
+            "OS": ["Linux"],
+            "Browser": ["CHROME"],
+            "Version": ["134"],
+            "Node log": ["https://logs.example/3/node.log"],
+            "Executor log": [None],
+        }
+    )
+
+    detail = tables.result_message(display, 0)
+
+    assert detail is not None
+    assert detail.logs == (("Node log", "https://logs.example/3/node.log"),)

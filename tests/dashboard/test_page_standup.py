@@ -26,7 +26,7 @@ def test_the_sections_come_in_order_and_say_when_they_are_empty(app: AppFactory)
     at.run()
 
     assert_no_failure(at)
-    assert [s.value for s in at.subheader] == [
+    assert [s.value for s in at.header] == [
         "Turned red",
         "Fixed",
         "Still failing",

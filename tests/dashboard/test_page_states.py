@@ -159,17 +159,17 @@ def test_a_new_setting_is_previewed_and_applied_only_when_asked(
 def test_the_state_filter_lives_in_the_link(
     app: AppFactory, hand_built: hand.HistoryService
 ) -> None:
-    at = app(STATES, tz="UTC", state="environment-specific,flaky")
+    at = app(STATES, tz="UTC", states="environment-specific,flaky")
     at.run()
 
     assert_no_failure(at)
     shown = _states(at)
     assert set(shown["Scenario"]) == {hand.FLAKY, hand.SPECIFIC, hand.VERSIONED}
-    assert at.query_params["state"] == "flaky,environment-specific"
+    assert at.query_params["states"] == "flaky,environment-specific"
 
 
 def test_bad_settings_are_named_and_the_defaults_used(app: AppFactory) -> None:
-    at = app(STATES, tz="UTC", window="3", min_runs="1", broken_runs="x", state="red,flaky")
+    at = app(STATES, tz="UTC", window="3", min_runs="1", broken_runs="x", states="red,flaky")
     at.run()
 
     assert_no_failure(at)
@@ -179,6 +179,6 @@ def test_bad_settings_are_named_and_the_defaults_used(app: AppFactory) -> None:
         '"min_runs" value "1" is not a whole number of runs from 2 to 50, so 5 is used' in warning
     )
     assert '"broken_runs" value "x" is not a whole number of runs from 2 to 200' in warning
-    assert '"state" value "red" is not one of flaky, broken' in warning
-    assert dict(at.query_params) == {"tz": "UTC", "state": "flaky"}
+    assert '"states" value "red" is not one of flaky, broken' in warning
+    assert dict(at.query_params) == {"tz": "UTC", "states": "flaky"}
     assert set(_states(at)["Scenario"]) == {planted.FLAKY_SCENARIO}

@@ -63,7 +63,7 @@ table(
 )
 
 proof = evidence.set_index("mark_id")
-state_of = states.set_index("mark_id")["state"]
+state_of = words.state_by_mark(states)
 for position, mark in enumerate(chosen.head(DETAILED).to_dict("records")):
     mark_id = str(mark["mark_id"])
     found = proof.loc[mark_id].to_dict() if mark_id in proof.index else None
@@ -102,7 +102,7 @@ if len(chosen) > DETAILED:
     notices.caption(words.more_marks_caption(len(chosen), DETAILED))
 
 st.header("Likely outages", divider="gray")
-pending = triage.outages[triage.outages["state"] != "confirmed"]
+pending = words.pending_outages(triage.outages)
 notices.caption(words.pending_outages_caption(len(pending)))
 marking.mark_form(
     "outages",

@@ -256,7 +256,7 @@ def known_block(
                 now=now,
             )
         with right:
-            pending = folded.outages[folded.outages["state"] != "confirmed"]
+            pending = known_words.pending_outages(folded.outages)
             marking.mark_form(
                 "standup.outages",
                 known_words.execution_choices(pending, names, window.tz),

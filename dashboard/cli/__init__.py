@@ -5,6 +5,7 @@
     python -m dashboard store clear               # empty it
     python -m dashboard digest --standup --to URL # send the standup digest to a chat (- prints)
     python -m dashboard known list|add|close|export|import  # the known-failure ledger
+    python -m dashboard gate --plan ID              # CI's quality gate (exit 0 pass, 1 fail)
 
 Each command works on the connection the dashboard would use (`.streamlit/secrets.toml`, then
 the `QA_DASHBOARD_*` environment variables, else the embedded demo sandbox), or on named ones
@@ -24,7 +25,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from dashboard.cli import digest, known, store_commands
+from dashboard.cli import digest, gate, known, store_commands
 from dashboard.cli.common import INTERRUPTED, CliError
 
 
@@ -52,4 +53,5 @@ def build_parser() -> argparse.ArgumentParser:
     store_commands.add_parser(commands)
     digest.add_parser(commands)
     known.add_parser(commands)
+    gate.add_parser(commands)
     return parser

@@ -269,7 +269,7 @@ def check_destination(options: DigestOptions) -> None:
             f"[{SECRETS_DASHBOARD}] of the secrets file",
             USAGE,
         )
-    _notifier(options.to)
+    notifier(options.to)
 
 
 def standup_markdown(
@@ -376,14 +376,14 @@ def deliver(text: str, options: DigestOptions) -> None:
         return
     import apprise
 
-    notifier, kind = _notifier(options.to)
-    sent = notifier.notify(body=text, title=TITLE, body_format=apprise.NotifyFormat.MARKDOWN)
+    sender, kind = notifier(options.to)
+    sent = sender.notify(body=text, title=TITLE, body_format=apprise.NotifyFormat.MARKDOWN)
     if not sent:
         raise CliError(f"the {kind} destination did not accept the digest", SERVICE)
     print(f"Sent the standup digest to {kind}.", file=sys.stderr)
 
 
-def _notifier(url: str) -> tuple[Any, str]:
+def notifier(url: str) -> tuple[Any, str]:
     """An apprise notifier for `url` and the kind of service it is (its URL is never shown)."""
     try:
         import apprise

@@ -517,3 +517,13 @@ def pending_outages_caption(count: int) -> str:
         f"{plural(count, 'likely outage')} to look at: confirm one (an outage mark) or dismiss "
         "it (it then counts like any other execution). " + OUTAGES_HELP
     )
+
+
+def state_by_mark(states: pd.DataFrame) -> pd.Series:
+    """Each mark's state (`marks.mark_states`), by mark id."""
+    return states.set_index("mark_id")["state"]
+
+
+def pending_outages(outages: pd.DataFrame) -> pd.DataFrame:
+    """The likely outages no mark has confirmed yet: what the page offers to confirm or dismiss."""
+    return outages[outages["state"] != "confirmed"]

@@ -85,3 +85,8 @@ def slower_link(plan_id: int | None = None) -> str:
 def time_to_green_link(plan_id: int | None = None, *, project_id: int | None = None) -> str:
     """How long a plan (or all) stayed red: its red stretches and time to green."""
     return _link(routes.TIME_TO_GREEN, ViewState(project=project_id, plan=plan_id))
+
+
+def known_link() -> str:
+    """The Known failures page: every mark, its state and evidence."""
+    return _link(routes.KNOWN, ViewState())

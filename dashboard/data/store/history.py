@@ -26,6 +26,7 @@ from dashboard.columns.schemas import (
 )
 from dashboard.columns.shapes import empty
 from dashboard.data.store import readers, sql, sql_read
+from dashboard.data.store.alerts import AlertStore
 from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.engine import StoreEngine, with_staged
 from dashboard.data.store.frames import (
@@ -46,14 +47,14 @@ from dashboard.data.store.types import (
 from dashboard.data.store.writing import HistoryWriter
 
 
-class HistoryStore(HistoryWriter, LedgerStore):
+class HistoryStore(HistoryWriter, LedgerStore, AlertStore):
     """One history store; share one instance per process (e.g. through `st.cache_resource`).
 
     Every public method is safe to call from several threads: they take turns. The database is
     opened when an operation needs it and let go `idle` seconds after the last one (at once
     with `idle=0`), or at the end of a `held()` block, so other processes can have their turn.
-    Writes are `store.writing.HistoryWriter`'s, the known-failure ledger `store.ledger`'s; this
-    adds what a page reads.
+    Writes are `store.writing.HistoryWriter`'s, the known-failure ledger `store.ledger`'s, what
+    the worker announced `store.alerts`'; this adds what a page reads.
     """
 
     @classmethod

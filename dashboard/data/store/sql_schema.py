@@ -180,6 +180,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        7,
+        "alerts: each change the worker noticed (plan red or green again, scenario broken or "
+        "flaky, a mark expiring or looking fixed) and when it was announced (not history: kept "
+        "by `clear`)",
+        (
+            """CREATE TABLE alerts (
+                alert_key VARCHAR PRIMARY KEY,
+                kind VARCHAR NOT NULL,
+                plan_id BIGINT,
+                project_id BIGINT,
+                title VARCHAR NOT NULL,
+                body VARCHAR NOT NULL,
+                link VARCHAR,
+                noticed_at TIMESTAMPTZ NOT NULL,
+                announced_at TIMESTAMPTZ
+            )""",
+        ),
+    ),
 )
 """Every schema version in order. A new version is a new entry here, never an edit of an old
 one: stores in the field are at any of these versions and are brought forward step by step."""

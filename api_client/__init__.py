@@ -48,14 +48,22 @@ from api_client.models import (
     UserInfo,
 )
 from api_client.operations import Operation
-from api_client.pagination import AddPage, PageTransform, ProgressCallback, StartFold
+from api_client.pagination import (
+    AddPage,
+    AddRecords,
+    PageTransform,
+    ProgressCallback,
+    StartFold,
+)
 from api_client.query import ExecutionQuery
+from api_client.records import ExecutionRecord, ExecutionRecordPage, ResultRecord
 from api_client.retry import NO_RETRIES, RetryPolicy, retry_delay, should_retry
 from api_client.tokens import TokenSource
 
 __all__ = [
     "NO_RETRIES",
     "AddPage",
+    "AddRecords",
     "Alert",
     "ApiClient",
     "ApiConnectionError",
@@ -70,6 +78,8 @@ __all__ = [
     "ExecutionNotFoundError",
     "ExecutionPage",
     "ExecutionQuery",
+    "ExecutionRecord",
+    "ExecutionRecordPage",
     "FoldedExecutions",
     "InternalServerError",
     "InvalidRequestError",
@@ -85,6 +95,7 @@ __all__ = [
     "RedirectError",
     "RequestValidationError",
     "ResponseValidationError",
+    "ResultRecord",
     "RetryPolicy",
     "ScenarioNotFoundError",
     "ServerError",

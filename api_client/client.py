@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ssl
 import threading
+from collections.abc import Callable
 from types import TracebackType
 from typing import Self, TypedDict, TypeVar, Unpack
 
@@ -37,6 +38,7 @@ from api_client.operations import Operation
 from api_client.pagination import (
     PAGE_SIZES,
     AddPage,
+    AddRecords,
     PageTransform,
     ProgressCallback,
     StartFold,
@@ -44,15 +46,23 @@ from api_client.pagination import (
     chunk_each_page,
     first_page_at_largest_size,
     joined,
+    models_of,
     walk_executions_folded,
 )
-from api_client.parsing import execution_page_from_json, records_from_json
+from api_client.parsing import (
+    execution_page_from_json,
+    execution_record_page_from_json,
+    record_dicts_from_json,
+    records_from_json,
+)
 from api_client.query import ExecutionQuery
+from api_client.records import ExecutionRecordPage, ResultRecord
 from api_client.retry import RetryPolicy
 from api_client.tokens.source import TokenSource
 
 A = TypeVar("A")
 C = TypeVar("C")
+P = TypeVar("P")
 
 EVERY_EXECUTION = ExecutionQuery()
 
@@ -198,6 +208,27 @@ class ApiClient:
             stop=stop,
         )
 
+    def test_result_records(
+        self, execution_id: int, scenario_id: int, *, stop: threading.Event | None = None
+    ) -> RecordList[ResultRecord]:
+        """`test_results` with each result as a record (`api_client.records.ResultRecord`, a
+        dict validated by the model's rules), not a model: for a caller that only frames them.
+        The same records are kept and skipped, for the same reasons, and `stop` abandons it
+        the same way."""
+        require_positive_id("execution_id", execution_id)
+        require_positive_id("scenario_id", scenario_id)
+        operation = Operation.TEST_RESULTS
+        return self._loop.get(
+            operation,
+            f"/api/results/execution/{execution_id}/scenario/{scenario_id}",
+            None,
+            company_header=False,
+            parse=lambda body: record_dicts_from_json(
+                TestResult, body, operation=operation, strict=self._strict
+            ),
+            stop=stop,
+        )
+
     def executions(
         self, page: int = 1, size: int = 50, *, query: ExecutionQuery | None = None
     ) -> ExecutionPage:
@@ -206,7 +237,18 @@ class ApiClient:
 
         "No execution matches" (`TEST_EXECUTION_NOT_FOUND`) is an empty page, not an error.
         """
-        return self._page(page, size, _query(query))
+        query = _query(query)
+        _check_page(page, size)
+        try:
+            return self._get_page(
+                page,
+                size,
+                query,
+                None,
+                lambda body: execution_page_from_json(body, strict=self._strict),
+            )
+        except NoExecutionsMatchError:
+            return ExecutionPage(current_page=page, total_count=0, page_count=0)
 
     def all_executions(
         self, query: ExecutionQuery | None = None, **options: Unpack[WalkOptions]
@@ -262,6 +304,18 @@ class ApiClient:
         `all_executions`' list does; `query`, `options` and page sizes are those of
         `all_executions`.
         """
+        return self.fold_execution_records(start, models_of(add), query, **options)
+
+    def fold_execution_records(
+        self,
+        start: StartFold[A],
+        add: AddRecords[A],
+        query: ExecutionQuery | None = None,
+        **options: Unpack[WalkOptions],
+    ) -> FoldedExecutions[A]:
+        """`fold_executions` with each page's executions as records (`ExecutionRecord` dicts,
+        validated by the model's rules), not models: for a caller that turns them into columns,
+        a model per execution is work thrown away. Everything else is `fold_executions`'."""
         # Invalid arguments fail here, before any request.
         query = _query(query)
         page_size = options.get("page_size")
@@ -271,11 +325,11 @@ class ApiClient:
         elif self._page_size is not None:
             size = self._page_size
         else:
-            size, first = first_page_at_largest_size(self._page, query, PAGE_SIZES)
+            size, first = first_page_at_largest_size(self._record_page, query, PAGE_SIZES)
             if first.total_count > 0:  # an empty answer may not have looked at the size
                 self._page_size = size
         return walk_executions_folded(
-            self._page,
+            self._record_page,
             query,
             start,
             add,
@@ -302,30 +356,46 @@ class ApiClient:
             ),
         )
 
-    def _page(
+    def _record_page(
         self, page: int, size: int, query: ExecutionQuery, stop: threading.Event | None = None
-    ) -> ExecutionPage:
-        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
-            raise RequestValidationError(
-                f"page must be an integer >= 1, got {page!r}", argument="page"
-            )
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise RequestValidationError(
-                f"size must be an integer >= 1, got {size!r}", argument="size"
-            )
-        params = query.to_params()
-        params.update(page=str(page), size=str(size))
+    ) -> ExecutionRecordPage:
+        _check_page(page, size)
         try:
-            return self._loop.get(
-                Operation.EXECUTIONS,
-                "/api/executions/filter",
-                params,
-                company_header=True,
-                parse=lambda body: execution_page_from_json(body, strict=self._strict),
-                stop=stop,
+            return self._get_page(
+                page,
+                size,
+                query,
+                stop,
+                lambda body: execution_record_page_from_json(body, strict=self._strict),
             )
         except NoExecutionsMatchError:
-            return ExecutionPage(current_page=page, total_count=0, page_count=0)
+            return ExecutionRecordPage(current_page=page, total_count=0, page_count=0, item_list=[])
+
+    def _get_page(
+        self,
+        page: int,
+        size: int,
+        query: ExecutionQuery,
+        stop: threading.Event | None,
+        parse: Callable[[bytes], P],
+    ) -> P:
+        params = query.to_params()
+        params.update(page=str(page), size=str(size))
+        return self._loop.get(
+            Operation.EXECUTIONS,
+            "/api/executions/filter",
+            params,
+            company_header=True,
+            parse=parse,
+            stop=stop,
+        )
+
+
+def _check_page(page: object, size: object) -> None:
+    if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+        raise RequestValidationError(f"page must be an integer >= 1, got {page!r}", argument="page")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise RequestValidationError(f"size must be an integer >= 1, got {size!r}", argument="size")
 
 
 def _query(query: object) -> ExecutionQuery:

@@ -28,21 +28,23 @@ from typing import Generic, TypeVar
 from api_client.errors import InvalidRequestError
 from api_client.models import (
     Execution,
-    ExecutionPage,
     FoldedExecutions,
     RecordList,
     Truncation,
     TruncationReason,
 )
 from api_client.query import ExecutionQuery
+from api_client.records import ExecutionRecord, ExecutionRecordPage
 
 _LOG = logging.getLogger("api_client")
 
 ProgressCallback = Callable[[int, int], None]
 """Called as `on_progress(done_pages, total_pages)` in the caller's thread."""
 
-FetchPage = Callable[[int, int, ExecutionQuery, threading.Event | None], ExecutionPage]
-"""Fetches one page: `fetch(page_number, page_size, query, stop)`; setting `stop` abandons it."""
+FetchPage = Callable[[int, int, ExecutionQuery, threading.Event | None], ExecutionRecordPage]
+"""Fetches one page: `fetch(page_number, page_size, query, stop)`; setting `stop` abandons it.
+A walk reads pages of records (`api_client.records`): a caller that wants models makes them
+from the records it keeps (`models_of`)."""
 
 A = TypeVar("A")
 C = TypeVar("C")
@@ -54,6 +56,9 @@ AddPage = Callable[[A, list[Execution]], A]
 """Folds one page into the accumulator: `add(accumulator, executions)` returns the accumulator
 to carry on with (the same object, changed, or a new one). `executions` is a new list of the
 page's executions not seen on an earlier page, in the service's order."""
+
+AddRecords = Callable[[A, list[ExecutionRecord]], A]
+"""`AddPage` with the page's executions as records (`ExecutionRecord` dicts), not models."""
 
 PageTransform = Callable[[list[Execution]], C]
 """Makes the caller's chunk of one page: `transform(executions)`, given what `AddPage` is."""
@@ -84,6 +89,16 @@ def joined(walked: FoldedExecutions[list[list[Execution]]]) -> RecordList[Execut
     return merged
 
 
+def models_of(add: AddPage[A]) -> AddRecords[A]:
+    """`add` fed with models made of each page's records (validated already, by the models'
+    own rules: each model is built from its record as validating it again would build it)."""
+
+    def add_records(accumulator: A, records: list[ExecutionRecord]) -> A:
+        return add(accumulator, [Execution.model_construct(**record) for record in records])
+
+    return add_records
+
+
 def chunk_each_page(transform: PageTransform[C]) -> AddPage[list[C]]:
     """The fold that keeps `transform`'s chunk of each page in a list (start it with `list`)."""
 
@@ -98,13 +113,13 @@ def walk_executions_folded(
     fetch: FetchPage,
     query: ExecutionQuery,
     start: StartFold[A],
-    add: AddPage[A],
+    add: AddRecords[A],
     *,
     page_size: int,
     max_concurrency: int,
     max_pages: int,
     on_progress: ProgressCallback | None = None,
-    first: ExecutionPage | None = None,
+    first: ExecutionRecordPage | None = None,
 ) -> FoldedExecutions[A]:
     """Every execution matching `query`, each exactly once, in the service's order, folded page
     by page into an accumulator: a page's models are let go once `add` has taken them in.
@@ -143,7 +158,7 @@ def walk_executions_folded(
     return walk
 
 
-def believed_page_count(first: ExecutionPage, page_size: int, max_pages: int) -> int:
+def believed_page_count(first: ExecutionRecordPage, page_size: int, max_pages: int) -> int:
     """How many pages to read, whatever the service claims: at least 1, at most `max_pages`."""
     claimed = first.page_count
     implied = math.ceil(max(first.total_count, 0) / page_size)
@@ -155,21 +170,23 @@ class _Merge(Generic[A]):
     """The pages of one walk merged so far: the accumulator, and what the walk still needs of
     the pages (their ids, their skipped records, their totals), never the pages."""
 
-    add: AddPage[A]
+    add: AddRecords[A]
     walk: FoldedExecutions[A]
     seen: set[int] = field(default_factory=set)
     totals: set[int] = field(default_factory=set)  # every kept page's total_count
 
-    def new_of(self, page: ExecutionPage) -> list[Execution]:
+    def new_of(self, page: ExecutionRecordPage) -> list[ExecutionRecord]:
         """`page`'s executions not seen before, each once, in its order (`seen` is updated)."""
-        new: list[Execution] = []
+        new: list[ExecutionRecord] = []
+        seen = self.seen
         for execution in page.item_list:
-            if execution.id not in self.seen:
-                self.seen.add(execution.id)
+            identity = execution["id"]
+            if identity not in seen:
+                seen.add(identity)
                 new.append(execution)
         return new
 
-    def keep(self, page: ExecutionPage, new: list[Execution]) -> None:
+    def keep(self, page: ExecutionRecordPage, new: list[ExecutionRecord]) -> None:
         """Keep `page`, whose new executions `new_of` gave: they are folded in."""
         self.walk.skipped.extend(page.skipped)
         self.totals.add(page.total_count)
@@ -185,13 +202,13 @@ class _Walk(Generic[A]):
     fetch: FetchPage
     query: ExecutionQuery
     start: StartFold[A]
-    add: AddPage[A]
+    add: AddRecords[A]
     page_size: int
     max_concurrency: int
     max_pages: int
     on_progress: ProgressCallback | None
 
-    def once(self, first: ExecutionPage | None) -> tuple[FoldedExecutions[A], set[int]]:
+    def once(self, first: ExecutionRecordPage | None) -> tuple[FoldedExecutions[A], set[int]]:
         """One walk: its result, and the total counts its kept pages claimed."""
         if first is None:
             first = self.fetch(1, self.page_size, self.query, None)
@@ -203,10 +220,9 @@ class _Walk(Generic[A]):
         reason: TruncationReason | None = None
         if total_pages > 1:
             later = self.query
-            if self.query.date_to is None and first.item_list and first.item_list[0].start_date:
-                later = self.query.with_changes(
-                    date_to=newest_start_bound(first.item_list[0].start_date)
-                )
+            newest = first.item_list[0].get("start_date") if first.item_list else None
+            if self.query.date_to is None and newest:
+                later = self.query.with_changes(date_to=newest_start_bound(newest))
             in_flight = _PagesInFlight(self.fetch, self.page_size, later)
             try:
                 reason = _fetch_later_pages(
@@ -235,7 +251,7 @@ class _Walk(Generic[A]):
 def _fetch_later_pages(
     in_flight: _PagesInFlight,
     merge: _Merge[A],
-    first: ExecutionPage,
+    first: ExecutionRecordPage,
     total_pages: int,
     max_concurrency: int,
     on_progress: ProgressCallback | None,
@@ -246,7 +262,7 @@ def _fetch_later_pages(
     are on their way. Returns why the walk stopped early, or None when it read every page.
     Progress is reported per page as it arrives, in the caller's thread.
     """
-    arrived: dict[int, ExecutionPage] = {1: first}
+    arrived: dict[int, ExecutionRecordPage] = {1: first}
     next_to_ask = 2
     next_to_merge = 1
     received = 1
@@ -284,7 +300,7 @@ class _PagesInFlight:
     query: ExecutionQuery
     count: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
-    _results: queue.SimpleQueue[tuple[int, ExecutionPage | BaseException]] = field(
+    _results: queue.SimpleQueue[tuple[int, ExecutionRecordPage | BaseException]] = field(
         default_factory=queue.SimpleQueue
     )
 
@@ -295,7 +311,7 @@ class _PagesInFlight:
         thread.start()
         self.count += 1
 
-    def next_result(self) -> tuple[int, ExecutionPage]:
+    def next_result(self) -> tuple[int, ExecutionRecordPage]:
         number, outcome = self._results.get()
         self.count -= 1
         if isinstance(outcome, BaseException):
@@ -308,7 +324,7 @@ class _PagesInFlight:
 
     def _run(self, number: int) -> None:
         try:
-            outcome: ExecutionPage | BaseException = self.fetch(
+            outcome: ExecutionRecordPage | BaseException = self.fetch(
                 number, self.page_size, self.query, self._stop
             )
         except BaseException as exc:  # handed to the caller's thread, which raises it
@@ -318,7 +334,7 @@ class _PagesInFlight:
 
 def first_page_at_largest_size(
     fetch: FetchPage, query: ExecutionQuery, sizes: Sequence[int]
-) -> tuple[int, ExecutionPage]:
+) -> tuple[int, ExecutionRecordPage]:
     """Page 1 of `query` at the largest of `sizes` the service accepts, and that size.
 
     A `400 INVALID_REQUEST` at one size is tried at the next; when every size is refused, the

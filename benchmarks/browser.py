@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from benchmarks.context import DashboardMemory
+from benchmarks.context import DashboardMemory, Run
+from benchmarks.measure import CaseResult
 from benchmarks.sandbox_process import SandboxProcess
 from tests.browser import harness
 
@@ -27,6 +28,18 @@ VIEWPORT: ViewportSize = {"width": 1600, "height": 1000}
 
 def chromium() -> str | None:
     return harness.find_chromium()
+
+
+def chromium_or_skip(run: Run, result: CaseResult) -> str | None:
+    """Chromium's path for a browser case; without one the case is marked skipped (None), or,
+    where a browser is required (CI), it fails."""
+    executable = chromium()
+    if executable is None:
+        if run.require_browser:
+            raise RuntimeError("chromium is required (CI=true): apt-get install chromium")
+        result.status = "skipped"
+        result.notes.append("no chromium on this machine: apt-get install chromium")
+    return executable
 
 
 # The browser tests' launcher: the same chromium flags, one copy.

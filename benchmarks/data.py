@@ -16,8 +16,15 @@ from typing import Any
 
 import pandas as pd
 
-from api_client import Execution, Operation, TestPlan, TestResult
-from api_client.parsing import records_from_json
+from api_client import (
+    Execution,
+    ExecutionRecord,
+    Operation,
+    ResultRecord,
+    TestPlan,
+    TestResult,
+)
+from api_client.parsing import record_dicts_from_json, records_from_json
 from benchmarks.measure import timed
 from dashboard.data.store import HistoryStore
 from dashboard.data.store.records import (
@@ -92,6 +99,21 @@ def parse_results(body: bytes) -> list[TestResult]:
     return list(records_from_json(TestResult, body, operation=Operation.TEST_RESULTS, strict=False))
 
 
+def parse_execution_records(body: bytes) -> list[ExecutionRecord]:
+    """The client's parsing of an executions list into records (`api_client.records`): what
+    the walk gives the pages' frames."""
+    return list(
+        record_dicts_from_json(Execution, body, operation=Operation.EXECUTIONS, strict=False)
+    )
+
+
+def parse_result_records(body: bytes) -> list[ResultRecord]:
+    """The client's parsing of a results list into records: what the fan-out frames."""
+    return list(
+        record_dicts_from_json(TestResult, body, operation=Operation.TEST_RESULTS, strict=False)
+    )
+
+
 @dataclass(frozen=True)
 class Filled:
     """A store filled from the demo: what it holds and how long its writes took."""
@@ -154,3 +176,63 @@ def fill_store(store: HistoryStore, demo: DemoStore, *, results_wanted: int) -> 
     for offset in range(0, len(executions), BATCH * 4):
         store.add_executions(execution_frames(executions[offset : offset + BATCH * 4]))
     return Filled(executions=executions, results=stored, pairs=pairs, write_seconds=writing)
+
+
+def ledger_marks(executions: pd.DataFrame, results: pd.DataFrame, count: int) -> pd.DataFrame:
+    """`count` open marks over what the results hold, a quarter of each target: failure groups
+    of their failed results' messages (every plan, then one plan each), scenarios, scenarios on
+    an environment, and executions (outages). Targets repeat when there are fewer than asked;
+    the ticket and dates are alike, so only the targets vary the cost."""
+    from dashboard.analytics.environment_names import with_environments
+    from dashboard.analytics.failure_groups import normalise_messages
+    from dashboard.analytics.outcomes import FAIL, level_outcomes
+    from dashboard.columns import marks as columns
+    from dashboard.columns.shapes import typed_rows
+
+    failed = results[(level_outcomes(results["level"]) == FAIL).to_numpy()].head(200_000)
+    named = with_environments(failed)
+    signatures = list(dict.fromkeys(normalise_messages(named["message"]).dropna())) or ["none"]
+    cells = list(
+        dict.fromkeys(
+            (int(p), int(s), str(e))
+            for p, s, e in zip(
+                named["plan_id"], named["scenario_id"], named["environment"], strict=True
+            )
+            if not pd.isna(p) and not pd.isna(s)
+        )
+    ) or [(1, 1, "none")]
+    ids = [int(e) for e in executions["execution_id"]] or [1]
+    now = pd.Timestamp("2026-01-01", tz="UTC")
+    rows = []
+    for n in range(count):
+        kind, k = n % 4, n // 4
+        plan, scenario, environment = cells[k % len(cells)]
+        target: dict[str, Any] = (
+            {
+                "target": columns.FAILURE_GROUP,
+                "signature": signatures[k % len(signatures)],
+                "plan_id": plan if k % 2 else None,
+            },
+            {"target": columns.SCENARIO, "plan_id": plan, "scenario_id": scenario},
+            {
+                "target": columns.SCENARIO_ENVIRONMENT,
+                "plan_id": plan,
+                "scenario_id": scenario,
+                "environment": environment,
+            },
+            {"target": columns.EXECUTION, "execution_id": ids[k % len(ids)]},
+        )[kind]
+        rows.append(
+            {
+                "mark_id": f"bench-{n}",
+                "company_id": 1,
+                "kind": columns.OUTAGE if kind == 3 else columns.KNOWN_ISSUE,
+                "ticket": f"https://tracker.example/browse/QA-{n}",
+                "created_by": "benchmark",
+                "created_at": now,
+                "updated_at": now,
+                "revision": 1,
+                **target,
+            }
+        )
+    return typed_rows(rows, columns.MARK_COLUMNS)

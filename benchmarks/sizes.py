@@ -24,6 +24,7 @@ class Size:
     sandbox_requests: int  # filter requests per repeat (case 7)
     sandbox_page_size: int
     pg_results: int  # results stored in PostgreSQL (case 8)
+    lists_results: int  # results stored before case 9's pages (newest first; beyond all: all)
 
 
 FULL = Size(
@@ -45,6 +46,8 @@ FULL = Size(
     sandbox_requests=500,
     sandbox_page_size=100,
     pg_results=10_000_000,
+    # Every result of the lead company's finished executions (about 830,000 at 100,000).
+    lists_results=5_000_000,
 )
 
 TINY = Size(
@@ -64,6 +67,7 @@ TINY = Size(
     sandbox_requests=20,
     sandbox_page_size=100,
     pg_results=24_000,
+    lists_results=5_000_000,
 )
 
 SIZES = {size.name: size for size in (TINY, FULL)}

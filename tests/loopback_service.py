@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 Answer = Callable[[str], tuple[int, Any]]
 """The request's path and query -> the HTTP status and the JSON body."""
@@ -62,6 +64,39 @@ def serve_http(respond: Respond, *, name: str) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+def executions_page(
+    runs: Sequence[T],
+    query: Mapping[str, str],
+    *,
+    start: Callable[[T], datetime],
+    plan_id: Callable[[T], int],
+    project_id: int,
+    record: Callable[[T], dict[str, Any]],
+) -> dict[str, Any]:
+    """The executions filter's answer over `runs`, as the service pages it: newest first, those
+    that started from `from` to `to` (ms, both included) of `planId` and `projectId`, page
+    `page` of `size` (each run made a record by `record`)."""
+    from tests.client import samples
+
+    def millis(moment: datetime) -> int:
+        return int(moment.timestamp() * 1000)
+
+    chosen = [
+        run
+        for run in sorted(runs, key=start, reverse=True)
+        if ("from" not in query or millis(start(run)) >= int(query["from"]))
+        and ("to" not in query or millis(start(run)) <= int(query["to"]))
+        and ("planId" not in query or plan_id(run) == int(query["planId"]))
+        and ("projectId" not in query or int(query["projectId"]) == project_id)
+    ]
+    number, size = int(query.get("page", "1")), int(query.get("size", "20"))
+    pages = max(1, -(-len(chosen) // size))
+    shown = chosen[(number - 1) * size : number * size]
+    return samples.page(
+        [record(run) for run in shown], current=number, total_count=len(chosen), page_count=pages
+    )
 
 
 def stamp(moment: datetime) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from benchmarks.cases import (
     fanout,
     fetch,
+    lists,
     memory,
     pages,
     parse,
@@ -29,6 +30,6 @@ class Case:
 
 CASES: tuple[Case, ...] = tuple(
     Case(module.NAME, module.TITLE, module.run)
-    for module in (fetch, fanout, parse, pages, memory, store, sandbox_latency, pgstore)
+    for module in (fetch, fanout, parse, pages, memory, store, sandbox_latency, pgstore, lists)
 )
 NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

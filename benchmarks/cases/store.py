@@ -10,11 +10,16 @@ over 1,000,000 stored results.
   client (`benchmarks.data.fill_store`), not over HTTP: that would be ~570,000 requests.
 - Analytics over that store: the 90 days of results read into pandas, then flaky scores, the
   environment report (the heat-map's matrix and its flags) and plan health, each on its own.
+- The known-failure ledger's cost: the same three with 1,000 marks applied as the pages apply
+  them (outages found, known failures told apart, the rates without them), beside each one
+  without marks; the target is within 10 %.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+
+import pandas as pd
 
 from api_client import ApiClient
 from benchmarks import data
@@ -23,6 +28,9 @@ from benchmarks.measure import Bound, CaseResult, Target, timed
 from dashboard.analytics.environments import environment_report
 from dashboard.analytics.flaky import flaky_scenarios
 from dashboard.analytics.health import plan_health
+from dashboard.analytics.known_figures import known_runs, matrix_with_known, plan_known_figures
+from dashboard.analytics.marks import known_cells, known_per_execution
+from dashboard.analytics.outages import outages
 from dashboard.data import frames
 from dashboard.data.store import open_store
 from dashboard.data.sync import sync_history
@@ -31,6 +39,13 @@ NAME = "store"
 TITLE = "6. History store"
 LOCAL = Target(Bound.VALUE_AT_MOST, 1.5, "< 1.5 s (data local)")
 READ = "read 90 days of results into pandas"
+MARKS = 1_000
+WITHIN_10 = Target(Bound.RATIO_AT_MOST, 1.10, "within 10 % of the same without marks")
+FLAKY, REPORT, HEALTH = (
+    "flaky scores (flaky_scenarios)",
+    "environment report",
+    "plan health (plan_health)",
+)
 
 
 def run(run: Run) -> CaseResult:
@@ -50,17 +65,27 @@ def run(run: Run) -> CaseResult:
         executions = frames.executions_frame(filled.executions)
         since = run.now - timedelta(days=90)
         read = result.figure(READ, "s", target=LOCAL)
-        flaky = result.figure("flaky scores (flaky_scenarios)", "s", peer=READ, target=LOCAL)
-        report = result.figure("environment report", "s", peer=READ, target=LOCAL)
-        health = result.figure("plan health (plan_health)", "s", peer=READ, target=LOCAL)
+        flaky = result.figure(FLAKY, "s", peer=READ, target=LOCAL)
+        report = result.figure(REPORT, "s", peer=READ, target=LOCAL)
+        health = result.figure(HEALTH, "s", peer=READ, target=LOCAL)
+        with_marks = {
+            name: result.figure(f"{name}, {MARKS:,} marks", "s", peer=name, target=WITHIN_10)
+            for name in (FLAKY, REPORT, HEALTH)
+        }
         rows = 0
         for _ in range(run.repeats()):
             seconds, results = timed(store.results_in_window, date_from=since)
             read.runs.append(seconds)
             rows = len(results)
+            marks = data.ledger_marks(executions, results, MARKS)
             flaky.runs.append(timed(flaky_scenarios, executions, results)[0])
             report.runs.append(timed(environment_report, executions, results)[0])
             health.runs.append(timed(plan_health, executions, now=run.now)[0])
+            with_marks[FLAKY].runs.append(timed(_flaky_marked, executions, results, marks)[0])
+            with_marks[REPORT].runs.append(timed(_report_marked, executions, results, marks)[0])
+            with_marks[HEALTH].runs.append(
+                timed(_health_marked, executions, results, marks, run.now)[0]
+            )
             del results
     if rows != filled.results:
         raise AssertionError(f"{filled.results:,} results stored, {rows:,} read back")
@@ -73,6 +98,28 @@ def run(run: Run) -> CaseResult:
         "pages build it."
     )
     return result
+
+
+def _flaky_marked(executions: pd.DataFrame, results: pd.DataFrame, marks: pd.DataFrame) -> None:
+    """Flaky as its page computes it with marks: outages found, then the scores and the known
+    runs beside them."""
+    outages(executions, marks)
+    flaky_scenarios(executions, results)
+    known_runs(known_cells(results, marks))
+
+
+def _report_marked(executions: pd.DataFrame, results: pd.DataFrame, marks: pd.DataFrame) -> None:
+    outages(executions, marks)
+    report = environment_report(executions, results)
+    matrix_with_known(report.matrix, known_cells(results, marks))
+
+
+def _health_marked(
+    executions: pd.DataFrame, results: pd.DataFrame, marks: pd.DataFrame, now: datetime
+) -> None:
+    outages(executions, marks)
+    plan_health(executions, now=now)
+    plan_known_figures(executions, known_per_execution(results, marks), now=now)
 
 
 def _sync_over_http(run: Run, result: CaseResult) -> None:

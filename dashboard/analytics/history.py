@@ -112,13 +112,15 @@ def scenario_history(
     cells = typed(cells, HISTORY_COLUMNS)
 
     completed = cells[cells["outcome"].isin([PASS, WARN]) & cells["runtime_s"].notna()]
-    by_env = _regressions(completed, ["env_key", "environment"], recent, min_earlier, threshold)
+    by_env = runtime_regressions(
+        completed, ["env_key", "environment"], recent, min_earlier, threshold
+    )
     per_execution = (
         completed.groupby(["execution_start", "execution_id"], as_index=False)["runtime_s"]
         .median()
         .assign(_all="")
     )
-    whole = _regressions(per_execution, ["_all"], recent, min_earlier, threshold)
+    whole = runtime_regressions(per_execution, ["_all"], recent, min_earlier, threshold)
     overall = _overall(whole, recent)
     basis = execution_basis(
         mine,
@@ -130,9 +132,13 @@ def scenario_history(
     return ScenarioHistory(int(plan_id), int(scenario_id), cells, by_env, overall, basis)
 
 
-def _regressions(
+def runtime_regressions(
     runs: pd.DataFrame, keys: list[str], recent: int, min_earlier: int, threshold: float
 ) -> pd.DataFrame:
+    """The regression rule (module docstring) per `keys` over `runs` (execution_start,
+    execution_id, runtime_s and the keys): recent and earlier runs and medians, the change,
+    whether there were enough runs and whether it regressed. Typed as `REGRESSION_COLUMNS`
+    when grouped by environment; otherwise the keys and those figures."""
     if runs.empty:
         return typed(runs, REGRESSION_COLUMNS) if "env_key" in keys else pd.DataFrame()
     ordered = runs.sort_values(["execution_start", "execution_id"], kind="stable")

@@ -46,6 +46,7 @@ from dashboard.analytics.standup_slower import (
     SLOWER_THRESHOLD,
     slower_plans,
 )
+from dashboard.analytics.what_changed import WhatChanged, what_changed
 from dashboard.analytics.windows import Window
 from dashboard.columns.schemas import PLAN_AND_PROJECT, UTC_TIME
 from dashboard.columns.shapes import require_columns, typed
@@ -68,6 +69,7 @@ __all__ = [
     "newly_failing_scenarios",
     "slower_plans",
     "standup_digest",
+    "turned_red_changes",
     "with_newly_failing",
 ]
 
@@ -264,6 +266,26 @@ def with_newly_failing(digest: StandupDigest, results: pd.DataFrame) -> StandupD
         results=len(read),
     )
     return dataclasses.replace(digest, newly_failing=newly, newly_failing_basis=basis)
+
+
+def turned_red_changes(
+    digest: StandupDigest,
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+    plans: pd.DataFrame | None,
+) -> WhatChanged:
+    """What changed for each plan that turned red (`what_changed`): the judged execution before,
+    which passed, beside the one that failed. `results` are those of `results_needed` (they hold
+    both executions of every such plan); `plans`, the plans answer, when known."""
+    turned = digest.turned_red
+    pairs = pd.DataFrame(
+        {
+            "plan_id": turned["plan_id"],
+            "green_execution_id": turned["previous_execution_id"],
+            "red_execution_id": turned["execution_id"],
+        }
+    )
+    return what_changed(pairs, executions, results, plans)
 
 
 HISTORY_BEFORE_WINDOW = pd.Timedelta(days=30)

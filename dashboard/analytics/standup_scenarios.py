@@ -1,6 +1,8 @@
 """The standup's "Newly failing scenarios" rule: scenario x environment cells that fail in a
-plan's latest judged execution and passed in the one before. It needs results, so the digest
-names the (before, after) pairs first and the caller loads exactly those executions' results."""
+plan's latest judged execution and passed in the one before, or that passed on another version
+of the same desktop browser there and fail on the new one (`what_changed.version_moves`:
+"started failing with FIREFOX 129; was 128"). It needs results, so the digest names the
+(before, after) pairs first and the caller loads exactly those executions' results."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import pandas as pd
 
 from dashboard.analytics.compare import COMPARED_PAIR_COLUMNS, compare_pairs
 from dashboard.analytics.outcomes import FAIL, PASS
+from dashboard.analytics.what_changed import version_moves
 from dashboard.columns.schemas import ENVIRONMENT_NAME
 from dashboard.columns.shapes import require_columns, typed
 
@@ -24,6 +27,10 @@ NEWLY_FAILING_COLUMNS: dict[str, str] = {
     **ENVIRONMENT_NAME,
     "result_id": "Int64",
     "message": "str",
+    "previous_environment": "str",  # where it passed: the same, or another version of it
+    "browser": "str",  # when its version moved: the browser,
+    "version": "str",  # the version it fails on
+    "previous_version": "str",  # and the one it passed on
 }
 
 
@@ -34,18 +41,38 @@ def newly_failing_scenarios(pairs: pd.DataFrame, results: pd.DataFrame) -> pd.Da
     require_columns(pairs, tuple(PAIR_COLUMNS), "newly failing scenarios")
     compared = compare_pairs(results, pairs)
     new = compared[(compared["before_outcome"] == PASS) & (compared["after_outcome"] == FAIL)]
-    rows = pd.DataFrame(
-        {
-            "plan_id": new["plan_id"],
-            "plan": new["plan"],
-            "execution_id": new["after_execution_id"],
-            "previous_execution_id": new["before_execution_id"],
-            "scenario_id": new["scenario_id"],
-            "env_key": new["env_key"],
-            "environment": new["environment"],
-            "result_id": new["after_result_id"],
-            "message": new["after_message"] if "after_message" in new.columns else pd.NA,
-        }
+    rows = typed(_rows(new, previous=new["environment"]), NEWLY_FAILING_COLUMNS)
+    moves = version_moves(compared, results).rename(
+        columns={"after_env_key": "env_key", "before_environment": "passed_on"}
     )
+    if not moves.empty:
+        keys = ["before_execution_id", "after_execution_id", "scenario_id", "env_key"]
+        moved = compared.merge(moves, on=keys, how="inner")
+        extra = _rows(moved, previous=moved["passed_on"])
+        for column in ("browser", "version", "previous_version"):
+            extra[column] = moved[column]
+        extra = typed(extra, NEWLY_FAILING_COLUMNS)
+        rows = pd.concat([frame for frame in (rows, extra) if len(frame)], ignore_index=True)
     rows = rows.sort_values(["plan_id", "scenario_id", "environment"], kind="stable")
     return typed(rows, NEWLY_FAILING_COLUMNS)
+
+
+def _rows(cells: pd.DataFrame, *, previous: pd.Series) -> pd.DataFrame:
+    """Newly failing rows of compared cells; `previous`: where each passed before."""
+    return pd.DataFrame(
+        {
+            "plan_id": cells["plan_id"],
+            "plan": cells["plan"],
+            "execution_id": cells["after_execution_id"],
+            "previous_execution_id": cells["before_execution_id"],
+            "scenario_id": cells["scenario_id"],
+            "env_key": cells["env_key"],
+            "environment": cells["environment"],
+            "result_id": cells["after_result_id"],
+            "message": cells["after_message"] if "after_message" in cells.columns else pd.NA,
+            "previous_environment": previous,
+            "browser": pd.NA,
+            "version": pd.NA,
+            "previous_version": pd.NA,
+        }
+    )

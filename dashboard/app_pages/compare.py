@@ -4,13 +4,19 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import compare as compare_analytics
+from dashboard.analytics import marks as mark_analytics
+from dashboard.analytics import what_changed
+from dashboard.analytics.known_figures import compare_with_known
+from dashboard.analytics.outcomes import FAIL
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
+from dashboard.present import what_changed as changes_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import AFTER, BEFORE, CHANGES, PLAN
-from dashboard.ui import analytics_input, notices
+from dashboard.ui import analytics_input, marking, notices
+from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
@@ -93,6 +99,17 @@ kpis[2].metric(
 )
 kpis[3].metric("Runtime change", compare_view.runtime_change(comparison), border=True)
 notices.caption(compare_view.summary_caption(comparison))
+changed = what_changed.between(
+    state.plan, state.before, state.after, executions, fan_out.results, page.plans
+)
+moves = what_changed.version_moves(comparison.cells, fan_out.results)
+with st.container(border=True):
+    st.markdown("**What changed between them**")
+    for sentence in changes_view.pair_sentences(changed, state.before, state.after, tz):
+        notices.plain(sentence)
+    for sentence in changes_view.moves_sentences(moves):
+        notices.plain(sentence)
+    notices.caption(changes_view.pair_caption())
 if any(n for _, n in comparison.counts):
     chart(
         analytics_charts.bucket_counts_chart(comparison.counts),
@@ -100,7 +117,20 @@ if any(n for _, n in comparison.counts):
         file_name=f"compare-{state.before}-{state.after}-changes.csv",
     )
 
-cells = comparison.cells
+# The after side's failures a mark covers are told apart (the counts above keep them all).
+triage = triage_view.triage_of(connection, None, now=now, state=state)
+cells = compare_with_known(
+    comparison.cells, mark_analytics.known_cells(fan_out.results, triage.marks)
+)
+notices.caption(compare_view.known_caption(cells))
+marking.mark_failures(
+    "compare",
+    cells[cells["after_outcome"] == FAIL],
+    page.plan_names,
+    ledger=triage.ledger,
+    connection=connection,
+    now=now,
+)
 if state.only_changes:
     cells = compare_analytics.only_changes(cells)
     if cells.empty:

@@ -4,12 +4,16 @@ some environments or started with a new browser version."""
 import streamlit as st
 
 from dashboard.analytics import environments as env_analytics
+from dashboard.analytics import known_figures
+from dashboard.analytics import marks as mark_analytics
 from dashboard.present import analytics_charts
 from dashboard.present import environments as env_view
+from dashboard.present import known as known_words
 from dashboard.present.captions import describe_window, scope_text
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, WINDOW
-from dashboard.ui import analytics_input, notices
+from dashboard.ui import analytics_input, marking, notices
+from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, rate_column, table, time_column
@@ -21,20 +25,33 @@ page = open_page(ROUTE, "Environments", plans="needed", plan_for="heat map")
 connection, state, now = page.connection, page.state, page.now
 
 widgets = page.widgets()
-top = st.columns([3, 1, 2], vertical_alignment="bottom")
+top = st.columns([3, 1, 1.4, 2], vertical_alignment="bottom")
 with top[0]:
     widgets.selectbox("Plan", PLAN, {None: "Pick a plan", **page.plan_names})
 with top[1]:
     widgets.number("Window (W)", WINDOW, step=1)
 with top[2]:
+    triage_view.outages_toggle(widgets)
+with top[3]:
     tz = viewer_zone(widgets, state)
 page.settle()
 if state.plan is None:
     notices.show_notes(["Pick a plan to see its scenarios on each environment."], severity="info")
     st.stop()
 
-loaded = analytics_input.load_window(connection, now=now, window=state.window, plan=state.plan)
+# Outages are found among the lookback's executions and left out before the plan's last W are
+# counted, unless the viewer includes them (as on Flaky).
+triage = triage_view.triage_of(
+    connection,
+    analytics_input.lookback_executions(connection, now=now, project=None, plan=state.plan),
+    now=now,
+    state=state,
+)
+loaded = analytics_input.load_window(
+    connection, now=now, window=state.window, plan=state.plan, leave_out=triage.left_out
+)
 report = env_analytics.environment_report(loaded.analysed, loaded.results)
+cells = mark_analytics.known_cells(loaded.results, triage.marks)
 basis_text = describe_window(
     report.basis,
     loaded.executions,
@@ -42,6 +59,7 @@ basis_text = describe_window(
     scope=scope_text(plan=page.plan_name),
     window=state.window,
 )
+triage_view.outages_caption(triage)
 
 
 def history(plan: int, scenario: int) -> str:
@@ -85,13 +103,24 @@ chart(
     key="environments.heatmap",
     file_name=f"plan-{state.plan}-pass-rate-heat-map.csv",
 )
+matrix = known_figures.matrix_with_known(report.matrix, cells)
+notices.caption(known_words.known_caption(int(matrix["known"].sum()), int(matrix["failed"].sum())))
+marking.mark_failures(
+    "environments",
+    matrix[matrix["failed"] > 0],
+    page.plan_names,
+    ledger=triage.ledger,
+    connection=connection,
+    now=now,
+)
 table(
-    env_view.matrix_display(report.matrix, history),
+    env_view.matrix_display(matrix, history),
     key="environments.matrix",
     file_name=f"plan-{state.plan}-environments.csv",
     column_config={
         "Scenario": ident_column(),
         "Pass rate": rate_column(),
+        "Pass rate without known": rate_column(),
         "History": link_column("history"),
     },
 )

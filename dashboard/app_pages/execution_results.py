@@ -4,11 +4,14 @@ import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import contradictions
+from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
+from dashboard.analytics.standup_triage import failed_of
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
 from dashboard.present import help_texts, results_charts, tables
+from dashboard.present import known as known_words
 from dashboard.present import results as words
 from dashboard.present.captions import describe_results_source
 from dashboard.present.formatting import human_duration, percent
@@ -21,7 +24,8 @@ from dashboard.present.notes import (
 )
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
-from dashboard.ui import notices, url_filters, viewer, zones
+from dashboard.ui import marking, notices, url_filters, viewer, zones
+from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
@@ -150,6 +154,23 @@ selected = table(
     },
 )
 notices.full_message(tables.result_message(shown, selected), key="results.message")
+
+# What the team knows about this execution's failures, and marking one from here.
+triage = triage_view.triage_of(connection, None, now=now, state=state)
+failed = failed_of(results)
+if not failed.empty:
+    known = int(mark_analytics.known_per_execution(results, triage.marks).sum())
+    notices.caption(known_words.known_caption(known, len(failed)))
+    marking.mark_failures(
+        "results",
+        failed,
+        {plan_id: header.plan} if plan_id is not None else {},
+        ledger=triage.ledger,
+        connection=connection,
+        now=now,
+        signatures=failed["signature"],
+        plan_id=plan_id,
+    )
 
 left, right = st.columns([1, 2])
 with left:

@@ -6,9 +6,11 @@ import streamlit as st
 from api_client import ApiError
 from dashboard.analytics import contradictions
 from dashboard.analytics import executions as execution_analytics
+from dashboard.analytics import marks as mark_analytics
 from dashboard.data import cache
 from dashboard.present import executions as words
 from dashboard.present import help_texts, tables
+from dashboard.present import known as known_words
 from dashboard.present.executions_view import executions_view
 from dashboard.present.formatting import human_duration, percent, utc_text
 from dashboard.present.notes import describe_contradictions, describe_skipped, describe_truncation
@@ -27,6 +29,7 @@ from dashboard.state.params import (
 )
 from dashboard.state.query import execution_query, local_date, period
 from dashboard.ui import notices, url_filters, viewer, zones
+from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, table, time_column
@@ -133,6 +136,10 @@ columns[3].metric(
     border=True,
 )
 notices.caption(words.figures_caption(slice_text, tz))
+# Known failures told apart from unresolved ones (results are read only when a mark applies).
+triage = triage_view.triage_of(connection, None, now=now, state=state)
+known = triage_view.known_per_execution(connection, executions, triage.marks)
+notices.caption(known_words.split_caption(mark_analytics.split_of(executions, known)))
 
 # -- charts -----------------------------------------------------------------------------------
 st.header("Results by status", divider="gray")

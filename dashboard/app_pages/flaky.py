@@ -5,15 +5,19 @@ import streamlit as st
 
 from dashboard.analytics import failure_groups as groups_analytics
 from dashboard.analytics import flaky as flaky_analytics
+from dashboard.analytics import known_figures
+from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.present import analytics_charts
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
+from dashboard.present import known as known_words
 from dashboard.present.captions import describe_window, scope_text
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, PROJECT, THRESHOLD, WINDOW
-from dashboard.ui import analytics_input, notices
+from dashboard.ui import analytics_input, marking, notices
+from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, time_column
@@ -25,7 +29,7 @@ page = open_page(ROUTE, "Flaky scenarios", plans="needed")
 connection, state, now, plan_names = page.connection, page.state, page.now, page.plan_names
 
 widgets = page.widgets()
-top = st.columns([2, 2, 1, 1, 2], vertical_alignment="bottom")
+top = st.columns([2, 2, 1, 1, 1.4, 2], vertical_alignment="bottom")
 with top[0]:
     widgets.selectbox(
         "Project", PROJECT, {None: "All projects", **page.projects}, resets={PLAN: None}
@@ -38,14 +42,32 @@ with top[2]:
 with top[3]:
     widgets.number("Threshold", THRESHOLD, step=0.05)
 with top[4]:
+    triage_view.outages_toggle(widgets)
+with top[5]:
     tz = viewer_zone(widgets, state)
 page.settle()
 with st.expander("How a scenario is judged flaky", icon=":material/help:"):
     st.markdown(flaky_view.rule_text(state.window, state.threshold, flaky_analytics.MIN_RUNS))
 
-loaded = analytics_input.load_window(
-    connection, now=now, window=state.window, project=state.project, plan=state.plan
+# Outages are found among the lookback's executions (their status counts), and left out
+# before each plan's last W are counted, unless the viewer includes them.
+triage = triage_view.triage_of(
+    connection,
+    analytics_input.lookback_executions(
+        connection, now=now, project=state.project, plan=state.plan
+    ),
+    now=now,
+    state=state,
 )
+loaded = analytics_input.load_window(
+    connection,
+    now=now,
+    window=state.window,
+    project=state.project,
+    plan=state.plan,
+    leave_out=triage.left_out,
+)
+cells = mark_analytics.known_cells(loaded.results, triage.marks)
 
 
 def history(plan: int, scenario: int) -> str:
@@ -67,8 +89,9 @@ notices.caption(
         each_plan=True,
     )
 )
+triage_view.outages_caption(triage)
 rows = flaky_view.flaky_rows(flakiness)
-display = flaky_view.flaky_display(flakiness, plan_names, history)
+display = flaky_view.flaky_display(flakiness, plan_names, history, known_figures.known_runs(cells))
 if display.empty:
     notices.show_notes([flaky_view.none_flaky_text(state.threshold)], severity="info")
 else:
@@ -90,16 +113,29 @@ table(
     },
 )
 notices.caption(flaky_view.not_enough_runs_text(flakiness, flaky_analytics.MIN_RUNS))
+notices.caption(known_words.KNOWN_RUNS_CAPTION)
 
 # -- failure groups -----------------------------------------------------------------------------
 st.header("Failure groups", divider="gray")
 grouped = groups_analytics.failure_groups(loaded.analysed, loaded.results)
 notices.caption(flaky_view.groups_caption(grouped.basis, today=now.date(), scope=scope))
+marking.notice(triage.ledger)
 if grouped.groups.empty:
     notices.show_notes(["No result failed in these executions."], severity="info")
     st.stop()
+groups = known_figures.groups_with_known(grouped.groups, loaded.results, triage.marks)
+notices.caption(
+    known_words.known_caption(int(groups["known"].sum()), int(groups["failures"].sum()))
+)
+marking.mark_form(
+    "groups",
+    known_words.group_choices(groups["signature"], plan_id=state.plan, plan_names=plan_names),
+    ledger=triage.ledger,
+    connection=connection,
+    now=now,
+)
 table(
-    groups_view.groups_display(grouped.groups),
+    groups_view.groups_display(groups),
     key="groups.table",
     file_name="failure-groups.csv",
     column_config={"First seen": time_column(tz), "Last seen": time_column(tz)},

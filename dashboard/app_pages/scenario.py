@@ -4,14 +4,18 @@ environment, with the failure messages, log links and a runtime regression flag.
 import streamlit as st
 
 from dashboard.analytics import history as history_analytics
+from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
+from dashboard.analytics.standup_triage import failed_of
 from dashboard.present import analytics_charts
+from dashboard.present import known as known_words
 from dashboard.present import scenario as scenario_view
 from dashboard.present.captions import describe_window, scope_text
 from dashboard.present.formatting import visible_text
 from dashboard.state import links, plan_choice, routes
 from dashboard.state.params import PLAN, SCENARIO, WINDOW
-from dashboard.ui import analytics_input, notices, url_filters
+from dashboard.ui import analytics_input, marking, notices, url_filters
+from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import ident_column, link_column, table, time_column, wide_text_column
@@ -110,6 +114,29 @@ table(
         "Results": link_column("results"),
     },
 )
+
+# What the team knows about this scenario's failures, and marking them from here.
+triage = triage_view.triage_of(connection, None, now=now, state=state)
+own = loaded.results[
+    (loaded.results["plan_id"] == state.plan) & (loaded.results["scenario_id"] == state.scenario)
+]
+failed = failed_of(own)
+if not failed.empty:
+    notices.caption(
+        known_words.known_caption(
+            int(mark_analytics.known_per_execution(own, triage.marks).sum()), len(failed)
+        )
+    )
+    marking.mark_failures(
+        "scenario",
+        failed.drop_duplicates(["environment"]),
+        page.plan_names,
+        ledger=triage.ledger,
+        connection=connection,
+        now=now,
+        signatures=failed["signature"],
+        plan_id=state.plan,
+    )
 
 st.header("Runtime", divider="gray")
 regression = scenario_view.regression_text(

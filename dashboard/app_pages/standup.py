@@ -2,13 +2,16 @@
 
 from datetime import timedelta
 
+import pandas as pd
 import streamlit as st
 
 from api_client import ApiError
 from dashboard.analytics import standup as standup_analytics
+from dashboard.analytics.standup_triage import StandupTriage, standup_triage
 from dashboard.data import cache
 from dashboard.present import digest as digest_text
 from dashboard.present import help_texts
+from dashboard.present import known as known_words
 from dashboard.present import standup as sections_view
 from dashboard.present.captions import scope_text
 from dashboard.present.formatting import percent
@@ -24,7 +27,8 @@ from dashboard.state.params import (
     DateRange,
 )
 from dashboard.state.query import standup_query, standup_window
-from dashboard.ui import notices, presenter, url_filters
+from dashboard.ui import marking, notices, presenter, url_filters
+from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import link_column, table
 from dashboard.ui.zones import viewer_zone
@@ -65,7 +69,7 @@ if state.present:
 widgets = page.widgets()
 if not state.present:
     # One row of controls: the custom range's days take the place of the standup's time.
-    top = st.columns([2, 2, 2, 1.2, 1.2, 1], vertical_alignment="bottom")
+    top = st.columns([1.6, 1.6, 2.4, 1.2, 1.1, 1.9, 1.2], vertical_alignment="bottom")
     with top[0]:
         widgets.selectbox("Project", PROJECT, {None: "All projects", **page.projects})
     with top[1]:
@@ -86,6 +90,8 @@ if not state.present:
         with top[3]:
             widgets.time("Standup at", STANDUP_AT, DEFAULT_STANDUP_AT, step=timedelta(minutes=15))
     with top[5]:
+        triage_view.outages_toggle(widgets)
+    with top[6]:
         st.link_button(
             "Present",
             links.standup_link(state.with_changes(present=True)),
@@ -113,16 +119,32 @@ def standup_body() -> None:
     except ApiError as error:
         notices.show_error(error, part="the executions of the standup window")
         return
-    digest = standup_analytics.standup_digest(data.executions, window)
+    # Outages are one line each, left out of the sections and the pass rate unless included.
+    triage = triage_view.triage_of(connection, data.executions, now=now, state=state)
+    digest = standup_analytics.standup_digest(triage.without_outages(data.executions), window)
     needed = digest.results_needed
     fetched = None  # the fan-out's counts: whose results the newly failing section had
+    changes = None  # what changed for each plan that turned red
+    read = None  # those results, to fold what marks cover
     if needed:
         try:
             results = cache.history_results(connection, needed, data.executions)
             digest = standup_analytics.with_newly_failing(digest, results.results)
-            fetched = results.counts
+            fetched, read = results.counts, results.results
+            changes = standup_analytics.turned_red_changes(
+                digest, data.executions, results.results, page.plans
+            )
         except ApiError as error:
             notices.show_error(error, part="the results behind newly failing scenarios")
+    in_window = triage.outages[window.contains(triage.outages["start"]).fillna(False).to_numpy()]
+    digest, folded = standup_triage(
+        digest,
+        read,
+        triage.ledger.marks,
+        now,
+        outages=in_window,
+        outages_left_out=not triage.include,
+    )
 
     notices.caption(
         sections_view.window_caption(
@@ -142,7 +164,9 @@ def standup_body() -> None:
     )
     kpi[2].metric("Previous window", f"{digest.previous.executions:,} executions")
 
-    every = sections_view.sections(digest, link_for, scenario_link=links.scenario_link)
+    every = sections_view.sections(
+        digest, link_for, scenario_link=links.scenario_link, changes=changes
+    )
     # Everything in view at once on a 1920x1080 screen: the three plan verdicts side by side,
     # then the scenarios and the slower plans (tests/browser/test_standup.py measures it).
     # Below 1700 px the sections stack instead (`presenter.SECTIONS_KEY`): a laptop's third of
@@ -193,6 +217,7 @@ def standup_body() -> None:
                             column_config=LINK_COLUMNS,
                         )
     notices.caption(sections_view.running_caption(digest))
+    known_block(folded, digest, read, triage)
     if not state.present:
         with kpi[3].popover("Copy for chat", icon=":material/chat:", width="stretch"):
             page_url = st.context.url
@@ -202,6 +227,8 @@ def standup_body() -> None:
                     link_for=lambda kind, ident: (
                         links.absolute(link_for(kind, ident) or "", page_url) or None
                     ),
+                    triage=folded,
+                    plan_names=page.plan_names,
                 ),
                 # Plain text, wrapped: the markdown highlighting's link colour reads at under
                 # 3:1 in the dark theme, and a block that scrolls sideways cannot be reached by
@@ -210,9 +237,52 @@ def standup_body() -> None:
                 wrap_lines=True,
             )
             table(
-                sections_view.items_csv_frame(every),
+                sections_view.items_csv_frame(
+                    every, folded=folded, plan_names=page.plan_names, tz=window.tz
+                ),
                 key="standup.items",
                 file_name="standup.csv",
+            )
+
+
+def known_block(
+    folded: StandupTriage,
+    digest: standup_analytics.StandupDigest,
+    read: pd.DataFrame | None,
+    triage: triage_view.Triage,
+) -> None:
+    """What marks and outages folded away, collapsed under one line (one line per mark, per
+    outage, per mark expiring soon inside); marking and confirming (not on a shared screen)."""
+    names = page.plan_names
+    if state.present:
+        # A shared screen has no room for a block: the one line, when there is something.
+        if not folded.empty:
+            notices.caption(sections_view.folded_title(folded))
+        return
+    with st.expander(sections_view.folded_title(folded), icon=":material/bookmark:"):
+        for line in sections_view.folded_lines(folded, names, window.tz):
+            notices.plain(line)
+        notices.caption(sections_view.folded_caption(folded))
+        marking.notice(triage.ledger)
+        left, right = st.columns(2)
+        with left:
+            marking.mark_form(
+                "standup",
+                sections_view.standup_choices(digest, read, names),
+                ledger=triage.ledger,
+                connection=connection,
+                now=now,
+            )
+        with right:
+            pending = known_words.pending_outages(folded.outages)
+            marking.mark_form(
+                "standup.outages",
+                known_words.execution_choices(pending, names, window.tz),
+                ledger=triage.ledger,
+                connection=connection,
+                now=now,
+                kinds=known_words.OUTAGE_KINDS,
+                label="Confirm or dismiss an outage…",
             )
 
 

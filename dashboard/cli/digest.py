@@ -37,6 +37,8 @@ from dashboard.cli.common import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from api_client import ApiClient
     from dashboard.data.connection import Connection
     from dashboard.data.store import HistoryStore
@@ -267,7 +269,7 @@ def check_destination(options: DigestOptions) -> None:
             f"[{SECRETS_DASHBOARD}] of the secrets file",
             USAGE,
         )
-    _notifier(options.to)
+    notifier(options.to)
 
 
 def standup_markdown(
@@ -283,6 +285,9 @@ def standup_markdown(
 
     from api_client import ApiError, ExecutionQuery
     from dashboard.analytics import standup, windows
+    from dashboard.analytics.marks import applying
+    from dashboard.analytics.outages import outages, without_outages
+    from dashboard.analytics.standup_triage import standup_triage
     from dashboard.data import live, results_fanout
     from dashboard.data.pairs import result_pairs
     from dashboard.present.digest import digest_markdown
@@ -297,16 +302,23 @@ def standup_markdown(
         project_id=options.project,
         date_from=standup.history_start(window).to_pydatetime(),
     )
+    marks = _marks_of(store, connection)
+    read = None
     try:
         data = live.load_executions(client, query)
-        digest = standup.standup_digest(data.executions, window)
+        # Outages are one line each, left out of the sections and the pass rate (as on the page).
+        found = outages(data.executions, applying(marks, current))
+        digest = standup.standup_digest(without_outages(data.executions, found), window)
         if digest.results_needed:
             every_plan = live.load_plans(client, active_only=False).plans
             pairs, finished = result_pairs(data.executions, every_plan, digest.results_needed)
             fanout = results_fanout.fetch_results(client, pairs, finished=finished, store=store)
             digest = standup.with_newly_failing(digest, fanout.results)
+            read = fanout.results
     except ApiError as error:
         raise CliError(service_problem(error, connection), SERVICE) from None
+    in_window = found[window.contains(found["start"]).fillna(False).to_numpy()]
+    digest, folded = standup_triage(digest, read, marks, current, outages=in_window)
 
     # A results link carries the execution's plan and start, so the page finds it at once.
     frame = data.executions
@@ -323,7 +335,14 @@ def standup_markdown(
             link = links.results_link(ident, plan_id=plan_id, started=started)
         return links.absolute(link, options.dashboard_url)
 
-    text = digest_markdown(digest, link_for=link_for, limit=SHOWN_PER_SECTION)
+    names = {
+        int(p): str(n)
+        for p, n in zip(frame["plan_id"], frame["plan"], strict=True)
+        if not pd.isna(p) and isinstance(n, str)
+    }
+    text = digest_markdown(
+        digest, link_for=link_for, limit=SHOWN_PER_SECTION, triage=folded, plan_names=names
+    )
     page = links.standup_link(
         ViewState(project=options.project, tz=options.tz, standup_at=options.at)
     )
@@ -331,6 +350,22 @@ def standup_markdown(
 
 
 SHOWN_PER_SECTION = 5  # as on the page: five items, then "and N more"
+
+
+def _marks_of(store: HistoryStore | None, connection: Connection) -> pd.DataFrame:
+    """The company's marks in its store (none without a store, or when it cannot be read:
+    the digest then says every failure as unresolved, as the page would)."""
+    from dashboard.columns.marks import MARK_COLUMNS
+    from dashboard.columns.shapes import empty
+    from dashboard.data.store.errors import StoreError
+
+    if store is None:
+        return empty(MARK_COLUMNS)
+    try:
+        return store.marks(connection.company_id)
+    except StoreError as error:
+        print(f"note: the marks could not be read ({error.message})", file=sys.stderr)
+        return empty(MARK_COLUMNS)
 
 
 def deliver(text: str, options: DigestOptions) -> None:
@@ -341,14 +376,14 @@ def deliver(text: str, options: DigestOptions) -> None:
         return
     import apprise
 
-    notifier, kind = _notifier(options.to)
-    sent = notifier.notify(body=text, title=TITLE, body_format=apprise.NotifyFormat.MARKDOWN)
+    sender, kind = notifier(options.to)
+    sent = sender.notify(body=text, title=TITLE, body_format=apprise.NotifyFormat.MARKDOWN)
     if not sent:
         raise CliError(f"the {kind} destination did not accept the digest", SERVICE)
     print(f"Sent the standup digest to {kind}.", file=sys.stderr)
 
 
-def _notifier(url: str) -> tuple[Any, str]:
+def notifier(url: str) -> tuple[Any, str]:
     """An apprise notifier for `url` and the kind of service it is (its URL is never shown)."""
     try:
         import apprise

@@ -97,6 +97,9 @@ def add_parser(commands: Any) -> None:
         "the standup time its window counts from",
     )
     add_digest_options(digest, prefix="digest-")
+    from dashboard.cli.alerts import add_alert_options
+
+    add_alert_options(sync)
     add_connection_options(sync)
     sync.set_defaults(run=run_sync)
 
@@ -114,19 +117,30 @@ def add_parser(commands: Any) -> None:
 
 def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.cli import worker
+    from dashboard.cli.alerts import alert_options
     from dashboard.cli.connections import targets
 
     if args.concurrency > MAX_CONCURRENCY:
         raise CliError(f"--concurrency must be at most {MAX_CONCURRENCY}", USAGE)
     secrets = read_configuration(args.secrets, env)
     schedule = worker.digest_schedule(args, secrets, env)
+    alerts = alert_options(args, secrets, env)
     with targets(secrets, env, args.connection) as chosen, worker.Stop.installed() as stop:
         if args.every is not None:
             return worker.run_every(
-                chosen, args, secrets, env, every=args.every, stop=stop, digest=schedule
+                chosen,
+                args,
+                secrets,
+                env,
+                every=args.every,
+                stop=stop,
+                digest=schedule,
+                alerts=alerts,
             )
-        if len(chosen) > 1 or args.connection or schedule is not None:
-            return worker.run_once(chosen, args, secrets, env, stop=stop, digest=schedule)
+        if len(chosen) > 1 or args.connection or schedule is not None or alerts is not None:
+            return worker.run_once(
+                chosen, args, secrets, env, stop=stop, digest=schedule, alerts=alerts
+            )
         with stop.in_pass():
             return _sync_verbose(chosen[0].connection, args, secrets, env)
 
@@ -337,6 +351,8 @@ def print_info(info: StoreInfo, out: TextIO, *, synced_by: str | None = None) ->
     if info.changed_executions:
         kept = f"{info.changed_executions:,} came back changed; kept as first stored"
         rows.insert(7, ("finished executions", kept))
+    if info.marks:
+        rows.append(("known-failure marks", f"{info.marks:,} ({info.open_marks:,} open)"))
     if info.bytes_per_result:
         rows.insert(2, ("bytes per result", f"{info.bytes_per_result:,.0f}"))
     width = max(len(label) for label, _ in rows)

@@ -20,6 +20,10 @@ however many workers share the store: the check, the sending and the note of the
 under the store's "digest" lock (an advisory lock on PostgreSQL, a `flock` beside a DuckDB
 file), so a second worker waits, then finds the day sent. (A worker killed between sending and
 noting the day sends it again on its next pass: a repeat, never a loss.)
+
+With `--alerts-to URL` each connection's sync is followed by its alerts (`cli.alerts`): one
+message per change found in the stored history, noted in the store so that it is sent once
+however many workers share it.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from datetime import time as time_of_day
 from types import FrameType
 from typing import Any
 
+from dashboard.cli.alerts import AlertOptions, alert_pass
 from dashboard.cli.common import (
     INTERRUPTED,
     OK,
@@ -214,9 +219,10 @@ def run_once(
     *,
     stop: Stop,
     digest: DigestSchedule | None = None,
+    alerts: AlertOptions | None = None,
 ) -> int:
-    """One pass over every connection (from cron), then the digest if it is due; the worst
-    exit code of the passes."""
+    """One pass over every connection (from cron), each followed by its alerts, then the digest
+    if it is due; the worst exit code of the passes."""
     worst = OK
     try:
         for target in targets:
@@ -224,6 +230,9 @@ def run_once(
                 line = sync_pass(target, args, secrets, env)
             log(line.text)
             worst = max(worst, line.code)
+            if alerts is not None:
+                with stop.in_pass():
+                    log(alert_pass(alerts, target, secrets, env, wait=args.wait))
         if digest is not None:
             with stop.in_pass():
                 send_if_due(digest, targets[0], secrets, env, wait=args.wait)
@@ -242,6 +251,7 @@ def run_every(
     every: float,
     stop: Stop,
     digest: DigestSchedule | None,
+    alerts: AlertOptions | None = None,
 ) -> int:
     """Pass after pass until a stop is requested; 0 on a clean stop."""
     names = ", ".join(t.name for t in targets)
@@ -253,6 +263,9 @@ def run_every(
                 with stop.in_pass():
                     line = sync_pass(target, args, secrets, env)
                 log(line.text)
+                if alerts is not None:
+                    with stop.in_pass():
+                        log(alert_pass(alerts, target, secrets, env, wait=args.wait))
             if digest is not None:
                 with stop.in_pass():
                     send_if_due(digest, targets[0], secrets, env, wait=args.wait)

@@ -72,12 +72,91 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
     def on_progress(done: int, total: int) -> None:
         bar.progress(done / max(total, 1), text=f"Loading executions: page {done} of {total}")
 
+    window = _window_key(connection, query)
+    held = HELD.get(window, query) if window is not None else None
     try:
-        loaded = live.load_executions(client(connection), query, on_progress=on_progress)
+        if held is None:
+            loaded = live.load_executions(client(connection), query, on_progress=on_progress)
+        else:  # the same window a little earlier: only what is newer is fetched
+            loaded = live.load_newer(client(connection), held, query, on_progress=on_progress)
     finally:
         bar.empty()
+    if window is not None:
+        HELD.put(window, query, loaded)
     LOADED.note(_loaded_key(connection, query))
     return dataclasses.replace(loaded, loaded_at=time.time())
+
+
+class HeldWindows:
+    """The executions of the open-ended windows ("the last 90 days") this process loaded last,
+    per connection data and filters (thread-safe): when the clock moves the window's start on
+    (`state.query.PERIOD_GRANULARITY`), or its cached data expires, the window is made from
+    the held one by fetching only what is newer (`live.load_newer`), not walked again.
+
+    A few windows are held (the most recently loaded), each for at most `max_age`: beyond
+    that, and after Refresh (a new generation in the key), a window is walked whole again."""
+
+    def __init__(self, *, max_entries: int, max_age: timedelta) -> None:
+        self._max_entries = max_entries
+        self._max_age = max_age.total_seconds()
+        self._lock = threading.Lock()
+        self._held: dict[str, tuple[datetime, float, live.ExecutionsData]] = {}
+
+    def get(
+        self, key: str, query: ExecutionQuery, *, now: float | None = None
+    ) -> live.ExecutionsData | None:
+        """The held executions of `key` when they start no later than `query`."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            entry = self._held.get(key)
+        if entry is None or query.date_from is None:
+            return None
+        start, when, data = entry
+        return data if start <= query.date_from and now - when < self._max_age else None
+
+    def put(
+        self,
+        key: str,
+        query: ExecutionQuery,
+        data: live.ExecutionsData,
+        *,
+        now: float | None = None,
+    ) -> None:
+        if query.date_from is None:
+            return
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self._held.pop(key, None)
+            self._held[key] = (query.date_from, now, data)
+            fresh = {k: v for k, v in self._held.items() if now - v[1] < self._max_age}
+            self._held = dict(list(fresh.items())[-self._max_entries :])
+
+    def forget(self) -> None:
+        with self._lock:
+            self._held = {}
+
+
+HELD = HeldWindows(max_entries=4, max_age=3 * DATA_TTL)
+
+
+def _holds_earlier(connection: Connection, query: ExecutionQuery) -> bool:
+    """Whether `query`'s window is held from an earlier start: loading it fetches only what
+    is newer."""
+    window = _window_key(connection, query)
+    return window is not None and HELD.get(window, query) is not None
+
+
+def _window_key(connection: Connection, query: ExecutionQuery) -> str | None:
+    """What a held open-ended window is filed under: the connection's fingerprint (a hash,
+    never the token) and data generation (Refresh), and every filter but the start (None for
+    a window with an end: it is loaded as asked). Not the access check's slot, which the
+    cached data keys on: a window made from a held one always asks the service first, with
+    the same credential, for what is newer, so a credential refused since sees nothing."""
+    if query.date_from is None or query.date_to is not None:
+        return None
+    fingerprint = connection.fingerprint
+    generation = cache_connection.GENERATIONS.of(fingerprint)
+    return f"{fingerprint}:{generation}:{query.with_changes(date_from=None)!r}"
 
 
 class Loaded:
@@ -118,11 +197,13 @@ def _loaded_key(connection: Connection, query: ExecutionQuery) -> str:
 def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.ExecutionsData:
     """`executions(connection, query)`, but when the same window without its plan and project
     filters is already loaded, cut from it (no request): changing the plan or project on the
-    executions page, or opening a results link from it, does not fetch the window again."""
+    executions page, or opening a results link from it, does not fetch the window again. The
+    same when that window is held from a little earlier (`HELD`): only what is newer is
+    fetched."""
     if query.plan_id is None and query.project_id is None:
         return executions(connection, query)
     wider = dataclasses.replace(query, plan_id=None, project_id=None)
-    if LOADED.holds(_loaded_key(connection, wider)):
+    if LOADED.holds(_loaded_key(connection, wider)) or _holds_earlier(connection, wider):
         return live.narrowed(
             executions(connection, wider), plan_id=query.plan_id, project_id=query.project_id
         )
@@ -226,12 +307,19 @@ def _fan_out(
 ) -> FanOut:
     bar = st.progress(0.0, text="Loading results…")
     executions = len({execution for execution, _ in pairs})
+    store = history_store(connection)
+    started = time.monotonic()
 
     def on_progress(done: int, total: int) -> None:
-        noun = "execution" if executions == 1 else "executions"
         bar.progress(
             done / max(total, 1),
-            text=f"Loading the results of {executions:,} {noun}: {done:,} of {total:,} requests",
+            text=fetch_progress_text(
+                executions,
+                done,
+                total,
+                elapsed=time.monotonic() - started,
+                kept=store is not None and bool(finished),
+            ),
         )
 
     try:
@@ -239,7 +327,7 @@ def _fan_out(
             client(connection),
             pairs,
             finished=finished,
-            store=history_store(connection),
+            store=store,
             on_progress=on_progress,
             # The store is per service and company: a token shown none of it until it proves
             # it may read results (a fingerprint, never the token, is what is remembered).
@@ -247,6 +335,32 @@ def _fan_out(
         )
     finally:
         bar.empty()
+
+
+def fetch_progress_text(
+    executions: int, done: int, total: int, *, elapsed: float, kept: bool
+) -> str:
+    """What a results fan-out's bar says: how much it must fetch (the requests the history
+    store could not answer), how far it is, about how long is left once that can be told, and
+    whether what is fetched is kept (then it is fetched only once)."""
+    noun = "execution" if executions == 1 else "executions"
+    text = f"Fetching the results of {executions:,} {noun}: {done:,} of {total:,} requests"
+    if done >= FETCH_RATE_AFTER and done < total:
+        text += f", about {_rounded_seconds(elapsed / done * (total - done))} left"
+    if kept and total >= FETCH_RATE_AFTER:
+        text += " (kept in the history store: fetched only once)"
+    return text
+
+
+FETCH_RATE_AFTER = 50
+"""Requests done before the bar says how long is left (and before a fetch is long enough to
+say it is kept)."""
+
+
+def _rounded_seconds(seconds: float) -> str:
+    if seconds < 60:
+        return f"{max(1, round(seconds))} s"
+    return f"{round(seconds / 60)} min"
 
 
 def history_results(
@@ -327,6 +441,7 @@ def clear_all() -> None:
     plans.clear()
     executions.clear()
     LOADED.forget()
+    HELD.forget()
     _built.clear()
     _results_by_id.clear()
     _stored_around.clear()

@@ -1,7 +1,10 @@
 """A connection's history store as the pages use it: given only while the service accepts the
 connection's credential for its company in this slot (`cache_connection.STORE_ACCESS`), opened
 once and shared by every session of the process, a store that cannot be opened remembered a
-few seconds (`store.status`), what it records about itself, and emptying it.
+few seconds (`store.status`), what it records about itself, and emptying it; and its
+known-failure ledger as pages read it (`ledger`: read-only, with one notice, while the store is
+busy or away) and write it (`add_mark`, `change_mark`, `close_mark`: a change the store cannot
+take is said, never dropped in silence).
 
 `OPEN_FAILURES` is read through this module at each use, so a test may put its own in its place.
 """
@@ -10,18 +13,25 @@ from __future__ import annotations
 
 import logging
 import os
-from datetime import timedelta
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
+from dashboard.columns.marks import MARK_COLUMNS, MARK_LOG_COLUMNS
+from dashboard.columns.shapes import empty
 from dashboard.data import cache_connection, store
-from dashboard.data.cache_connection import BY_FINGERPRINT, BY_GENERATION
+from dashboard.data.cache_connection import BY_FINGERPRINT, BY_GENERATION, DATA_TTL
 from dashboard.data.connection import Connection
 from dashboard.data.store import HistoryStore
 from dashboard.data.store import status as store_status
-from dashboard.data.store.errors import StoreError
+from dashboard.data.store.errors import StoreBusyError, StoreError
+from dashboard.data.store.marks import MarkChange, MarkDraft, MarkRefused
 
 _LOG = logging.getLogger(__name__)
 
@@ -114,6 +124,10 @@ def forget_all() -> None:
     _history_store.clear()
     store_meta.clear()
     OPEN_FAILURES.forget()
+    _read_ledger.clear()
+    failed_results.clear()
+    with _LAST_LOCK:
+        _LAST_READ.clear()
 
 
 def secrets() -> dict[str, Any]:
@@ -122,3 +136,176 @@ def secrets() -> dict[str, Any]:
         return st.secrets.to_dict() if st.secrets.load_if_toml_exists() else {}
     except StreamlitSecretNotFoundError:
         return {}
+
+
+# -- the known-failure ledger, as pages read and write it -----------------------------------------
+
+MARKS_TTL = timedelta(seconds=15)
+"""How long a page reuses the marks it read: another process's mark shows within this; a mark
+saved here shows at once (saving forgets what was read)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Ledger:
+    """A company's marks as a page has them: `marks` (MARK_COLUMNS), their `log`, whether they
+    can be changed now, and if not, one calm sentence saying why (`notice`)."""
+
+    marks: pd.DataFrame
+    log: pd.DataFrame
+    writable: bool
+    notice: str | None = None
+
+
+@dataclass(frozen=True)
+class Written:
+    """What became of a change of the ledger: the mark's id and revision when it landed; the
+    sentences of a refusal (the input was wrong); or why the store could not take it (`failed`:
+    nothing was written, and the form keeps what was typed)."""
+
+    mark_id: str | None = None
+    revision: int | None = None
+    refused: tuple[str, ...] = ()
+    failed: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.mark_id is not None
+
+
+_LAST_READ: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+"""The marks last read per connection fingerprint: shown (read-only) while the store is busy or
+cannot be reached, so a page never forgets what the team knows for a moment's contention."""
+_LAST_LOCK = threading.Lock()
+
+WITHHELD = (
+    "Marks are not shown: the service has not accepted this connection's credential for its "
+    "company, and marks belong to the company."
+)
+BUSY = (
+    "The history store is busy (another process is writing to it): marks are shown as last "
+    "read and can be changed again in a moment."
+)
+UNREACHABLE = (
+    "The history store cannot be reached just now: marks are shown as last read and can be "
+    "changed again once it is back."
+)
+READ_ONLY = "The history store is open read-only here: marks are shown but cannot be changed."
+NOT_SAVED = "Nothing was saved: {reason} What you typed is kept: save again in a moment."
+
+
+def ledger(connection: Connection) -> Ledger:
+    """The company's marks when the service accepts the connection's credential for its company
+    (the same check as stored history), from its history store; when the store is busy or cannot
+    be reached, those read last in this process, read-only, with a notice."""
+    if not cache_connection.STORE_ACCESS.access(connection).allowed:
+        return Ledger(empty(MARK_COLUMNS), empty(MARK_LOG_COLUMNS), False, WITHHELD)
+    kept = history_store(connection)
+    if kept is None:
+        return _as_last_read(connection, UNREACHABLE)
+    try:
+        marks, log = _read_ledger(connection)
+    except StoreBusyError:
+        return _as_last_read(connection, BUSY)
+    except StoreError:
+        return _as_last_read(connection, UNREACHABLE)
+    with _LAST_LOCK:
+        _LAST_READ[connection.fingerprint] = (marks, log)
+    if kept.read_only:
+        return Ledger(marks, log, False, READ_ONLY)
+    return Ledger(marks, log, True)
+
+
+def _as_last_read(connection: Connection, notice: str) -> Ledger:
+    with _LAST_LOCK:
+        marks, log = _LAST_READ.get(
+            connection.fingerprint, (empty(MARK_COLUMNS), empty(MARK_LOG_COLUMNS))
+        )
+    return Ledger(marks, log, False, notice)
+
+
+@st.cache_data(ttl=MARKS_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
+def _read_ledger(connection: Connection) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The company's marks and log from its store (raises `StoreError` when it cannot)."""
+    kept = history_store(connection)
+    if kept is None:
+        raise StoreError("The history store is not available.", location="")
+    return kept.marks(connection.company_id), kept.mark_log(connection.company_id)
+
+
+def _write(connection: Connection, change: Callable[[HistoryStore], tuple[str, int]]) -> Written:
+    """Run one change of the ledger on the connection's store (after the access check);
+    what became of it, in words when it did not land."""
+    if not cache_connection.STORE_ACCESS.access(connection).allowed:
+        return Written(failed=NOT_SAVED.format(reason=WITHHELD))
+    kept = history_store(connection)
+    if kept is None:
+        return Written(failed=NOT_SAVED.format(reason=UNREACHABLE.split(":")[0] + "."))
+    if kept.read_only:
+        return Written(failed=NOT_SAVED.format(reason=READ_ONLY))
+    try:
+        mark_id, revision = change(kept)
+    except MarkRefused as refused:
+        return Written(refused=tuple(refused.problems))
+    except StoreBusyError:
+        return Written(failed=NOT_SAVED.format(reason="the history store is busy."))
+    except StoreError as error:
+        _LOG.warning("mark not saved: %s", type(error).__name__)
+        return Written(failed=NOT_SAVED.format(reason=error.message))
+    _read_ledger.clear()
+    return Written(mark_id=mark_id, revision=revision)
+
+
+def add_mark(connection: Connection, draft: MarkDraft, *, by: str, now: datetime) -> Written:
+    """Save a new mark of the connection's company (`HistoryStore.add_mark`)."""
+    return _write(
+        connection,
+        lambda kept: (kept.add_mark(connection.company_id, draft, by=by, now=now), 1),
+    )
+
+
+def change_mark(
+    connection: Connection, mark_id: str, change: MarkChange, *, by: str, now: datetime
+) -> Written:
+    """Give an open mark new values (`HistoryStore.change_mark`)."""
+    return _write(
+        connection,
+        lambda kept: (
+            mark_id,
+            kept.change_mark(connection.company_id, mark_id, change, by=by, now=now),
+        ),
+    )
+
+
+def close_mark(
+    connection: Connection, mark_id: str, *, by: str, now: datetime, reason: str | None = None
+) -> Written:
+    """Close a mark (`HistoryStore.close_mark`): it is kept, and stops applying."""
+    return _write(
+        connection,
+        lambda kept: (
+            mark_id,
+            kept.close_mark(connection.company_id, mark_id, by=by, reason=reason, now=now),
+        ),
+    )
+
+
+@st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False, max_entries=32)
+def failed_results(
+    connection: Connection,
+    *,
+    date_from: datetime | None,
+    date_to: datetime | None = None,
+    plan_id: int | None = None,
+    project_id: int | None = None,
+) -> pd.DataFrame | None:
+    """The stored failed results of a window (`HistoryStore.failed_results`); None when the
+    connection has no usable store (known failures then cannot be counted)."""
+    kept = history_store(connection)
+    if kept is None:
+        return None
+    try:
+        return kept.failed_results(
+            date_from=date_from, date_to=date_to, plan_id=plan_id, project_id=project_id
+        )
+    except StoreError:
+        return None

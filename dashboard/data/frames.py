@@ -8,7 +8,8 @@ never enters a frame.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -58,7 +59,12 @@ def plans_frame(plans: Iterable[TestPlan]) -> pd.DataFrame:
 def executions_frame(executions: Iterable[Execution]) -> pd.DataFrame:
     """One row per execution, newest first. Built column by column (no dict per row: at 70,000
     executions those dicts alone weighed more than the frame)."""
-    return sorted_executions(_columns_frame(_execution_columns(executions), EXECUTION_COLUMNS))
+    return executions_frame_of(_as_records(executions))
+
+
+def executions_frame_of(records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """`executions_frame` of execution records (`api_client.ExecutionRecord`): no models."""
+    return sorted_executions(_columns_frame(_execution_columns(records), EXECUTION_COLUMNS))
 
 
 def sorted_executions(frame: pd.DataFrame) -> pd.DataFrame:
@@ -66,28 +72,54 @@ def sorted_executions(frame: pd.DataFrame) -> pd.DataFrame:
     return sorted_frame(frame, ["start", "execution_id"], ascending=False)
 
 
-def _execution_columns(executions: Iterable[Execution]) -> dict[str, list[object]]:
-    columns: dict[str, list[object]] = {name: [] for name in EXECUTION_COLUMNS}
-    for execution in executions:
-        for name, value in (
-            ("execution_id", execution.id),
-            ("start", execution.start_date),
-            ("end", execution.end_date),
-            ("plan_id", execution.plan_id),
-            ("plan", execution.plan_name),
-            ("project_id", execution.project_id),
-            ("project", execution.project_name),
-            ("user", execution.username),
-            ("runtime_ms", execution.runtime),
-            *summary_columns(execution.end_date, execution.result_summary).items(),
-        ):
-            columns[name].append(value)
+_EXECUTION_FIELDS = (
+    ("execution_id", "id"),
+    ("start", "start_date"),
+    ("end", "end_date"),
+    ("plan_id", "plan_id"),
+    ("plan", "plan_name"),
+    ("project_id", "project_id"),
+    ("project", "project_name"),
+    ("user", "username"),
+    ("runtime_ms", "runtime"),
+)
+"""The executions frame's columns read as they are, each from its record field."""
+
+
+def _as_records(executions: Iterable[Execution]) -> list[Mapping[str, Any]]:
+    """Models as the records they were validated from would read (their fields by name)."""
+    return [execution.__dict__ for execution in executions]
+
+
+def _execution_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[object]]:
+    """The executions frame's columns of some execution records (`api_client.records`; a
+    field a record lacks is the model's default). The derived columns are worked out once per
+    distinct (ended or not, `result_summary`): 70,000 executions have a few dozen."""
+    columns: dict[str, list[object]] = {
+        column: [record.get(name) for record in records] for column, name in _EXECUTION_FIELDS
+    }
+    derived: dict[tuple[bool, tuple[tuple[str, int], ...]], dict[str, object]] = {}
+    rows: list[dict[str, object]] = []
+    for record in records:
+        end = record.get("end_date")
+        counts = record.get("result_summary") or {}
+        key = (end is None, tuple(counts.items()))
+        row = derived.get(key)
+        if row is None:
+            row = derived[key] = summary_columns(end, counts)
+        rows.append(row)
+    for name in _SUMMARY_NAMES:
+        columns[name] = [row[name] for row in rows]
     return columns
 
 
 def _columns_frame(columns: dict[str, list[object]], schema: Mapping[str, str]) -> pd.DataFrame:
     """A frame of equal-length column lists with exactly `schema`'s dtypes."""
     return pd.DataFrame(columns, columns=list(schema)).astype(dict(schema))
+
+
+_SUMMARY_NAMES = ("results", "verdicts", "passed", "failed", "pass_rate", "status", "finished")
+"""The columns `summary_columns` derives, in the frame's order."""
 
 
 def summary_columns(end: object, counts: Mapping[str, int]) -> dict[str, object]:
@@ -135,7 +167,7 @@ def executions_of_history(executions: pd.DataFrame, statuses: pd.DataFrame) -> p
 def status_counts_frame(executions: Iterable[Execution]) -> pd.DataFrame:
     """`result_summary` in long form: one row per (execution, status) with a count."""
     return sorted_status_counts(
-        _columns_frame(_status_count_columns(executions), STATUS_COUNT_COLUMNS)
+        _columns_frame(_status_count_columns(_as_records(executions)), STATUS_COUNT_COLUMNS)
     )
 
 
@@ -144,14 +176,24 @@ def sorted_status_counts(frame: pd.DataFrame) -> pd.DataFrame:
     return sorted_frame(frame, ["start", "execution_id", "status"])
 
 
-def _status_count_columns(executions: Iterable[Execution]) -> dict[str, list[object]]:
+def _status_count_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[object]]:
     columns: dict[str, list[object]] = {name: [] for name in STATUS_COUNT_COLUMNS}
-    for e in executions:
-        for status, count in e.result_summary.items():
-            columns["execution_id"].append(e.id)
-            columns["start"].append(e.start_date)
-            columns["status"].append(status)
-            columns["count"].append(count)
+    ids, starts, statuses, numbers = (
+        columns["execution_id"],
+        columns["start"],
+        columns["status"],
+        columns["count"],
+    )
+    for record in records:
+        counts = record.get("result_summary")
+        if not counts:
+            continue
+        identity, start = record["id"], record.get("start_date")
+        for status, count in counts.items():
+            ids.append(identity)
+            starts.append(start)
+            statuses.append(status)
+            numbers.append(count)
     return columns
 
 
@@ -164,24 +206,30 @@ of a large window."""
 
 class ExecutionFrames:
     """The executions frame and the status-counts frame, built page by page as a walk folds
-    its pages in (`ApiClient.fold_executions(ExecutionFrames, ExecutionFrames.add, ...)`), so a
-    page's models can be dropped once they are taken in: at 100,000 executions the models of
-    every page held at once weighed about 200 MB, the frames about 20 MB.
+    its pages in (`ApiClient.fold_execution_records(ExecutionFrames, ExecutionFrames.add_records,
+    ...)`), so a page's records can be dropped once they are taken in: at 100,000 executions
+    the models of every page held at once weighed about 200 MB, the frames about 20 MB.
 
     `frames()` gives exactly what `executions_frame` and `status_counts_frame` give for the same
-    executions in the same order: same columns, dtypes, row order and index.
+    executions in the same order: same columns, dtypes, row order and index. `add` takes
+    models (`ApiClient.fold_executions`), `add_records` the records a walk reads.
     """
 
     def __init__(self, batch_rows: int = FOLD_BATCH_ROWS) -> None:
         self._batch_rows = batch_rows
-        self._executions: list[Execution] = []
+        self._records: list[Mapping[str, Any]] = []
         self._execution_chunks: list[pd.DataFrame] = []
         self._count_chunks: list[pd.DataFrame] = []
 
     def add(self, executions: Iterable[Execution]) -> ExecutionFrames:
-        """Take in some executions (a page's), in order; returns itself (an `AddPage`)."""
-        self._executions.extend(executions)
-        if len(self._executions) >= self._batch_rows:
+        """Take in some executions (a page's models), in order; returns itself (an `AddPage`)."""
+        return self.add_records(_as_records(executions))
+
+    def add_records(self, records: Iterable[Mapping[str, Any]]) -> ExecutionFrames:
+        """Take in some execution records (a page's), in order; returns itself (an
+        `AddRecords`)."""
+        self._records.extend(records)
+        if len(self._records) >= self._batch_rows:
             self._flush()
         return self
 
@@ -189,26 +237,27 @@ class ExecutionFrames:
         """(executions frame, status-counts frame) of every execution taken in."""
         self._flush()
         return (
-            sorted_executions(_concatenated(self._execution_chunks, EXECUTION_COLUMNS)),
-            sorted_status_counts(_concatenated(self._count_chunks, STATUS_COUNT_COLUMNS)),
+            sorted_executions(joined(self._execution_chunks, EXECUTION_COLUMNS)),
+            sorted_status_counts(joined(self._count_chunks, STATUS_COUNT_COLUMNS)),
         )
 
     def _flush(self) -> None:
-        """Turn the executions gathered so far into typed chunks, and let their models go."""
-        if not self._executions:
+        """Turn the records gathered so far into typed chunks, and let them go."""
+        if not self._records:
             return
-        batch, self._executions = self._executions, []
+        batch, self._records = self._records, []
         self._execution_chunks.append(_columns_frame(_execution_columns(batch), EXECUTION_COLUMNS))
         self._count_chunks.append(
             _columns_frame(_status_count_columns(batch), STATUS_COUNT_COLUMNS)
         )
 
 
-def _concatenated(parts: list[pd.DataFrame], schema: Mapping[str, str]) -> pd.DataFrame:
+def joined(parts: Sequence[pd.DataFrame], schema: Mapping[str, str]) -> pd.DataFrame:
+    """Frames of `schema`'s columns one after the other, with its dtypes, a fresh index."""
     if not parts:
         return _columns_frame({name: [] for name in schema}, schema)
     if len(parts) == 1:
-        return parts[0]
+        return parts[0].reset_index(drop=True)
     # Every part has the schema's dtypes already; `astype` keeps them if pandas ever widens a
     # dtype while joining (it does not today: the equality tests would say).
     return pd.concat(parts, ignore_index=True).astype(dict(schema))
@@ -263,9 +312,12 @@ def is_web_url(value: object) -> bool:
 
     Anything else (`javascript:`, `data:`, relative paths, blanks) stays inert text.
     """
-    if not isinstance(value, str):
+    if not isinstance(value, str) or _SPACE_OR_CONTROL.search(value):
         return False
-    candidate = value.strip()
-    if candidate != value or any(ch.isspace() or ord(ch) < 32 for ch in candidate):
-        return False
-    return re.match(r"(?i)^https?://[^/\s?#]+", candidate) is not None
+    return _WEB_URL.match(value) is not None
+
+
+# `\s` in a str pattern matches exactly the characters `str.isspace` calls spaces (every code
+# point checked): one regular expression instead of a check per character.
+_SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f]")
+_WEB_URL = re.compile(r"(?i)^https?://[^/\s?#]+")

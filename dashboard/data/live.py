@@ -36,6 +36,7 @@ from api_client import (
 )
 from dashboard.analytics.executions import ExecutionHeader, execution_header
 from dashboard.columns.cells import time_extent
+from dashboard.columns.schemas import EXECUTION_COLUMNS, STATUS_COUNT_COLUMNS
 from dashboard.columns.shapes import sorted_frame
 from dashboard.data import frames
 from dashboard.data.fanout_answer import FanOut, FanOutCounts
@@ -134,12 +135,13 @@ def load_executions(
     """Every execution matching the query, from all pages.
 
     The frames are built page by page as the walk folds its pages in
-    (`frames.ExecutionFrames`): a page's models are dropped once framed, so a 90-day window of
-    70,000 executions never holds 70,000 models at once.
+    (`frames.ExecutionFrames`), from the records the walk reads (no model per execution), and
+    a page's records are dropped once framed: a 90-day window of 70,000 executions is never
+    held whole but as columns.
     """
-    folded = client.fold_executions(
+    folded = client.fold_execution_records(
         frames.ExecutionFrames,
-        frames.ExecutionFrames.add,
+        frames.ExecutionFrames.add_records,
         query=query,
         on_progress=on_progress,
     )
@@ -150,6 +152,74 @@ def load_executions(
         _skipped(folded.skipped),
         truncation=folded.truncation,
     )
+
+
+LATE_MARGIN = timedelta(minutes=10)
+"""How far before the newest start of a held window `load_newer` asks again: an execution
+reported a little after it started is still found."""
+
+
+def load_newer(
+    client: ApiClient,
+    held: ExecutionsData,
+    query: ExecutionQuery,
+    *,
+    on_progress: ProgressCallback | None = None,
+) -> ExecutionsData:
+    """The executions of `query`, an open-ended window (no `date_to`), made from `held`: the
+    same filters' executions loaded for the same or an earlier start. Only what may have
+    changed since is fetched (`refetch_from`); a finished execution never changes, so those
+    older than that are kept as held. The result is what `load_executions(client, query)`
+    gives. When `held` cannot be trusted for `query`, the window is loaded whole.
+    """
+    since = refetch_from(held, query)
+    if since is None:
+        return load_executions(client, query, on_progress=on_progress)
+    fresh = load_executions(client, query.with_changes(date_from=since), on_progress=on_progress)
+    if fresh.truncation is not None:
+        return load_executions(client, query, on_progress=on_progress)
+    executions, counts = held.executions, held.status_counts
+    # A service may answer `date_from` by another date than the start (or not at all): what it
+    # sent again is taken as sent, never held twice.
+    older = executions[
+        (executions["start"] >= query.date_from)
+        & (executions["start"] < since)
+        & ~executions["execution_id"].isin(fresh.executions["execution_id"])
+    ]
+    older_counts = counts[counts["execution_id"].isin(older["execution_id"])]
+    return ExecutionsData(
+        frames.sorted_executions(frames.joined([fresh.executions, older], EXECUTION_COLUMNS)),
+        frames.sorted_status_counts(
+            frames.joined([fresh.status_counts, older_counts], STATUS_COUNT_COLUMNS)
+        ),
+        fresh.skipped,
+    )
+
+
+def refetch_from(held: ExecutionsData, query: ExecutionQuery) -> datetime | None:
+    """Where executions must be fetched again from for `held` to answer `query` (an
+    open-ended window starting no earlier than `held`'s): the newest held start within the
+    window less `LATE_MARGIN`, or the start of the oldest held one still running, whichever is
+    earlier. None when `held` cannot be trusted for it: its walk was truncated or skipped
+    records, an execution has no start, or it holds nothing of the window."""
+    start = query.date_from
+    executions = held.executions
+    if (
+        start is None
+        or query.date_to is not None
+        or held.truncation is not None
+        or held.skipped
+        or executions["start"].isna().any()
+    ):
+        return None
+    kept = executions[executions["start"] >= start]
+    if kept.empty:
+        return None
+    since = kept["start"].max().to_pydatetime() - LATE_MARGIN
+    running = kept.loc[~kept["finished"].astype("bool"), "start"]
+    if len(running):
+        since = min(since, running.min().to_pydatetime())
+    return max(since, start)
 
 
 def narrowed(

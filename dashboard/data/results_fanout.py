@@ -33,8 +33,8 @@ from api_client import (
     ExecutionNotFoundError,
     PermissionDeniedError,
     ProgressCallback,
+    ResultRecord,
     ScenarioNotFoundError,
-    TestResult,
 )
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
@@ -81,8 +81,8 @@ class _Progress:
     keep_results: bool
     store_error: StoreError | None = None
     frames: list[pd.DataFrame] = field(default_factory=list)
-    to_store: list[tuple[Pair, Sequence[TestResult]]] = field(default_factory=list)
-    to_frame: list[tuple[Pair, Sequence[TestResult]]] = field(default_factory=list)
+    to_store: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
+    to_frame: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
     available: set[Pair] = field(default_factory=set)
     failures: list[PairFailure] = field(default_factory=list)
     skipped: list[PairSkipped] = field(default_factory=list)
@@ -220,14 +220,14 @@ def _fetch_all(
     queue = iter(to_fetch)
     done = 0
     pool = ThreadPoolExecutor(max_workers=min(max_concurrency, total))
-    pending: dict[Future[Sequence[TestResult]], Pair] = {}
+    pending: dict[Future[Sequence[ResultRecord]], Pair] = {}
     abandon = threading.Event()
     completed = False
 
     def submit_next() -> None:
         pair = next(queue, None)
         if pair is not None:
-            pending[pool.submit(client.test_results, *pair, stop=abandon)] = pair
+            pending[pool.submit(client.test_result_records, *pair, stop=abandon)] = pair
 
     try:
         # A window of requests in flight, not one future per pair: a stop leaves little behind.
@@ -264,7 +264,7 @@ def _fetch_all(
         pool.shutdown(wait=completed, cancel_futures=True)
 
 
-def _take(state: _Progress, pair: Pair, records: Sequence[TestResult], *, finished: bool) -> None:
+def _take(state: _Progress, pair: Pair, records: Sequence[ResultRecord], *, finished: bool) -> None:
     state.fetched += 1
     skipped = tuple(getattr(records, "skipped", ()))
     if skipped:
@@ -316,7 +316,7 @@ def _give_up_store(state: _Progress, error: StoreError) -> None:
     state.store = None
 
 
-def _frame_of(batch: list[tuple[Pair, Sequence[TestResult]]]) -> pd.DataFrame:
+def _frame_of(batch: list[tuple[Pair, Sequence[ResultRecord]]]) -> pd.DataFrame:
     results = [r for _, records in batch for r in records]
     return results_frame(
         results,

@@ -9,9 +9,10 @@ from datetime import date
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
-from dashboard.analytics.compare import BUCKETS, NEW_FAILURE, Comparison
+from dashboard.analytics.compare import BUCKETS, NEW_FAILURE, STILL_FAILING, Comparison
 from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import human_duration, weekday_time
+from dashboard.present.known import KNOWN_RULE, ticket_label
 from dashboard.present.outcome_marks import bucket_label, outcome_label
 
 ScenarioLink = Callable[[int, int], str]
@@ -94,8 +95,33 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
             "Runtime before (s)": cells["before_runtime_s"],
             "Runtime after (s)": cells["after_runtime_s"],
             "Message before": cells["before_message"],
+            **_mark_column(cells),
         }
     ).reset_index(drop=True)
+
+
+def _mark_column(cells: pd.DataFrame) -> dict[str, list[str]]:
+    """Mark: the ticket of the mark that covers the after side's failure, when the cells say
+    (`known_figures.compare_with_known`)."""
+    if "known" not in cells.columns:
+        return {}
+    return {
+        "Mark": [
+            (ticket_label(t) or "known") if k else ""
+            for k, t in zip(cells["known"], cells["ticket"], strict=True)
+        ]
+    }
+
+
+def known_caption(cells: pd.DataFrame) -> str:
+    """ "New failures: 2 unresolved, 1 known. Still failing: 0 unresolved, 3 known." and the
+    rule (cells with `known`, `known_figures.compare_with_known`)."""
+    parts = []
+    for bucket, name in ((NEW_FAILURE, "New failures"), (STILL_FAILING, "Still failing")):
+        chosen = cells[cells["bucket"] == bucket]
+        known = int(chosen["known"].sum())
+        parts.append(f"{name}: {len(chosen) - known:,} unresolved, {known:,} known.")
+    return " ".join(parts) + " " + KNOWN_RULE
 
 
 def legend() -> str:

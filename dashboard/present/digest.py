@@ -10,12 +10,14 @@ in the window's zone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
 from dashboard.analytics.standup import StandupDigest
+from dashboard.analytics.standup_triage import StandupTriage
 from dashboard.columns.cells import EN_DASH
+from dashboard.present import known
 from dashboard.present.formatting import (
     WORD_JOINER,
     escape_chat_markdown,
@@ -93,10 +95,14 @@ def digest_markdown(
     *,
     link_for: LinkFor = _no_links,
     limit: int | None = None,
+    triage: StandupTriage | None = None,
+    plan_names: Mapping[int, str] | None = None,
 ) -> str:
     """The digest as Markdown lines: a heading line, the activity line, then each section
     with a bold title and one bullet per item (or its "Nothing ..." line). With `limit`, a
-    section shows that many items and then "and N more"."""
+    section shows that many items and then "and N more". With `triage` (the digest once marks
+    are applied, `analytics.standup_triage`), what it folded away: one line per mark with its
+    ticket, one per outage, and the marks that expire soon."""
     tz = digest.window.tz
     lines = [
         f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
@@ -147,6 +153,8 @@ def digest_markdown(
         lines.extend(f"- {item}" for item in shown)
         if len(items) > len(shown):
             lines.append(f"- and {len(items) - len(shown)} more")
+    if triage is not None:
+        lines.extend(_folded(triage, plan_names or {}, tz, limit))
     running = digest.running
     if len(running):
         names = ", ".join(
@@ -156,6 +164,40 @@ def digest_markdown(
         lines.append("")
         lines.append(f"_Running now, judged on their latest finished execution: {names}_")
     return "\n".join(lines) + "\n"
+
+
+def _folded(
+    triage: StandupTriage, plan_names: Mapping[int, str], tz: str, limit: int | None
+) -> list[str]:
+    """The known, outage and expiring lines, each section only when it has items."""
+    sections = {
+        "Known": [
+            _link(
+                chat_text(known.known_line(row)),
+                row["ticket"] if isinstance(row["ticket"], str) else None,
+            )
+            for row in triage.known.to_dict("records")
+        ],
+        "Outages (left out of the figures above)"
+        if triage.outages_left_out
+        else "Outages (counted above)": [
+            chat_text(known.outage_line(row, plan_names, tz))
+            for row in triage.outages.to_dict("records")
+        ],
+        "Marks expiring soon": [
+            chat_text(known.expiring_line(row, plan_names))
+            for row in triage.expiring.to_dict("records")
+        ],
+    }
+    lines: list[str] = []
+    for title, items in sections.items():
+        if not items:
+            continue
+        shown = items if limit is None else items[:limit]
+        lines += ["", f"**{title}**", *(f"- {item}" for item in shown)]
+        if len(items) > len(shown):
+            lines.append(f"- and {len(items) - len(shown)} more")
+    return lines
 
 
 def _activity(digest: StandupDigest) -> str:

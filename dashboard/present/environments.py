@@ -10,6 +10,7 @@ import pandas as pd
 
 from dashboard.analytics.environments import FAIL_SHARE, MIN_RUNS, PASS_SHARE
 from dashboard.present.formatting import plural
+from dashboard.present.known import ticket_label
 
 ScenarioLink = Callable[[int, int], str]
 
@@ -109,9 +110,26 @@ def matrix_display(matrix: pd.DataFrame, scenario_link: ScenarioLink) -> pd.Data
             "Warnings": matrix["warned"].astype("int64"),
             "No verdict": matrix["no_verdict"].astype("int64"),
             "Executions": matrix["executions"].astype("int64"),
+            **_known_columns(matrix),
             "History": [
                 scenario_link(int(p), int(s))
                 for p, s in zip(matrix["plan_id"], matrix["scenario_id"], strict=True)
             ],
         }
     ).reset_index(drop=True)
+
+
+def _known_columns(matrix: pd.DataFrame) -> dict[str, object]:
+    """Unresolved and Known failed cells, the pass rate without known failures and the mark's
+    ticket, when the matrix has them (`known_figures.matrix_with_known`)."""
+    if "known" not in matrix.columns:
+        return {}
+    return {
+        "Unresolved": matrix["unresolved"].astype("int64"),
+        "Known": matrix["known"].astype("int64"),
+        "Pass rate without known": (matrix["pass_rate_without_known"] * 100).round(1),
+        "Mark": [
+            ticket_label(t) if k else ""
+            for t, k in zip(matrix["ticket"], matrix["known"], strict=True)
+        ],
+    }

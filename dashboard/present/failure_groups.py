@@ -11,6 +11,7 @@ import pandas as pd
 
 from dashboard.analytics.environment_names import with_environments
 from dashboard.present.formatting import plural, weekday_time
+from dashboard.present.known import ticket_label
 
 ScenarioLink = Callable[[int, int], str]
 ResultsLink = Callable[[int, int | None, datetime | None], str]
@@ -40,8 +41,10 @@ def headline(row: pd.Series, tz: str) -> str:
 
 
 def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
-    """Every group, largest first (times stay instants: the page shows them in the zone)."""
-    return pd.DataFrame(
+    """Every group, largest first (times stay instants: the page shows them in the zone); with
+    the known split (`known_figures.groups_with_known`), its failures unresolved and known and
+    the ticket of the mark covering most, after "Failures"."""
+    shown = pd.DataFrame(
         {
             "Message": [signature_text(s) for s in groups["signature"]],
             "Failures": groups["failures"].astype("int64"),
@@ -55,6 +58,20 @@ def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
             "Latest message": groups["sample_message"],
         }
     )
+    if "known" not in groups.columns:
+        return shown
+    at = list(shown.columns).index("Failures") + 1
+    shown.insert(at, "Unresolved", groups["unresolved"].astype("int64").to_numpy())
+    shown.insert(at + 1, "Known", groups["known"].astype("int64").to_numpy())
+    shown.insert(
+        at + 2,
+        "Mark",
+        [
+            ticket_label(t) if k else ""
+            for t, k in zip(groups["ticket"], groups["known"], strict=True)
+        ],
+    )
+    return shown
 
 
 def group_results_display(

@@ -14,8 +14,10 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.flaky import Flakiness
+from dashboard.analytics.known_figures import KnownRuns
 from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import plural
+from dashboard.present.known import ticket_label
 from dashboard.present.outcome_marks import NOT_RUN_SYMBOL, OUTCOME_SYMBOLS, sequence_symbols
 
 ScenarioLink = Callable[[int, int], str]
@@ -134,13 +136,18 @@ def _why(row: pd.Series) -> str:
 
 
 def flaky_display(
-    flakiness: Flakiness, plan_names: Mapping[int, str], scenario_link: ScenarioLink
+    flakiness: Flakiness,
+    plan_names: Mapping[int, str],
+    scenario_link: ScenarioLink,
+    known: KnownRuns | None = None,
 ) -> pd.DataFrame:
-    """The flaky table as shown and downloaded (`COLUMNS`)."""
+    """The flaky table as shown and downloaded (`COLUMNS`; with `known`, each row's failed runs
+    split into unresolved and known, and the ticket of the mark covering most, after "Failed")."""
     rows = flaky_rows(flakiness)
+    columns = COLUMNS if known is None else _with_known(COLUMNS)
     if rows.empty:
-        return pd.DataFrame({column: pd.Series(dtype="object") for column in COLUMNS})
-    return pd.DataFrame(
+        return pd.DataFrame({column: pd.Series(dtype="object") for column in columns})
+    shown = pd.DataFrame(
         {
             "Plan": [_plan(plan_names, p) for p in rows["plan_id"]],
             "Scenario": rows["scenario_id"].astype("int64"),
@@ -163,6 +170,35 @@ def flaky_display(
             "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
         }
     )
+    if known is None:
+        return shown
+    counts = [_known_of(known, row) for _, row in rows.iterrows()]
+    shown["Unresolved"] = [failed - k for failed, k, _ in counts]
+    shown["Known"] = [k for _, k, _ in counts]
+    shown["Mark"] = [ticket_label(t) if k else "" for _, k, t in counts]
+    return shown[list(columns)]
+
+
+KNOWN_COLUMNS = ("Unresolved", "Known", "Mark")
+
+
+def _with_known(columns: tuple[str, ...]) -> tuple[str, ...]:
+    at = columns.index("Failed") + 1
+    return (*columns[:at], *KNOWN_COLUMNS, *columns[at:])
+
+
+def _known_of(known: KnownRuns, row: pd.Series) -> tuple[int, int, object]:
+    """(failed runs, known runs, ticket) of a flaky row: its scenario's, or its environment's."""
+    environment = row["environment"]
+    key: tuple[object, ...]
+    if environment is None or pd.isna(environment):
+        frame, key = known.scenarios, (row["plan_id"], row["scenario_id"])
+    else:
+        frame, key = known.environments, (row["plan_id"], row["scenario_id"], environment)
+    if key not in frame.index:
+        return int(row["fails"]), 0, None
+    found = frame.loc[key]
+    return int(row["fails"]), min(int(found["known"]), int(row["fails"])), found["ticket"]
 
 
 def not_enough_runs(flakiness: Flakiness) -> int:

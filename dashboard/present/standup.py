@@ -6,7 +6,7 @@ has the same plain-text cells as its CSV. Times are shown in the window's zone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
@@ -15,11 +15,15 @@ import pandas as pd
 
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.standup import StandupDigest
+from dashboard.analytics.standup_triage import StandupTriage, failed_of
+from dashboard.analytics.what_changed import WhatChanged
 from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOutCounts
+from dashboard.present import known
 from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
-from dashboard.present.formatting import human_duration, visible_frame, weekday_time
+from dashboard.present.formatting import human_duration, plural, visible_frame, weekday_time
+from dashboard.present.what_changed import newly_failing_change, pair_summary
 
 LinkFor = Callable[[str, int], "str | None"]
 PLAN_EVIDENCE, EXECUTION_EVIDENCE = "plan", "execution"
@@ -34,12 +38,14 @@ SHOWN_PER_SECTION = 5
 PRESENTER_LEAVES_OUT: dict[str, tuple[str, ...]] = {
     # The execution that changed the verdict stays; the one before it is a click away (the
     # evidence), and the plans running now are named below the sections.
-    "Turned red": ("Passed in", "Now running"),
+    "Turned red": ("Passed in", "Now running", "What changed"),
     "Fixed": ("Failed in", "Now running"),
     # The latest execution is the one the evidence link opens.
     "Still failing": ("Latest",),
     # The rule's minimum of executions is in the CSV and the normal view.
     "Slower": ("Executions",),
+    # A version move is a sentence: the normal view and the CSV hold it.
+    "Newly failing scenarios": ("What changed",),
 }
 """Columns presenter mode leaves out, by section: in its large type a third of a 1920 px screen
 holds four or five columns, and a column cut off at the right reads as missing data."""
@@ -49,6 +55,8 @@ SPARED_LAST: dict[str, tuple[str, ...]] = {
     "Fixed": ("Failed in",),
     "Still failing": ("Executions",),
     "Slower": ("Median, ", "Executions"),
+    # A version move is a sentence: the scenario, its environment and message come first.
+    "Newly failing scenarios": ("What changed",),
 }
 """Columns (or the start of their names) the normal view puts at a section's right end, a
 scroll away on a narrow screen: the execution before a change, the baseline and the counts are
@@ -101,14 +109,17 @@ def sections(
     digest: StandupDigest,
     link_for: LinkFor,
     scenario_link: Callable[[int, int], str] | None = None,
+    changes: WhatChanged | None = None,
 ) -> list[Section]:
     """The five sections in their fixed order (`digest.SECTIONS`). With `scenario_link`
-    ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs."""
+    ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs; with
+    `changes` (`what_changed` of the plans that turned red: the one before beside the one that
+    failed), each of them says what changed."""
     window = digest.window
     tz = window.tz
 
     def change_rows(frame: pd.DataFrame, now_word: str, before_word: str) -> pd.DataFrame:
-        return pd.DataFrame(
+        rows = pd.DataFrame(
             {
                 "Plan": [_plan_name(r.plan, r.plan_id) for r in frame.itertuples()],
                 now_word: [_run(r.execution_id, r.start, window) for r in frame.itertuples()],
@@ -123,6 +134,14 @@ def sections(
             },
             dtype=object,
         )
+        if now_word == "Failed in":  # turned red: what changed since the one before
+            rows["What changed"] = [
+                ""
+                if changes is None
+                else pair_summary(changes, int(r.previous_execution_id), int(r.execution_id), tz)
+                for r in frame.itertuples()
+            ]
+        return rows
 
     red = digest.still_failing
     still = pd.DataFrame(
@@ -161,12 +180,20 @@ def sections(
             "Scenario": [int(r.scenario_id) for r in newly.itertuples()],
             "Environment": list(newly["environment"]),
             "Message": [m if isinstance(m, str) else "" for m in newly["message"]],
+            "What changed": [newly_failing_change(row) for _, row in newly.iterrows()],
             "Evidence": [
                 link_for(EXECUTION_EVIDENCE, int(r.execution_id)) for r in newly.itertuples()
             ],
         }
         if newly is not None
-        else {"Plan": [], "Scenario": [], "Environment": [], "Message": [], "Evidence": []},
+        else {
+            "Plan": [],
+            "Scenario": [],
+            "Environment": [],
+            "Message": [],
+            "What changed": [],
+            "Evidence": [],
+        },
         dtype=object,
     )
     if scenario_link is not None:
@@ -215,8 +242,15 @@ def column_order(section: Section, *, present: bool = False) -> list[str]:
     ]
 
 
-def items_csv_frame(all_sections: list[Section]) -> pd.DataFrame:
-    """Every item of every section in one table (the page's CSV): section, plan, what, link."""
+def items_csv_frame(
+    all_sections: list[Section],
+    *,
+    folded: StandupTriage | None = None,
+    plan_names: Mapping[int, str] | None = None,
+    tz: str = "UTC",
+) -> pd.DataFrame:
+    """Every item of every section in one table (the page's CSV): section, plan, what, link;
+    then what marks and outages folded away, one line each (`folded`)."""
     rows = []
     for section in all_sections:
         for record in section.rows.to_dict("records"):
@@ -233,7 +267,103 @@ def items_csv_frame(all_sections: list[Section]) -> pd.DataFrame:
                     "Link": record.get("Evidence") or "",
                 }
             )
+    if folded is not None:
+        for title, line, link in folded_items(folded, plan_names or {}, tz):
+            rows.append({"Section": title, "Plan": "", "Details": line, "Link": link})
     return pd.DataFrame(rows, columns=["Section", "Plan", "Details", "Link"])
+
+
+KNOWN_SECTION, OUTAGES_SECTION, EXPIRING_SECTION = "Known", "Outages", "Marks expiring soon"
+
+
+def folded_items(
+    folded: StandupTriage, plan_names: Mapping[int, str], tz: str
+) -> list[tuple[str, str, str]]:
+    """(section, line, ticket link) for each mark that covers something, each outage and each
+    mark expiring soon: one line each, the known ones collapsed to their mark."""
+    items = [
+        (
+            KNOWN_SECTION,
+            known.known_line(row),
+            row["ticket"] if isinstance(row["ticket"], str) else "",
+        )
+        for row in folded.known.to_dict("records")
+    ]
+    items += [
+        (OUTAGES_SECTION, known.outage_line(row, plan_names, tz), "")
+        for row in folded.outages.to_dict("records")
+    ]
+    items += [
+        (EXPIRING_SECTION, known.expiring_line(row, plan_names), "")
+        for row in folded.expiring.to_dict("records")
+    ]
+    return items
+
+
+def folded_title(folded: StandupTriage) -> str:
+    """The one line the folded items sit under: "Known: 2 marks, 5 scenarios · Outages: 1 ·
+    Expiring soon: 1" (each part only when it has something)."""
+    parts = []
+    if len(folded.known):
+        scenarios = int(folded.known["scenarios"].sum())
+        parts.append(f"Known: {plural(len(folded.known), 'mark')}, {plural(scenarios, 'scenario')}")
+    if len(folded.outages):
+        parts.append(f"Outages: {len(folded.outages)}")
+    if len(folded.expiring):
+        parts.append(f"Marks expiring soon: {len(folded.expiring)}")
+    return " \u00b7 ".join(parts) if parts else "Known failures and outages: none"
+
+
+def folded_lines(folded: StandupTriage, plan_names: Mapping[int, str], tz: str) -> list[str]:
+    """The folded items as the page shows them: "Known: Login suite: 3 scenarios known - SHOP-1"."""
+    return [f"{section}: {line}" for section, line, _ in folded_items(folded, plan_names, tz)]
+
+
+def folded_caption(folded: StandupTriage) -> str:
+    """What the sections leave out, and why."""
+    outages = (
+        "Outages are left out of the sections and the pass rate (Include outages counts them)"
+        if folded.outages_left_out
+        else "Outages are counted in the sections and the pass rate"
+    )
+    return (
+        "Turned red, Still failing and Newly failing list what is unresolved: a plan whose "
+        "latest execution failed only in ways a mark covers, and a newly failing scenario a "
+        f"mark covers, are one line per mark here. {outages}."
+    )
+
+
+def standup_choices(
+    digest: StandupDigest, results: pd.DataFrame | None, plan_names: Mapping[int, str]
+) -> list[known.Choice]:
+    """What the standup's "Mark as known…" offers: the newly failing scenarios (on their
+    environment, and anywhere), then every other failure of the plans' latest executions
+    whose results were read, and their failure groups."""
+    cells: list[tuple[int, int, str | None]] = []
+    newly = digest.newly_failing
+    if newly is not None:
+        cells += [
+            (int(p), int(s), str(e))
+            for p, s, e in zip(
+                newly["plan_id"], newly["scenario_id"], newly["environment"], strict=True
+            )
+            if not pd.isna(p)
+        ]
+    signatures: list[str] = []
+    if results is not None and len(digest.pairs):
+        latest = set(digest.pairs["after_execution_id"].astype("int64"))
+        failed = failed_of(results[results["execution_id"].isin(latest)])
+        cells += [
+            (int(p), int(s), str(e))
+            for p, s, e in zip(
+                failed["plan_id"], failed["scenario_id"], failed["environment"], strict=True
+            )
+            if not pd.isna(p) and not pd.isna(s)
+        ]
+        signatures = list(dict.fromkeys(failed["signature"]))
+    return known.scenario_choices(cells, plan_names) + known.group_choices(
+        signatures, plan_id=None, plan_names=plan_names
+    )
 
 
 def window_caption(window: Window, basis: Basis, *, today: date, scope: str) -> str:

@@ -285,6 +285,24 @@ LOG_COLUMNS = ("Node log", "Executor log")
 """The log-link columns of `results_display`, in the order the detail offers them."""
 
 
+def health_with_known(
+    display: pd.DataFrame, plan_ids: pd.Series, figures: pd.DataFrame
+) -> pd.DataFrame:
+    """The plan health table with what is known told apart (`known_figures.plan_known_figures`):
+    each pass rate "without known failures" beside it, and the 30 days' failed results split
+    into Unresolved and Known."""
+    known = figures.reindex(pd.Index(plan_ids.astype("int64")))
+    out = display.copy()
+    for days, name in ((7, "short"), (30, "long")):
+        rate = (known[f"pass_rate_{name}_without_known"].to_numpy(dtype="float64") * 100).round(1)
+        out.insert(out.columns.get_loc(f"Pass rate {days} d") + 1, f"{days} d without known", rate)
+    failed = known["failed_long"].fillna(0).astype("int64").to_numpy()
+    known_long = known["known_long"].fillna(0).astype("int64").to_numpy()
+    out["Unresolved 30 d"] = failed - known_long
+    out["Known 30 d"] = known_long
+    return out
+
+
 def result_message(display: pd.DataFrame, position: int | None) -> ResultMessage | None:
     """The message of the row at `position` of `results_display`'s frame (None: no row)."""
     if position is None or not 0 <= position < len(display):

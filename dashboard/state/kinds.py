@@ -120,6 +120,35 @@ class Statuses:
 
 
 @dataclass(frozen=True)
+class Names:
+    """Comma-separated names out of a fixed set (`choices`), each once, in the set's order; a
+    name is read in any case, with "-" or "_" for a space (`state=not-enough-data`), and
+    written with "-". A name not in the set is dropped, saying so, and the others kept."""
+
+    choices: tuple[str, ...]
+    what: str
+
+    def read(
+        self, name: str, raw: str, default: tuple[str, ...], problems: list[str]
+    ) -> tuple[str, ...]:
+        known = {_token(choice): choice for choice in self.choices}
+        parts = [part.strip() for part in raw.split(",") if part.strip()]
+        chosen = {known[_token(part)] for part in parts if _token(part) in known}
+        for part in [p for p in parts if _token(p) not in known] or ([] if parts else [raw]):
+            rest = f"the other {self.what}s are" if chosen else f"every {self.what} is"
+            names = ", ".join(self.write((choice,)) for choice in self.choices)
+            _bad(name, part, f"is not one of {names}, so {rest} shown", (), problems)
+        return tuple(choice for choice in self.choices if choice in chosen)
+
+    def write(self, value: tuple[str, ...]) -> str:
+        return ",".join(choice.replace(" ", "-") for choice in value)
+
+
+def _token(text: str) -> str:
+    return re.sub(r"[\s_-]+", " ", text.strip().lower())
+
+
+@dataclass(frozen=True)
 class WholeNumber:
     """A whole number of `unit` within `bounds` (inclusive)."""
 

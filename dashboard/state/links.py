@@ -58,3 +58,35 @@ def compare_link(plan_id: int, before: int | None = None, after: int | None = No
 def environments_link(plan_id: int) -> str:
     """A plan's scenario x environment matrix."""
     return _link(routes.ENVIRONMENTS, ViewState(plan=plan_id))
+
+
+def states_link(
+    plan_id: int | None = None, *, states: tuple[str, ...] = (), project_id: int | None = None
+) -> str:
+    """The scenario states of a plan (or a project, or all), of some states only."""
+    return _link(routes.STATES, ViewState(project=project_id, plan=plan_id, states=states))
+
+
+def failures_link(
+    plan_id: int | None = None,
+    *,
+    date_range: DateRange = DateRange.LAST_7_DAYS,
+    states: tuple[str, ...] = (),
+) -> str:
+    """Every failed result of a plan (or all) over a preset date range."""
+    return _link(routes.FAILURES, ViewState(plan=plan_id, date_range=date_range, states=states))
+
+
+def slower_link(plan_id: int | None = None) -> str:
+    """The scenarios of a plan (or all) that got slower."""
+    return _link(routes.SLOWER, ViewState(plan=plan_id))
+
+
+def time_to_green_link(plan_id: int | None = None, *, project_id: int | None = None) -> str:
+    """How long a plan (or all) stayed red: its red stretches and time to green."""
+    return _link(routes.TIME_TO_GREEN, ViewState(project=project_id, plan=plan_id))
+
+
+def known_link() -> str:
+    """The Known failures page: every mark, its state and evidence."""
+    return _link(routes.KNOWN, ViewState())

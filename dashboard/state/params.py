@@ -21,7 +21,8 @@ from datetime import date, datetime, time
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from dashboard.analytics import flaky
+from dashboard.analytics import flaky, states
+from dashboard.present.known import MarkFilter
 from dashboard.state import kinds
 
 T = TypeVar("T")
@@ -66,6 +67,11 @@ WINDOW_BOUNDS = (5, 200)
 # link's threshold is never one the widget cannot show (and silently replaces). 0.01 lists
 # scenarios with one flip in up to 101 runs; a lower one lists no more within a W of 200.
 THRESHOLD_BOUNDS = (0.01, 1.0)
+# K: fewer runs than this is "not enough data" (and fewer clean runs "recovering"); two runs
+# are the least a flip needs, and 50 is more than a W of 200 needs.
+MIN_RUNS_BOUNDS = (2, 50)
+# N: the last N runs a broken scenario failed in (almost) all of; within W's bounds.
+BROKEN_RUNS_BOUNDS = (2, 200)
 # The days a custom range may name. The date pickers need bounds, and a day outside these is a
 # typo rather than a test run (and would overflow the span of time around it).
 FIRST_DAY = date(1970, 1, 1)
@@ -119,6 +125,23 @@ WINDOW = Param(
 THRESHOLD = Param(
     "threshold", "threshold", kinds.Share(THRESHOLD_BOUNDS), default=flaky.DEFAULT_THRESHOLD
 )
+# K and N of the scenario states (analytics.states).
+MIN_RUNS = Param(
+    "min_runs",
+    "min_runs",
+    kinds.WholeNumber(MIN_RUNS_BOUNDS, "runs"),
+    default=states.DEFAULT_MIN_RUNS,
+)
+BROKEN_RUNS = Param(
+    "broken_runs",
+    "broken_runs",
+    kinds.WholeNumber(BROKEN_RUNS_BOUNDS, "runs"),
+    default=states.DEFAULT_BROKEN_RUNS,
+)
+# Scenarios of these states (states.STATES); none: every state.
+STATE: Param[tuple[str, ...]] = Param(
+    "states", "states", kinds.Names(states.STATES, "state"), default=()
+)
 # The compared executions; none: the plan's default pair.
 BEFORE = Param("before", "before", kinds.Id("execution"), default=None)
 AFTER = Param("after", "after", kinds.Id("execution"), default=None)
@@ -129,6 +152,16 @@ CHART = Param(
     "status_chart",
     kinds.Choice(StatusChart, 'the status chart shown is "{default.value}"'),
     default=StatusChart.EXECUTION,
+)
+
+# Likely outages are left out of pass rates, flaky scores and environment figures unless on.
+OUTAGES = Param("outages", "include_outages", kinds.Flag('"include outages"'), default=False)
+# Which marks the Known failures page lists.
+MARKS = Param(
+    "marks",
+    "mark_filter",
+    kinds.Choice(MarkFilter, 'the marks listed are the "{default.value}" ones'),
+    default=MarkFilter.OPEN,
 )
 
 TABLE: tuple[Param[Any], ...] = tuple(row for row in globals().values() if isinstance(row, Param))
@@ -156,10 +189,15 @@ class ViewState:
     scenario: int | None = SCENARIO.default
     window: int = WINDOW.default
     threshold: float = THRESHOLD.default
+    min_runs: int = MIN_RUNS.default
+    broken_runs: int = BROKEN_RUNS.default
+    states: tuple[str, ...] = STATE.default
     before: int | None = BEFORE.default
     after: int | None = AFTER.default
     only_changes: bool = CHANGES.default
     status_chart: StatusChart = CHART.default
+    include_outages: bool = OUTAGES.default
+    mark_filter: MarkFilter = MARKS.default
 
     def with_changes(self, **changes: object) -> ViewState:
         return replace(self, **changes)  # type: ignore[arg-type]

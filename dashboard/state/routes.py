@@ -53,6 +53,7 @@ STANDUP = Route(
         params.TZ,
         params.STANDUP_AT,
         params.PRESENT,
+        params.OUTAGES,
     ),
 )
 HEALTH = Route(
@@ -60,7 +61,14 @@ HEALTH = Route(
     url_path="health",
     title="Plan health",
     icon=":material/monitor_heart:",
-    params=(params.PROJECT, params.TZ),
+    params=(params.PROJECT, params.OUTAGES, params.TZ),
+)
+TIME_TO_GREEN = Route(
+    script="app_pages/time_to_green.py",
+    url_path="time-to-green",
+    title="Time to green",
+    icon=":material/timer:",
+    params=(params.PROJECT, params.PLAN, params.TZ),
 )
 EXECUTIONS = Route(
     script="app_pages/executions.py",
@@ -77,6 +85,7 @@ EXECUTIONS = Route(
         params.MINE,
         params.TZ,
         params.CHART,
+        params.OUTAGES,
     ),
 )
 RESULTS = Route(
@@ -87,19 +96,64 @@ RESULTS = Route(
     # The executions filters too, so that "back to executions" restores them.
     params=(*EXECUTIONS.params, params.EXECUTION, params.STARTED),
 )
+FAILURES = Route(
+    script="app_pages/failures.py",
+    url_path="failures",
+    title="Failures",
+    icon=":material/error:",
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.RANGE,
+        params.FROM,
+        params.TO,
+        params.STATE,
+        params.TZ,
+    ),
+)
 FLAKY = Route(
     script="app_pages/flaky.py",
     url_path="flaky",
     title="Flaky scenarios",
     icon=":material/shuffle:",
-    params=(params.PROJECT, params.PLAN, params.WINDOW, params.THRESHOLD, params.TZ),
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.WINDOW,
+        params.THRESHOLD,
+        params.OUTAGES,
+        params.TZ,
+    ),
+)
+STATES = Route(
+    script="app_pages/states.py",
+    url_path="states",
+    title="Scenario states",
+    icon=":material/rule:",
+    params=(
+        params.PROJECT,
+        params.PLAN,
+        params.STATE,
+        params.WINDOW,
+        params.THRESHOLD,
+        params.MIN_RUNS,
+        params.BROKEN_RUNS,
+        params.TZ,
+    ),
+)
+SLOWER = Route(
+    script="app_pages/slower.py",
+    url_path="slower",
+    title="Slower scenarios",
+    icon=":material/speed:",
+    params=(params.PROJECT, params.PLAN, params.WINDOW, params.TZ),
 )
 ENVIRONMENTS = Route(
     script="app_pages/environments.py",
     url_path="environments",
     title="Environments",
     icon=":material/devices:",
-    params=(params.PLAN, params.WINDOW, params.TZ),
+    params=(params.PLAN, params.WINDOW, params.OUTAGES, params.TZ),
 )
 COMPARE = Route(
     script="app_pages/compare.py",
@@ -114,6 +168,14 @@ SCENARIO = Route(
     title="Scenario history",
     icon=":material/timeline:",
     params=(params.PLAN, params.SCENARIO, params.WINDOW, params.TZ),
+)
+
+KNOWN = Route(
+    script="app_pages/known.py",
+    url_path="known",
+    title="Known failures",
+    icon=":material/bookmark:",
+    params=(params.MARKS, params.TZ),
 )
 
 ALL: tuple[Route, ...] = tuple(route for route in globals().values() if isinstance(route, Route))

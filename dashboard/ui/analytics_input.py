@@ -16,7 +16,7 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
-from api_client import ApiError, ScenarioNotFoundError
+from api_client import ApiError, ExecutionQuery, ScenarioNotFoundError
 from dashboard.analytics.flaky import last_finished
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
@@ -48,13 +48,24 @@ class AnalyticsInput:
 def lookback_executions(
     connection: Connection, *, now: datetime, project: int | None, plan: int | None
 ) -> pd.DataFrame:
-    """The executions of the lookback (one project or plan, or all); the page stops after
-    showing why they could not be loaded."""
+    """The executions of the lookback (one project or plan, or all; one plan's or project's
+    cut from all of them when those are loaded); the page stops after showing why they could
+    not be loaded."""
     query = preset_query(LOOKBACK, now=now, project=project, plan=plan)
+    try:
+        return cache.executions_in_scope(connection, query).executions
+    except ApiError as error:
+        notices.show_error(error, part=f"the executions of the {LOOKBACK_WORDS}")
+        st.stop()
+
+
+def executions_for(connection: Connection, query: ExecutionQuery, *, part: str) -> pd.DataFrame:
+    """The executions `query` selects; the page stops after showing why they could not be
+    loaded (`part` names them)."""
     try:
         return cache.executions(connection, query).executions
     except ApiError as error:
-        notices.show_error(error, part=f"the executions of the {LOOKBACK_WORDS}")
+        notices.show_error(error, part=f"the executions of {part}")
         st.stop()
 
 
@@ -65,11 +76,15 @@ def load_window(
     window: int,
     project: int | None = None,
     plan: int | None = None,
+    leave_out: frozenset[int] = frozenset(),
 ) -> AnalyticsInput:
     """The lookback's executions (one project's or plan's, or all) and the results of each
-    plan's last `window` finished executions among them; the page stops after showing why
-    they could not be loaded."""
+    plan's last `window` finished executions among them, those of `leave_out` (outages) left
+    out before the window is counted; the page stops after showing why they could not be
+    loaded."""
     executions = lookback_executions(connection, now=now, project=project, plan=plan)
+    if leave_out:
+        executions = executions[~executions["execution_id"].isin(leave_out)]
     scoped, chosen = _window_of(executions, window, plan)
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)
@@ -103,6 +118,23 @@ def load_scenario_window(
     if not all(isinstance(f.error, ScenarioNotFoundError) for f in fan_out.failures):
         show_failures(fan_out)
     return AnalyticsInput(scoped, chosen, fan_out.results, fan_out)
+
+
+def results_of(
+    connection: Connection, chosen: pd.DataFrame, executions: pd.DataFrame, *, part: str
+) -> pd.DataFrame:
+    """The results of the `chosen` executions (rows of `executions`), through the history store
+    as `load_window` reads them; what could not be loaded is said, and the page stops when
+    nothing could (`part` names what was being loaded)."""
+    if chosen.empty:
+        return _no_results()
+    try:
+        fan_out = cache.history_results(connection, chosen["execution_id"].tolist(), executions)
+    except ApiError as error:
+        notices.show_error(error, part=part)
+        st.stop()
+    show_failures(fan_out)
+    return fan_out.results
 
 
 def _window_of(

@@ -93,6 +93,23 @@ class Page:
         """The page's filter widgets, bound to the URL."""
         return url_filters.UrlFilters(self.route, self.state)
 
+    def scope_pickers(
+        self, widgets: url_filters.UrlFilters, project: DeltaGenerator, plan: DeltaGenerator
+    ) -> None:
+        """The Project and Plan pickers of a page over one project, one plan or all, in the
+        given places: a new project clears the plan, and the plans offered are the project's."""
+        with project:
+            widgets.selectbox(
+                "Project", PROJECT, {None: "All projects", **self.projects}, resets={PLAN: None}
+            )
+        with plan:
+            in_project = (
+                plan_analytics.plan_names(self.plans, project_id=self.state.project)
+                if self.plans is not None
+                else {}
+            )
+            widgets.selectbox("Plan", PLAN, {None: "All plans", **in_project})
+
     def settle(self) -> None:
         """After the controls: the URL holds exactly this view (bad and foreign parameters are
         dropped), and what was wrong with the link is said."""

@@ -184,6 +184,31 @@ class UrlFilters:
         key = self._seed(param)
         return st.number_input(label, key=key, on_change=self._commit(param, key), **widget_args)
 
+    def draft_number(self, label: str, param: Param[Any], **widget_args: Any) -> Any:
+        """A number input proposing a new value of `param` without applying it: seeded from
+        the URL (again whenever the URL's value changes), written to it only by `apply`. A page
+        previews what the proposed value would show before the viewer applies it."""
+        kind = param.kind
+        if isinstance(kind, WholeNumber | Share):
+            widget_args = {"min_value": kind.bounds[0], "max_value": kind.bounds[1]} | widget_args
+        key = f"{self._route.url_path}.draft.{param.field}"
+        applied = getattr(self._state, param.field)
+        if st.session_state.get(f"{key}.seed") != applied or key not in st.session_state:
+            st.session_state[key] = applied
+            st.session_state[f"{key}.seed"] = applied
+        return st.number_input(label, key=key, **widget_args)
+
+    def apply(self, label: str, changes: Mapping[Param[Any], Any], **widget_args: Any) -> bool:
+        """A button that writes `changes` (proposed values, as `draft_number` gives them) to
+        the URL, which then shows them."""
+        route = self._route
+
+        def commit() -> None:
+            current = url_state.parse(st.query_params.to_dict(), route.params).state
+            write_url(current.with_changes(**{p.field: v for p, v in changes.items()}), route)
+
+        return st.button(label, on_click=commit, **widget_args)
+
     def date(
         self,
         label: str,

@@ -23,7 +23,9 @@ SAFARI_18 = "SAFARI 18 / macOS"
 
 
 def grids(page: Page) -> list[screen.Grid]:
-    """The tables in view (those in a closed expander are not drawn)."""
+    """The tables in view (those in a closed expander are not drawn), once the run has drawn
+    them all: a table listed while the script still runs may not be there yet."""
+    screen.wait_until_drawn(page)
     frames = screen.main(page).locator(screen.DATAFRAME)
     expect(frames.first).to_be_visible()
     return [screen.Grid(f).wait() for f in frames.all() if f.is_visible()]

@@ -51,6 +51,10 @@ def examples(oracle: ApiClient, now: datetime) -> dict[str, str]:
         routes.SCENARIO.url_path: (
             f"plan={planted.SCENARIO_CASES_PLAN}&scenario={planted.SLOWING_SCENARIO}&tz=UTC"
         ),
+        routes.STATES.url_path: "tz=UTC",
+        routes.TIME_TO_GREEN.url_path: "tz=UTC",
+        routes.FAILURES.url_path: "tz=UTC",
+        routes.SLOWER.url_path: "tz=UTC",
     }
 
 
@@ -60,6 +64,10 @@ PLANTED_TEXT: dict[str, str] = {
     routes.ENVIRONMENTS.url_path: f"fails on SAFARI 18 / macOS in {RUNS} of {RUNS} runs",
     routes.COMPARE.url_path: "\u2716 new failure",  # scenario 8 in plan 1's latest
     routes.SCENARIO.url_path: "Runtime regression: ",  # scenario 12 slowed down
+    routes.STATES.url_path: "12 flips in 19 chances",  # scenario 4, flaky
+    routes.TIME_TO_GREEN.url_path: f"red for 4 d 21 h ({RUNS} executions)",  # plan 3
+    routes.FAILURES.url_path: "in a row",  # each failure says since when
+    routes.SLOWER.url_path: "median of its last 5 completed runs",  # scenario 12
 }
 """What each example shows of its planted case, so a screenshot is never of an empty page (a
 table's cells are read through its accessible table, which holds the rows in view)."""

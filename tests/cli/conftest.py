@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.plan_service import PlanService, serve_plan, service_env
 from tests.cli.webhook import Receiver, webhook
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,6 +54,19 @@ def cli(cache: Path, workdir: Path) -> Cli:
         )
 
     return run
+
+
+@pytest.fixture
+def service() -> Iterator[PlanService]:
+    """The hand-built plan service of the gate's and the alerts' tests, on loopback."""
+    with serve_plan() as running:
+        yield running
+
+
+@pytest.fixture
+def env(service: PlanService, tmp_path: Path) -> dict[str, str]:
+    """A command's environment pointed at `service`, with a store folder of the test's own."""
+    return {**service_env(service), "QA_DASHBOARD_CACHE_DIR": str(tmp_path / "stores")}
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ class Receiver:
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.paths: list[str] = []
+        self.refusing = False  # answer 500 and keep nothing: a destination that refuses
+        self.refused = 0
         self._lock = threading.Lock()
         self.arrived = threading.Condition(self._lock)
         receiver = self
@@ -25,6 +27,13 @@ class Receiver:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if receiver.refusing:
+                    with receiver.arrived:
+                        receiver.refused += 1
+                    self.send_response(500)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 with receiver.arrived:
                     receiver.messages.append(body)
                     receiver.paths.append(self.path)

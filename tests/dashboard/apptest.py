@@ -18,6 +18,10 @@ FLAKY = "app_pages/flaky.py"
 ENVIRONMENTS = "app_pages/environments.py"
 COMPARE = "app_pages/compare.py"
 SCENARIO = "app_pages/scenario.py"
+STATES = "app_pages/states.py"
+SLOWER = "app_pages/slower.py"
+FAILURES = "app_pages/failures.py"
+TIME_TO_GREEN = "app_pages/time_to_green.py"
 
 
 def texts(elements: Any) -> list[str]:

@@ -179,3 +179,16 @@ def hand_built(app: AppFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any
         monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
         monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
         yield service
+
+
+@pytest.fixture
+def red_built(app: AppFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The hand-built history of red stretches and what changed when a plan turned red
+    (tests/dashboard/red_history.py) on loopback, the dashboard pointed at it."""
+    from tests.dashboard.red_history import serve_red_history
+
+    with serve_red_history() as service:
+        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
+        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "red-history-token")
+        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
+        yield service

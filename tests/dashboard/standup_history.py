@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.client import samples
-from tests.loopback_service import serve_json, stamp
+from tests.loopback_service import executions_page, serve_json, stamp
 
 PROJECT_ID = 2
 PROJECT = "Web shop"
@@ -216,22 +216,14 @@ class HistoryService:
         return 404, {"error": "NOT_FOUND"}
 
     def _executions(self, query: dict[str, str]) -> dict[str, Any]:
-        def millis(moment: datetime) -> int:
-            return int(moment.timestamp() * 1000)
-
-        chosen = [
-            run
-            for run in sorted(self.runs, key=lambda r: r.start, reverse=True)
-            if ("from" not in query or millis(run.start) >= int(query["from"]))
-            and ("to" not in query or millis(run.start) <= int(query["to"]))
-            and ("planId" not in query or run.plan_id == int(query["planId"]))
-            and ("projectId" not in query or int(query["projectId"]) == PROJECT_ID)
-        ]
-        number, size = int(query.get("page", "1")), int(query.get("size", "20"))
-        pages = max(1, -(-len(chosen) // size))
-        shown = chosen[(number - 1) * size : number * size]
-        items = [execution(run, self.plans[run.plan_id]) for run in shown]
-        return samples.page(items, current=number, total_count=len(chosen), page_count=pages)
+        return executions_page(
+            self.runs,
+            query,
+            start=lambda run: run.start,
+            plan_id=lambda run: run.plan_id,
+            project_id=PROJECT_ID,
+            record=lambda run: execution(run, self.plans[run.plan_id]),
+        )
 
 
 def dashboard_env(service: HistoryService) -> dict[str, str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sandbox.data import planted
 from tests.dashboard import history_service as hand
+from tests.dashboard import red_history as red
 from tests.dashboard.apptest import (
     COMPARE,
     assert_no_failure,
@@ -124,3 +125,30 @@ def test_the_hand_built_history_compares_its_latest_two_finished_executions(
     assert len(every) == 5 * 3
     counts = every["Change"].value_counts().to_dict()
     assert counts == {NEW: 3, "\u2716 still failing": 5, "\u2714 still passing": 7}
+
+
+def test_what_changed_between_the_last_green_and_the_first_red_execution(
+    app: AppFactory, red_built: red.RedHistory
+) -> None:
+    at = app(COMPARE, tz="UTC", plan=str(red.CHECKOUT))
+    at.run()
+
+    assert_no_failure(at)
+    assert (at.query_params["before"], at.query_params["after"]) == (str(red.GREEN), str(red.RED))
+    said = "\n".join(str(t.value) for t in at.text)
+    assert f"#{red.RED} was started by bob " in said
+    assert f"; #{red.GREEN} by alice " in said
+    assert "Environments: FIREFOX 129 / Linux, was 128." in said
+    assert "Plan settings changed " in said
+    assert " by carol." in said
+    assert "Started failing with FIREFOX 129; was 128: scenario 1." in said
+    assert "the plan's settings from its last change" in captions(at)
+
+
+def test_the_same_environments_and_an_unchanged_plan_are_said_so(app: AppFactory) -> None:
+    at = app(COMPARE, tz="UTC", plan=str(planted.TURNED_RED_PLAN))
+    at.run()
+
+    said = "\n".join(str(t.value) for t in at.text)
+    assert "Environments: the same on both." in said
+    assert "Started failing with" not in said

@@ -14,6 +14,7 @@ from api_client import ApiClient, ExecutionQuery
 from api_client.models import Execution
 from sandbox import RunningSandbox
 from sandbox.data import planted
+from tests.dashboard import red_history
 from tests.dashboard import standup_history as history_service
 from tests.dashboard.apptest import STANDUP, assert_no_failure, captions, metrics
 from tests.dashboard.conftest import AppFactory
@@ -115,7 +116,10 @@ def test_the_demo_shows_exactly_its_planted_cases_with_their_evidence(
     running = next(c for c in captions(at).splitlines() if c.startswith("Running now"))
     for plan_id in planted.RUNNING_PLANS:
         assert names[plan_id] in running
-    assert section(at, "Turned red")["Details"][0].endswith("running")
+    turned = section(at, "Turned red")["Details"][0]
+    assert re.search(r"Now running: #\d+ running; What changed: ", turned)
+    # Plan 1's failing execution ran where the one before did, started by another member.
+    assert "What changed: same environments; " in turned
 
 
 def test_the_chat_digest_lists_the_planted_items_with_their_links(
@@ -168,7 +172,11 @@ def test_a_hand_built_history_shows_exactly_its_cases(
     assert section(at, "Turned red").to_dict("list") == {
         "Section": ["Turned red"],
         "Plan": [plans[history_service.TURNED_RED]],
-        "Details": ["Failed in: #1003, Wed 10:00; Passed in: #1002, Tue 10:00"],
+        "Details": [
+            "Failed in: #1003, Wed 10:00; Passed in: #1002, Tue 10:00; What changed: "
+            "same environments; plan settings changed since, Sun 1 Nov 07:00 by grace (between "
+            "them: not known); started by ada, as before"
+        ],
         "Link": [f"results?execution={history_service.TURNED_RED_EXECUTION}"],
     }
     assert section(at, "Fixed").to_dict("list") == {
@@ -218,3 +226,27 @@ def test_newly_failing_scenarios_say_whose_results_they_were_built_on(app: AppFa
 
     assert_no_failure(at)
     assert re.search(r"Built on the results of [\d,]+ of [\d,]+ executions?", captions(at))
+
+
+def test_a_plan_that_turned_red_says_what_changed(
+    app: AppFactory, red_built: red_history.RedHistory
+) -> None:
+    today = red_built.now.date()
+    at = app(
+        STANDUP,
+        range="custom",
+        **{"from": (today - timedelta(days=1)).isoformat(), "to": today.isoformat()},
+        tz="UTC",
+    )
+    at.run()
+
+    assert_no_failure(at)
+    turned = next(t for t in section_tables(at) if "Failed in" in t.columns)
+    change = turned.set_index("Plan").loc["Checkout nightly", "What changed"]
+    assert change.startswith("FIREFOX 129 / Linux, was 128; plan settings changed ")
+    assert change.endswith(" by carol; started by bob (alice before)")
+    newly = next(t for t in section_tables(at) if "Scenario" in t.columns)
+    moved = newly[newly["Plan"] == "Checkout nightly"].iloc[0]
+    assert (moved["Scenario"], moved["Environment"]) == (1, "FIREFOX 129 / Linux")
+    assert moved["What changed"] == "started failing with FIREFOX 129; was 128"
+    assert "What changed: FIREFOX 129 / Linux, was 128" in section(at, "Turned red")["Details"][0]

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dashboard.analytics.outages import OUTAGE_COLUMNS
 from dashboard.analytics.standup import standup_digest, with_newly_failing
+from dashboard.analytics.standup_triage import standup_triage
 from dashboard.analytics.windows import custom_window, standup_window
+from dashboard.columns import marks as columns
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.shapes import typed_rows
 from dashboard.present.digest import digest_markdown
 from dashboard.present.formatting import escape_chat_markdown as escape
 from dashboard.present.formatting import human_duration
 from dashboard.present.formatting import weekday_time as when
 from tests.analytics.frames import CHROME, DESKTOP, execution, executions, result, results, ts
+from tests.analytics.test_standup_triage import mark
 
 NOW = ts("2025-04-07 10:00")
 
@@ -31,6 +37,20 @@ def small_history() -> pd.DataFrame:
     for n, hour in enumerate((10, 12, 14)):
         rows.append(execution(200 + n, 3, f"2025-04-05 {hour}:00", plan="Login", runtime_ms=95_000))
     return executions(rows)
+
+
+def read_results() -> pd.DataFrame:
+    """The results of the executions the small history's digest reads."""
+    return results(
+        [
+            result(1, 7, "SUCCESS", DESKTOP),
+            result(2, 7, "FAILURE", DESKTOP),
+            result(1, 7, "SUCCESS", CHROME),
+            result(2, 7, "ERROR", CHROME),
+            result(4, 8, "FAILURE", CHROME, plan_id=2),
+            result(5, 8, "FAILURE", CHROME, plan_id=2),
+        ]
+    )
 
 
 def link_for(kind: str, ident: int) -> str | None:
@@ -122,3 +142,75 @@ def test_small_formatters() -> None:
     assert human_duration(42_400 / 1000) == "42 s"
     assert human_duration(185_000 / 1000) == "3 min 05 s"
     assert human_duration(3_720_000 / 1000) == "1 h 02 min"
+
+
+def test_known_items_outages_and_expiring_marks_are_one_line_each_after_the_sections() -> None:
+    """Checkout turned red only in a known way (scenario 7, marked SHOP-123): it leaves Turned
+    red and Newly failing for one Known line linked to its ticket; a night the grid was down is
+    one outage line; a mark whose last day is tomorrow is named."""
+    digest = with_newly_failing(
+        standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin")), read_results()
+    )
+    marks = typed_rows(
+        [
+            mark("SHOP-123", columns.SCENARIO, plan_id=1, scenario_id=7),
+            mark(
+                "m2",
+                columns.FAILURE_GROUP,
+                signature="Quota [exceeded](javascript:x)",
+                ticket=None,
+                expires_on=ts("2025-04-08"),
+            ),
+        ],
+        MARK_COLUMNS,
+    )
+    night = typed_rows(
+        [
+            {
+                "execution_id": 9,
+                "plan_id": 2,
+                "plan": "Search",
+                "start": ts("2025-04-06 02:00"),
+                "verdicts": 40,
+                "failed": 38,
+                "failed_share": 0.95,
+                "state": "likely",
+                "signature": "UnreachableBrowser {n}",
+                "signature_failures": 30,
+            }
+        ],
+        OUTAGE_COLUMNS,
+    )
+
+    unresolved, folded = standup_triage(digest, read_results(), marks, NOW, outages=night)
+    text = digest_markdown(unresolved, link_for=link_for, triage=folded, plan_names={2: "Search"})
+
+    assert "\n**Turned red**\n- _Nothing turned red_\n" in text
+    assert "\n**Newly failing scenarios**\n- _No newly failing scenarios_\n" in text
+    assert "- Search: red since" in text  # not covered: still failing
+    folded_part = text.split("**Known**")[1].split("\n\n_Running now")[0]
+    assert folded_part == (
+        "\n- [Checkout \\*smoke\\*: 1 scenario known \u2014 SHOP-123]"
+        "(https://jira.example.com/browse/SHOP-123)\n"
+        "\n**Outages (left out of the figures above)**\n"
+        "- Search, execution 9 (Sun 6 Apr 04:00): likely outage, 38 of 40 results failed, "
+        'most with "UnreachableBrowser {n}"\n'
+        "\n**Marks expiring soon**\n"
+        '- Known issue (failures "Quota \\[exceeded\\](javascript:x)" in every plan) stops '
+        "applying tomorrow: its last day is Tue 8 Apr"
+    )
+
+
+def test_without_marks_the_digest_has_no_folded_sections() -> None:
+    digest = with_newly_failing(
+        standup_digest(small_history(), standup_window(NOW, tz="Europe/Berlin")), read_results()
+    )
+    plain = digest_markdown(digest, link_for=link_for)
+
+    unresolved, folded = standup_triage(digest, read_results(), marks_none(), NOW)
+
+    assert digest_markdown(unresolved, link_for=link_for, triage=folded) == plain
+
+
+def marks_none() -> pd.DataFrame:
+    return typed_rows([], MARK_COLUMNS)

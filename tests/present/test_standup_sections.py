@@ -108,6 +108,10 @@ def test_a_newly_failing_row_without_a_plan_id_has_no_history_link_and_keeps_the
             "environment": ["CHROME 130 / Linux", "SAFARI 17 / macOS"],
             "result_id": [501, 502],
             "message": ["timeout", None],
+            "previous_environment": ["CHROME 130 / Linux", "SAFARI 17 / macOS"],
+            "browser": [None, None],
+            "version": [None, None],
+            "previous_version": [None, None],
         }
     ).astype(NEWLY_FAILING_COLUMNS)
     digest = dataclasses.replace(digest, newly_failing=newly)

@@ -16,6 +16,8 @@ from typing import Unpack
 
 import pandas as pd
 
+from dashboard.analytics.verdicts import FAILING_STATUSES
+from dashboard.columns.marks import FAILED_RESULT_COLUMNS
 from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
     EXECUTION_STATUS_COLUMNS,
@@ -23,7 +25,8 @@ from dashboard.columns.schemas import (
     RESULT_HISTORY_COLUMNS,
 )
 from dashboard.columns.shapes import empty
-from dashboard.data.store import readers, sql
+from dashboard.data.store import readers, sql, sql_read
+from dashboard.data.store.alerts import AlertStore
 from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.engine import StoreEngine, with_staged
 from dashboard.data.store.frames import (
@@ -35,6 +38,7 @@ from dashboard.data.store.frames import (
     windowed,
 )
 from dashboard.data.store.lease import LeaseOptions
+from dashboard.data.store.ledger import LedgerStore
 from dashboard.data.store.types import (
     INFO_COLUMNS,
     RESULT_IDS_COLUMNS,
@@ -43,13 +47,14 @@ from dashboard.data.store.types import (
 from dashboard.data.store.writing import HistoryWriter
 
 
-class HistoryStore(HistoryWriter):
+class HistoryStore(HistoryWriter, LedgerStore, AlertStore):
     """One history store; share one instance per process (e.g. through `st.cache_resource`).
 
     Every public method is safe to call from several threads: they take turns. The database is
     opened when an operation needs it and let go `idle` seconds after the last one (at once
     with `idle=0`), or at the end of a `held()` block, so other processes can have their turn.
-    Writes are `store.writing.HistoryWriter`'s; this adds what a page reads.
+    Writes are `store.writing.HistoryWriter`'s, the known-failure ledger `store.ledger`'s, what
+    the worker announced `store.alerts`'; this adds what a page reads.
     """
 
     @classmethod
@@ -155,6 +160,16 @@ class HistoryStore(HistoryWriter):
         (RESULT_HISTORY_COLUMNS): the input of cross-run analytics."""
         return self._in_window(sql.results_in_window, RESULT_HISTORY_COLUMNS, window)
 
+    def failed_results(self, **window: Unpack[Window]) -> pd.DataFrame:
+        """The stored failed results (FAILURE, ERROR) that started in the window, optionally of
+        one plan or project (`FAILED_RESULT_COLUMNS`): what marks are applied to when a page
+        counts known failures per execution without reading every result."""
+
+        def build(filters: sql.Filters) -> str:
+            return sql_read.failed_results_in_window(filters, FAILING_STATUSES)
+
+        return self._in_window(build, FAILED_RESULT_COLUMNS, window)
+
     def scenario_results(
         self,
         *,
@@ -190,6 +205,7 @@ class HistoryStore(HistoryWriter):
             meta = dict(db.rows(sql.GET_META))
             version = int(db.scalar(sql.CURRENT_VERSION) or 0)
             size = db.size_bytes()
+        marks, open_marks = self.mark_counts()
         company = meta.get("company_id")
         return StoreInfo(
             location=self.location,
@@ -208,4 +224,6 @@ class HistoryStore(HistoryWriter):
             newest_result=utc(counts[7]),
             last_sync=parse_time(meta.get("last_sync")),
             changed_executions=int(counts[8]),
+            marks=marks,
+            open_marks=open_marks,
         )

@@ -205,6 +205,14 @@ class StoreLease:
                 f"{sql.SCHEMA_VERSION}); upgrade this one.",
                 location=self.location,
             )
+        if version > sql.SCHEMA_VERSION and self._holds_marks(db):
+            # The ledger is what a team knows, not a copy of the service: never rebuilt away.
+            raise StoreSchemaError(
+                f"The history store {self.location} has schema version {version} and holds "
+                f"the team's known-failure marks: it was written by a newer version of the "
+                f"dashboard (this one writes version {sql.SCHEMA_VERSION}); upgrade this one.",
+                location=self.location,
+            )
         if version > sql.SCHEMA_VERSION:
             # One user's DuckDB file: a cache of what the service serves, rebuilt by a sync.
             _LOG.warning(
@@ -226,6 +234,12 @@ class StoreLease:
                         sql.RECORD_VERSION,
                         {"version": migration.version, "applied_at": datetime.now(UTC)},
                     )
+
+    @staticmethod
+    def _holds_marks(db: StoreEngine) -> bool:
+        if not db.scalar(sql.TABLE_EXISTS[db.kind], {"table_name": "marks"}):
+            return False
+        return bool(db.scalar(sql.COUNT_MARKS))
 
     def _version(self) -> int:
         db = self._engine

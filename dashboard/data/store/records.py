@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pandas as pd
 
-from api_client import Execution, TestPlan, TestResult
+from api_client import Execution, ResultRecord, TestPlan, TestResult
 from dashboard.analytics.verdicts import execution_finished, is_running
 from dashboard.columns.schemas import (
     EXECUTION_HISTORY_COLUMNS,
@@ -169,60 +169,89 @@ def execution_frames(executions: Iterable[Execution]) -> ExecutionFrames:
 
 
 def results_frame(
-    results: Sequence[TestResult],
+    results: Sequence[TestResult] | Sequence[ResultRecord],
     *,
     execution_ids: Sequence[int] | None = None,
     scenario_ids: Sequence[int] | None = None,
 ) -> pd.DataFrame:
-    """One row per result (RESULT_HISTORY_COLUMNS), built column by column.
+    """One row per result (RESULT_HISTORY_COLUMNS), built column by column from the results'
+    models or their records (`ApiClient.test_result_records`: no model per result).
 
     `execution_ids` and `scenario_ids` (one per result) file each result under the pair it was
     fetched for, whatever its own fields say: that is what "this pair is stored" relies on.
     """
-    envs = [r.environment for r in results]
-    node = [r.node_log_path for r in results]
-    executor = [r.executor_log_path for r in results]
+    rows = result_records(results)
+    envs: list[Mapping[str, Any]] = [r.get("environment") or _NO_ENVIRONMENT for r in rows]
+    node = [r.get("node_log_path") for r in rows]
+    executor = [r.get("executor_log_path") for r in rows]
+    node_links = [p if is_web_url(p) else None for p in node]
+    executor_links = [p if is_web_url(p) else None for p in executor]
     frame = pd.DataFrame(
         {
-            "result_id": [r.id for r in results],
+            "result_id": [r["id"] for r in rows],
             "execution_id": (
                 list(execution_ids)
                 if execution_ids is not None
-                else [r.execution_id for r in results]
+                else [r.get("execution_id") for r in rows]
             ),
-            "plan_id": [r.plan_id for r in results],
-            "project_id": [r.project_id for r in results],
+            "plan_id": [r.get("plan_id") for r in rows],
+            "project_id": [r.get("project_id") for r in rows],
             "scenario_id": (
-                list(scenario_ids) if scenario_ids is not None else [r.scenario_id for r in results]
+                list(scenario_ids)
+                if scenario_ids is not None
+                else [r.get("scenario_id") for r in rows]
             ),
-            "level": [r.level for r in results],
-            "runtime_s": [r.runtime for r in results],
-            "start": [r.start_date for r in results],
-            "environment_id": [e.id if e else None for e in envs],
-            "os": [
-                (e.operating_system_clean_name or e.operating_system) if e else None for e in envs
+            "level": [r["level"] for r in rows],
+            "runtime_s": [r.get("runtime") for r in rows],
+            "start": [r.get("start_date") for r in rows],
+            "environment_id": [e.get("id") for e in envs],
+            "os": [e.get("operating_system_clean_name") or e.get("operating_system") for e in envs],
+            "browser": [e.get("browser_type") for e in envs],
+            "browser_version": [e.get("environment_version") for e in envs],
+            "device": [e.get("environment_type") for e in envs],
+            "mobile": [e.get("mobile") for e in envs],
+            "resolution": [r.get("screen_resolution") for r in rows],
+            "message": [r.get("message") for r in rows],
+            "node_log": node_links,
+            "executor_log": executor_links,
+            "screenshots": [r.get("screenshots_enabled") for r in rows],
+            "video": [r.get("video_enabled") for r in rows],
+            "unlinked_logs": [
+                _unlinked(*paths)
+                for paths in zip(node, node_links, executor, executor_links, strict=True)
             ],
-            "browser": [e.browser_type if e else None for e in envs],
-            "browser_version": [e.environment_version if e else None for e in envs],
-            "device": [e.environment_type if e else None for e in envs],
-            "mobile": [e.mobile if e else None for e in envs],
-            "resolution": [r.screen_resolution for r in results],
-            "message": [r.message for r in results],
-            "node_log": [p if is_web_url(p) else None for p in node],
-            "executor_log": [p if is_web_url(p) else None for p in executor],
-            "screenshots": [r.screenshots_enabled for r in results],
-            "video": [r.video_enabled for r in results],
-            "unlinked_logs": [_unlinked(n, x) for n, x in zip(node, executor, strict=True)],
         }
     )
     return typed(frame, RESULT_HISTORY_COLUMNS)
 
 
-def _unlinked(node: str | None, executor: str | None) -> str | None:
-    """Log paths that are not http(s) links, labelled, for the page to show as inert text."""
+_NO_ENVIRONMENT: Mapping[str, Any] = {}
+
+
+def result_records(
+    results: Sequence[TestResult] | Sequence[ResultRecord],
+) -> list[Mapping[str, Any]]:
+    """Results as records: a record as it is, a model as the record it was validated from
+    would read (its fields by name, its environment's too). Nothing else of a model is read
+    (its `user_info`, which carries another user's token, stays where it is)."""
+    rows: list[Mapping[str, Any]] = []
+    for result in results:
+        if isinstance(result, TestResult):
+            env = result.environment
+            rows.append({**result.__dict__, "environment": env.__dict__ if env else None})
+        else:
+            rows.append(result)
+    return rows
+
+
+def _unlinked(
+    node: str | None, node_link: str | None, executor: str | None, executor_link: str | None
+) -> str | None:
+    """Log paths that are not http(s) links (no `*_link` made of them), labelled, for the page
+    to show as inert text."""
     parts = [
         f"{label}: {path}"
-        for label, path in (("node", node), ("executor", executor))
-        if path and not is_web_url(path)
+        for label, path, link in (("node", node, node_link), ("executor", executor, executor_link))
+        if path and link is None
     ]
     return "; ".join(parts) or None

@@ -15,12 +15,14 @@ Only fixed identifiers from these modules are ever formatted into a statement; e
 bound parameter.
 
 The statements live by what they do: `store.sql_schema` (the tables' migrations and the schema
-version), `store.sql_write` (upserts, inserts, metadata, clearing) and
-`store.sql_read` (the queries). Callers read them all as `store.sql.NAME`.
+version), `store.sql_write` (upserts, inserts, metadata, clearing),
+`store.sql_read` (the queries) and `store.sql_marks` (the known-failure ledger's). Callers read
+them as `store.sql.NAME`; the ledger reads its own from `store.sql_marks`.
 """
 
 from __future__ import annotations
 
+from dashboard.data.store.sql_marks import COUNT_MARKS
 from dashboard.data.store.sql_read import (
     CHANGED_EXECUTIONS,
     COUNT_PLANS,
@@ -72,6 +74,7 @@ __all__ = [
     "ADD_META",
     "CHANGED_EXECUTIONS",
     "CHANGED_EXECUTION_TABLE_COLUMNS",
+    "COUNT_MARKS",
     "COUNT_PLANS",
     "COUNT_RESULTS",
     "CURRENT_VERSION",

@@ -6,6 +6,10 @@ Queries alias the table columns to the frame names of `dashboard.columns.schemas
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from dashboard.data.store.sql_marks import levels
+
 COUNT_RESULTS = "SELECT COUNT(*) FROM results"
 
 COUNT_PLANS = "SELECT COUNT(*) FROM plans"
@@ -152,3 +156,17 @@ SELECT
     (SELECT MAX(start_at) FROM results) AS newest_result,
     (SELECT COUNT(*) FROM changed_executions) AS changed_executions
 """
+
+
+def failed_results_in_window(filters: Filters, failing: Iterable[str]) -> str:
+    """The stored results that started in the window whose level is among `failing` (the
+    verdict rule's fixed upper-case names, written in as literals), optionally of one plan or
+    project: what marks are applied to when a page counts known failures."""
+    return (
+        "SELECT r.result_id, r.execution_id, r.plan_id, r.scenario_id, r.level, "
+        'r.start_at AS "start", r.os, r.browser, r.browser_version, r.device, r.mobile, '
+        "r.message FROM results AS r"
+        + _where("r", filters)
+        + f" AND UPPER(TRIM(r.level)) IN ({levels(failing)})"
+        + _RESULT_ORDER
+    )

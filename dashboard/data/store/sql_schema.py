@@ -143,6 +143,62 @@ MIGRATIONS: tuple[Migration, ...] = (
         "readers: the HMACs keyed by a salt beside them dropped (readers are kept as scrypt now)",
         ("DELETE FROM store_meta WHERE key = 'reader_salt' OR key LIKE 'reader:%'",),
     ),
+    Migration(
+        6,
+        "the known-failure ledger: marks and their append-only change log (not history: kept "
+        "by `clear`)",
+        (
+            """CREATE TABLE marks (
+                mark_id VARCHAR PRIMARY KEY,
+                company_id BIGINT NOT NULL,
+                target_type VARCHAR NOT NULL,
+                signature VARCHAR,
+                plan_id BIGINT,
+                scenario_id BIGINT,
+                environment VARCHAR,
+                execution_id BIGINT,
+                kind VARCHAR NOT NULL,
+                ticket VARCHAR,
+                note VARCHAR,
+                owner_name VARCHAR,
+                expires_on TIMESTAMPTZ,
+                created_by VARCHAR NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL,
+                updated_at TIMESTAMPTZ NOT NULL,
+                closed_by VARCHAR,
+                closed_at TIMESTAMPTZ,
+                revision INTEGER NOT NULL
+            )""",
+            """CREATE TABLE mark_log (
+                mark_id VARCHAR NOT NULL,
+                revision INTEGER NOT NULL,
+                changed_at TIMESTAMPTZ NOT NULL,
+                actor VARCHAR NOT NULL,
+                action VARCHAR NOT NULL,
+                what VARCHAR NOT NULL,
+                PRIMARY KEY (mark_id, revision)
+            )""",
+        ),
+    ),
+    Migration(
+        7,
+        "alerts: each change the worker noticed (plan red or green again, scenario broken or "
+        "flaky, a mark expiring or looking fixed) and when it was announced (not history: kept "
+        "by `clear`)",
+        (
+            """CREATE TABLE alerts (
+                alert_key VARCHAR PRIMARY KEY,
+                kind VARCHAR NOT NULL,
+                plan_id BIGINT,
+                project_id BIGINT,
+                title VARCHAR NOT NULL,
+                body VARCHAR NOT NULL,
+                link VARCHAR,
+                noticed_at TIMESTAMPTZ NOT NULL,
+                announced_at TIMESTAMPTZ
+            )""",
+        ),
+    ),
 )
 """Every schema version in order. A new version is a new entry here, never an edit of an old
 one: stores in the field are at any of these versions and are brought forward step by step."""

@@ -81,6 +81,9 @@ class StoreInfo:
     last_sync: datetime | None
     changed_executions: int = 0
     """Finished executions the service sent again changed (the first stored version is kept)."""
+    marks: int = 0
+    """Marks of the known-failure ledger, open and closed (`store.ledger`)."""
+    open_marks: int = 0
 
     @property
     def bytes_per_result(self) -> float | None:

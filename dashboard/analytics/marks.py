@@ -1,0 +1,429 @@
+"""What the team knows, applied to results: which failures are known, and the marks' lifecycle.
+
+A mark (`dashboard.columns.marks`) *applies* while it is open and not expired: its expiry is the
+last day it applies (UTC), so it stops applying when that day is over. It is *expiring* when it
+applies and that day is at most `EXPIRING_DAYS` (3) away, and *expired* once it has passed.
+
+A failed result (FAILURE or ERROR, `verdicts`) is *known* when an applying mark covers it; the
+others are *unresolved*. Several marks may cover one failure; the most specific one is named:
+an outage of its execution, then its scenario on its environment, then its scenario, then its
+failure group limited to its plan, then its failure group anywhere (of equals, the oldest). A
+mark that dismisses an outage covers nothing.
+
+*Looks fixed* (`mark_evidence`): an open mark of a failure whose target ran in its last
+`LOOKS_FIXED_RUNS` (K = 10) runs without failing. Runs are the cells of its target (a scenario,
+or the scenario on its environment) in the executions given, or, for a failure group, the
+executions of its plan (of any plan, for a group of every plan) that had results: "0 failures
+in the last 10 runs since 24 Nov". With fewer than K runs nothing is proposed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
+from dashboard.analytics.failure_groups import normalise_messages
+from dashboard.analytics.outcomes import FAIL, PASS, level_outcomes, result_cells
+from dashboard.columns import marks as mark_columns
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.schemas import UTC_TIME
+from dashboard.columns.shapes import as_utc, require_columns, typed
+
+EXPIRING_DAYS = 3
+"""A mark whose last day is at most this many days away is said to expire soon."""
+LOOKS_FIXED_RUNS = 10
+"""K: a mark whose target ran this many times in a row without failing looks fixed."""
+
+OPEN, EXPIRING, EXPIRED, CLOSED = "open", "expiring", "expired", "closed"
+"""A mark's state on a day: applying (open, or expiring soon), expired, or closed."""
+LOOKS_FIXED = "looks fixed"
+"""Not a state of its own: an open mark whose target has not failed lately (a filter)."""
+
+COVER_COLUMNS = ("mark_id", "kind", "ticket")
+"""What `covering_marks` says of each failed result: the mark that covers it, or missing."""
+
+_RESULT_INPUT = ("execution_id", "plan_id", "scenario_id", "level", "message", *ENVIRONMENT_COLUMNS)
+
+STATE_COLUMNS: dict[str, str] = {
+    "mark_id": "str",
+    "state": "str",  # OPEN, EXPIRING, EXPIRED or CLOSED
+    "applies": "bool",
+    "days_left": "Int64",  # days until its last day (0: today is its last), when it expires
+}
+
+EVIDENCE_COLUMNS: dict[str, str] = {
+    "mark_id": "str",
+    "runs": "int64",  # of its target, in the results given (at most `runs` counted)
+    "failures": "int64",  # of those runs, failed
+    "since": UTC_TIME,  # start of the oldest of the runs counted
+    "last_failed": UTC_TIME,  # the latest failure of its target in the results given
+    "looks_fixed": "bool",  # open, K runs counted, none failed
+}
+
+
+# -- lifecycle ---------------------------------------------------------------------------------
+
+
+def mark_states(marks: pd.DataFrame, now: object) -> pd.DataFrame:
+    """Each mark's state at `now` (STATE_COLUMNS, in the marks' order)."""
+    require_columns(marks, ("mark_id", "expires_on", "closed_at"), "mark states")
+    today = _day(as_utc(now, "now"))
+    last_day = marks["expires_on"].dt.tz_convert("UTC").dt.normalize()
+    days_left = (last_day - today) // pd.Timedelta(days=1)
+    closed = marks["closed_at"].notna().to_numpy()
+    expired = (days_left < 0).fillna(False).to_numpy(dtype=bool) & ~closed
+    expiring = (days_left <= EXPIRING_DAYS).fillna(False).to_numpy(dtype=bool) & ~closed & ~expired
+    state = np.select([closed, expired, expiring], [CLOSED, EXPIRED, EXPIRING], default=OPEN)
+    return typed(
+        pd.DataFrame(
+            {
+                "mark_id": marks["mark_id"].to_numpy(),
+                "state": state,
+                "applies": ~closed & ~expired,
+                "days_left": days_left.astype("Int64").to_numpy(),
+            }
+        ),
+        STATE_COLUMNS,
+    )
+
+
+def applying(marks: pd.DataFrame, now: object) -> pd.DataFrame:
+    """The marks that apply at `now`: open and not expired (MARK_COLUMNS)."""
+    if marks.empty:
+        return typed(marks, MARK_COLUMNS)
+    states = mark_states(marks, now)
+    return typed(marks[states["applies"].to_numpy()], MARK_COLUMNS)
+
+
+def _day(stamp: pd.Timestamp) -> pd.Timestamp:
+    return stamp.tz_convert("UTC").normalize()
+
+
+# -- which failures are known ----------------------------------------------------------------
+
+
+def covering_marks(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
+    """For each row of `results`, the applying mark among `marks` that covers it when it is a
+    failure (COVER_COLUMNS, on `results`' index; missing where none does or it did not fail).
+    `marks` should be those that apply (`applying`)."""
+    require_columns(results, _RESULT_INPUT, "known failures")
+    out = pd.DataFrame(
+        {name: pd.Series(pd.NA, index=results.index, dtype="str") for name in COVER_COLUMNS}
+    )
+    if marks.empty or results.empty:
+        return out
+    failed = results[(level_outcomes(results["level"]) == FAIL).to_numpy()]
+    if failed.empty:
+        return out
+    chosen = pd.Series(pd.NA, index=failed.index, dtype="str")
+    for target, keys, prepare in _PRECEDENCE:
+        those = marks[marks["target"] == target]
+        if target == mark_columns.FAILURE_GROUP:
+            those = those[those["plan_id"].notna() == (keys == _GROUP_OF_PLAN)]
+        if target == mark_columns.EXECUTION:
+            those = those[those["kind"] == mark_columns.OUTAGE]
+        if those.empty:
+            continue
+        rows = prepare(failed)
+        # Of equal marks, the oldest (marks come oldest first).
+        table = those.drop_duplicates(list(keys), keep="first")[[*keys, "mark_id"]]
+        found = rows[list(keys)].merge(_keyed(table, keys), on=list(keys), how="left")["mark_id"]
+        found.index = failed.index
+        chosen = chosen.fillna(found.astype("str"))
+        if chosen.notna().all():
+            break
+    details = marks.drop_duplicates("mark_id").set_index("mark_id")
+    ids = chosen.dropna()
+    out.loc[ids.index, "mark_id"] = ids.to_numpy()
+    out.loc[ids.index, "kind"] = details["kind"].reindex(ids.to_numpy()).to_numpy()
+    out.loc[ids.index, "ticket"] = details["ticket"].reindex(ids.to_numpy()).to_numpy()
+    return out
+
+
+def _keyed(table: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
+    """A mark table with its key columns in the dtypes the results' keys have."""
+    types = {k: ("Int64" if k.endswith("_id") else "str") for k in keys}
+    return table.astype(types)
+
+
+def _with_signature(failed: pd.DataFrame) -> pd.DataFrame:
+    return failed.assign(signature=normalise_messages(failed["message"]).fillna(""))
+
+
+def _with_environment(failed: pd.DataFrame) -> pd.DataFrame:
+    named = with_environments(failed)
+    return named.assign(environment=named["environment"].astype("str"))
+
+
+def _plain(failed: pd.DataFrame) -> pd.DataFrame:
+    return failed
+
+
+_GROUP_OF_PLAN = ("signature", "plan_id")
+_PRECEDENCE = (
+    (mark_columns.EXECUTION, ("execution_id",), _plain),
+    (
+        mark_columns.SCENARIO_ENVIRONMENT,
+        ("plan_id", "scenario_id", "environment"),
+        _with_environment,
+    ),
+    (mark_columns.SCENARIO, ("plan_id", "scenario_id"), _plain),
+    (mark_columns.FAILURE_GROUP, _GROUP_OF_PLAN, _with_signature),
+    (mark_columns.FAILURE_GROUP, ("signature",), _with_signature),
+)
+
+
+def known_failures(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
+    """`results` (needs the columns `covering_marks` reads) with a `known` flag and the covering
+    mark's id, kind and ticket; unfailed results are never known."""
+    cover = covering_marks(results, marks)
+    return results.assign(
+        known=cover["mark_id"].notna().to_numpy(),
+        **{f"mark_{name}" if name != "mark_id" else name: cover[name] for name in COVER_COLUMNS},
+    )
+
+
+def known_per_execution(results: pd.DataFrame, marks: pd.DataFrame) -> pd.Series:
+    """How many failed results of each execution are known (an int64 Series by execution id;
+    executions without known failures are left out)."""
+    cover = covering_marks(results, marks)
+    known = results.loc[cover["mark_id"].notna(), "execution_id"]
+    return known.value_counts().astype("int64").rename("known")
+
+
+KNOWN_CELL_COLUMNS: dict[str, str] = {
+    "execution_id": "int64",
+    "plan_id": "Int64",
+    "scenario_id": "Int64",
+    "env_key": "str",
+    "environment": "str",
+    "failures": "int64",  # failed results of the cell
+    "known": "bool",  # every one of them covered
+    "mark_id": "str",  # the mark covering its first failure, when any does
+    "ticket": "str",
+}
+
+
+def known_cells(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
+    """The failed cells (a scenario on an environment in an execution) of `results`, each known
+    when every failed result of it is covered by one of `marks` (those that apply)
+    (KNOWN_CELL_COLUMNS)."""
+    cover = covering_marks(results, marks)
+    failed_mask = (level_outcomes(results["level"]) == FAIL).to_numpy()
+    failed = with_environments(results[failed_mask]).assign(
+        mark_id=cover["mark_id"][failed_mask].to_numpy(),
+        ticket=cover["ticket"][failed_mask].to_numpy(),
+    )
+    if failed.empty:
+        return typed(failed, KNOWN_CELL_COLUMNS)
+    failed = failed.assign(_covered=failed["mark_id"].notna())
+    cells = failed.groupby(
+        ["execution_id", "plan_id", "scenario_id", "env_key", "environment"],
+        dropna=False,
+        observed=True,
+        sort=True,
+    ).agg(
+        failures=("_covered", "size"),
+        known=("_covered", "all"),
+        mark_id=("mark_id", "first"),
+        ticket=("ticket", "first"),
+    )
+    cells = cells.reset_index()
+    return typed(
+        cells.assign(
+            env_key=cells["env_key"].astype("str"), environment=cells["environment"].astype("str")
+        ),
+        KNOWN_CELL_COLUMNS,
+    )
+
+
+KNOWN_COUNT_COLUMNS: dict[str, str] = {
+    "failed_cells": "int64",
+    "known_cells": "int64",
+    "mark_id": "str",  # the mark covering most of its known cells
+    "ticket": "str",
+}
+
+
+def known_by(cells: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Failed and known cells of `known_cells` per `keys`, with the mark covering most of them
+    (KNOWN_COUNT_COLUMNS, indexed by `keys`)."""
+    if cells.empty:
+        frame = pd.DataFrame(columns=[*keys, *KNOWN_COUNT_COLUMNS])
+        return typed(frame, {**dict.fromkeys(keys, "object"), **KNOWN_COUNT_COLUMNS}).set_index(
+            keys
+        )
+    counts = cells.groupby(keys, dropna=False, sort=False).agg(
+        failed_cells=("known", "size"), known_cells=("known", "sum")
+    )
+    marked = cells[cells["known"]]
+    top = (
+        marked.groupby([*keys, "mark_id", "ticket"], dropna=False, sort=False)
+        .size()
+        .rename("_n")
+        .reset_index()
+        .sort_values("_n", ascending=False, kind="stable")
+        .drop_duplicates(keys)
+        .set_index(keys)[["mark_id", "ticket"]]
+    )
+    out = counts.join(top)
+    return out.astype(KNOWN_COUNT_COLUMNS)
+
+
+@dataclass(frozen=True)
+class KnownSplit:
+    """Failures split into known and unresolved, and a pass rate with known failures left out."""
+
+    failed: int
+    known: int
+    passed: int
+    verdicts: int
+
+    @property
+    def unresolved(self) -> int:
+        return self.failed - self.known
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.verdicts if self.verdicts else None
+
+    @property
+    def pass_rate_without_known(self) -> float | None:
+        """Passed out of the verdicts once known failures are left out of them."""
+        left = self.verdicts - self.known
+        return self.passed / left if left > 0 else None
+
+
+def without_known(executions: pd.DataFrame, known: pd.Series) -> pd.DataFrame:
+    """`executions` (verdicts, failed) with each one's known failures (`known_per_execution`)
+    left out of its verdicts and failures: what a rate "without known failures" is taken of."""
+    require_columns(executions, ("execution_id", "verdicts", "failed"), "without known failures")
+    counts = executions["execution_id"].map(known).fillna(0).astype("int64")
+    counts = np.minimum(counts, executions["failed"].astype("int64"))
+    return executions.assign(
+        verdicts=executions["verdicts"] - counts, failed=executions["failed"] - counts
+    )
+
+
+def split_of(executions: pd.DataFrame, known: pd.Series) -> KnownSplit:
+    """The finished executions' failures, known and unresolved, pooled."""
+    require_columns(
+        executions, ("execution_id", "finished", "passed", "verdicts", "failed"), "known split"
+    )
+    done = executions[executions["finished"].fillna(False).astype(bool)]
+    counts = done["execution_id"].map(known).fillna(0).astype("int64")
+    known_count = int(np.minimum(counts, done["failed"].astype("int64")).sum())
+    return KnownSplit(
+        failed=int(done["failed"].sum()),
+        known=known_count,
+        passed=int(done["passed"].sum()),
+        verdicts=int(done["verdicts"].sum()),
+    )
+
+
+# -- evidence: has the target failed lately? -----------------------------------------------------
+
+
+def mark_evidence(
+    marks: pd.DataFrame,
+    results: pd.DataFrame,
+    now: object,
+    *,
+    runs: int = LOOKS_FIXED_RUNS,
+) -> pd.DataFrame:
+    """For each mark of a failure (not an execution's), its target's latest `runs` runs in
+    `results` and their failures (EVIDENCE_COLUMNS, in the marks' order)."""
+    if runs < 1:
+        raise ValueError(f"looks fixed needs at least 1 run, got {runs}")
+    require_columns(results, (*_RESULT_INPUT, "result_id", "start"), "mark evidence")
+    failures = marks[marks["target"] != mark_columns.EXECUTION]
+    if failures.empty:
+        return typed(failures, EVIDENCE_COLUMNS)
+    every = pd.concat(
+        [_scenario_runs(failures, results), _group_runs(failures, results, runs)], ignore_index=True
+    ).sort_values(["mark_id", "start", "execution_id"], kind="stable", na_position="first")
+    latest = every.groupby("mark_id", sort=False).tail(runs)
+    summed = latest.groupby("mark_id").agg(
+        runs=("execution_id", "size"), failures=("failed", "sum"), since=("start", "min")
+    )
+    # An empty frame's "failed" is of object dtype: as a bool mask it selects rows, not columns.
+    failed = every["failed"].astype("bool").to_numpy()
+    last_failed = every[failed].groupby("mark_id")["start"].max().rename("last_failed")
+    out = failures[["mark_id"]].join(summed, on="mark_id").join(last_failed, on="mark_id")
+    out["runs"] = out["runs"].fillna(0).astype("int64")
+    out["failures"] = out["failures"].fillna(0).astype("int64")
+    states = mark_states(failures, now)["state"].to_numpy()
+    out["looks_fixed"] = (
+        np.isin(states, [OPEN, EXPIRING]) & (out["runs"] >= runs) & (out["failures"] == 0)
+    )
+    return typed(out, EVIDENCE_COLUMNS)
+
+
+_RUN_COLUMNS = ["mark_id", "execution_id", "start", "failed"]
+
+
+def _scenario_runs(marks: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """(mark, execution, start, failed) for the marks of a scenario or a scenario on an
+    environment: each execution where it passed or failed (on its environment)."""
+    scenario = marks[marks["target"] == mark_columns.SCENARIO]
+    on_env = marks[marks["target"] == mark_columns.SCENARIO_ENVIRONMENT]
+    if (scenario.empty and on_env.empty) or results.empty:
+        return pd.DataFrame(columns=_RUN_COLUMNS)
+    cells = result_cells(results[[*_RESULT_INPUT, "result_id", "start"]])
+    judged = cells[cells["outcome"].isin([PASS, FAIL])]
+    judged = judged.assign(
+        failed=(judged["outcome"] == FAIL).to_numpy(),
+        environment=judged["environment"].astype("str"),
+    )
+    found = []
+    for those, keys in (
+        (scenario, ["plan_id", "scenario_id"]),
+        (on_env, ["plan_id", "scenario_id", "environment"]),
+    ):
+        if those.empty:
+            continue
+        per = judged.groupby([*keys, "execution_id"], as_index=False, sort=False).agg(
+            start=("start", "min"), failed=("failed", "any")
+        )
+        table = _keyed(those[["mark_id", *keys]], tuple(keys))
+        found.append(table.merge(per, on=keys, how="inner")[_RUN_COLUMNS])
+    return pd.concat(found, ignore_index=True) if found else pd.DataFrame(columns=_RUN_COLUMNS)
+
+
+def _group_runs(marks: pd.DataFrame, results: pd.DataFrame, runs: int) -> pd.DataFrame:
+    """(mark, execution, start, failed) for the marks of a failure group: the executions of its
+    plan (of the plans it failed in, for a group of every plan; of every plan when it failed in
+    none: the latest `runs` of them, all passed) that had results, failed where one of its
+    failures is."""
+    groups = marks[marks["target"] == mark_columns.FAILURE_GROUP]
+    if groups.empty or results.empty:
+        return pd.DataFrame(columns=_RUN_COLUMNS)
+    executions = results.groupby(["plan_id", "execution_id"], as_index=False, sort=False).agg(
+        start=("start", "min")
+    )
+    failed = _with_signature(results[(level_outcomes(results["level"]) == FAIL).to_numpy()])
+    hits = failed[["signature", "plan_id", "execution_id"]].drop_duplicates()
+    table = groups[["mark_id", "signature", "plan_id"]].assign(
+        signature=groups["signature"].fillna("").astype("str"),
+        plan_id=groups["plan_id"].astype("Int64"),
+    )
+    of_plan = table[table["plan_id"].notna()]
+    anywhere = table[table["plan_id"].isna()].drop(columns="plan_id")
+    seen_in = anywhere.merge(hits[["signature", "plan_id"]].drop_duplicates(), on="signature")
+    never_seen = anywhere[~anywhere["mark_id"].isin(seen_in["mark_id"])]
+    latest = executions.drop(columns="plan_id").nlargest(runs, "start")
+    every = pd.concat(
+        [
+            of_plan.merge(executions, on="plan_id"),
+            seen_in.merge(executions, on="plan_id"),
+            never_seen.merge(latest, how="cross"),
+        ],
+        ignore_index=True,
+    )
+    marked = hits[["signature", "execution_id"]].drop_duplicates().assign(failed=True)
+    every = every.merge(marked, on=["signature", "execution_id"], how="left")
+    every["failed"] = every["failed"].fillna(False).astype(bool)
+    return every[_RUN_COLUMNS]

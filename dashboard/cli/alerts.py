@@ -1,0 +1,298 @@
+"""The worker's alerts: after each pass, one message per change a team wants to hear about at
+once (`analytics.alerts`: a plan turned red or back to green, a scenario became broken or
+flaky, a known-failure mark expires tomorrow or looks fixed), each with a link to its evidence.
+
+    python -m dashboard store sync --every 5m --alerts-to slack://... \\
+        --dashboard-url https://qa.example.com/ [--alerts-quiet 20:00-07:00 --alerts-tz ZONE] \\
+        [--alerts-on red,green,broken,flaky,expiring,looks-fixed] \\
+        [--alerts-for plan:42=red,green --alerts-for project:3=none]
+
+Sent through apprise as the digest is. Each change is noted in the store (its alerts table)
+when found, then sent under the store's "alerts" lock and noted announced once its message is
+accepted: a second worker on the same store finds it announced (one message per change, however
+many workers), a destination that refuses leaves it for the next pass (never sent twice), and a
+change found in quiet hours waits in the store until they end.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from datetime import time as time_of_day
+from typing import TYPE_CHECKING, Any
+
+from dashboard.cli.common import USAGE, CliError, open_store, store_problem
+
+if TYPE_CHECKING:
+    from dashboard.analytics.alerts import AlertChoice, Change
+    from dashboard.cli.connections import Target
+    from dashboard.data.store import HistoryStore
+
+ENV_ALERTS_TO = "QA_DASHBOARD_ALERTS_TO"
+SECRETS_ALERTS = "alerts"
+ALERTS_LOCK = "alerts"
+ALERT_DAYS = 14
+"""Days of stored history the changes are looked for in (the states' windows fit in it)."""
+KIND_WORDS = ("red", "green", "broken", "flaky", "expiring", "looks-fixed")
+
+
+def _kinds(text: str) -> frozenset[str]:
+    words = {w.strip().lower() for w in text.split(",") if w.strip()}
+    if words == {"none"}:
+        return frozenset()
+    if words == {"all"}:
+        return frozenset(KIND_WORDS)
+    unknown = words - set(KIND_WORDS)
+    if unknown or not words:
+        raise argparse.ArgumentTypeError(
+            f"not kinds of change: {text!r} (use {', '.join(KIND_WORDS)}, all or none)"
+        )
+    return frozenset(words)
+
+
+def _scoped(text: str) -> tuple[str, int, frozenset[str]]:
+    scope, equals, kinds = text.partition("=")
+    kind, colon, ident = scope.strip().partition(":")
+    if not equals or not colon or kind not in ("plan", "project") or not ident.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"not plan:ID=KINDS or project:ID=KINDS (like plan:42=red,green): {text!r}"
+        )
+    return kind, int(ident), _kinds(kinds)
+
+
+def _quiet(text: str) -> tuple[time_of_day, time_of_day]:
+    from dashboard.analytics.windows import parse_time_of_day
+
+    first, dash, last = text.partition("-")
+    try:
+        if not dash:
+            raise ValueError(text)
+        start, end = parse_time_of_day(first.strip()), parse_time_of_day(last.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not quiet hours like 20:00-07:00: {text!r}") from None
+    if start == end:
+        raise argparse.ArgumentTypeError("quiet hours must not start when they end")
+    return start, end
+
+
+def add_alert_options(parser: argparse.ArgumentParser) -> None:
+    from dashboard.cli.digest import _zone
+
+    group = parser.add_argument_group(
+        "alerts",
+        "After each pass, send one message per change (a plan turned red or back to green, a "
+        "scenario became broken or flaky, a known-failure mark expires tomorrow or looks "
+        "fixed) to --alerts-to; the store remembers what it announced, so however many "
+        "workers share it, a change is announced once. Needs --dashboard-url for the links.",
+    )
+    group.add_argument(
+        "--alerts-to",
+        metavar="URL",
+        help=f"an apprise URL for the alerts (default: ${ENV_ALERTS_TO}, else `to` in "
+        f"[{SECRETS_ALERTS}] of the secrets file); without one, no alerts",
+    )
+    group.add_argument(
+        "--alerts-on",
+        type=_kinds,
+        default=frozenset(KIND_WORDS),
+        metavar="KINDS",
+        help=f"which changes to announce: {','.join(KIND_WORDS)} (the default), or some",
+    )
+    group.add_argument(
+        "--alerts-for",
+        type=_scoped,
+        action="append",
+        default=[],
+        metavar="plan:ID=KINDS",
+        help="the changes announced for one plan or project instead (plan:42=red,green, "
+        "project:3=none); a plan's choice comes before its project's; repeat for several",
+    )
+    group.add_argument(
+        "--alerts-quiet",
+        type=_quiet,
+        metavar="HH:MM-HH:MM",
+        help="send nothing in these hours (--alerts-tz); what is found meanwhile is sent at "
+        "the first pass after them",
+    )
+    group.add_argument(
+        "--alerts-tz",
+        type=_zone,
+        default="UTC",
+        metavar="ZONE",
+        help="the time zone of --alerts-quiet (default: UTC)",
+    )
+
+
+@dataclass(frozen=True)
+class AlertOptions:
+    to: str
+    dashboard_url: str
+    choice: AlertChoice
+    quiet: tuple[time_of_day, time_of_day] | None = None
+    tz: str = "UTC"
+    days: int = ALERT_DAYS
+    horizon: timedelta = field(default=timedelta(days=1))
+
+
+def alert_options(
+    args: argparse.Namespace, secrets: Mapping[str, Any], env: Mapping[str, str]
+) -> AlertOptions | None:
+    """The worker's alerts from its options, the environment or the secrets file; None when
+    no destination is configured. Refuses at once what cannot be sent."""
+    from dashboard.analytics.alerts import AlertChoice
+    from dashboard.cli.digest import dashboard_url, notifier
+
+    table = secrets.get(SECRETS_ALERTS)
+    configured = table.get("to") if isinstance(table, Mapping) else None
+    to = args.alerts_to or env.get(ENV_ALERTS_TO) or configured
+    if not isinstance(to, str) or not to.strip():
+        if args.alerts_quiet is not None or args.alerts_for:
+            raise CliError(
+                f"--alerts-quiet and --alerts-for need --alerts-to (or ${ENV_ALERTS_TO})", USAGE
+            )
+        return None
+    base = dashboard_url(args.dashboard_url, secrets, env)
+    if base is None:
+        raise CliError(
+            "alerts need the dashboard's public address for their links: --dashboard-url "
+            "https://... (or $QA_DASHBOARD_PUBLIC_URL, or public_url in [dashboard])",
+            USAGE,
+        )
+    notifier(to.strip())  # apprise present, and the URL one it knows
+    choice = AlertChoice(
+        default=args.alerts_on,
+        plans=tuple((i, k) for scope, i, k in args.alerts_for if scope == "plan"),
+        projects=tuple((i, k) for scope, i, k in args.alerts_for if scope == "project"),
+    )
+    return AlertOptions(
+        to=to.strip(), dashboard_url=base, choice=choice, quiet=args.alerts_quiet, tz=args.alerts_tz
+    )
+
+
+def is_quiet(options: AlertOptions, now: datetime) -> bool:
+    """Whether `now` falls in the quiet hours (which may span midnight)."""
+    if options.quiet is None:
+        return False
+    from dashboard.analytics.windows import zone
+
+    local = now.astimezone(zone(options.tz)).time().replace(tzinfo=None)
+    start, end = options.quiet
+    return start <= local < end if start < end else local >= start or local < end
+
+
+def found_changes(
+    store: HistoryStore, company_id: int, options: AlertOptions, now: datetime
+) -> list[Change]:
+    """Every change the stored history shows at `now` that the options announce."""
+    from dashboard.analytics import alerts
+    from dashboard.data.frames import executions_of_history
+
+    since = now - timedelta(days=options.days)
+    executions = executions_of_history(
+        store.executions(date_from=since), store.status_counts(date_from=since)
+    )
+    results = store.results_in_window(date_from=since)
+    marks = store.marks(company_id)
+    changes = [
+        *alerts.plan_changes(executions, now, horizon=options.horizon),
+        *alerts.scenario_changes(executions, results, now, horizon=options.horizon),
+        *alerts.mark_changes(marks, results, now),
+    ]
+    changes = alerts.with_projects(changes, executions)
+    return [change for change in changes if options.choice.wanted(change)]
+
+
+def evidence_link(change: Change) -> str:
+    """The page that shows why: the two executions side by side, the scenario's history, or
+    the known failures."""
+    from dashboard.analytics import alerts
+    from dashboard.state import links
+
+    if change.kind in (alerts.RED, alerts.GREEN) and change.plan_id is not None:
+        return links.compare_link(
+            change.plan_id, before=change.previous_execution_id, after=change.execution_id
+        )
+    if change.plan_id is not None and change.scenario_id is not None and change.mark_id is None:
+        return links.scenario_link(change.plan_id, change.scenario_id)
+    return links.known_link()
+
+
+def alert_pass(
+    options: AlertOptions,
+    target: Target,
+    secrets: Mapping[str, Any],
+    env: Mapping[str, str],
+    *,
+    wait: float,
+    now: datetime | None = None,
+) -> str:
+    """Note the changes of `target`'s stored history, then send what is pending (unless in
+    quiet hours); the log line. Never raises for the store or the destination: what was not
+    sent is sent on a later pass."""
+    from dashboard.data.store.alerts import Alert
+    from dashboard.data.store.errors import StoreError
+    from dashboard.present.alerts import alert_body, alert_title
+
+    at = now or datetime.now(UTC)
+    connection = target.connection
+    where = f"alerts of {target.name}"
+    try:
+        store = open_store(connection, secrets, env, wait=wait)
+        # Noting and sending under one lock: two workers neither note one change at once nor
+        # send what the other is sending.
+        with store, store.exclusive(ALERTS_LOCK, wait=wait):
+            changes = found_changes(store, connection.company_id, options, at)
+            new = store.note_alerts(
+                [
+                    Alert(
+                        key=c.key,
+                        kind=c.kind,
+                        plan_id=c.plan_id,
+                        project_id=c.project_id,
+                        title=alert_title(c),
+                        body=alert_body(c, None),
+                        link=evidence_link(c),
+                    )
+                    for c in changes
+                ],
+                now=at,
+            )
+            if is_quiet(options, at):
+                pending = len(store.pending_alerts())
+                return f"{where}: {new} new, {pending} held for the quiet hours"
+            sent, refused = _send_pending(store, options, at)
+    except CliError as error:
+        return f"{where}: not sent: {error}"
+    except StoreError as error:
+        return f"{where}: not sent: {store_problem(error)}"
+    text = f"{where}: {new} new, {sent} sent"
+    if refused:
+        text += f"; the {refused} destination refused: the rest are tried again next pass"
+    return text
+
+
+def _send_pending(
+    store: HistoryStore, options: AlertOptions, at: datetime
+) -> tuple[int, str | None]:
+    """Send each pending alert, noting it announced once accepted; stop at the first refusal
+    (the destination's kind of URL, or None)."""
+    import apprise
+
+    from dashboard.cli.digest import notifier
+    from dashboard.state import links
+
+    sent = 0
+    target, kind = notifier(options.to)
+    for alert in store.pending_alerts():
+        body = alert.body
+        if alert.link:
+            body += f"\n\n[See the evidence]({links.absolute(alert.link, options.dashboard_url)})"
+        if not target.notify(
+            body=body, title=alert.title, body_format=apprise.NotifyFormat.MARKDOWN
+        ):
+            return sent, kind
+        store.announced(alert.key, now=at)
+        sent += 1
+    return sent, None

@@ -1,0 +1,350 @@
+"""`python -m dashboard gate --plan ID`: a quality gate for a CI pipeline.
+
+    python -m dashboard gate --plan 42 [--execution latest|ID] [--wait 30m] \\
+        [--max-unresolved 0] [--min-pass-rate 95] [--dashboard-url https://qa.example.com/]
+
+It finds the execution (the plan's newest, or the one named), asks the service again every
+`--poll` seconds until it has finished (at most `--wait`), fetches its results (through the
+history store: a stored execution costs no request), applies the team's known-failure marks
+(`analytics.marks`: a known failure never fails the gate) and judges it by `analytics.gate`'s
+rule. It prints a short verdict, the unresolved failures and links to their evidence.
+
+Exit codes: 0 pass; 1 fail; could not decide: 2 configuration or usage (a bad argument, an
+execution that is not the plan's), 3 the service (refused, unreachable, results that could not
+all be fetched, or the execution still running after `--wait`), 4 the store (its marks cannot be
+read: the gate does not judge without the team's known failures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from dashboard.cli.common import (
+    DEFAULT_SECRETS,
+    DEFAULT_WAIT,
+    SERVICE,
+    STORE,
+    USAGE,
+    CliError,
+    client_for,
+    open_store,
+    read_configuration,
+    service_problem,
+    store_problem,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from api_client import ApiClient
+    from dashboard.data.connection import Connection
+
+PASS, FAIL = 0, 1
+LATEST = "latest"
+DEFAULT_POLL = 15.0
+PAGE_SIZE = 50
+MAX_WAIT = 24 * 3600.0
+
+
+class Clock(Protocol):
+    """What the waiting reads and does with time: tests drive one by hand (no real sleeping)."""
+
+    def monotonic(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+_UNIT = {"s": 1, "m": 60, "h": 3600, None: 1}
+
+
+def duration(text: str) -> float:
+    """ "30m", "90s", "2h", "0" (do not wait) or a number of seconds, at most 24 h."""
+    match = _DURATION.match(text.lower())
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a duration like 30m, 90s or 2h: {text!r}")
+    value = float(match.group(1)) * _UNIT[match.group(2)]
+    if value > MAX_WAIT:
+        raise argparse.ArgumentTypeError(f"at most 24 h, got {value:.0f} s")
+    return value
+
+
+def _positive_id(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**63:
+        raise argparse.ArgumentTypeError(f"not an id: {text!r}")
+    return int(text)
+
+
+def _execution(text: str) -> int | None:
+    return None if text.strip().lower() == LATEST else _positive_id(text.strip())
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise argparse.ArgumentTypeError(f"not a whole number of failures: {text!r}")
+    return int(text)
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a percentage like 95: {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"a percentage between 0 and 100, got {value:g}")
+    return value / 100
+
+
+def _poll(text: str) -> float:
+    value = duration(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("poll at most once a second")
+    return value
+
+
+def add_parser(commands: Any) -> None:
+    gate = commands.add_parser(
+        "gate",
+        help="pass or fail a plan's execution for CI (exit 0 pass, 1 fail, 2-4 undecided)",
+        description="Wait for a plan's execution to finish and judge it: exit 0 when it "
+        "passes, 1 when it fails, 2 (configuration), 3 (service) or 4 (store) when the gate "
+        "cannot decide. Known failures (marked in the dashboard) never fail it.",
+    )
+    gate.add_argument("--plan", type=_positive_id, required=True, metavar="ID", help="the plan")
+    gate.add_argument(
+        "--execution",
+        type=_execution,
+        default=None,
+        metavar="latest|ID",
+        help="the execution to judge: the plan's newest (latest, the default) or its id",
+    )
+    gate.add_argument(
+        "--wait",
+        type=duration,
+        default=30 * 60.0,
+        metavar="DURATION",
+        help="how long to wait for the execution to finish, like 30m (the default), 90s; 0 "
+        "judges only a finished one",
+    )
+    gate.add_argument(
+        "--poll",
+        type=_poll,
+        default=DEFAULT_POLL,
+        metavar="DURATION",
+        help="how often to ask the service while it runs (default: 15s)",
+    )
+    gate.add_argument(
+        "--max-unresolved",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="unresolved failures allowed (default: 0); known failures are not counted",
+    )
+    gate.add_argument(
+        "--min-pass-rate",
+        type=_percent,
+        default=None,
+        metavar="PERCENT",
+        help="the least pass rate, known failures left out (default: not checked)",
+    )
+    gate.add_argument(
+        "--dashboard-url",
+        metavar="URL",
+        help="the dashboard's public address, for absolute links (default: "
+        "$QA_DASHBOARD_PUBLIC_URL, else public_url in [dashboard] of the secrets file; "
+        "without one, links are relative)",
+    )
+    gate.add_argument(
+        "--connection",
+        metavar="NAME",
+        help="the table [connections.NAME] of the secrets file (default: the dashboard's own)",
+    )
+    gate.add_argument(
+        "--secrets",
+        type=Path,
+        default=DEFAULT_SECRETS,
+        help="the secrets file to read the connection from (default: %(default)s)",
+    )
+    gate.set_defaults(run=run)
+
+
+@dataclass(frozen=True)
+class Judged:
+    code: int
+    lines: list[str]
+
+
+def run(args: argparse.Namespace, env: Mapping[str, str], clock: Clock | None = None) -> int:
+    judged = judge(args, env, clock or SystemClock())
+    for line in judged.lines:
+        print(line, flush=True)
+    return judged.code
+
+
+def judge(args: argparse.Namespace, env: Mapping[str, str], clock: Clock) -> Judged:
+    """Find, wait for and judge the execution; `CliError` when the gate cannot decide."""
+    from dashboard.cli.connections import targets
+    from dashboard.cli.digest import dashboard_url
+
+    secrets = read_configuration(args.secrets, env)
+    base_url = dashboard_url(args.dashboard_url, secrets, env)
+    names = [args.connection] if args.connection else []
+    with targets(secrets, env, names) as (target, *_):
+        connection = target.connection
+        from api_client import ApiError
+
+        try:
+            with client_for(connection) as client:
+                row = await_finished(client, args, clock)
+                return _verdict(client, connection, row, args, secrets, env, clock, base_url)
+        except ApiError as error:
+            raise CliError(service_problem(error, connection), SERVICE) from None
+
+
+def await_finished(client: ApiClient, args: argparse.Namespace, clock: Clock) -> pd.Series:
+    """The execution's row (`EXECUTION_COLUMNS`) once it has finished, asking every `--poll`
+    seconds; `CliError` when it is not the plan's, or still running after `--wait`."""
+    started = clock.monotonic()
+    wanted: int | None = args.execution
+    while True:
+        row = find_execution(client, args.plan, wanted)
+        if row is not None:
+            wanted = int(row["execution_id"])  # "latest" stays the one first seen
+            if bool(row["finished"]):
+                return row
+        elif args.execution is not None:
+            raise CliError(
+                f"execution {args.execution} is not an execution of plan {args.plan}", USAGE
+            )
+        waited = clock.monotonic() - started
+        if waited + args.poll > args.wait:
+            what = (
+                f"execution {wanted} of plan {args.plan} is still running"
+                if wanted is not None
+                else f"plan {args.plan} has no execution yet"
+            )
+            raise CliError(f"{what} after {_took(waited)}: no verdict (--wait)", SERVICE)
+        print(
+            f"waiting: execution {wanted} of plan {args.plan} is running ({_took(waited)} so far)"
+            if wanted is not None
+            else f"waiting: plan {args.plan} has no execution yet",
+            file=sys.stderr,
+            flush=True,
+        )
+        clock.sleep(args.poll)
+
+
+def find_execution(client: ApiClient, plan_id: int, wanted: int | None) -> pd.Series | None:
+    """The plan's newest execution (`wanted` None) or execution `wanted`, looked for among the
+    plan's executions newest first (the API fetches no execution by id); None when absent."""
+    from api_client import ExecutionQuery
+    from dashboard.data.frames import executions_frame
+
+    query = ExecutionQuery(plan_id=plan_id)
+    page = 1
+    while True:
+        answer = client.executions(page, PAGE_SIZE, query=query)
+        frame = executions_frame(answer.item_list)
+        if wanted is None:
+            return None if frame.empty else frame.iloc[0]
+        hit = frame[frame["execution_id"] == wanted]
+        if not hit.empty:
+            return hit.iloc[0]
+        if page >= answer.page_count or not answer.item_list:
+            return None
+        page += 1
+
+
+def _verdict(
+    client: ApiClient,
+    connection: Connection,
+    row: pd.Series,
+    args: argparse.Namespace,
+    secrets: Mapping[str, Any],
+    env: Mapping[str, str],
+    clock: Clock,
+    base_url: str | None,
+) -> Judged:
+    import pandas as pd
+
+    from dashboard.analytics.gate import GateRules, gate_verdict
+    from dashboard.data import live, results_fanout
+    from dashboard.data.pairs import result_pairs
+    from dashboard.data.store.errors import StoreError
+    from dashboard.present.gate import verdict_lines
+    from dashboard.state import links
+
+    execution_id = int(row["execution_id"])
+    plans = live.load_plans(client, active_only=False).plans
+    pairs, finished = result_pairs(pd.DataFrame([row]), plans, [execution_id])
+    store = open_store(connection, secrets, env, wait=DEFAULT_WAIT)
+    try:
+        with store:
+            fanout = results_fanout.fetch_results(
+                client, pairs, finished=finished, store=store, reader=connection.fingerprint
+            )
+            marks = store.marks(connection.company_id)
+    except StoreError as error:
+        problem = store_problem(error)
+        raise CliError(f"the known failures cannot be read: {problem}", STORE) from None
+    if fanout.failures:
+        first = fanout.failures[0]
+        raise CliError(
+            f"the results of {len(fanout.failures)} scenario(s) of execution {execution_id} "
+            f"could not be fetched (scenario {first.scenario_id}: "
+            f"{service_problem(first.error, connection)})",
+            SERVICE,
+        )
+    rules = GateRules(max_unresolved=args.max_unresolved, min_pass_rate=args.min_pass_rate)
+    verdict = gate_verdict(
+        passed=int(row["passed"]),
+        verdicts=int(row["verdicts"]),
+        results=fanout.results,
+        marks=marks,
+        now=clock.now(),
+        rules=rules,
+    )
+    plan_name = row["plan"]
+    plan = f"plan {args.plan}" + ("" if pd.isna(plan_name) else f" ({plan_name})")
+    start = row["start"]
+    results_link = links.results_link(
+        execution_id, plan_id=args.plan, started=None if pd.isna(start) else start
+    )
+    lines = verdict_lines(
+        verdict,
+        plan=plan,
+        execution_id=execution_id,
+        rules=rules,
+        results_link=links.absolute(results_link, base_url),
+        scenario_link=lambda scenario: links.absolute(
+            links.scenario_link(args.plan, scenario), base_url
+        ),
+    )
+    return Judged(PASS if verdict.passed else FAIL, lines)
+
+
+def _took(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min"

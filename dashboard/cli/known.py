@@ -1,0 +1,580 @@
+"""`python -m dashboard known list|add|close|export|import`: the known-failure ledger for scripts.
+
+A team backs its ledger up (`export`, JSON with every mark's log), moves it from a DuckDB file
+to PostgreSQL (`export` from one configuration, `import` into the other), or creates marks from
+its tracker (`import` of a CSV of new marks). Each command works on the connection the dashboard
+would use (or `--connection NAME`), and only after the service has accepted that connection's
+credential for its company: the same check as a page's stored history (`store.access`).
+
+Marks are checked as the dashboard's form checks them (`store.marks`), and a script's target
+must be one the store has seen (a stored plan, scenario, environment, execution or failure).
+CSV is read and written by the csv module; a cell a spreadsheet would run as a formula is
+written with a leading `'` (and a cell that begins with `'` gets one more), which `import` takes
+off again, so an export imports back exactly.
+
+Exit codes as every command's (`dashboard.cli`): 0 done; 2 a bad argument, file or mark (the
+sentence says which; nothing is written); 3 the service refused the credential or could not be
+reached; 4 the store is busy or cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import getpass
+import io
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from dashboard.cli.common import (
+    OK,
+    SERVICE,
+    STORE,
+    USAGE,
+    CliError,
+    add_connection_options,
+    open_store,
+    read_configuration,
+    service_words,
+    store_problem,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from dashboard.data.connection import Connection
+    from dashboard.data.store import HistoryStore
+    from dashboard.data.store.marks import MarkTarget
+
+FORMATS = ("csv", "json")
+STATES = ("open", "expiring", "expired", "closed", "all")
+KIND_WORDS = {
+    "known": "known_issue",
+    "known-issue": "known_issue",
+    "accepted": "accepted",
+    "outage": "outage",
+    "not-an-outage": "not_an_outage",
+}
+EXPORT_COLUMNS = (
+    "mark_id",
+    "company_id",
+    "target",
+    "signature",
+    "plan_id",
+    "scenario_id",
+    "environment",
+    "execution_id",
+    "kind",
+    "ticket",
+    "note",
+    "owner",
+    "expires_on",
+    "created_by",
+    "created_at",
+    "updated_at",
+    "closed_by",
+    "closed_at",
+    "revision",
+)
+LOG_COLUMNS = ("revision", "at", "actor", "action", "what")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def add_parser(commands: Any) -> None:
+    known = commands.add_parser(
+        "known",
+        help="the known-failure ledger: list, add, close, export and import marks",
+        description="The known-failure ledger of the history store: what the team knows about "
+        "failures. Marks change nothing on the service.",
+    )
+    actions = known.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    listing = actions.add_parser("list", help="the marks, as a table (or --format csv/json)")
+    listing.add_argument("--state", choices=STATES, default="all", help="only marks in this state")
+    listing.add_argument("--format", choices=("table", *FORMATS), default="table")
+    _common(listing)
+    listing.set_defaults(run=run_list)
+
+    add = actions.add_parser("add", help="mark a failure group, a scenario or an execution")
+    target = add.add_mutually_exclusive_group(required=True)
+    target.add_argument("--group", metavar="MESSAGE", help="a failure message (its group)")
+    target.add_argument("--scenario", type=_id, metavar="ID", help="a scenario of --plan")
+    target.add_argument("--execution", type=_id, metavar="ID", help="an execution (an outage)")
+    add.add_argument("--plan", type=_id, metavar="ID", help="the plan (a group: only this plan)")
+    add.add_argument(
+        "--environment",
+        metavar="NAME",
+        help='a scenario on this environment only, as the environments page names it ("SAFARI '
+        '17 / macOS")',
+    )
+    add.add_argument(
+        "--kind",
+        choices=tuple(KIND_WORDS),
+        help="known (the default for failures), accepted, outage (the default for an "
+        "execution) or not-an-outage",
+    )
+    add.add_argument("--ticket", metavar="URL", help="the ticket's http(s) link")
+    add.add_argument("--note", help="a note (at most 2,000 characters)")
+    add.add_argument("--owner", help="who looks after it")
+    add.add_argument("--expires", type=_day, metavar="YYYY-MM-DD", help="its last day")
+    _common(add, by=True)
+    add.set_defaults(run=run_add)
+
+    close = actions.add_parser("close", help="close a mark (it is kept, and stops applying)")
+    close.add_argument("mark_id", metavar="MARK", help="the mark's id (twelve hex digits)")
+    close.add_argument("--reason", help="why, for its log")
+    _common(close, by=True)
+    close.set_defaults(run=run_close)
+
+    export = actions.add_parser("export", help="every mark, as JSON (with logs) or CSV")
+    export.add_argument("--format", choices=FORMATS, help="default: by the file's name, else json")
+    export.add_argument(
+        "--output", "-o", type=Path, metavar="FILE", help="where to write (default: stdout)"
+    )
+    _common(export)
+    export.set_defaults(run=run_export)
+
+    imported = actions.add_parser(
+        "import", help="marks from a JSON export, or a CSV (an export, or new marks)"
+    )
+    imported.add_argument("file", type=Path, metavar="FILE", help="the file (- for stdin)")
+    imported.add_argument(
+        "--format", choices=FORMATS, help="default: by the file's name (.csv, .json)"
+    )
+    _common(imported, by=True)
+    imported.set_defaults(run=run_import)
+
+
+def _common(parser: argparse.ArgumentParser, *, by: bool = False) -> None:
+    parser.add_argument(
+        "--connection",
+        metavar="NAME",
+        help="the table [connections.NAME] of the secrets file (default: the dashboard's own)",
+    )
+    if by:
+        parser.add_argument(
+            "--by",
+            metavar="NAME",
+            help="who is recorded as making the change (default: your user name)",
+        )
+    add_connection_options(parser)
+
+
+def _id(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**63:
+        raise argparse.ArgumentTypeError(f"not an id: {text!r}")
+    return int(text)
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a day like 2026-12-31: {text!r}") from None
+
+
+# -- the ledger of one connection, once the service accepts its credential ------------------------
+
+
+@contextmanager
+def ledger(
+    args: argparse.Namespace, env: Mapping[str, str]
+) -> Iterator[tuple[Connection, HistoryStore]]:
+    """The connection and its store, once the service has accepted the connection's credential
+    for its company (`store.access`)."""
+    from dashboard.cli.connections import targets
+    from dashboard.data.store.access import ask_service
+
+    secrets = read_configuration(args.secrets, env)
+    names = [args.connection] if args.connection else []
+    with targets(secrets, env, names) as (target, *_):
+        connection = target.connection
+        access = ask_service(connection)
+        if not access.allowed:
+            raise CliError(_withheld(connection, access.reason), SERVICE)
+        with open_store(connection, secrets, env, wait=args.wait) as store:
+            yield connection, store
+
+
+def _withheld(connection: Connection, reason: str) -> str:
+    where = service_words(connection)
+    if reason == "unchecked":
+        return (
+            f"{where} could not be asked whether this credential may read company "
+            f"{connection.company_id}'s marks; try again when it answers."
+        )
+    return (
+        f"{where} did not accept this credential for company {connection.company_id} "
+        f"({reason}), so its marks are neither shown nor changed."
+    )
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    from dashboard.data.store.errors import StoreError
+    from dashboard.data.store.marks import MarkRefused
+
+    try:
+        yield
+    except MarkRefused as refused:
+        raise CliError(" ".join(refused.problems), USAGE) from None
+    except StoreError as error:
+        raise CliError(store_problem(error), STORE) from None
+
+
+def _by(args: argparse.Namespace) -> str:
+    if args.by is not None:
+        return str(args.by)
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        raise CliError("who is making this change? Give --by NAME.", USAGE) from None
+
+
+# -- list ------------------------------------------------------------------------------------------
+
+
+def run_list(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    from dashboard.analytics.marks import mark_states
+
+    with ledger(args, env) as (connection, store), _store_errors():
+        marks = store.marks(connection.company_id)
+        log = store.mark_log(connection.company_id)
+    states = mark_states(marks, datetime.now(UTC))
+    if args.state != "all":
+        keep = (states["state"] == args.state).to_numpy()
+        marks, states = marks[keep], states[keep]
+    if args.format == "table":
+        _print_table(marks, states["state"].tolist(), sys.stdout)
+        print(f"{len(marks):,} marks of company {connection.company_id}.", file=sys.stderr)
+    else:
+        _write(marks, log, args.format, sys.stdout)
+    return OK
+
+
+def _print_table(marks: pd.DataFrame, states: list[str], out: TextIO) -> None:
+    from dashboard.data.store.ledger import describe_target
+
+    rows = [("MARK", "STATE", "KIND", "TARGET", "TICKET", "OWNER", "EXPIRES", "BY")]
+    for record, state in zip(marks.to_dict("records"), states, strict=True):
+        record = {k: _plain(v) for k, v in record.items()}
+        rows.append(
+            (
+                record["mark_id"],
+                state,
+                record["kind"].replace("_", " "),
+                _one_line(describe_target(record), 60),
+                _one_line(record["ticket"] or "-", 50),
+                _one_line(record["owner"] or "-", 20),
+                record["expires_on"][:10] if record["expires_on"] else "-",
+                _one_line(record["created_by"], 20),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip(),
+            file=out,
+        )
+
+
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# -- add, close ------------------------------------------------------------------------------------
+
+
+def run_add(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    from dashboard.analytics.failure_groups import normalise_message
+    from dashboard.columns import marks as columns
+    from dashboard.data.store.marks import MarkDraft, MarkTarget, draft_problems
+
+    if args.scenario is not None and args.plan is None:
+        raise CliError("--scenario needs --plan: a scenario is marked in its plan.", USAGE)
+    if args.environment is not None and args.scenario is None:
+        raise CliError("--environment goes with --scenario and --plan.", USAGE)
+    if args.execution is not None and args.plan is not None:
+        raise CliError("--execution names the execution alone; leave out --plan.", USAGE)
+    if args.group is not None:
+        target = MarkTarget(
+            columns.FAILURE_GROUP, signature=normalise_message(args.group), plan_id=args.plan
+        )
+    elif args.scenario is not None:
+        kind = columns.SCENARIO if args.environment is None else columns.SCENARIO_ENVIRONMENT
+        target = MarkTarget(
+            kind, plan_id=args.plan, scenario_id=args.scenario, environment=args.environment
+        )
+    else:
+        target = MarkTarget(columns.EXECUTION, execution_id=args.execution)
+    default_kind = columns.OUTAGE if target.target == columns.EXECUTION else columns.KNOWN_ISSUE
+    draft = MarkDraft(
+        target=target,
+        kind=KIND_WORDS[args.kind] if args.kind else default_kind,
+        ticket=args.ticket,
+        note=args.note,
+        owner=args.owner,
+        expires_on=args.expires,
+    )
+    by = _by(args)
+    problems = draft_problems(draft, by=by, today=datetime.now(UTC).date())
+    if problems:
+        raise CliError(" ".join(problems), USAGE)
+    with ledger(args, env) as (connection, store), _store_errors():
+        problem = unknown_target(store, target)
+        if problem:
+            raise CliError(problem, USAGE)
+        mark_id = store.add_mark(connection.company_id, draft, by=by)
+    print(mark_id)
+    print(f"Marked: {mark_id} ({draft.kind.replace('_', ' ')}).", file=sys.stderr)
+    return OK
+
+
+def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
+    """Why the store does not know `target` (a script could name anything), or None."""
+    from dashboard.analytics.environment_names import environment_label
+    from dashboard.analytics.failure_groups import normalise_message
+    from dashboard.columns import marks as columns
+
+    stored = store.stored_target(target)
+    if target.target == columns.EXECUTION:
+        return None if stored.execution else f"Execution {target.execution_id} is not stored."
+    if target.plan_id is not None and not stored.plan:
+        return f"Plan {target.plan_id} is not stored: sync the store first, or check the id."
+    if target.target in (columns.SCENARIO, columns.SCENARIO_ENVIRONMENT) and not stored.scenario:
+        return f"Scenario {target.scenario_id} is not one of plan {target.plan_id}'s."
+    if target.target == columns.SCENARIO_ENVIRONMENT:
+        labels = {environment_label(*row) for row in stored.environments.itertuples(index=False)}
+        if target.environment not in labels:
+            listed = "; ".join(sorted(labels)) or "none stored"
+            return (
+                f"Scenario {target.scenario_id} of plan {target.plan_id} has not run on "
+                f'"{target.environment}" (it ran on: {listed}).'
+            )
+    if target.target == columns.FAILURE_GROUP:
+        signatures = {normalise_message(m) for m in stored.messages}
+        if target.signature not in signatures:
+            where = f" of plan {target.plan_id}" if target.plan_id is not None else ""
+            return f'No stored failure{where} reads like "{target.signature}".'
+    return None
+
+
+def run_close(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    by = _by(args)
+    with ledger(args, env) as (connection, store), _store_errors():
+        revision = store.close_mark(connection.company_id, args.mark_id, by=by, reason=args.reason)
+    print(f"Closed {args.mark_id} (revision {revision}): it is kept and no longer applies.")
+    return OK
+
+
+# -- export, import --------------------------------------------------------------------------------
+
+
+def _format(given: str | None, path: Path | None) -> str:
+    if given:
+        return given
+    suffix = path.suffix.lower().lstrip(".") if path is not None else ""
+    return suffix if suffix in FORMATS else "json"
+
+
+def run_export(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    chosen = _format(args.format, args.output)
+    with ledger(args, env) as (connection, store), _store_errors():
+        marks = store.marks(connection.company_id)
+        log = store.mark_log(connection.company_id)
+    if args.output is None or str(args.output) == "-":
+        _write(marks, log, chosen, sys.stdout)
+    else:
+        try:
+            with args.output.open("w", encoding="utf-8", newline="") as out:
+                _write(marks, log, chosen, out)
+        except OSError as error:
+            raise CliError(f"{args.output} cannot be written ({error.strerror}).", USAGE) from None
+        print(f"Exported {len(marks):,} marks to {args.output}.", file=sys.stderr)
+    return OK
+
+
+def _write(marks: pd.DataFrame, log: pd.DataFrame, chosen: str, out: TextIO) -> None:
+    records = [{k: _plain(v) for k, v in r.items()} for r in marks.to_dict("records")]
+    if chosen == "json":
+        entries: dict[str, list[dict[str, Any]]] = {}
+        for entry in log.to_dict("records"):
+            row = {k: _plain(entry[k]) for k in LOG_COLUMNS}
+            entries.setdefault(str(entry["mark_id"]), []).append(row)
+        document = {
+            "exported_at": datetime.now(UTC).isoformat(),
+            "marks": [{**r, "log": entries.get(r["mark_id"], [])} for r in records],
+        }
+        json.dump(document, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return
+    writer = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: _inert(record.get(k)) for k in EXPORT_COLUMNS})
+
+
+def _plain(value: Any) -> Any:
+    """A frame's value as JSON and CSV hold it: None, int, str; times in ISO 8601 UTC, an
+    expiry as its day."""
+    import pandas as pd
+
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    if isinstance(value, pd.Timestamp | datetime):
+        stamp = pd.Timestamp(value).tz_convert(UTC)
+        return stamp.isoformat()
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def _inert(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text (see the module); `_live` undoes it."""
+    if isinstance(value, str) and (
+        value.startswith("'") or value.lstrip().startswith(_FORMULA_STARTS)
+    ):
+        return "'" + value
+    return value
+
+
+def _live(value: str) -> str:
+    return value[1:] if value.startswith("'") else value
+
+
+def run_import(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+    chosen = _format(args.format, None if str(args.file) == "-" else args.file)
+    records, log = read_marks(args.file, chosen)
+    by = _by(args)
+    with ledger(args, env) as (connection, store), _store_errors():
+        for record in records:
+            if record.get("mark_id") is None:
+                problem = unknown_target(store, _target_of(record))
+                if problem:
+                    raise CliError(
+                        f"A new mark ({_short(record)}): {problem} Nothing was imported.", USAGE
+                    )
+        report = store.import_marks(connection.company_id, records, log, by=by)
+    print(
+        f"Imported {report.added:,} marks into company {connection.company_id}'s ledger"
+        + (f"; {report.skipped:,} were there already." if report.skipped else ".")
+    )
+    return OK
+
+
+def _short(record: Mapping[str, Any]) -> str:
+    from dashboard.data.store.ledger import describe_target
+
+    return _one_line(describe_target(record), 80)
+
+
+def _target_of(record: Mapping[str, Any]) -> MarkTarget:
+    from dashboard.data.store.marks import MarkTarget
+
+    def number(name: str) -> int | None:
+        value = record.get(name)
+        return None if value in (None, "") else int(value)
+
+    return MarkTarget(
+        target=str(record.get("target") or ""),
+        signature=record.get("signature"),
+        plan_id=number("plan_id"),
+        scenario_id=number("scenario_id"),
+        environment=record.get("environment"),
+        execution_id=number("execution_id"),
+    )
+
+
+def read_marks(path: Path, chosen: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The marks of an export (or a CSV of new marks) and their log entries, as the ledger's
+    import takes them; `CliError` (USAGE) naming what cannot be read."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise CliError(f"{path} cannot be read ({error.strerror}).", USAGE) from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} is not UTF-8 text.", USAGE) from None
+    try:
+        if chosen == "json":
+            return _from_json(text)
+        return _from_csv(text), []
+    except (ValueError, TypeError, KeyError, csv.Error) as error:
+        raise CliError(
+            f"{path} is not a marks file as `known export` writes one: {error}", USAGE
+        ) from None
+
+
+_NUMBERS = ("company_id", "plan_id", "scenario_id", "execution_id", "revision")
+
+
+def _typed(record: Mapping[str, Any], *, where: str) -> dict[str, Any]:
+    unknown = set(record) - set(EXPORT_COLUMNS) - {"log"}
+    if unknown:
+        raise ValueError(f"{where} has unknown columns {', '.join(sorted(map(str, unknown)))}")
+    out: dict[str, Any] = {}
+    for name in EXPORT_COLUMNS:
+        value = record.get(name)
+        if value is None or value == "":
+            out[name] = None
+        elif name in _NUMBERS:
+            if isinstance(value, bool) or not str(value).isdigit():
+                raise ValueError(f"{where}: {name} {str(value)[:30]!r} is not a number")
+            out[name] = int(value)
+        elif not isinstance(value, str):
+            raise ValueError(f"{where}: {name} is not text")
+        else:
+            out[name] = value
+    return out
+
+
+def _from_csv(text: str) -> list[dict[str, Any]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if reader.fieldnames is None or "target" not in reader.fieldnames:
+        raise ValueError("its header names no target column")
+    records = []
+    for number, row in enumerate(reader, start=2):
+        if None in row:
+            raise ValueError(f"line {number} has more cells than the header")
+        cells = {k: _live(v) if isinstance(v, str) else v for k, v in row.items()}
+        records.append(_typed(cells, where=f"line {number}"))
+    return records
+
+
+def _from_json(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    document = json.loads(text)
+    listed = document.get("marks") if isinstance(document, dict) else document
+    if not isinstance(listed, list):
+        raise ValueError('it holds no "marks" list')
+    records, log = [], []
+    for number, item in enumerate(listed, start=1):
+        if not isinstance(item, dict):
+            raise ValueError(f"mark {number} is not an object")
+        record = _typed(item, where=f"mark {number}")
+        entries = item.get("log") or []
+        if not isinstance(entries, list):
+            raise ValueError(f"mark {number}'s log is not a list")
+        if entries and record["mark_id"] is None:
+            raise ValueError(f"mark {number} has a log but no mark_id")
+        for entry in entries:
+            if not isinstance(entry, dict) or set(entry) != set(LOG_COLUMNS):
+                raise ValueError(f"mark {number}'s log entries need {', '.join(LOG_COLUMNS)}")
+            if not isinstance(entry["revision"], int) or not all(
+                isinstance(entry[k], str) for k in LOG_COLUMNS if k != "revision"
+            ):
+                raise ValueError(f"mark {number}'s log entry is not of the right kinds")
+            log.append({**entry, "mark_id": record["mark_id"], "at": _instant(entry["at"])})
+        records.append(record)
+    return records, log
+
+
+def _instant(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise ValueError(f"the time {text!r} has no zone")
+    return moment.astimezone(UTC)

@@ -1,0 +1,529 @@
+"""What the team knows, in words and tables: kinds, targets, tickets, the standup's one line per
+mark, outages, marks expiring soon, "looks fixed", the Known failures page's table and a mark's
+change log, and the captions that say which figures leave known failures or outages out.
+
+Notes, owners and tickets are the team's text: shown as text (a table cell, `st.text`), never as
+Markdown or HTML, and exported through the CSV helpers that keep formulas inert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from urllib.parse import urlsplit
+
+import pandas as pd
+
+from dashboard.analytics.marks import (
+    CLOSED,
+    EXPIRED,
+    EXPIRING,
+    LOOKS_FIXED_RUNS,
+    OPEN,
+    KnownSplit,
+)
+from dashboard.analytics.outages import CONFIRMED, OUTAGE_MIN_RESULTS, OUTAGE_SHARE
+from dashboard.columns import marks as columns
+from dashboard.columns.cells import EN_DASH
+from dashboard.data.store.marks import MarkTarget
+from dashboard.present.formatting import percent, plural, visible_text, weekday_time
+
+
+class MarkFilter(StrEnum):
+    """Which marks the Known failures page lists (its `marks` parameter)."""
+
+    OPEN = "open"
+    EXPIRING = "expiring"
+    EXPIRED = "expired"
+    LOOKS_FIXED = "fixed"
+    CLOSED = "closed"
+    ALL = "all"
+
+    @property
+    def label(self) -> str:
+        return _FILTER_LABELS[self]
+
+
+_FILTER_LABELS = {
+    MarkFilter.OPEN: "Open",
+    MarkFilter.EXPIRING: "Expiring",
+    MarkFilter.EXPIRED: "Expired",
+    MarkFilter.LOOKS_FIXED: "Looks fixed",
+    MarkFilter.CLOSED: "Closed",
+    MarkFilter.ALL: "All",
+}
+
+KIND_LABELS: dict[str, str] = {
+    columns.KNOWN_ISSUE: "Known issue",
+    columns.ACCEPTED: "Accepted",
+    columns.OUTAGE: "Outage",
+    columns.NOT_AN_OUTAGE: "Not an outage",
+}
+STATE_LABELS: dict[str, str] = {
+    OPEN: "Open",
+    EXPIRING: "Expires soon",
+    EXPIRED: "Expired",
+    CLOSED: "Closed",
+}
+DASH = "\u2014"
+
+
+def kind_label(kind: object) -> str:
+    return KIND_LABELS.get(str(kind), str(kind))
+
+
+def ticket_label(ticket: object) -> str:
+    """A ticket link as people name it: its last path part ("SHOP-123"), else its host; "" for
+    none."""
+    if not isinstance(ticket, str) or not ticket:
+        return ""
+    parts = urlsplit(ticket)
+    last = [p for p in parts.path.split("/") if p]
+    return visible_text(last[-1] if last else (parts.hostname or ticket), one_line=True)
+
+
+def _plan(plan_id: object, plan_names: Mapping[int, str]) -> str:
+    if plan_id is None or pd.isna(plan_id):
+        return ""
+    return visible_text(plan_names.get(int(plan_id), f"Plan {int(plan_id)}"), one_line=True)  # type: ignore[call-overload]
+
+
+def signature_label(signature: object) -> str:
+    return (
+        visible_text(signature, one_line=True)
+        if isinstance(signature, str) and signature
+        else "(no message)"
+    )
+
+
+def target_text(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+    """A mark's target in words: 'failures "Timeout after {n} ms" in Checkout', "scenario 31 of
+    Checkout on SAFARI 17 / macOS", "execution 1005 of Checkout"."""
+    target = mark.get("target")
+    plan = _plan(mark.get("plan_id"), plan_names)
+    if target == columns.FAILURE_GROUP:
+        where = f" in {plan}" if plan else " in every plan"
+        return f'failures "{signature_label(mark.get("signature"))}"{where}'
+    if target == columns.EXECUTION:
+        return f"execution {mark.get('execution_id')}" + (f" of {plan}" if plan else "")
+    scenario = f"scenario {mark.get('scenario_id')} of {plan}"
+    if target == columns.SCENARIO_ENVIRONMENT:
+        return f"{scenario} on {visible_text(mark.get('environment'), one_line=True)}"
+    return scenario
+
+
+def known_line(item: Mapping[str, object]) -> str:
+    """One mark on the standup: "Login suite: 3 scenarios known — SHOP-123"."""
+    plans = ", ".join(visible_text(p, one_line=True) for p in item["plans"])  # type: ignore[attr-defined]
+    count = int(item["scenarios"])  # type: ignore[call-overload]
+    word = "known" if item["kind"] != columns.ACCEPTED else "accepted"
+    ticket = ticket_label(item.get("ticket"))
+    text = f"{plans}: {plural(count, 'scenario')} {word}"
+    return text + (f" {DASH} {ticket}" if ticket else " (no ticket)")
+
+
+def outage_line(row: Mapping[str, object], plan_names: Mapping[int, str], tz: str) -> str:
+    """One outage: "Checkout, execution 1005 (Tue 24 Nov 02:00): likely outage, 38 of 40 results
+    failed, most with "UnreachableBrowser {…}"."""
+    plan = _plan(row.get("plan_id"), plan_names) or visible_text(
+        row.get("plan") or "", one_line=True
+    )
+    when = weekday_time(row.get("start"), tz)
+    state = "outage" if row.get("state") == CONFIRMED else "likely outage"
+    text = (
+        f"{plan or 'No plan'}, execution {row.get('execution_id')} ({when}): {state}, "
+        f"{int(row['failed'])} of {int(row['verdicts'])} results failed"  # type: ignore[call-overload]
+    )
+    signature = row.get("signature")
+    if isinstance(signature, str):
+        text += f', most with "{signature_label(signature)}"'
+    ticket = ticket_label(row.get("ticket"))
+    return text + (f" {DASH} {ticket}" if ticket else "")
+
+
+def expiring_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+    """A mark expiring soon: "SHOP-123 (scenario 31 of Checkout) expires in 2 days, after Thu
+    26 Nov"."""
+    days = int(mark["days_left"])  # type: ignore[call-overload]
+    when = "today" if days == 0 else ("tomorrow" if days == 1 else f"in {days} days")
+    name = ticket_label(mark.get("ticket")) or kind_label(mark.get("kind"))
+    last = pd.Timestamp(mark["expires_on"])
+    return (
+        f"{name} ({target_text(mark, plan_names)}) stops applying {when}: its last day is "
+        f"{last:%a} {last.day} {last:%b}"
+    )
+
+
+def evidence_text(evidence: Mapping[str, object], tz: str) -> str:
+    """A mark's target lately: "0 failures in the last 10 runs since 24 Nov", "failed in 3 of
+    the last 10 runs, latest Tue 24 Nov 02:00", "no runs in the window"."""
+    runs = int(evidence.get("runs") or 0)  # type: ignore[call-overload]
+    failures = int(evidence.get("failures") or 0)  # type: ignore[call-overload]
+    if runs == 0:
+        return "no runs in the executions analysed"
+    since = pd.Timestamp(evidence["since"]).tz_convert(tz)
+    if failures == 0:
+        return f"0 failures in the last {plural(runs, 'run')} since {since.day} {since:%b}"
+    latest = evidence.get("last_failed")
+    tail = (
+        f", latest {weekday_time(latest, tz)}" if latest is not None and not pd.isna(latest) else ""
+    )
+    return f"failed in {failures} of the last {plural(runs, 'run')}{tail}"
+
+
+# -- captions --------------------------------------------------------------------------------------
+
+KNOWN_RULE = (
+    "Known failures are those an open, unexpired mark covers (Known failures page); "
+    '"without known failures" leaves them out of a pass rate\'s verdicts.'
+)
+
+
+KNOWN_RUNS_CAPTION = (
+    "Unresolved and Known split each row's failed runs: known when an open, unexpired mark "
+    "covers every failure of the run (Known failures page); Mark names its ticket. The score "
+    "counts every run either way."
+)
+
+
+def known_caption(known: int, failed: int, *, counted_from: str | None = None) -> str:
+    """ "3 of the 12 failures are known (marked), 9 unresolved. ..." and where they were counted."""
+    text = (
+        f"{known:,} of the {plural(failed, 'failure')} are known (marked), "
+        f"{failed - known:,} unresolved. " + KNOWN_RULE
+    )
+    return text + (f" Counted in {counted_from}." if counted_from else "")
+
+
+def split_caption(split: KnownSplit) -> str:
+    """ "Failures in the finished executions: 18 unresolved, 27 known. Pass rate without known
+    failures 93.1 % (with them 88.0 %)." and the rule."""
+    return (
+        f"Failures in the finished executions: {split.failed - split.known:,} unresolved, "
+        f"{split.known:,} known. Pass rate without known failures "
+        f"{percent(split.pass_rate_without_known)} (with them {percent(split.pass_rate)}). "
+        + KNOWN_RULE
+    )
+
+
+OUTAGES_HELP = (
+    f"An execution where at least {OUTAGE_SHARE:.0%} of its results failed (with at least "
+    f"{OUTAGE_MIN_RESULTS} results) is a likely outage: most likely the grid or the service was "
+    "down, not the tests. It is left out of pass rates, flaky scores and environment figures "
+    "unless this is on."
+)
+
+
+def outages_caption(left_out: int, *, included: bool) -> str | None:
+    """What the outage rule did to the figures of a page, or None when there were none."""
+    if not left_out:
+        return None
+    rule = (
+        f"an execution where at least {OUTAGE_SHARE:.0%} of its {OUTAGE_MIN_RESULTS} or more "
+        "results failed, or one a viewer confirmed"
+    )
+    if included:
+        return f"{plural(left_out, 'outage')} ({rule}) counted in these figures."
+    return (
+        f"{plural(left_out, 'likely outage')} ({rule}) left out of these figures and pass rates: "
+        '"Include outages" counts them.'
+    )
+
+
+# -- the Known failures page ---------------------------------------------------------------------
+
+
+def marks_display(
+    marks: pd.DataFrame,
+    states: pd.DataFrame,
+    evidence: pd.DataFrame,
+    plan_names: Mapping[int, str],
+    tz: str,
+) -> pd.DataFrame:
+    """One row per mark: what the page's table and its CSV hold."""
+    state = states.set_index("mark_id")["state"]
+    proof = evidence.set_index("mark_id")
+    rows = []
+    for mark in marks.to_dict("records"):
+        mark_id = mark["mark_id"]
+        found = proof.loc[mark_id].to_dict() if mark_id in proof.index else None
+        looks_fixed = bool(found and found["looks_fixed"])
+        rows.append(
+            {
+                "Mark": mark_id,
+                "State": STATE_LABELS[str(state[mark_id])]
+                + (" (looks fixed)" if looks_fixed else ""),
+                "Kind": kind_label(mark["kind"]),
+                "Target": target_text(mark, plan_names),
+                "Ticket": mark["ticket"] if isinstance(mark["ticket"], str) else None,
+                "Evidence": evidence_text(found, tz) if found else EN_DASH,
+                "Owner": visible_text(mark["owner"]) if isinstance(mark["owner"], str) else "",
+                "Last day": _day(mark["expires_on"]),
+                "Note": visible_text(mark["note"]) if isinstance(mark["note"], str) else "",
+                "By": visible_text(mark["created_by"], one_line=True),
+                "Made": mark["created_at"],
+                "Closed by": visible_text(mark["closed_by"], one_line=True)
+                if isinstance(mark["closed_by"], str)
+                else "",
+                "Closed": mark["closed_at"],
+            }
+        )
+    columns_ = [
+        "Mark", "State", "Kind", "Target", "Ticket", "Evidence", "Owner", "Last day", "Note",
+        "By", "Made", "Closed by", "Closed",
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=columns_)
+    for name in ("Made", "Closed"):
+        frame[name] = pd.to_datetime(frame[name], utc=True)
+    return frame
+
+
+def _day(value: object) -> str:
+    if value is None or pd.isna(value):
+        return ""
+    stamp = pd.Timestamp(value)
+    return f"{stamp:%Y-%m-%d}"
+
+
+def log_display(log: pd.DataFrame) -> pd.DataFrame:
+    """A mark's change log, oldest first, as text."""
+    return pd.DataFrame(
+        {
+            "#": log["revision"].astype("int64"),
+            "When": log["at"],
+            "Who": [visible_text(a, one_line=True) for a in log["actor"]],
+            "What": [visible_text(w) for w in log["what"]],
+        }
+    ).reset_index(drop=True)
+
+
+def filter_rows(states: pd.DataFrame, evidence: pd.DataFrame, chosen: MarkFilter) -> pd.Series:
+    """Which marks (by position) the page's filter keeps."""
+    if chosen is MarkFilter.ALL:
+        return pd.Series(True, index=states.index)
+    if chosen is MarkFilter.LOOKS_FIXED:
+        fixed = set(evidence.loc[evidence["looks_fixed"], "mark_id"])
+        return states["mark_id"].isin(fixed)
+    wanted = {
+        MarkFilter.OPEN: (OPEN, EXPIRING),
+        MarkFilter.EXPIRING: (EXPIRING,),
+        MarkFilter.EXPIRED: (EXPIRED,),
+        MarkFilter.CLOSED: (CLOSED,),
+    }[chosen]
+    return states["state"].isin(wanted)
+
+
+def looks_fixed_reason(evidence: Mapping[str, object], tz: str) -> str:
+    """What a mark closed as looks fixed says in its log."""
+    return "looks fixed: " + evidence_text(evidence, tz)
+
+
+def filter_words(chosen: MarkFilter, shown: int, total: int) -> str:
+    what = {
+        MarkFilter.OPEN: "open (expiring ones included)",
+        MarkFilter.EXPIRING: "expiring within 3 days",
+        MarkFilter.EXPIRED: "expired (they no longer apply)",
+        MarkFilter.LOOKS_FIXED: (
+            f"open whose target has not failed in its last {LOOKS_FIXED_RUNS} runs"
+        ),
+        MarkFilter.CLOSED: "closed (kept, no longer applying)",
+        MarkFilter.ALL: "of every state",
+    }[chosen]
+    return f"{shown:,} of the company's {plural(total, 'mark')}: {what}."
+
+
+NOTHING_CHANGES = (
+    "A mark is the team's note about a failure: it changes which figures count the failure as "
+    "unresolved, and nothing on the service (no test, result or execution is touched)."
+)
+
+
+def today_utc(now: object) -> date:
+    return pd.Timestamp(now).tz_convert("UTC").date()
+
+
+LinkFor = Callable[[str, int], "str | None"]
+
+
+# -- what the marking form offers ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One target the marking form offers: how it reads, and what it is."""
+
+    label: str
+    target: MarkTarget
+
+
+def _cap(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def group_choices(
+    signatures: Iterable[object], *, plan_id: int | None, plan_names: Mapping[int, str]
+) -> list[Choice]:
+    """A failure group in the page's plan (when it shows one) and in every plan."""
+    out = []
+    for signature in signatures:
+        text = signature if isinstance(signature, str) else ""
+        label = _cap(signature_label(text), 70)
+        if plan_id is not None:
+            plan = _plan(plan_id, plan_names)
+            out.append(
+                Choice(
+                    f'Failures "{label}" in {plan}',
+                    MarkTarget(columns.FAILURE_GROUP, signature=text, plan_id=plan_id),
+                )
+            )
+        out.append(
+            Choice(
+                f'Failures "{label}" in every plan',
+                MarkTarget(columns.FAILURE_GROUP, signature=text),
+            )
+        )
+    return out
+
+
+def scenario_choices(
+    cells: Iterable[tuple[int, int, str | None]], plan_names: Mapping[int, str]
+) -> list[Choice]:
+    """For each (plan, scenario, environment) a page shows: the scenario on that environment
+    and the scenario anywhere (each once)."""
+    out: dict[tuple[object, ...], Choice] = {}
+    for plan_id, scenario_id, environment in cells:
+        plan = _plan(plan_id, plan_names)
+        if environment:
+            shown = visible_text(environment, one_line=True)
+            out.setdefault(
+                (plan_id, scenario_id, environment),
+                Choice(
+                    f"Scenario {scenario_id} of {plan} on {shown}",
+                    MarkTarget(
+                        columns.SCENARIO_ENVIRONMENT,
+                        plan_id=int(plan_id),
+                        scenario_id=int(scenario_id),
+                        environment=str(environment),
+                    ),
+                ),
+            )
+        out.setdefault(
+            (plan_id, scenario_id),
+            Choice(
+                f"Scenario {scenario_id} of {plan}",
+                MarkTarget(columns.SCENARIO, plan_id=int(plan_id), scenario_id=int(scenario_id)),
+            ),
+        )
+    return list(out.values())
+
+
+def failure_choices(
+    failed: pd.DataFrame,
+    plan_names: Mapping[int, str],
+    *,
+    signatures: Iterable[object] = (),
+    plan_id: int | None = None,
+) -> list[Choice]:
+    """What a page's "Mark as known…" offers for its failed cells (`failed`: plan_id,
+    scenario_id, environment): each scenario on its environment and anywhere, then the failure
+    groups of `signatures` (in `plan_id`'s plan and in every plan)."""
+    cells = (
+        (int(p), int(s), None if pd.isna(e) else str(e))
+        for p, s, e in zip(
+            failed["plan_id"], failed["scenario_id"], failed["environment"], strict=True
+        )
+        if not pd.isna(p) and not pd.isna(s)
+    )
+    return scenario_choices(cells, plan_names) + group_choices(
+        dict.fromkeys(signatures), plan_id=plan_id, plan_names=plan_names
+    )
+
+
+def execution_choices(
+    outages: pd.DataFrame, plan_names: Mapping[int, str], tz: str
+) -> list[Choice]:
+    """Each outage's execution, to confirm or dismiss."""
+    return [
+        Choice(
+            _cap(outage_line(row, plan_names, tz), 110),
+            MarkTarget(columns.EXECUTION, execution_id=int(row["execution_id"])),
+        )
+        for row in outages.to_dict("records")
+    ]
+
+
+OUTAGE_KINDS: tuple[str, ...] = (columns.OUTAGE, columns.NOT_AN_OUTAGE)
+"""What the outage form offers: confirm it, or dismiss it."""
+
+
+def evidence_caption(window: int) -> str:
+    return (
+        f"Evidence: each mark's target in each plan's last {window} finished executions. A mark "
+        f"whose target ran {LOOKS_FIXED_RUNS} times in a row without failing looks fixed and "
+        "can be closed in one click; closing keeps the mark and its log."
+    )
+
+
+def mark_heading(mark: Mapping[str, object], state: str, plan_names: Mapping[int, str]) -> str:
+    """A mark's one-line heading: "SHOP-123 · Known issue · scenario 31 of Checkout (Open)"."""
+    ticket = ticket_label(mark.get("ticket"))
+    parts = [p for p in (ticket, kind_label(mark.get("kind")), target_text(mark, plan_names)) if p]
+    return " \u00b7 ".join(parts) + f" ({STATE_LABELS.get(state, state)})"
+
+
+def mark_lines(
+    mark: Mapping[str, object], evidence: Mapping[str, object] | None, tz: str
+) -> list[str]:
+    """A mark's details, one plain line each: note, owner, ticket, evidence, who and when."""
+    lines = [f"Mark {mark.get('mark_id')}"]
+    note = mark.get("note")
+    if isinstance(note, str) and note:
+        lines.append(f"Note: {visible_text(note)}")
+    owner = mark.get("owner")
+    if isinstance(owner, str) and owner:
+        lines.append(f"Owner: {visible_text(owner, one_line=True)}")
+    ticket = mark.get("ticket")
+    if isinstance(ticket, str) and ticket:
+        lines.append(f"Ticket: {visible_text(ticket, one_line=True)}")
+    last = _day(mark.get("expires_on"))
+    lines.append(f"Last day it applies: {last}" if last else "No expiry")
+    if evidence is not None:
+        lines.append("Lately: " + evidence_text(evidence, tz))
+    made = weekday_time(mark.get("created_at"), tz)
+    lines.append(f"Made by {visible_text(mark.get('created_by'), one_line=True)}, {made}")
+    closed = mark.get("closed_at")
+    if closed is not None and not pd.isna(closed):
+        who = visible_text(mark.get("closed_by"), one_line=True)
+        lines.append(f"Closed by {who}, {weekday_time(closed, tz)}")
+    return lines
+
+
+def more_marks_caption(total: int, listed: int) -> str:
+    return (
+        f"The first {listed} of these {total:,} marks are listed with their log; the table and "
+        "its CSV hold every one."
+    )
+
+
+def pending_outages_caption(count: int) -> str:
+    if not count:
+        return (
+            "No likely outage in the last 90 days that is not confirmed or dismissed. "
+            + OUTAGES_HELP
+        )
+    return (
+        f"{plural(count, 'likely outage')} to look at: confirm one (an outage mark) or dismiss "
+        "it (it then counts like any other execution). " + OUTAGES_HELP
+    )
+
+
+def state_by_mark(states: pd.DataFrame) -> pd.Series:
+    """Each mark's state (`marks.mark_states`), by mark id."""
+    return states.set_index("mark_id")["state"]
+
+
+def pending_outages(outages: pd.DataFrame) -> pd.DataFrame:
+    """The likely outages no mark has confirmed yet: what the page offers to confirm or dismiss."""
+    return outages[outages["state"] != "confirmed"]

@@ -1,0 +1,93 @@
+"""What a page needs of the team's knowledge: the company's marks (those that apply now), the
+outages among the executions it shows, the "Include outages" control, and what they did to its
+figures, said in a caption.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import pandas as pd
+
+from api_client import ApiError
+from dashboard.analytics.marks import applying
+from dashboard.analytics.marks import known_per_execution as known_counts
+from dashboard.analytics.outages import OUTAGE_COLUMNS, outages
+from dashboard.columns.shapes import empty
+from dashboard.data import cache, cache_history
+from dashboard.data.cache_history import Ledger
+from dashboard.data.connection import Connection
+from dashboard.present import known as words
+from dashboard.state.params import OUTAGES, ViewState
+from dashboard.ui import notices, url_filters
+
+
+@dataclass(frozen=True, eq=False)
+class Triage:
+    """ledger: the company's marks as read; marks: those that apply now; outages: the outages
+    among the executions given (`analytics.outages`); include: whether figures count them."""
+
+    ledger: Ledger
+    marks: pd.DataFrame
+    outages: pd.DataFrame
+    include: bool
+
+    @property
+    def left_out(self) -> frozenset[int]:
+        """The executions the page's figures leave out (none when outages are included)."""
+        if self.include:
+            return frozenset()
+        return frozenset(int(e) for e in self.outages["execution_id"])
+
+    def without_outages(self, executions: pd.DataFrame) -> pd.DataFrame:
+        """`executions` less those the figures leave out."""
+        if not self.left_out:
+            return executions
+        return executions[~executions["execution_id"].isin(self.left_out)]
+
+
+def triage_of(
+    connection: Connection,
+    executions: pd.DataFrame | None,
+    *,
+    now: datetime,
+    state: ViewState,
+    results: pd.DataFrame | None = None,
+) -> Triage:
+    """The company's marks and the outages among `executions` (none when None)."""
+    ledger = cache_history.ledger(connection)
+    marks = applying(ledger.marks, now)
+    found = outages(executions, marks, results) if executions is not None else empty(OUTAGE_COLUMNS)
+    return Triage(ledger, marks, found, state.include_outages)
+
+
+def outages_toggle(widgets: url_filters.UrlFilters) -> None:
+    """The "Include outages" control, bound to the URL."""
+    widgets.toggle("Include outages", OUTAGES, help=words.OUTAGES_HELP)
+
+
+def outages_caption(triage: Triage) -> None:
+    """What the outage rule did to the page's figures (nothing when there were none)."""
+    notices.caption(words.outages_caption(len(triage.outages), included=triage.include))
+
+
+def known_per_execution(
+    connection: Connection, executions: pd.DataFrame, marks: pd.DataFrame
+) -> pd.Series:
+    """Known failed results per execution (`marks.known_per_execution`) among `executions`: the
+    results of those that finished and failed something are read (from the history store where
+    it has them) only when a mark applies; none when they cannot be read (said once)."""
+    if marks.empty:
+        return pd.Series(dtype="int64")
+    failed = executions[
+        executions["finished"].fillna(False).astype(bool) & (executions["failed"].fillna(0) > 0)
+    ]
+    if failed.empty:
+        return pd.Series(dtype="int64")
+    try:
+        read = cache.history_results(connection, failed["execution_id"], executions)
+    except ApiError as error:
+        notices.show_error(error, part="the results that tell known failures apart")
+        return pd.Series(dtype="int64")
+    return known_counts(read.results, marks)

@@ -1,0 +1,245 @@
+"""The quality gate: its exit codes on hand-built histories served over loopback, its waiting on
+a clock the test drives (no sleeping), known failures that do not fail it, and a run against the
+sandbox as a real process."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+
+from dashboard.cli import build_parser, gate
+from dashboard.cli.common import CliError
+from dashboard.data.connection import resolve
+from dashboard.data.store import open_for
+from dashboard.data.store.marks import MarkDraft, MarkTarget
+from sandbox import RunningSandbox
+from tests.cli.conftest import Cli
+from tests.cli.plan_service import PLAN_ID, PlanService
+from tests.store.conftest import lead_of
+
+
+class DrivenClock:
+    """A clock that moves only when the gate sleeps; `on_sleep` runs at each of its sleeps."""
+
+    def __init__(self, on_sleep: Callable[[int], None] = lambda n: None) -> None:
+        self.seconds = 0.0
+        self.sleeps = 0
+        self.on_sleep = on_sleep
+
+    def monotonic(self) -> float:
+        return self.seconds
+
+    def sleep(self, seconds: float) -> None:
+        self.seconds += seconds
+        self.sleeps += 1
+        self.on_sleep(self.sleeps)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+def run_gate(
+    args: list[str],
+    env: dict[str, str],
+    clock: DrivenClock | None = None,
+    capsys: pytest.CaptureFixture[str] | None = None,
+) -> tuple[int, str]:
+    """The gate's exit code (as `python -m dashboard` maps a `CliError`) and what it printed."""
+    # The default secrets file, relative to the working folder: the repository has none.
+    parsed: argparse.Namespace = build_parser().parse_args(["gate", *args])
+    try:
+        code = gate.run(parsed, env, clock or DrivenClock())
+    except CliError as error:
+        print(f"error: {error}")
+        code = error.code
+    out = capsys.readouterr().out if capsys is not None else ""
+    return code, out
+
+
+GREEN = ("SUCCESS", "SUCCESS", "SUCCESS", "SUCCESS")
+ONE_FAILED = ("SUCCESS", "FAILURE", "SUCCESS", "SUCCESS")
+
+
+def test_a_green_execution_passes_and_a_failure_fails_with_its_scenario_and_links(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    service.add(*ONE_FAILED)
+    green = service.add(*GREEN)
+    code, out = run_gate(
+        ["--plan", str(PLAN_ID), "--dashboard-url", "https://qa.example.com/"], env, None, capsys
+    )
+    assert code == gate.PASS, out
+    assert out.startswith(f"PASS: plan {PLAN_ID} (Checkout), execution {green}: 0 unresolved")
+    assert "pass rate 100.00%" in out
+    assert f"https://qa.example.com/results?plan={PLAN_ID}&execution={green}&started=" in out
+
+    red = service.add(*ONE_FAILED)
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.FAIL, out
+    assert out.startswith(f"FAIL: plan {PLAN_ID} (Checkout), execution {red}: 1 unresolved")
+    assert "1 unresolved failure (at most 0 allowed)" in out
+    assert "- scenario 52 on CHROME 134 / Windows 10: FAILURE: AssertionError" in out
+    assert f"scenario?plan={PLAN_ID}&scenario=52" in out
+
+    # The older green one, by id, still passes; one of another plan is refused (exit 2).
+    assert run_gate(["--plan", str(PLAN_ID), "--execution", str(green)], env)[0] == gate.PASS
+    code, out = run_gate(["--plan", str(PLAN_ID), "--execution", "999"], env, None, capsys)
+    assert code == 2
+    assert "execution 999 is not an execution of plan 5" in out
+
+
+def test_a_known_failure_does_not_fail_the_gate_but_the_thresholds_count_the_rest(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    service.add("SUCCESS", "FAILURE", "FAILURE", "SUCCESS")
+    assert run_gate(["--plan", str(PLAN_ID)], env, None, capsys)[0] == gate.FAIL  # 2 unresolved
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=env) as store:
+        store.add_mark(
+            1,
+            MarkDraft(MarkTarget("scenario", plan_id=PLAN_ID, scenario_id=52), "known_issue"),
+            by="ann",
+        )
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.FAIL
+    assert "1 unresolved failure, 1 known" in out
+    assert "scenario 53" in out
+    assert "scenario 52" not in out
+
+    # One unresolved allowed: the pass rate without the known failure is 2 of 3.
+    code, out = run_gate(["--plan", str(PLAN_ID), "--max-unresolved", "1"], env, None, capsys)
+    assert code == gate.PASS, out
+    assert "pass rate 66.67% without known failures (2 of 3 verdicts)" in out
+    code, out = run_gate(
+        ["--plan", str(PLAN_ID), "--max-unresolved", "1", "--min-pass-rate", "70"],
+        env,
+        None,
+        capsys,
+    )
+    assert code == gate.FAIL
+    assert "pass rate 66.67% without known failures (at least 70.00% needed)" in out
+
+
+def test_the_gate_waits_for_the_execution_to_finish_on_its_clock(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    running = service.add(*GREEN, running=True)
+
+    def finish_at_third_sleep(sleeps: int) -> None:
+        if sleeps == 3:
+            service.finish(running, *ONE_FAILED)
+
+    clock = DrivenClock(finish_at_third_sleep)
+    code, out = run_gate(
+        ["--plan", str(PLAN_ID), "--wait", "30m", "--poll", "20s"], env, clock, capsys
+    )
+    assert code == gate.FAIL, out  # judged once finished, on its final results
+    assert clock.sleeps == 3
+    assert clock.seconds == 60
+    assert f"execution {running}: 1 unresolved" in out
+
+
+def test_an_execution_still_running_after_the_wait_is_no_verdict_exit_3(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    running = service.add(*GREEN, running=True)
+    clock = DrivenClock()
+    code, out = run_gate(
+        ["--plan", str(PLAN_ID), "--wait", "60s", "--poll", "15s"], env, clock, capsys
+    )
+    assert code == 3
+    assert clock.seconds == 60
+    assert clock.sleeps == 4
+    assert f"execution {running} of plan {PLAN_ID} is still running after 60 s" in out
+    # --wait 0 judges only a finished one: no sleeping at all.
+    clock = DrivenClock()
+    assert run_gate(["--plan", str(PLAN_ID), "--wait", "0"], env, clock)[0] == 3
+    assert clock.sleeps == 0
+
+
+def test_a_service_that_refuses_is_exit_3_and_a_store_that_cannot_be_opened_exit_4(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.loopback_service import serve_json
+
+    with serve_json(lambda path: (401, {"error": "UNAUTHORIZED"}), name="refusing") as url:
+        code, out = run_gate(
+            ["--plan", str(PLAN_ID)], {**env, "QA_DASHBOARD_BASE_URL": url}, None, capsys
+        )
+    assert code == 3
+    assert "refused the token (401)" in out
+    assert "plan-service-token" not in out
+
+    service.add(*GREEN)
+    unreachable = "postgresql://gate:secret-pw@127.0.0.1:9/qa?connect_timeout=2"
+    code, out = run_gate(
+        ["--plan", str(PLAN_ID)], {**env, "QA_DASHBOARD_STORE_URL": unreachable}, None, capsys
+    )
+    assert code == 4, out
+    assert "secret-pw" not in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--plan", "x"],
+        ["--plan", "5", "--min-pass-rate", "101"],
+        ["--plan", "5", "--wait", "soon"],
+        ["--plan", "5", "--max-unresolved", "-1"],
+        ["--plan", "5", "--execution", "first"],
+    ],
+)
+def test_bad_arguments_are_exit_2(cli: Cli, args: list[str]) -> None:
+    done = cli("gate", *args)
+    assert done.returncode == 2
+    assert "usage:" in done.stderr
+
+
+def test_the_gate_against_the_sandbox_says_what_its_latest_execution_says(
+    cli: Cli, live_sandbox: RunningSandbox
+) -> None:
+    """A real process against the sandbox: the verdict agrees with the execution's own counts
+    (no marks: any failure fails it)."""
+    from pydantic import SecretStr
+
+    from api_client import ApiClient, ExecutionQuery
+    from dashboard.data.frames import summary_columns
+
+    lead = lead_of(live_sandbox)
+    with ApiClient(
+        base_url=live_sandbox.base_url, token=SecretStr(lead.token), company_id=1
+    ) as client:
+        plans = client.plans()
+        finished = None
+        for plan in plans[:10]:
+            page = client.executions(1, 1, query=ExecutionQuery(plan_id=plan.id))
+            newest = page.item_list[0] if page.item_list else None
+            if (
+                newest is not None
+                and summary_columns(newest.end_date, newest.result_summary)["finished"]
+            ):
+                finished = (plan.id, page.item_list[0])
+                break
+    assert finished is not None
+    plan_id, latest = finished
+    summary = latest.result_summary
+    failed = summary.get("FAILURE", 0) + summary.get("ERROR", 0)
+    done = cli(
+        "gate",
+        "--plan",
+        str(plan_id),
+        "--wait",
+        "0",
+        env={
+            "QA_DASHBOARD_BASE_URL": live_sandbox.base_url,
+            "QA_DASHBOARD_TOKEN": lead.token,
+            "QA_DASHBOARD_COMPANY_ID": "1",
+        },
+    )
+    assert done.returncode == (1 if failed else 0), done.stdout + done.stderr
+    assert f"execution {latest.id}: {failed} unresolved" in done.stdout
+    assert lead.token not in done.stdout + done.stderr

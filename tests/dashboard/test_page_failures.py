@@ -1,0 +1,137 @@
+"""The Failures page on the demo and on a hand-built history: every failed result of the period
+across plans with its state, failure group, message, logs and since when it has been failing;
+the period and the state filter in the link; bad values named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from dashboard.analytics.failure_groups import normalise_message
+from dashboard.present.formatting import weekday_time
+from sandbox.data import planted
+from tests.dashboard import red_history as red
+from tests.dashboard.apptest import (
+    FAILURES,
+    assert_no_failure,
+    captions,
+    downloads,
+    metrics,
+    notes,
+    table_with,
+)
+from tests.dashboard.conftest import AppFactory
+
+
+def _failures(at: Any) -> Any:
+    return table_with(at, "Failure group", "Failing since")
+
+
+STATES = {
+    planted.TURNED_RED_SCENARIO: "\u2716 failing",
+    planted.FLAKY_SCENARIO: "\u21c4 flaky",
+    planted.FIXED_SCENARIO: "\u2197 recovering",
+    planted.ENVIRONMENT_SPECIFIC[0]: "\u25d0 environment-specific",
+}
+
+
+def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFactory) -> None:
+    at = app(FAILURES, tz="UTC")
+    at.run()
+
+    assert_no_failure(at)
+    shown = _failures(at)
+    assert set(shown["Scenario"]) == set(planted.FAILING_SCENARIOS)
+    # Each row says its scenario's state, as the states page judges it.
+    assert {
+        int(s): state for s, state in zip(shown["Scenario"], shown["State"], strict=True)
+    } == STATES
+    groups = {
+        normalise_message(t.format(n=30, m=2, hex="0x1f2e")) for t in planted.FAILURE_TEMPLATES
+    }
+    assert set(shown["Failure group"]) == groups
+    # Newest first, each with its evidence.
+    assert list(shown["Started"]) == sorted(shown["Started"], reverse=True)
+    assert all(link.startswith("results?") for link in shown["Results"])
+    assert all(link.startswith("scenario?") for link in shown["History"])
+    assert all(str(link).endswith("/node.log") for link in shown["Node log"])
+    # Safari has failed scenario 5 every night since it joined plan 3.
+    safari = shown[shown["Scenario"] == planted.ENVIRONMENT_SPECIFIC[0]]
+    since = weekday_time(
+        pd.Timestamp(planted.red_since_ms(_demo_now()), unit="ms", tz="UTC"), "UTC"
+    )
+    runs = planted.STILL_FAILING_RUNS
+    assert list(safari["Failing since"]) == [f"{since} ({n} in a row)" for n in range(runs, 0, -1)]
+    assert metrics(at)["Failure groups"] == "2"
+    assert "Every failed result (FAILURE or ERROR; a retry is a row)" in captions(at)
+    assert "failures.table.csv" in downloads(at)
+
+
+def _demo_now() -> int:
+    """The demo's clock (its "now") in ms, as the page counts back from it."""
+    from dashboard.data import cache
+
+    clock = cache.demo_service().connection.clock
+    assert clock is not None
+    return int(clock.timestamp() * 1000)
+
+
+def test_the_last_24_hours_and_one_state_are_in_the_link(app: AppFactory) -> None:
+    at = app(FAILURES, tz="UTC", range="24h")
+    at.run()
+
+    assert_no_failure(at)
+    shown = _failures(at)
+    # Plan 1's newest execution (scenario 8 on its three environments) and plan 3's last night.
+    assert sorted(shown["Scenario"].tolist()) == [5, 8, 8, 8]
+
+    at.query_params["states"] = "failing"
+    at.run()
+    assert set(_failures(at)["Scenario"]) == {planted.TURNED_RED_SCENARIO}
+    assert dict(at.query_params) == {"tz": "UTC", "range": "24h", "states": "failing"}
+
+
+def test_failing_since_counts_back_to_the_last_pass(
+    app: AppFactory, red_built: red.RedHistory
+) -> None:
+    at = app(FAILURES, tz="UTC")
+    at.run()
+
+    assert_no_failure(at)
+    shown = _failures(at)
+    by_plan = dict(list(shown.groupby("Plan")))
+    checkout = by_plan["Checkout nightly"].iloc[0]
+    assert (checkout["Scenario"], checkout["Environment"]) == (1, "FIREFOX 129 / Linux")
+    assert checkout["Failing since"].endswith("(1 in a row)")
+    assert not checkout["Failing since"].startswith("at least")
+    # Never green: it has failed since its first execution, at least.
+    newest_mobile = by_plan["Mobile smoke"].iloc[0]
+    assert newest_mobile["Failing since"].startswith("at least ")
+    assert newest_mobile["Failing since"].endswith("(3 in a row)")
+    assert len(by_plan["Mobile smoke"]) == 6  # 2 scenarios in 3 executions
+    assert set(shown["Plan"]) == {"Checkout nightly", "Mobile smoke", "API contract"}
+
+
+def test_bad_values_are_named(app: AppFactory) -> None:
+    at = app(FAILURES, tz="UTC", range="yesterday", states="bogus")
+    at.run()
+
+    assert_no_failure(at)
+    warning = notes(at)
+    assert '"range" value "yesterday" is not one of 24h, 7d, 30d, 90d, custom' in warning
+    assert '"states" value "bogus" is not one of flaky' in warning
+    assert dict(at.query_params) == {"tz": "UTC"}
+    assert not _failures(at).empty
+
+
+def test_a_custom_period_is_whole_days(app: AppFactory) -> None:
+    app(FAILURES).run()  # the demo starts with the first page
+    day = pd.Timestamp(_demo_now(), unit="ms", tz="UTC").date().isoformat()
+    at = app(FAILURES, tz="UTC", range="custom", **{"from": day, "to": day})
+    at.run()
+
+    assert_no_failure(at)
+    # The demo's last day: only plan 1's failing execution (17:00) started on it.
+    assert set(_failures(at)["Scenario"]) == {planted.TURNED_RED_SCENARIO}
+    assert at.date_input(key="failures.date_from").value.isoformat() == day

@@ -43,7 +43,8 @@ def headline(row: pd.Series, tz: str) -> str:
 def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
     """Every group, largest first (times stay instants: the page shows them in the zone); with
     the known split (`known_figures.groups_with_known`), its failures unresolved and known and
-    the ticket of the mark covering most, after "Failures"."""
+    the ticket of the mark covering most, after "Last seen": the columns before it stay in view
+    on a laptop (`present.key_columns`)."""
     shown = pd.DataFrame(
         {
             "Message": [signature_text(s) for s in groups["signature"]],
@@ -60,7 +61,7 @@ def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
     )
     if "known" not in groups.columns:
         return shown
-    at = list(shown.columns).index("Failures") + 1
+    at = list(shown.columns).index("Last seen") + 1
     shown.insert(at, "Unresolved", groups["unresolved"].astype("int64").to_numpy())
     shown.insert(at + 1, "Known", groups["known"].astype("int64").to_numpy())
     shown.insert(

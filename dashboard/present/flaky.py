@@ -142,7 +142,8 @@ def flaky_display(
     known: KnownRuns | None = None,
 ) -> pd.DataFrame:
     """The flaky table as shown and downloaded (`COLUMNS`; with `known`, each row's failed runs
-    split into unresolved and known, and the ticket of the mark covering most, after "Failed")."""
+    split into unresolved and known, and the ticket of the mark covering most, after "Why": the
+    columns before it stay in view on a laptop, `present.key_columns`)."""
     rows = flaky_rows(flakiness)
     columns = COLUMNS if known is None else _with_known(COLUMNS)
     if rows.empty:
@@ -183,7 +184,7 @@ KNOWN_COLUMNS = ("Unresolved", "Known", "Mark")
 
 
 def _with_known(columns: tuple[str, ...]) -> tuple[str, ...]:
-    at = columns.index("Failed") + 1
+    at = columns.index("Why") + 1
     return (*columns[:at], *KNOWN_COLUMNS, *columns[at:])
 
 

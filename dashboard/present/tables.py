@@ -289,13 +289,14 @@ def health_with_known(
     display: pd.DataFrame, plan_ids: pd.Series, figures: pd.DataFrame
 ) -> pd.DataFrame:
     """The plan health table with what is known told apart (`known_figures.plan_known_figures`):
-    each pass rate "without known failures" beside it, and the 30 days' failed results split
-    into Unresolved and Known."""
+    each pass rate "without known failures" (the 7 days' after the columns a lead scans first,
+    which stay in view on a laptop, `present.key_columns`; the 30 days' beside its rate), and
+    the 30 days' failed results split into Unresolved and Known."""
     known = figures.reindex(pd.Index(plan_ids.astype("int64")))
     out = display.copy()
-    for days, name in ((7, "short"), (30, "long")):
+    for days, name, after in ((7, "short", "Since fully green"), (30, "long", "Pass rate 30 d")):
         rate = (known[f"pass_rate_{name}_without_known"].to_numpy(dtype="float64") * 100).round(1)
-        out.insert(out.columns.get_loc(f"Pass rate {days} d") + 1, f"{days} d without known", rate)
+        out.insert(out.columns.get_loc(after) + 1, f"{days} d without known", rate)
     failed = known["failed_long"].fillna(0).astype("int64").to_numpy()
     known_long = known["known_long"].fillna(0).astype("int64").to_numpy()
     out["Unresolved 30 d"] = failed - known_long

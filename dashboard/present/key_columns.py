@@ -10,6 +10,9 @@ these, a scroll away, or behind a detail (a selected row's full message).
 
 from __future__ import annotations
 
+from dashboard.analytics.states import STATES
+from dashboard.present.states import state_label
+
 KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     # route (its url_path) -> table key -> the columns a lead needs, left to right
     "plans": {
@@ -39,6 +42,20 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
             "Runtime trend",
             "Since fully green",
         ),
+        # How long plans stay red: the plans red now or lately, in three short columns.
+        "health.red": ("Plan", "Now", "Time to green, 30 d"),
+    },
+    "time-to-green": {
+        "red.plans": ("Plan", "Now", "Time to green, 30 d", "Time to green, 90 d", "Trend"),
+        "red.stretches": (
+            "Plan",
+            "Red from",
+            "How long",
+            "Executions",
+            "First red",
+            "What changed",
+        ),
+        "red.groups": ("Message", "Age", "First seen", "Last seen", "Executions hit"),
     },
     "executions": {
         # The pass rate is the page's KPI; its column follows the status counts.
@@ -73,6 +90,38 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
             "After",
             "Message after",
             "History",
+        ),
+    },
+    "failures": {
+        # The logs and the message lie to the right; the CSV holds them all.
+        "failures.table": (
+            "Plan",
+            "Scenario",
+            "Environment",
+            "Failure group",
+            "Failing since",
+            "State",
+        ),
+    },
+    "states": {
+        # The preview: how many scenarios each state holds (and would, with other settings).
+        "states.preview": ("Scenarios", *(state_label(s) for s in STATES)),
+        "states.table": ("Plan", "Scenario", "State", "History", "Why"),
+    },
+    "slower": {
+        "slower.table": ("Plan", "Scenario", "Slower by", "History", "Evidence"),
+    },
+    "known": {
+        # A mark's note, who made and closed it and when lie to the right (and in its log).
+        "known.table": (
+            "Mark",
+            "State",
+            "Kind",
+            "Target",
+            "Ticket",
+            "Evidence",
+            "Owner",
+            "Last day",
         ),
     },
     "scenario": {

@@ -11,6 +11,7 @@ these, a scroll away, or behind a detail (a selected row's full message).
 from __future__ import annotations
 
 from dashboard.analytics.states import STATES
+from dashboard.present.failures import COLUMNS as FAILURES_COLUMNS
 from dashboard.present.states import state_label
 
 KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -93,15 +94,9 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
     "failures": {
-        # The logs and the message lie to the right; the CSV holds them all.
-        "failures.table": (
-            "Plan",
-            "Scenario",
-            "Environment",
-            "Failure group",
-            "Failing since",
-            "State",
-        ),
+        # Its columns up to the scenario's state; the links, the message and the logs lie to
+        # the right (the CSV holds them all).
+        "failures.table": FAILURES_COLUMNS[: FAILURES_COLUMNS.index("State") + 1],
     },
     "states": {
         # The preview: how many scenarios each state holds (and would, with other settings).

@@ -137,11 +137,14 @@ class Badge:
     color: Literal["green", "red", "gray"]
 
 
-def connection_badge(host: str, status: HistoryStatus, *, form: bool) -> Badge:
+def connection_badge(host: str, status: HistoryStatus | None, *, form: bool) -> Badge:
     """ "Live" only while the service accepts the connection's token (the history check's
     answer, asked at most once per 15-minute slot): a refused token is not live. A connection
     made with the sidebar's form is only ever "not confirmed", whatever the reason, as its
-    failures are worded alike (`messages.form_connection_failed`)."""
+    failures are worded alike (`messages.form_connection_failed`). Before the check has
+    answered (`status` None), "Connecting"."""
+    if status is None:
+        return Badge(f"Connecting: {host}", ":material/cloud_sync:", "gray")
     if status.state == "withheld" and form:
         return Badge(f"Not confirmed: {host}", ":material/cloud_off:", "gray")
     if status.state == "withheld" and status.reason in PAGE_SAYS_IT:

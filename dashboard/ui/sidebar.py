@@ -30,8 +30,14 @@ def sidebar(conn: Connection) -> None:
     with st.sidebar:
         st.markdown("## :material/fact_check: QA dashboard")
         viewer.sidebar_identity()
+        # The badge names the service at once; whether its token is accepted is known only
+        # once the history check answers, which a slow service may hold for a while.
+        badge = st.empty()
+        with badge.container():
+            _badge(conn, None)
         status = cache.history_status(conn)
-        _badge(conn, status)
+        with badge.container():
+            _badge(conn, status)
         meta, moment = cache.store_meta(conn), datetime.now(UTC)
         fresh = freshness.history_freshness(meta, moment)
         if fresh:
@@ -71,7 +77,7 @@ def sidebar(conn: Connection) -> None:
     notices.history_notice(status, form=conn.source == "session")
 
 
-def _badge(conn: Connection, status: HistoryStatus) -> None:
+def _badge(conn: Connection, status: HistoryStatus | None) -> None:
     if conn.is_demo:
         st.badge("Demo data", icon=":material/science:", color="orange")
         as_of = f" as of {format_day(conn.clock, with_year=True)}" if conn.clock else ""

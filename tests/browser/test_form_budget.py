@@ -34,8 +34,9 @@ def test_a_new_form_connection_never_shows_the_previous_connections_data(
         sidebar.get_by_label("Company id").fill("1")
         sidebar.get_by_role("button", name="Connect").click()
 
-        # The sidebar names the new service while the page is still waiting for it ...
-        expect(sidebar).to_contain_text(f"Live: {service.base_url.removeprefix('http://')}")
+        # The sidebar names the new service while the page is still waiting for it (not yet
+        # "Live": whether it takes the token is what it is being asked) ...
+        expect(sidebar).to_contain_text(f"Connecting: {service.base_url.removeprefix('http://')}")
         assert wait_until(lambda: service.request_count("drip") >= 1)  # it is being asked
         expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "running")
         # ... and the page shows nothing of the demo meanwhile.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from dashboard.data.store.status import HistoryStatus
+from dashboard.present import freshness
 from dashboard.present.freshness import ago, history_freshness, history_notes
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -67,3 +69,18 @@ def test_notes_ignore_what_they_cannot_read() -> None:
         "2 finished executions came back from the service changed (#12 and 1 more), shown as "
         "first stored: the service's data contradicts itself."
     ]
+
+
+def test_the_badge_says_connecting_until_the_check_answers_and_live_only_when_accepted() -> None:
+    accepted = HistoryStatus("on")
+    refused = HistoryStatus("withheld", reason="refused")
+    assert freshness.connection_badge("qa.example:8443", None, form=False) == freshness.Badge(
+        "Connecting: qa.example:8443", ":material/cloud_sync:", "gray"
+    )
+    assert freshness.connection_badge("qa.example", accepted, form=False).text == "Live: qa.example"
+    assert freshness.connection_badge("qa.example", refused, form=False).text == (
+        "Token refused: qa.example"
+    )
+    assert freshness.connection_badge("qa.example", refused, form=True).text == (
+        "Not confirmed: qa.example"
+    )

@@ -63,6 +63,7 @@ from api_client.tokens.source import TokenSource
 A = TypeVar("A")
 C = TypeVar("C")
 P = TypeVar("P")
+R = TypeVar("R")  # a result as a model or as a record
 
 EVERY_EXECUTION = ExecutionQuery()
 
@@ -194,19 +195,7 @@ class ApiClient:
 
         Setting `stop` (from another thread) abandons the call at its next chunk or back-off:
         it raises `Abandoned`, for a caller that no longer waits for the answer."""
-        require_positive_id("execution_id", execution_id)
-        require_positive_id("scenario_id", scenario_id)
-        operation = Operation.TEST_RESULTS
-        return self._loop.get(
-            operation,
-            f"/api/results/execution/{execution_id}/scenario/{scenario_id}",
-            None,
-            company_header=False,  # the spec lists no company header for this operation
-            parse=lambda body: records_from_json(
-                TestResult, body, operation=operation, strict=self._strict
-            ),
-            stop=stop,
-        )
+        return self._results(execution_id, scenario_id, records_from_json, stop)
 
     def test_result_records(
         self, execution_id: int, scenario_id: int, *, stop: threading.Event | None = None
@@ -215,6 +204,16 @@ class ApiClient:
         dict validated by the model's rules), not a model: for a caller that only frames them.
         The same records are kept and skipped, for the same reasons, and `stop` abandons it
         the same way."""
+        return self._results(execution_id, scenario_id, record_dicts_from_json, stop)
+
+    def _results(
+        self,
+        execution_id: int,
+        scenario_id: int,
+        parse_as: Callable[..., RecordList[R]],
+        stop: threading.Event | None,
+    ) -> RecordList[R]:
+        """The results operation, its body read by `parse_as` (models or records)."""
         require_positive_id("execution_id", execution_id)
         require_positive_id("scenario_id", scenario_id)
         operation = Operation.TEST_RESULTS
@@ -222,10 +221,8 @@ class ApiClient:
             operation,
             f"/api/results/execution/{execution_id}/scenario/{scenario_id}",
             None,
-            company_header=False,
-            parse=lambda body: record_dicts_from_json(
-                TestResult, body, operation=operation, strict=self._strict
-            ),
+            company_header=False,  # the spec lists no company header for this operation
+            parse=lambda body: parse_as(TestResult, body, operation=operation, strict=self._strict),
             stop=stop,
         )
 

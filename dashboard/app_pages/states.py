@@ -65,7 +65,6 @@ with settings[4]:
             BROKEN_RUNS: proposed.broken_runs,
         },
         disabled=proposed == applied,
-        type="primary",
         icon=":material/check:",
     )
 preview = st.container()

@@ -10,6 +10,10 @@ from __future__ import annotations
 from dashboard.data.signin import Admission, Provider
 
 TITLE = "Sign in to the QA dashboard"
+REFUSED_TITLE = "The QA dashboard is not open to this account"
+MISCONFIGURED_TITLE = "The QA dashboard's sign-in is not set up"
+# Every door page has one h1, as every page of the dashboard does: a screen reader's outline
+# starts from it (axe-core's page-has-heading-one, tests/browser/test_signin.py).
 INTRO = "This dashboard shows the team's test results to its members only. Sign in to see it."
 SIGN_IN = "Sign in"
 SIGN_OUT = "Sign out"

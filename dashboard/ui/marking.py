@@ -119,7 +119,7 @@ def mark_form(
                     help="Kept for this browser session: the mark says who made it.",
                     key=f"{key}.name",
                 )
-            saved = st.form_submit_button("Save mark", type="primary")
+            saved = st.form_submit_button("Save mark")
         if saved:
             draft = MarkDraft(
                 target=choices[int(picked)].target,
@@ -290,7 +290,7 @@ def change_form(
         by = who_marks()
         if by is None:
             by = st.text_input("Your name", max_chars=MAX_NAME, key=f"{key}.name").strip()
-        saved = st.form_submit_button("Save the change", type="primary")
+        saved = st.form_submit_button("Save the change")
     if not saved:
         return
     change = MarkChange(

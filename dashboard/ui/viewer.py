@@ -65,10 +65,12 @@ def door() -> None:
     """What a viewer who is not admitted sees instead of the dashboard (see the module doc)."""
     current = settings()
     if current.problems:
+        st.title(words.MISCONFIGURED_TITLE)
         notices.show_notes([words.misconfigured(current.problems[0])], severity="error")
         return
     seen = _admission(current)
     if seen is not None:
+        st.title(words.REFUSED_TITLE)
         notices.show_notes([words.refused(seen)])
         _sign_out_button(width="content")
         return
@@ -84,7 +86,8 @@ def door() -> None:
             )
             continue
         label = words.sign_in_label(provider, several=several)
-        if st.button(label, key=f"signin.{provider.name}", type="primary", icon=":material/login:"):
+        # Not type="primary": its white text reads at 2.4:1 on the dark theme's accent.
+        if st.button(label, key=f"signin.{provider.name}", icon=":material/login:"):
             st.login(provider.name)
 
 

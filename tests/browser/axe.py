@@ -24,6 +24,8 @@ from tests.browser.harness import REPO_ROOT
 PACKAGE = REPO_ROOT / "package.json"
 SCRIPT = REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js"
 INSTALL_HINT = "install it with: npm ci (make test does)"
+THEMES = ("light", "dark")
+"""The themes every page is audited in (`?embed_options=THEME_theme`)."""
 
 BLOCKING_IMPACTS = frozenset({"serious", "critical"})
 STRICT_RULES = frozenset({"heading-order", "page-has-heading-one", "empty-heading"})
@@ -93,6 +95,11 @@ def audit(page: Page, script: str) -> Audit:
         violations=tuple(Violation.of(v) for v in violations),
         raw=violations,
     )
+
+
+def themed(url: str, theme: str) -> str:
+    """`url` shown in `theme` (one of THEMES), the way a viewer's choice is kept in a link."""
+    return f"{url}{'&' if '?' in url else '?'}embed_options={theme}_theme"
 
 
 def save(result: Audit, target: Path) -> None:

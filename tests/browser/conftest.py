@@ -26,7 +26,7 @@ from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token, user_info_access_token
 from sandbox.data.catalog import PEOPLE
-from tests.browser import harness, screen
+from tests.browser import axe, harness, screen
 from tests.browser.harness import ARTIFACTS, Secrets, StreamlitServer
 
 VIEWPORT = {"width": 1600, "height": 1000}
@@ -64,6 +64,16 @@ WATCH_SCRIPT = """
 
 
 # -- chromium and the browser -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """The text of axe-core's axe.min.js, for `axe.audit`; required in CI."""
+    if not axe.SCRIPT.exists():
+        if harness.in_ci():
+            pytest.fail(f"axe-core is required in CI: {axe.INSTALL_HINT}")
+        pytest.skip(f"the accessibility tests need axe-core; {axe.INSTALL_HINT}")
+    return axe.SCRIPT.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

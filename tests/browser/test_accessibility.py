@@ -19,23 +19,14 @@ from playwright.sync_api import Page
 from api_client import ApiClient
 from dashboard.state import routes
 from sandbox import SandboxSettings
-from tests.browser import axe, harness, screen
+from tests.browser import axe, screen
+from tests.browser.axe import THEMES
 from tests.browser.harness import ARTIFACTS, StreamlitServer
 from tests.browser.test_screenshots import examples
 
 pytestmark = pytest.mark.browser
 
-THEMES = ("light", "dark")
 PRESENTER = "standup-present"  # the standup on a shared screen: ?present=1
-
-
-@pytest.fixture(scope="session")
-def axe_script() -> str:
-    if not axe.SCRIPT.exists():
-        if harness.in_ci():
-            pytest.fail(f"axe-core is required in CI: {axe.INSTALL_HINT}")
-        pytest.skip(f"the accessibility tests need axe-core; {axe.INSTALL_HINT}")
-    return axe.SCRIPT.read_text(encoding="utf-8")
 
 
 def page_url(
@@ -46,8 +37,7 @@ def page_url(
         path, query = routes.STANDUP.url_path, f"{queries[routes.STANDUP.url_path]}&present=1"
     else:
         path, query = name, queries.get(name, "")
-    parts = [part for part in (query, f"embed_options={theme}_theme") if part]
-    return f"{dashboard.url}/{path}?{'&'.join(parts)}"
+    return axe.themed(f"{dashboard.url}/{path}" + (f"?{query}" if query else ""), theme)
 
 
 PAGES = [route.url_path for route in routes.ALL] + [PRESENTER]

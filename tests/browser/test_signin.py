@@ -5,7 +5,8 @@ A viewer signs in through the provider's own form and sees the page; a link open
 signing in lands on its view (the same page and query) afterwards; an address outside the
 allowed domain reads one sentence and nothing else; sign-out goes through the provider's end of
 session and leaves the sign-in page; a provider that is down is said on the sign-in page, and
-nothing of the dashboard is shown.
+nothing of the dashboard is shown. Each of these doors passes axe-core's audit in both themes,
+as every page of the dashboard does (tests/browser/test_accessibility.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser import harness, screen
+from tests.browser import axe, harness, screen
 from tests.browser.conftest import DemoPlan, check_log
 from tests.browser.harness import ARTIFACTS, Secrets, StreamlitServer, free_port
 from tests.oidc_provider import (
@@ -33,6 +34,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ADMITTED = "ada@example.com"
 REFUSED = "eve@other.org"
 SIGN_IN_TITLE = "Sign in to the QA dashboard"
+REFUSED_TITLE = "The QA dashboard is not open to this account"
 
 
 def secrets_file(folder: Path, metadata_url: str) -> Path:
@@ -75,6 +77,14 @@ def dashboard_signing_in(
     finally:
         server.stop()
     check_log(server, server.log(), secrets)
+
+
+def expect_accessible(page: Page, axe_script: str, name: str) -> None:
+    """axe-core finds nothing blocking on the door as it is now (see tests/browser/axe.py)."""
+    result = axe.audit(page, axe_script)
+    axe.save(result, ARTIFACTS / "axe" / f"{name}.json")
+    if result.blocking:
+        pytest.fail(f"axe-core {result.version} on {name}:\n{result.report()}")
 
 
 def expect_sign_in_page(page: Page) -> None:
@@ -147,9 +157,10 @@ def test_an_address_outside_the_allowed_domain_reads_one_sentence_and_nothing_el
         f"{REFUSED} may not see this dashboard: ask its operator to add your address, or sign "
         "out and use another account."
     )
-    # One sentence and the way out: no sidebar, no heading, no table, chart or control.
+    # One sentence under its title and the way out: no sidebar, table, chart or control.
     expect(page.get_by_test_id("stSidebar")).to_have_count(0)
-    expect(main.get_by_role("heading")).to_have_count(0)
+    expect(main.get_by_role("heading")).to_have_count(1)
+    expect(main.get_by_role("heading", level=1)).to_have_text(REFUSED_TITLE)
     expect(main.get_by_role("button")).to_have_count(1)
     expect(main.get_by_role("button", name="Sign out")).to_be_visible()
     expect(page.locator(screen.DATAFRAME)).to_have_count(0)
@@ -157,6 +168,25 @@ def test_an_address_outside_the_allowed_domain_reads_one_sentence_and_nothing_el
     expect(page.locator('[data-testid="stPlotlyChart"]')).to_have_count(0)
     expect(main).not_to_contain_text(demo_plan.name)
     screen.expect_no_crash(page)
+
+
+@pytest.mark.parametrize("theme", axe.THEMES)
+def test_the_sign_in_page_and_the_refusal_pass_the_accessibility_audit(
+    theme: str,
+    dashboard_signing_in: StreamlitServer,
+    new_page: Callable[[], Page],
+    axe_script: str,
+) -> None:
+    page = new_page()
+    screen.open_app(page, axe.themed(f"{dashboard_signing_in.url}/executions?range=30d", theme))
+    expect_sign_in_page(page)
+    expect_accessible(page, axe_script, f"signin-door-{theme}")
+
+    sign_in(page, REFUSED)
+
+    expect(screen.main(page).get_by_role("heading", level=1)).to_have_text(REFUSED_TITLE)
+    assert f"embed_options={theme}_theme" in page.url, "the theme survives signing in"
+    expect_accessible(page, axe_script, f"signin-refused-{theme}")
 
 
 def test_signing_out_ends_the_session_at_the_provider_and_asks_for_sign_in_again(
@@ -184,6 +214,7 @@ def test_a_provider_that_is_down_is_said_on_the_sign_in_page_and_nothing_is_show
     start_dashboard: Callable[[str, dict[str, str]], StreamlitServer],
     new_page: Callable[[], Page],
     tmp_path: Path,
+    axe_script: str,
 ) -> None:
     nobody = f"http://127.0.0.1:{free_port()}/.well-known/openid-configuration"
     settings = {"STREAMLIT_SECRETS_FILES": str(secrets_file(tmp_path, nobody))}
@@ -200,3 +231,7 @@ def test_a_provider_that_is_down_is_said_on_the_sign_in_page_and_nothing_is_show
     expect(page.get_by_test_id("stSidebar")).to_have_count(0)
     expect(page.locator(screen.DATAFRAME)).to_have_count(0)
     screen.expect_no_crash(page)
+    for theme in axe.THEMES:
+        screen.open_app(page, axe.themed(server.url + "/results?execution=7", theme))
+        expect(page.get_by_role("button", name="Try again")).to_be_visible()
+        expect_accessible(page, axe_script, f"signin-provider-down-{theme}")

@@ -143,7 +143,7 @@ def test_a_viewer_off_the_lists_gets_one_sentence_and_nothing_else(
     assert_no_failure(at)
     assert plain_notes(at) == sentence
     assert [b.label for b in at.button] == ["Sign out"], "a way to try another account"
-    assert not at.title
+    assert [t.value for t in at.title] == ["The QA dashboard is not open to this account"]
     nothing_of_the_dashboard(at)
     assert service_requests() == []
 
@@ -164,6 +164,7 @@ def test_while_the_settings_are_wrong_everyone_reads_which_key_and_nothing_else(
         "value. Its operator can fix that in the dashboard's settings."
     )
     nothing_of_the_dashboard(at)
+    assert [t.value for t in at.title] == ["The QA dashboard's sign-in is not set up"]
     assert not at.button
     assert service_requests() == []
     shown = everything_shown(at)

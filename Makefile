@@ -72,6 +72,7 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts node_modules
 
 # The README's screenshots: every page of dashboard/state/routes.ALL on the demo, rewritten
-# under docs/screenshots/ (tests/browser/test_screenshots.py; the browser suite checks them).
+# under docs/screenshots/ (tests/browser/test_every_page.py, the light 1920x1080 view of each page;
+# the browser suite checks them).
 screenshots: $(TEST_STAMP) $(AXE)
-	UPDATE_SCREENSHOTS=1 $(BIN)/pytest -m browser tests/browser/test_screenshots.py
+	UPDATE_SCREENSHOTS=1 $(BIN)/pytest -m browser tests/browser/test_every_page.py -k light

@@ -1,7 +1,7 @@
 """The columns a lead needs of every table, by page: in view without scrolling sideways on a
 laptop (1440x900) and on a desktop screen (1920x1080).
 
-One place for every page's tables: `tests/browser/test_columns_in_view.py` opens each route of
+One place for every page's tables: `tests/browser/test_every_page.py` opens each route of
 `dashboard/state/routes.py` at both sizes, finds every table on it (`table_anchor` marks them)
 and checks that each one is declared here and that the columns named here are in view, whole.
 A page that adds a table adds it here; the other columns of a table may lie to the right of

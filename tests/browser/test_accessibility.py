@@ -1,17 +1,16 @@
-"""axe-core on every page of the navigation, in the light and the dark theme, and on the standup
-in presenter mode: no serious or critical violation, and headings in order (`axe.blocking`).
+"""axe-core on what the per-page run does not open: the standup in presenter mode, in the light
+and the dark theme, and the audit itself on a page made to fail it.
 
-Every route of `dashboard.state.routes.ALL` is opened once per theme, a new page included, on
-the query that shows it at its most telling on the demo (`test_screenshots.examples`), and
-checked once everything on it has drawn. What axe cannot judge, and the checks made by hand,
-are in docs/accessibility.md.
+Every page of the navigation is audited in both themes by tests/browser/test_every_page.py (with
+its columns in view and its screenshot, in the same page load), and the sign-in doors by
+tests/browser/test_signin.py. What axe cannot judge, and the checks made by hand, are in
+docs/accessibility.md.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
 
 import pytest
 from playwright.sync_api import Page
@@ -19,43 +18,15 @@ from playwright.sync_api import Page
 from api_client import ApiClient
 from dashboard.state import routes
 from sandbox import SandboxSettings
-from tests.browser import axe, screen
+from tests.browser import axe, every_page, screen
 from tests.browser.axe import THEMES
 from tests.browser.harness import ARTIFACTS, StreamlitServer
-from tests.browser.test_screenshots import examples
 
 pytestmark = pytest.mark.browser
 
-PRESENTER = "standup-present"  # the standup on a shared screen: ?present=1
-
-
-def page_url(
-    name: str, theme: str, dashboard: StreamlitServer, oracle: ApiClient, now: datetime
-) -> str:
-    queries = examples(oracle, now)
-    if name == PRESENTER:
-        path, query = routes.STANDUP.url_path, f"{queries[routes.STANDUP.url_path]}&present=1"
-    else:
-        path, query = name, queries.get(name, "")
-    return axe.themed(f"{dashboard.url}/{path}" + (f"?{query}" if query else ""), theme)
-
-
-PAGES = [route.url_path for route in routes.ALL] + [PRESENTER]
-
-# Chart text (axes, their titles, legends) that is not drawn in the page's text colour: axe
-# cannot judge text in SVG, so the chart's text must be the text whose contrast is known.
-OFF_COLOUR_CHART_TEXT = """() => {
-  const text = getComputedStyle(document.querySelector('[data-testid="stMain"]')).color;
-  return [...document.querySelectorAll(
-    '.stPlotlyChart :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text, .stPlotlyChart text.legendtext'
-  )].filter(t => getComputedStyle(t).fill !== text).map(t => t.textContent).slice(0, 5);
-}"""
-
 
 @pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("name", PAGES)
-def test_no_serious_accessibility_violation(
-    name: str,
+def test_presenter_mode_has_no_serious_accessibility_violation(
     theme: str,
     axe_script: str,
     new_page: Callable[[], Page],
@@ -63,18 +34,20 @@ def test_no_serious_accessibility_violation(
     oracle: ApiClient,
     demo_settings: SandboxSettings,
 ) -> None:
+    query = every_page.examples(oracle, demo_settings.now)[routes.STANDUP.url_path]
+    url = f"{dashboard.url}/{routes.STANDUP.url_path}?{query}&present=1"
     page = new_page()
-    screen.open_app(page, page_url(name, theme, dashboard, oracle, demo_settings.now))
+    screen.open_app(page, axe.themed(url, theme))
     screen.wait_until_drawn(page)
     screen.expect_no_failure_shown(page)
 
     result = axe.audit(page, axe_script)
-    axe.save(result, ARTIFACTS / "axe" / f"{name}-{theme}.json")
+    axe.save(result, ARTIFACTS / "axe" / f"standup-present-{theme}.json")
 
     assert result.version == axe.pinned_version()
     if result.blocking:
-        pytest.fail(f"axe-core {result.version} on {name} ({theme} theme):\n{result.report()}")
-    assert page.evaluate(OFF_COLOUR_CHART_TEXT) == [], "chart text not in the theme's text colour"
+        pytest.fail(f"axe-core {result.version} on presenter mode ({theme}):\n{result.report()}")
+    assert page.evaluate(every_page.OFF_COLOUR_CHART_TEXT) == [], "chart text off the theme"
 
 
 def test_the_audit_fails_a_page_with_faint_text_and_skipped_headings(

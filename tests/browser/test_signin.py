@@ -6,7 +6,7 @@ signing in lands on its view (the same page and query) afterwards; an address ou
 allowed domain reads one sentence and nothing else; sign-out goes through the provider's end of
 session and leaves the sign-in page; a provider that is down is said on the sign-in page, and
 nothing of the dashboard is shown. Each of these doors passes axe-core's audit in both themes,
-as every page of the dashboard does (tests/browser/test_accessibility.py).
+as every page of the dashboard does (tests/browser/test_every_page.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The theme's colours reach WCAG 2.2 AA contrast in the light and the dark theme, as set in
 .streamlit/config.toml and dashboard/present/colors.py.
 
-axe-core checks every page's text in a real browser (tests/browser/test_accessibility.py); it
+axe-core checks every page's text in a real browser (tests/browser/test_every_page.py); it
 cannot judge what a chart draws in SVG (marks, lines, their text), nor what Streamlit shows only
 on interaction. These checks cover the colours behind those: text at 4.5:1, and marks (chart
 lines, bars, the status colours) at 3:1 against the backgrounds they are drawn on (WCAG 1.4.3,

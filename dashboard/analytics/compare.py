@@ -16,16 +16,18 @@ the standup's newly failing scenarios; the row's outcomes always say what each s
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
+from dashboard.analytics.outages import OUTAGE_COLUMNS, outages
 from dashboard.analytics.outcomes import FAIL, PASS, result_cells
 from dashboard.analytics.plan_state import judged_executions
 from dashboard.columns.schemas import ENVIRONMENT_NAME, UTC_TIME
-from dashboard.columns.shapes import require_columns, typed
+from dashboard.columns.shapes import require_columns, typed, typed_rows
 
 NEW_FAILURE = "new failure"
 FIXED = "fixed"
@@ -219,11 +221,95 @@ def only_changes(cells: pd.DataFrame) -> pd.DataFrame:
     return cells[~unchanged].reset_index(drop=True)
 
 
-def default_pair(executions: pd.DataFrame, plan_id: int) -> tuple[int, int] | None:
+def default_pair(
+    executions: pd.DataFrame, plan_id: int, *, leave_out: Collection[int] = frozenset()
+) -> tuple[int, int] | None:
     """(before, after): the plan's latest judged execution and the judged one before it, or
-    None when it has fewer than two."""
+    None when it has fewer than two. Executions of `leave_out` (its outages) are passed over:
+    a night the grid was down says nothing about what changed in the tests."""
     judged = judged_executions(executions)
-    mine = judged[judged["plan_id"] == plan_id]
+    mine = judged[(judged["plan_id"] == plan_id) & ~judged["execution_id"].isin(list(leave_out))]
     if len(mine) < 2:
         return None
     return int(mine["execution_id"].iloc[-2]), int(mine["execution_id"].iloc[-1])
+
+
+def passed_over(
+    executions: pd.DataFrame, plan_id: int, leave_out: Collection[int], before: int
+) -> list[int]:
+    """The judged executions of `leave_out` that the default pair (`default_pair`) passed
+    over: those of the plan newer than `before`, oldest first."""
+    judged = judged_executions(executions)
+    mine = judged[judged["plan_id"] == plan_id].reset_index(drop=True)
+    ids = [int(i) for i in mine["execution_id"]]
+    if before not in ids:
+        return []
+    newer = ids[ids.index(before) + 1 :]
+    return [i for i in newer if i in set(leave_out)]
+
+
+OUTAGE_SIDE_COLUMNS: dict[str, str] = {**OUTAGE_COLUMNS, "side": "str"}
+"""A compared execution that is an outage (`outages.OUTAGE_COLUMNS`) and its side."""
+
+
+def outage_sides(
+    executions: pd.DataFrame,
+    marks: pd.DataFrame,
+    results: pd.DataFrame,
+    before: int,
+    after: int,
+) -> pd.DataFrame:
+    """Which of the two compared executions are outages (likely, or confirmed by a mark among
+    `marks`, those that apply), each with its dominant failure group read from `results`:
+    OUTAGE_SIDE_COLUMNS, before first."""
+    two = executions[executions["execution_id"].isin([before, after])]
+    found = outages(two, marks, results)
+    side = np.where(found["execution_id"].to_numpy() == before, "before", "after")
+    ordered = found.assign(side=side).sort_values("side", ascending=False, kind="stable")
+    return typed(ordered.reset_index(drop=True), OUTAGE_SIDE_COLUMNS)
+
+
+def with_outage_sides(cells: pd.DataFrame, outage_ids: Collection[int]) -> pd.DataFrame:
+    """The comparison's cells with whether each side's execution is an outage:
+    `before_outage` and `after_outage` (bool) added."""
+    require_columns(cells, ("before_execution_id", "after_execution_id"), "outage sides")
+    ids = list(outage_ids)
+    return cells.assign(
+        before_outage=cells["before_execution_id"].isin(ids).to_numpy(dtype=bool),
+        after_outage=cells["after_execution_id"].isin(ids).to_numpy(dtype=bool),
+    )
+
+
+FAILURE_SPLIT_COLUMNS: dict[str, str] = {
+    "bucket": "str",
+    "cells": "int64",
+    "unresolved": "int64",  # the after side's failure, neither known nor in an outage
+    "known": "int64",  # the after side's failure covered by a mark, not in an outage
+    "outage": "int64",  # the failing side (after; before, for fixed) was an outage
+}
+
+
+def failure_split(cells: pd.DataFrame) -> pd.DataFrame:
+    """New failures and still failing cells split into unresolved, known and in an outage
+    (the after side's execution was one), and fixed cells counting those whose failure before
+    was in an outage (a "fix" that is the grid coming back): FAILURE_SPLIT_COLUMNS, one row
+    per bucket in that order. `cells` carry `known` (`known_figures.compare_with_known`) and
+    the outage sides (`with_outage_sides`). An outage comes first: a failure in one is counted
+    there, whatever mark covers it."""
+    require_columns(cells, ("bucket", "known", "before_outage", "after_outage"), "failure split")
+    rows = []
+    for bucket in (NEW_FAILURE, STILL_FAILING, FIXED):
+        chosen = cells[cells["bucket"] == bucket]
+        side = "before_outage" if bucket == FIXED else "after_outage"
+        outage = chosen[side].astype(bool)
+        known = 0 if bucket == FIXED else int((chosen["known"].astype(bool) & ~outage).sum())
+        rows.append(
+            {
+                "bucket": bucket,
+                "cells": len(chosen),
+                "unresolved": len(chosen) - int(outage.sum()) - known,
+                "known": known,
+                "outage": int(outage.sum()),
+            }
+        )
+    return typed_rows(rows, FAILURE_SPLIT_COLUMNS)

@@ -6,7 +6,7 @@ rates follow the verdict rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -160,7 +160,15 @@ class ExecutionKpis:
     running: int = 0  # executions still running: in the count, not in the rate or "latest"
 
 
-def execution_kpis(executions: pd.DataFrame) -> ExecutionKpis:
+def execution_kpis(
+    executions: pd.DataFrame, *, left_out: Collection[int] = frozenset()
+) -> ExecutionKpis:
+    """The slice's KPIs. `left_out` (likely outages, `outages.outages`) are counted among the
+    executions and left out of every other figure: the pass rate, the median duration and
+    which plans are failing."""
+    counted = len(executions)
+    if left_out:
+        executions = executions[~executions["execution_id"].isin(list(left_out))]
     finished = _finished(executions)
     verdicts = int(executions["verdicts"].where(finished, 0).sum())
     passed = int(executions["passed"].where(finished, 0).sum())
@@ -172,7 +180,7 @@ def execution_kpis(executions: pd.DataFrame) -> ExecutionKpis:
         .drop_duplicates("plan_id")
     )
     return ExecutionKpis(
-        executions=len(executions),
+        executions=counted,
         pass_rate=passed / verdicts if verdicts else None,
         median_runtime_s=float(runtimes.median()) / 1000 if not runtimes.empty else None,
         failing_plans=int((latest["failed"] > 0).sum()),
@@ -207,4 +215,18 @@ def with_statuses(
     wanted = {status.strip().upper() for status in statuses}
     kept = executions[executions["status"].str.upper().isin(wanted)]
     counts = status_counts[status_counts["execution_id"].isin(kept["execution_id"])]
+    return kept.reset_index(drop=True), counts.reset_index(drop=True)
+
+
+def without_executions(
+    executions: pd.DataFrame, status_counts: pd.DataFrame, left_out: Collection[int]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The executions and status counts the page's figures count: those of `left_out` (the
+    likely outages the viewer has not included) taken out of both. Nothing left out: the same
+    frames."""
+    if not left_out:
+        return executions, status_counts
+    ids = list(left_out)
+    kept = executions[~executions["execution_id"].isin(ids)]
+    counts = status_counts[~status_counts["execution_id"].isin(ids)]
     return kept.reset_index(drop=True), counts.reset_index(drop=True)

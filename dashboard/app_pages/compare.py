@@ -11,6 +11,7 @@ from dashboard.analytics.outcomes import FAIL
 from dashboard.data import cache
 from dashboard.present import analytics_charts
 from dashboard.present import compare as compare_view
+from dashboard.present import executions as executions_words
 from dashboard.present import what_changed as changes_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, plan_choice, routes
@@ -28,14 +29,18 @@ page = open_page(ROUTE, "Compare executions", plans="needed", plan_for="comparis
 connection, now = page.connection, page.now
 
 executions = None
+outages: dict[int, str] = {}
 if page.state.plan is not None:
     executions = analytics_input.lookback_executions(
         connection, now=now, project=None, plan=page.state.plan
     )
+    # Outages are named in the pickers and passed over by the default pair.
+    triage = triage_view.triage_of(connection, executions, now=now, state=page.state)
+    outages = executions_words.outage_labels(triage.outages)
     pair = plan_choice.check_pair(
         page.state,
         {int(i) for i in executions["execution_id"]},
-        compare_analytics.default_pair(executions, page.state.plan),
+        compare_analytics.default_pair(executions, page.state.plan, leave_out=outages),
         plan_name=page.plan_name or "",
         lookback=analytics_input.LOOKBACK_WORDS,
     )
@@ -54,7 +59,7 @@ with top[0]:
 with top[1]:
     tz = viewer_zone(widgets, state)
 if executions is not None:
-    options = compare_view.execution_options(executions, tz)
+    options = compare_view.execution_options(executions, tz, outages)
     sides = st.columns([2, 2, 1], vertical_alignment="bottom")
     with sides[0]:
         widgets.selectbox("Before", BEFORE, options)
@@ -79,6 +84,23 @@ except ApiError as error:
     notices.show_error(error, part="the results of the two executions")
     st.stop()
 analytics_input.show_failures(fan_out)
+# An outage on either side is said first: its failures are not what changed in the tests.
+sides = compare_analytics.outage_sides(
+    executions, triage.marks, fan_out.results, state.before, state.after
+)
+notices.show_notes(compare_view.outage_lines(sides, page.plan_names, tz))
+if (state.before, state.after) == compare_analytics.default_pair(
+    executions, state.plan, leave_out=outages
+):
+    notices.show_notes(
+        [
+            compare_view.passed_over_text(
+                compare_analytics.passed_over(executions, state.plan, outages, state.before)
+            )
+            or ""
+        ],
+        severity="info",
+    )
 comparison = compare_analytics.compare_executions(
     fan_out.results, state.before, state.after, executions=executions
 )
@@ -117,10 +139,11 @@ if any(n for _, n in comparison.counts):
         file_name=f"compare-{state.before}-{state.after}-changes.csv",
     )
 
-# The after side's failures a mark covers are told apart (the counts above keep them all).
-triage = triage_view.triage_of(connection, None, now=now, state=state)
-cells = compare_with_known(
-    comparison.cells, mark_analytics.known_cells(fan_out.results, triage.marks)
+# The after side's failures a mark covers, or an outage holds, are told apart (the counts
+# above keep them all).
+cells = compare_analytics.with_outage_sides(
+    compare_with_known(comparison.cells, mark_analytics.known_cells(fan_out.results, triage.marks)),
+    sides["execution_id"],
 )
 notices.caption(compare_view.known_caption(cells))
 marking.mark_failures(

@@ -59,7 +59,7 @@ with row1[2]:
 # Custom days are the viewer's calendar days.
 tz = zones.sidebar_zone(ROUTE, state)
 shown_period = period(state, now, tz=tz)
-row2 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
+row2 = st.columns([2, 1, 1, 1, 1.2], vertical_alignment="bottom")
 with row2[0]:
     widgets.segmented(
         "Started in the last",
@@ -75,6 +75,8 @@ if state.date_range is DateRange.CUSTOM:
         widgets.date(f"To ({tz})", TO, after=state.date_from)
 with row2[3]:
     widgets.toggle("Only mine", MINE, disabled=not mine, help=viewer.only_mine_help())
+with row2[4]:
+    triage_view.outages_toggle(widgets)
 page.settle()
 
 # -- data -------------------------------------------------------------------------------------
@@ -107,12 +109,26 @@ if executions.empty:
     notices.show_notes([words.no_executions_text(slice_text)], severity="info")
     st.stop()
 
+# Likely outages are left out of the KPIs and charts unless included; the table lists them all.
+triage = triage_view.triage_of(connection, executions, now=now, state=state)
+outages = words.outage_labels(triage.outages)
+left_out = len(triage.left_out)
+
 # Figures, KPIs and the table are made once per input, not at every rerun (cache.built).
 view = cache.built(
     connection,
     "executions.view",
-    (query, tuple(state.statuses), data.loaded_at, tz),
-    lambda: executions_view(executions, status_counts, tz=tz),
+    (
+        query,
+        tuple(state.statuses),
+        data.loaded_at,
+        tz,
+        tuple(sorted(outages.items())),
+        tuple(sorted(triage.left_out)),
+    ),
+    lambda: executions_view(
+        executions, status_counts, tz=tz, outages=outages, left_out=triage.left_out
+    ),
 )
 
 # -- KPIs -------------------------------------------------------------------------------------
@@ -136,14 +152,15 @@ columns[3].metric(
     border=True,
 )
 notices.caption(words.figures_caption(slice_text, tz))
+notices.caption(words.outages_caption(triage.outages, included=triage.include))
 # Known failures told apart from unresolved ones (results are read only when a mark applies).
-triage = triage_view.triage_of(connection, None, now=now, state=state)
-known = triage_view.known_per_execution(connection, executions, triage.marks)
-notices.caption(known_words.split_caption(mark_analytics.split_of(executions, known)))
+counted = triage.without_outages(executions)
+known = triage_view.known_per_execution(connection, counted, triage.marks)
+notices.caption(known_words.split_caption(mark_analytics.split_of(counted, known)))
 
 # -- charts -----------------------------------------------------------------------------------
 st.header("Results by status", divider="gray")
-notices.caption(words.status_caption(slice_text))
+notices.caption(words.status_caption(slice_text, left_out))
 # Only the open tab's chart is built and sent (the per-day one on its first opening).
 status_tabs = widgets.tabs(
     CHART,
@@ -158,7 +175,7 @@ if by_execution.open:
         # One bar per execution stays readable (and quick to draw) up to a limit; above it,
         # one bar per plan sums the whole period.
         if view.status_by_plan:
-            notices.caption(words.per_plan_caption(len(executions), view.plans_drawn))
+            notices.caption(words.per_plan_caption(len(executions) - left_out, view.plans_drawn))
         chart(view.status_chart, key="status.exec", file_name="results-by-status.csv")
 if by_day.open:
     with by_day:
@@ -166,11 +183,13 @@ if by_day.open:
 runtime_column, rate_column = st.columns([3, 2])
 with runtime_column:
     st.header("Runtime per execution", divider="gray")
-    notices.caption(words.runtime_caption(slice_text, aggregated=view.runtime_aggregated))
+    notices.caption(
+        words.runtime_caption(slice_text, aggregated=view.runtime_aggregated, left_out=left_out)
+    )
     chart(view.runtime, key="runtime", file_name="runtime-per-execution.csv")
 with rate_column:
     st.header("Pass rate per day", divider="gray")
-    notices.caption(words.pass_rate_caption(slice_text))
+    notices.caption(words.pass_rate_caption(slice_text, left_out))
     chart(view.pass_rate, key="rate", file_name="pass-rate-per-day.csv")
 
 # -- table ------------------------------------------------------------------------------------

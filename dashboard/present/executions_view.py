@@ -10,7 +10,7 @@ chart) is made the first time that tab is opened, then kept with the rest.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -59,8 +59,21 @@ class ExecutionsView:
 
 
 def executions_view(
-    executions: pd.DataFrame, status_counts: pd.DataFrame, *, tz: str = "UTC"
+    executions: pd.DataFrame,
+    status_counts: pd.DataFrame,
+    *,
+    tz: str = "UTC",
+    outages: Mapping[int, str] | None = None,
+    left_out: Collection[int] = frozenset(),
 ) -> ExecutionsView:
+    """The page's KPIs, charts and table. `outages` (execution id -> "likely outage" or
+    "outage") are flagged in the table's Status, which lists every execution; `left_out` (the
+    outages the viewer has not included) are counted among the executions and left out of the
+    other KPIs and of every chart."""
+    table_rows, table_counts = executions, status_counts
+    executions, status_counts = execution_analytics.without_executions(
+        executions, status_counts, left_out
+    )
     by_plan = len(executions) > charts.EXECUTION_BAR_LIMIT
     status_chart = (
         charts.status_per_plan_chart(status_counts, executions)
@@ -68,7 +81,7 @@ def executions_view(
         else charts.status_per_execution_chart(status_counts, executions, tz=tz)
     )
     return ExecutionsView(
-        kpis=execution_analytics.execution_kpis(executions),
+        kpis=execution_analytics.execution_kpis(table_rows, left_out=left_out),
         status_by_plan=by_plan,
         plans_drawn=len(status_chart.figure.layout.yaxis.categoryarray or ()) if by_plan else 0,
         status_chart=status_chart,
@@ -85,9 +98,11 @@ def executions_view(
         # whole table only if its CSV is asked for.
         table=tables.PreparedTable(
             lambda rows: tables.executions_display(
-                executions if rows is None else executions.head(rows), status_counts
+                table_rows if rows is None else table_rows.head(rows),
+                table_counts,
+                outages=outages,
             ),
-            rows=len(executions),
+            rows=len(table_rows),
             shown_rows=tables.TABLE_ROW_LIMIT,
             tz=tz,
         ),

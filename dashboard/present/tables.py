@@ -7,7 +7,7 @@ the download is exactly what the table shows.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -130,9 +130,16 @@ def plans_display(plans: pd.DataFrame, states: pd.DataFrame | None = None) -> pd
     ).reset_index(drop=True)
 
 
-def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) -> pd.DataFrame:
-    """The executions table as shown: its status (a running one says so), one count column per
+def executions_display(
+    executions: pd.DataFrame,
+    status_counts: pd.DataFrame,
+    *,
+    outages: Mapping[int, str] | None = None,
+) -> pd.DataFrame:
+    """The executions table as shown: its status (a running one says so, and an outage of
+    `outages`, execution id -> "likely outage" or "outage", says which), one count column per
     status present, pass rate in %."""
+    flagged = outages or {}
     counts = status_counts.pivot_table(
         index="execution_id", columns="status", values="count", aggfunc="sum", fill_value=0
     )
@@ -141,9 +148,14 @@ def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) ->
         {
             "Id": executions["execution_id"],
             "Status": [
-                status_label(status) + ("" if finished else " (running)")
-                for status, finished in zip(
-                    executions["status"], executions["finished"], strict=True
+                status_label(status)
+                + ("" if finished else " (running)")
+                + (f" ({flagged[int(ident)]})" if int(ident) in flagged else "")
+                for status, finished, ident in zip(
+                    executions["status"],
+                    executions["finished"],
+                    executions["execution_id"],
+                    strict=True,
                 )
             ],
             "Start": executions["start"],

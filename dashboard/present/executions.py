@@ -49,7 +49,8 @@ def left_out_text(left_out: int) -> str:
     """What a figure's caption adds when outages were left out of it ("" when none were)."""
     if not left_out:
         return ""
-    return f"; {plural(left_out, 'likely outage')} left out (Include outages counts them)"
+    them = "it" if left_out == 1 else "them"
+    return f"; {plural(left_out, 'likely outage')} left out (Include outages counts {them})"
 
 
 def status_caption(slice_text: str, left_out: int = 0) -> str:

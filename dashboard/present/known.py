@@ -228,7 +228,7 @@ def outages_caption(left_out: int, *, included: bool) -> str | None:
         return f"{plural(left_out, 'outage')} ({rule}) counted in these figures."
     return (
         f"{plural(left_out, 'likely outage')} ({rule}) left out of these figures and pass rates: "
-        '"Include outages" counts them.'
+        f'"Include outages" counts {"it" if left_out == 1 else "them"}.'
     )
 
 

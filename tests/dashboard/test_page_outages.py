@@ -51,7 +51,7 @@ KNOWN = "app_pages/known.py"
 OUTAGE = outage_execution(10)  # 1011
 LEFT_OUT = (
     "1 likely outage (an execution where at least 80% of its 5 or more results failed, or one "
-    'a viewer confirmed) left out of these figures and pass rates: "Include outages" counts them.'
+    'a viewer confirmed) left out of these figures and pass rates: "Include outages" counts it.'
 )
 COUNTED = (
     "1 outage (an execution where at least 80% of its 5 or more results failed, or one a "
@@ -108,7 +108,7 @@ def test_executions_leave_the_outage_out_of_kpis_and_charts_and_flag_it_in_the_t
     shown = captions(at)
     assert LEFT_OUT + " Outages here: #1011. The table lists every execution" in shown
     assert "Failures in the finished executions: 40 unresolved, 0 known." in shown
-    assert "1 likely outage left out (Include outages counts them); only results" in shown
+    assert "1 likely outage left out (Include outages counts it); only results" in shown
     table = table_with(at, "Id", "Status").set_index("Id")
     assert len(table) == 13
     assert table.loc[OUTAGE, "Status"] == "\u2716 FAILURE (likely outage)"

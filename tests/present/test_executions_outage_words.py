@@ -59,7 +59,7 @@ def test_the_outages_caption_says_how_many_why_and_which() -> None:
     assert left_out == (
         "1 likely outage (an execution where at least 80% of its 5 or more results failed, or "
         'one a viewer confirmed) left out of these figures and pass rates: "Include outages" '
-        "counts them. Outages here: #9. The table lists every execution and names the outages "
+        "counts it. Outages here: #9. The table lists every execution and names the outages "
         "in its Status."
     )
     many = words.outages_caption(found(*((i, LIKELY) for i in range(1, 8))), included=True)
@@ -78,5 +78,5 @@ def test_each_figure_caption_says_when_outages_were_left_out() -> None:
     )
     assert "; 1 likely outage left out (Include outages" in words.status_caption("x", 1)
     assert words.runtime_caption("x", aggregated=False, left_out=1).endswith(
-        "unknown left out; 1 likely outage left out (Include outages counts them)."
+        "unknown left out; 1 likely outage left out (Include outages counts it)."
     )

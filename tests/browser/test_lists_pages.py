@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from dashboard.present.key_columns import KEY_COLUMNS
 from sandbox.data import planted
 from tests.browser import screen
 from tests.browser.harness import Secrets, StreamlitServer
-from tests.browser.test_analytics_pages import csv_matches, download, grid_with, grids, reopens
+from tests.browser.test_analytics_pages import csv_matches, download, grid_with, reopens
 
 pytestmark = pytest.mark.browser
 
@@ -154,29 +153,3 @@ def test_time_to_green_page_shows_the_red_plans_downloads_and_compares(
     expect(screen.main(compared)).to_contain_text("SAFARI 18 / macOS new")
     screen.expect_no_failure_shown(compared)
     reopens(new_page, page, secrets)
-
-
-# Each new page on its planted case: the columns of each of its tables a lead reads first
-# (`present.key_columns`) are in view without scrolling sideways on a 1440x900 screen (the widest
-# text and the logs may run off to the right).
-ADDRESSES = {
-    "states": "states?states=flaky,environment-specific",
-    "failures": "failures?range=24h",
-    "slower": "slower",
-    "time-to-green": f"time-to-green?plan={planted.STILL_FAILING_PLAN}",
-}
-
-
-@pytest.mark.parametrize("route", list(ADDRESSES))
-def test_the_key_columns_are_in_view_at_1440x900(
-    page: Page, dashboard: StreamlitServer, route: str
-) -> None:
-    page.set_viewport_size({"width": 1440, "height": 900})
-    address = ADDRESSES[route]
-    join = "&" if "?" in address else "?"
-    screen.open_app(page, f"{dashboard.url}/{address}{join}tz=UTC")
-    shown = [grid.headers() for grid in grids(page)]
-    for needed in KEY_COLUMNS[route].values():
-        assert any(set(needed) <= set(headers) for headers in shown), (
-            f"no table shows all of {needed} at 1440x900; in view: {shown}"
-        )

@@ -19,13 +19,17 @@ in the last 10 runs since 24 Nov". With fewer than K runs nothing is proposed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
+from dashboard.analytics.environment_names import (
+    ENVIRONMENT_COLUMNS,
+    environment_label,
+    with_environments,
+)
 from dashboard.analytics.failure_groups import normalise_message, normalise_messages
 from dashboard.analytics.outcomes import FAIL, PASS, failed_levels, level_outcomes, result_cells
 from dashboard.columns import marks as mark_columns
@@ -164,66 +168,80 @@ def _covered_at(results: pd.DataFrame, positions: np.ndarray, marks: pd.DataFram
 
 def _covering_ids(failed: pd.DataFrame, marks: pd.DataFrame) -> list[object]:
     """The id of the mark covering each row of `failed` (None where none does), by precedence:
-    a kind of target covers only the rows no earlier one covered; each key (the signature, the
-    environment's label) is worked out once, when a mark needs it; each kind's marks become one
-    table of their keys (of equal marks, the oldest: marks come oldest first). Keys match as a
-    merge on them would: a missing value matches a missing value."""
+    a kind of target is looked up only for the rows no earlier one covered, and its keys (a
+    signature, an environment's label) are worked out only for those rows (a label only where
+    a mark names the row's scenario); each kind's marks become one table of their keys (of
+    equal marks, the oldest: marks come oldest first). Keys match as a merge on them would: a
+    missing value matches a missing value."""
     chosen: list[object] = [None] * len(failed)
     if marks.empty or failed.empty:
         return chosen
-    keys_of: dict[str, list[object]] = {}
+    columns: dict[str, list[object]] = {}
 
-    def key(name: str) -> list[object]:
-        if name not in keys_of:
-            if name == "signature":
-                codes, uniques = pd.factorize(failed["message"], use_na_sentinel=True)
-                table = [normalise_message(str(u)) for u in uniques] + [""]
-                keys_of[name] = [table[c] for c in codes.tolist()]
-            else:
-                keys_of[name] = _plain_values(failed[name])
-        return keys_of[name]
+    def column(name: str) -> list[object]:
+        if name not in columns:
+            columns[name] = _plain_values(failed[name])
+        return columns[name]
 
     for keys, table in _mark_tables(marks):
-        rows: Iterable[tuple[object, ...] | None]
-        if "environment" in keys and "environment" not in failed.columns:
-            # The label is worked out only for the rows whose scenario has such a mark.
-            rows = _environment_keys(failed, key, keys, table)
-        else:
-            rows = zip(*(key(k) for k in keys), strict=True)
-        chosen = [
-            mark if mark is not None or row is None else table.get(row)
-            for mark, row in zip(chosen, rows, strict=True)
-        ]
-        if None not in chosen:
+        rows = [i for i, mark in enumerate(chosen) if mark is None]
+        if not rows:
             break
+        for i, row_key in zip(rows, _level_keys(failed, rows, keys, table, column), strict=True):
+            if row_key is not None:
+                chosen[i] = table.get(row_key)
     return chosen
 
 
-def _environment_keys(
+def _level_keys(
     failed: pd.DataFrame,
-    key: Callable[[str], list[object]],
+    rows: list[int],
     keys: tuple[str, ...],
     table: dict[tuple[object, ...], object],
+    column: Callable[[str], list[object]],
 ) -> list[tuple[object, ...] | None]:
-    """The key of each row of `failed` for a level keyed by an environment's label among
-    `keys`, the label found only where the other keys are those of a mark in `table` (None
-    for the other rows: no mark can cover them)."""
+    """The key values of the `rows` of `failed` for one level of the precedence (None where no
+    mark of `table` can cover the row)."""
+    values: dict[str, list[object]] = {}
+    for name in keys:
+        if name == "signature":
+            messages = failed["message"].iloc[rows]
+            codes, uniques = pd.factorize(messages, use_na_sentinel=True)
+            signatures = [normalise_message(str(u)) for u in uniques] + [""]
+            values[name] = [signatures[c] for c in codes.tolist()]
+        elif name != "environment" or name in failed.columns:
+            every = column(name)
+            values[name] = [every[i] for i in rows]
+    if "environment" not in keys or "environment" in values:
+        return list(zip(*(values[k] for k in keys), strict=True))
+    # The label only where the other keys are those of a mark: no other row can match.
     others = [k for k in keys if k != "environment"]
     wanted = {
-        tuple(v for k, v in zip(keys, row, strict=True) if k != "environment") for row in table
+        tuple(v for k, v in zip(keys, key, strict=True) if k != "environment") for key in table
     }
-    partial = list(zip(*(key(k) for k in others), strict=True))
-    candidates = [i for i, row in enumerate(partial) if row in wanted]
-    rows: list[tuple[object, ...] | None] = [None] * len(failed)
-    if not candidates:
-        return rows
-    labels = _plain_values(with_environments(failed.iloc[candidates])["environment"])
+    partial = list(zip(*(values[k] for k in others), strict=True))
+    candidates = [n for n, key in enumerate(partial) if key in wanted]
+    out: list[tuple[object, ...] | None] = [None] * len(rows)
     at = keys.index("environment")
-    for i, label in zip(candidates, labels, strict=True):
-        values = list(partial[i])
-        values.insert(at, label)
-        rows[i] = tuple(values)
-    return rows
+    labels = _environment_labels(failed, [rows[n] for n in candidates])
+    for n, label in zip(candidates, labels, strict=True):
+        out[n] = (*partial[n][:at], label, *partial[n][at:])
+    return out
+
+
+def _environment_labels(failed: pd.DataFrame, positions: list[int]) -> list[str]:
+    """The environment's label (`environment_label`, as `with_environments` names it) of the
+    rows of `failed` at `positions`, worked out once per distinct environment."""
+    at = np.asarray(positions, dtype=np.intp)
+    parts = [failed[c].to_numpy(dtype=object)[at].tolist() for c in ENVIRONMENT_COLUMNS]
+    named: dict[tuple[object, ...], str] = {}
+    labels = []
+    for combo in zip(*parts, strict=True):
+        label = named.get(combo)
+        if label is None:
+            label = named[combo] = environment_label(*combo)
+        labels.append(label)
+    return labels
 
 
 def _mark_tables(
@@ -237,17 +255,19 @@ def _mark_tables(
     columns = {name: _plain_values(marks[name]) for name in names}
     ids = marks["mark_id"].tolist()
     tables: list[dict[tuple[object, ...], object]] = [{} for _ in _PRECEDENCE]
+    levels: dict[object, list[int]] = {}
+    for position, (level_target, _) in enumerate(_PRECEDENCE):
+        levels.setdefault(level_target, []).append(position)
     for row, target in enumerate(columns["target"]):
         if target == mark_columns.EXECUTION and columns["kind"][row] != mark_columns.OUTAGE:
             continue
-        for (level_target, keys), table in zip(_PRECEDENCE, tables, strict=True):
-            if level_target != target:
-                continue
+        for position in levels.get(target, ()):
+            keys = _PRECEDENCE[position][1]
             if target == mark_columns.FAILURE_GROUP and (
                 (columns["plan_id"][row] is not None) != (keys == _GROUP_OF_PLAN)
             ):
                 continue
-            table.setdefault(tuple(columns[k][row] for k in keys), ids[row])
+            tables[position].setdefault(tuple(columns[k][row] for k in keys), ids[row])
     return [(keys, table) for (_, keys), table in zip(_PRECEDENCE, tables, strict=True) if table]
 
 

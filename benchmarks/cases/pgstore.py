@@ -12,6 +12,13 @@
 - Each page: the window's executions and results of one plan (`store.executions` and
   `store.results_in_window`, plan and time selected in SQL), then the same analytics the page
   runs (`flaky_scenarios`, `environment_report`); the query alone is a figure of its own.
+- The same two pages with 1,000 marks in the store's ledger (issue #25), written through its
+  own import (`HistoryStore.import_marks`, as `python -m dashboard known import` writes them)
+  and read back by `HistoryStore.marks` on each visit as the pages read them: the marks that
+  apply, the outages among the window's executions left out, then the page's analytics and its
+  known failures (`known_cells`, with `known_runs` or `matrix_with_known`). The window's
+  executions carry their status counts on a page (from the service); here they are counted
+  from the window's results, inside the timing.
 """
 
 from __future__ import annotations
@@ -19,15 +26,21 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
 
+from benchmarks import data
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target, timed
 from dashboard.analytics.environments import environment_report
 from dashboard.analytics.flaky import flaky_scenarios
+from dashboard.analytics.known_figures import known_runs, matrix_with_known
+from dashboard.analytics.marks import applying, known_cells
+from dashboard.analytics.outages import outages, without_outages
+from dashboard.analytics.outcomes import level_ranks
+from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.data.store import HistoryStore
 from dashboard.data.store.pg_pool import close_pool
 from dashboard.data.store.postgres import PostgresEngine
@@ -43,6 +56,8 @@ ENVIRONMENTS = 2
 DAYS = 90
 SCHEMA = "history_bench_c1"
 QUERY = "query: one plan's executions and results, 30 days"
+MARKS = 1_000
+COMPANY = 1
 
 
 def run(run: Run) -> CaseResult:
@@ -98,6 +113,43 @@ def _measure(run: Run, result: CaseResult, url: str) -> None:
         flaky.runs.append(timed(lambda: flaky_scenarios(*window()))[0])
         heat.runs.append(timed(lambda: environment_report(*window()))[0])
         del chosen, results
+
+    marks_seconds = _write_marks(store, run, plan, since)
+    marked = f"{MARKS:,} marks in the ledger"
+    flaky_marked = result.figure(f"flaky page of one plan, 30 days, {marked}", "s", target=PAGE)
+    heat_marked = result.figure(f"heat-map page of one plan, 30 days, {marked}", "s", target=PAGE)
+    now = pd.Timestamp(run.now)
+    known = applied = 0
+
+    def marked_window() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        """What a page reads with the ledger: the marks that apply, the window's executions
+        less its outages, and its results."""
+        marks = applying(store.marks(COMPANY), now)
+        frame = store.executions(plan_id=plan, date_from=since).assign(finished=True)
+        results = store.results_in_window(plan_id=plan, date_from=since)
+        frame = _with_counts(frame, results)
+        kept = without_outages(frame, outages(frame, marks))
+        return kept, results, marks
+
+    def flaky_page() -> int:
+        kept, results, marks = marked_window()
+        flaky_scenarios(kept, results)
+        cells = known_cells(results, marks)
+        known_runs(cells)
+        return len(marks)
+
+    def heat_page() -> int:
+        kept, results, marks = marked_window()
+        report = environment_report(kept, results)
+        cells = known_cells(results, marks)
+        matrix_with_known(report.matrix, cells)
+        return int(cells["known"].sum())
+
+    for _ in range(run.repeats()):
+        seconds, applied = timed(flaky_page)
+        flaky_marked.runs.append(seconds)
+        seconds, known = timed(heat_page)
+        heat_marked.runs.append(seconds)
     store.close()
     if info.results != executions * SCENARIOS * ENVIRONMENTS:
         raise AssertionError(f"{info.results:,} results stored, {executions:,} executions made")
@@ -107,6 +159,51 @@ def _measure(run: Run, result: CaseResult, url: str) -> None:
         f"{(info.size_bytes or 0) / 1e9:.2f} GB with its indexes, filled in the server in "
         f"{fill_seconds:.0f} s. One plan's 30 days: {rows:,} results read. Each page's figure "
         "includes its queries (the window's executions and results) and its analytics."
+    )
+    result.notes.append(
+        f"The ledger: {MARKS:,} open marks of company {COMPANY} (a quarter each: failure "
+        "groups, scenarios, scenarios on an environment, outages of the plan's executions), "
+        f"imported in {marks_seconds:.1f} s; {applied:,} applied on each visit, and {known:,} of "
+        "the plan's failed cells known. Each page with marks also reads them "
+        "(`HistoryStore.marks`), finds the outages and leaves them out, and tells the known "
+        "failures apart; the window's status counts are counted from its results."
+    )
+
+
+def _write_marks(store: HistoryStore, run: Run, plan: int, since: datetime) -> float:
+    """`MARKS` marks over what the store holds (`benchmarks.data.ledger_marks`: the plan's
+    executions of the window, the failures of the last day of every plan), written through the
+    ledger's import; returns how long the import took."""
+    day = store.results_in_window(date_from=run.now - timedelta(days=1))
+    executions = store.executions(plan_id=plan, date_from=since)
+    marks = data.ledger_marks(executions, day, MARKS)
+    # New marks to the ledger (no ids of their own: the import gives each one, as for a
+    # tracker's), otherwise as made.
+    records = [
+        {name: value for name, value in row.items() if name != "mark_id" and not pd.isna(value)}
+        for row in marks[list(MARK_COLUMNS)].to_dict("records")
+    ]
+    started = time.perf_counter()
+    report = store.import_marks(COMPANY, records, by="benchmark", now=run.now)
+    if report.added != MARKS:
+        raise AssertionError(f"{report.added:,} marks imported of {MARKS:,}")
+    return time.perf_counter() - started
+
+
+def _with_counts(executions: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """`executions` with the status counts a page's executions carry (results with a verdict,
+    failed), counted from their `results`."""
+    ranks = level_ranks(results["level"])
+    counts = (
+        pd.DataFrame(
+            {"execution_id": results["execution_id"], "verdicts": ranks > 0, "failed": ranks == 3}
+        )
+        .groupby("execution_id")[["verdicts", "failed"]]
+        .sum()
+    )
+    return executions.assign(
+        verdicts=executions["execution_id"].map(counts["verdicts"]).fillna(0).astype("int64"),
+        failed=executions["execution_id"].map(counts["failed"]).fillna(0).astype("int64"),
     )
 
 

@@ -15,6 +15,7 @@ result ids so a page can lead to them. Results without a message form the group 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -36,6 +37,23 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![A-Za-z0-9_.])\d{6,}(?![0-9])"), "{id}"),
     (re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)*"), "{n}"),
 )
+# What a text must hold for each rule to change it: a rule is skipped when its text is absent
+# (most messages have no quotes, UUIDs or 0x-numbers), which gives the same signature sooner.
+_DIGIT = re.compile(r"\d")
+_NEEDS: tuple[tuple[str, ...] | None, ...] = (
+    None,
+    ('"',),
+    ("'",),
+    ("-",),
+    ("0x", "0X"),
+    None,  # the rules from here on need a digit: skipped together when there is none
+    None,
+    None,
+)
+_FIRST_DIGIT_RULE = 5
+SIGNATURES_CACHED = 16_384
+"""Distinct messages whose signatures are kept (least recently used first out): pages and
+marks ask for the same messages again and again, and a signature costs eight regexes."""
 
 GROUP_COLUMNS: dict[str, str] = {
     "signature": "str",  # the normalised message; "" for failures without one
@@ -54,10 +72,16 @@ GROUP_COLUMNS: dict[str, str] = {
 }
 
 
+@functools.lru_cache(maxsize=SIGNATURES_CACHED)
 def normalise_message(message: str) -> str:
     """One message's signature (module docstring)."""
     text = message
-    for pattern, placeholder in _RULES:
+    for position, (pattern, placeholder) in enumerate(_RULES):
+        if position == _FIRST_DIGIT_RULE and not _DIGIT.search(text):
+            break
+        needs = _NEEDS[position]
+        if needs is not None and not any(part in text for part in needs):
+            continue
         text = pattern.sub(placeholder, text)
     return text.strip()
 

@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.failure_groups import normalise_messages
-from dashboard.analytics.marks import covering_marks, known_by
-from dashboard.analytics.outcomes import FAIL, level_outcomes
+from dashboard.analytics.marks import covered_failures, known_by
 from dashboard.analytics.plan_state import PLAN_FIGURES_NEED
 from dashboard.columns.shapes import as_utc, require_columns
 
@@ -140,14 +139,9 @@ def groups_with_known(
     (covered by one of `marks`, those that apply) and unresolved (GROUP_KNOWN_COLUMNS added).
     `results` are those the groups were made of."""
     require_columns(groups, ("signature", "failures"), "known groups")
-    failed = results[(level_outcomes(results["level"]) == FAIL).to_numpy()]
-    cover = covering_marks(failed, marks)
-    covered = failed.assign(
-        signature=normalise_messages(failed["message"]).fillna("").to_numpy(),
-        mark_id=cover["mark_id"].to_numpy(),
-        ticket=cover["ticket"].to_numpy(),
-    )
-    covered = covered[covered["mark_id"].notna()]
+    failed = covered_failures(results, marks)
+    covered = failed[failed["mark_id"].notna().to_numpy()]
+    covered = covered.assign(signature=normalise_messages(covered["message"]).fillna(""))
     known = covered.groupby("signature").size()
     top = (
         covered.groupby(["signature", "mark_id", "ticket"], dropna=False, sort=False)

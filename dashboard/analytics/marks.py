@@ -19,14 +19,19 @@ in the last 10 runs since 24 Nov". With fewer than K runs nothing is proposed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
-from dashboard.analytics.failure_groups import normalise_messages
-from dashboard.analytics.outcomes import FAIL, PASS, level_outcomes, result_cells
+from dashboard.analytics.environment_names import (
+    ENVIRONMENT_COLUMNS,
+    environment_label,
+    with_environments,
+)
+from dashboard.analytics.failure_groups import normalise_message, normalise_messages
+from dashboard.analytics.outcomes import FAIL, PASS, failed_levels, level_outcomes, result_cells
 from dashboard.columns import marks as mark_columns
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.schemas import UTC_TIME
@@ -94,8 +99,11 @@ def applying(marks: pd.DataFrame, now: object) -> pd.DataFrame:
     """The marks that apply at `now`: open and not expired (MARK_COLUMNS)."""
     if marks.empty:
         return typed(marks, MARK_COLUMNS)
-    states = mark_states(marks, now)
-    return typed(marks[states["applies"].to_numpy()], MARK_COLUMNS)
+    require_columns(marks, ("mark_id", "expires_on", "closed_at"), "applying marks")
+    # `mark_states`' rule without its frame: not closed, and its last day not before today.
+    last_day = marks["expires_on"].dt.tz_convert("UTC").dt.normalize()
+    expired = (last_day < _day(as_utc(now, "now"))).to_numpy(dtype=bool)
+    return typed(marks[marks["closed_at"].isna().to_numpy() & ~expired], MARK_COLUMNS)
 
 
 def _day(stamp: pd.Timestamp) -> pd.Timestamp:
@@ -110,37 +118,167 @@ def covering_marks(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
     failure (COVER_COLUMNS, on `results`' index; missing where none does or it did not fail).
     `marks` should be those that apply (`applying`)."""
     require_columns(results, _RESULT_INPUT, "known failures")
-    out = pd.DataFrame(
-        {name: pd.Series(pd.NA, index=results.index, dtype="str") for name in COVER_COLUMNS}
+    positions = np.flatnonzero(failed_levels(results["level"]))
+    covered = _covered_at(results, positions, marks)
+    # Each column spread over every row at once: the failed rows' values, missing elsewhere.
+    where = np.full(len(results), len(positions), dtype=np.intp)
+    where[positions] = np.arange(len(positions))
+    return pd.DataFrame(
+        {
+            name: pd.Series(
+                pd.array([*covered[name].tolist(), None], dtype="str").take(where),
+                index=results.index,
+            )
+            for name in COVER_COLUMNS
+        }
     )
-    if marks.empty or results.empty:
-        return out
-    failed = results[(level_outcomes(results["level"]) == FAIL).to_numpy()]
-    if failed.empty:
-        return out
-    chosen = pd.Series(pd.NA, index=failed.index, dtype="str")
-    for target, keys, prepare in _PRECEDENCE:
-        those = marks[marks["target"] == target]
-        if target == mark_columns.FAILURE_GROUP:
-            those = those[those["plan_id"].notna() == (keys == _GROUP_OF_PLAN)]
-        if target == mark_columns.EXECUTION:
-            those = those[those["kind"] == mark_columns.OUTAGE]
-        if those.empty:
-            continue
-        rows = prepare(failed)
-        # Of equal marks, the oldest (marks come oldest first).
-        table = those.drop_duplicates(list(keys), keep="first")[[*keys, "mark_id"]]
-        found = rows[list(keys)].merge(_keyed(table, keys), on=list(keys), how="left")["mark_id"]
-        found.index = failed.index
-        chosen = chosen.fillna(found.astype("str"))
-        if chosen.notna().all():
+
+
+COVERED_COLUMNS = ("env_key", "environment", *COVER_COLUMNS)
+"""What `covered_failures` adds to each failed result: its environment (`with_environments`)
+and the mark that covers it (COVER_COLUMNS, missing where none does)."""
+
+
+def covered_failures(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
+    """The failed rows of `results` (on their index, in their order, with the columns
+    `covering_marks` reads) and COVERED_COLUMNS: what every known figure is made of. Only the
+    failed rows are worked on: a million results with a few thousand failures cost a few
+    thousand rows, whatever the marks."""
+    require_columns(results, _RESULT_INPUT, "known failures")
+    positions = np.flatnonzero(failed_levels(results["level"]))
+    return _covered_at(results, positions, marks)
+
+
+def _covered_at(results: pd.DataFrame, positions: np.ndarray, marks: pd.DataFrame) -> pd.DataFrame:
+    """`covered_failures` of the rows of `results` at `positions` (its failures)."""
+    failed = with_environments(results[list(_COVER_INPUT)].iloc[positions])
+    ids = _covering_ids(failed, marks)
+    of_id: dict[str, dict[object, object]] = {"kind": {}, "ticket": {}}
+    for name, table in of_id.items():
+        for mark_id, value in zip(marks["mark_id"].tolist(), marks[name].tolist(), strict=True):
+            table.setdefault(mark_id, value)
+    return failed.assign(
+        mark_id=pd.Series(ids, index=failed.index, dtype="str"),
+        **{
+            name: pd.Series([table.get(i) for i in ids], index=failed.index, dtype="str")
+            for name, table in of_id.items()
+        },
+    )
+
+
+def _covering_ids(failed: pd.DataFrame, marks: pd.DataFrame) -> list[object]:
+    """The id of the mark covering each row of `failed` (None where none does), by precedence:
+    a kind of target is looked up only for the rows no earlier one covered, and its keys (a
+    signature, an environment's label) are worked out only for those rows (a label only where
+    a mark names the row's scenario); each kind's marks become one table of their keys (of
+    equal marks, the oldest: marks come oldest first). Keys match as a merge on them would: a
+    missing value matches a missing value."""
+    chosen: list[object] = [None] * len(failed)
+    if marks.empty or failed.empty:
+        return chosen
+    columns: dict[str, list[object]] = {}
+
+    def column(name: str) -> list[object]:
+        if name not in columns:
+            columns[name] = _plain_values(failed[name])
+        return columns[name]
+
+    for keys, table in _mark_tables(marks):
+        rows = [i for i, mark in enumerate(chosen) if mark is None]
+        if not rows:
             break
-    details = marks.drop_duplicates("mark_id").set_index("mark_id")
-    ids = chosen.dropna()
-    out.loc[ids.index, "mark_id"] = ids.to_numpy()
-    out.loc[ids.index, "kind"] = details["kind"].reindex(ids.to_numpy()).to_numpy()
-    out.loc[ids.index, "ticket"] = details["ticket"].reindex(ids.to_numpy()).to_numpy()
+        for i, row_key in zip(rows, _level_keys(failed, rows, keys, table, column), strict=True):
+            if row_key is not None:
+                chosen[i] = table.get(row_key)
+    return chosen
+
+
+def _level_keys(
+    failed: pd.DataFrame,
+    rows: list[int],
+    keys: tuple[str, ...],
+    table: dict[tuple[object, ...], object],
+    column: Callable[[str], list[object]],
+) -> list[tuple[object, ...] | None]:
+    """The key values of the `rows` of `failed` for one level of the precedence (None where no
+    mark of `table` can cover the row)."""
+    values: dict[str, list[object]] = {}
+    for name in keys:
+        if name == "signature":
+            messages = failed["message"].iloc[rows]
+            codes, uniques = pd.factorize(messages, use_na_sentinel=True)
+            signatures = [normalise_message(str(u)) for u in uniques] + [""]
+            values[name] = [signatures[c] for c in codes.tolist()]
+        elif name != "environment" or name in failed.columns:
+            every = column(name)
+            values[name] = [every[i] for i in rows]
+    if "environment" not in keys or "environment" in values:
+        return list(zip(*(values[k] for k in keys), strict=True))
+    # The label only where the other keys are those of a mark: no other row can match.
+    others = [k for k in keys if k != "environment"]
+    wanted = {
+        tuple(v for k, v in zip(keys, key, strict=True) if k != "environment") for key in table
+    }
+    partial = list(zip(*(values[k] for k in others), strict=True))
+    candidates = [n for n, key in enumerate(partial) if key in wanted]
+    out: list[tuple[object, ...] | None] = [None] * len(rows)
+    at = keys.index("environment")
+    labels = _environment_labels(failed, [rows[n] for n in candidates])
+    for n, label in zip(candidates, labels, strict=True):
+        out[n] = (*partial[n][:at], label, *partial[n][at:])
     return out
+
+
+def _environment_labels(failed: pd.DataFrame, positions: list[int]) -> list[str]:
+    """The environment's label (`environment_label`, as `with_environments` names it) of the
+    rows of `failed` at `positions`, worked out once per distinct environment."""
+    at = np.asarray(positions, dtype=np.intp)
+    parts = [failed[c].to_numpy(dtype=object)[at].tolist() for c in ENVIRONMENT_COLUMNS]
+    named: dict[tuple[object, ...], str] = {}
+    labels = []
+    for combo in zip(*parts, strict=True):
+        label = named.get(combo)
+        if label is None:
+            label = named[combo] = environment_label(*combo)
+        labels.append(label)
+    return labels
+
+
+def _mark_tables(
+    marks: pd.DataFrame,
+) -> list[tuple[tuple[str, ...], dict[tuple[object, ...], object]]]:
+    """For each level of `_PRECEDENCE` that has marks, in order: its keys, and its marks' ids
+    by their key values (a tuple), the oldest of equals kept (marks come oldest first). An
+    execution's mark covers only as an outage; a failure group's is of its plan's level when
+    it names a plan, else of every plan's."""
+    names = ("target", "kind", *dict.fromkeys(k for _, keys in _PRECEDENCE for k in keys))
+    columns = {name: _plain_values(marks[name]) for name in names}
+    ids = marks["mark_id"].tolist()
+    tables: list[dict[tuple[object, ...], object]] = [{} for _ in _PRECEDENCE]
+    levels: dict[object, list[int]] = {}
+    for position, (level_target, _) in enumerate(_PRECEDENCE):
+        levels.setdefault(level_target, []).append(position)
+    for row, target in enumerate(columns["target"]):
+        if target == mark_columns.EXECUTION and columns["kind"][row] != mark_columns.OUTAGE:
+            continue
+        for position in levels.get(target, ()):
+            keys = _PRECEDENCE[position][1]
+            if target == mark_columns.FAILURE_GROUP and (
+                (columns["plan_id"][row] is not None) != (keys == _GROUP_OF_PLAN)
+            ):
+                continue
+            tables[position].setdefault(tuple(columns[k][row] for k in keys), ids[row])
+    return [(keys, table) for (_, keys), table in zip(_PRECEDENCE, tables, strict=True) if table]
+
+
+def _plain_values(column: pd.Series) -> list[object]:
+    """A key column as values alike on both sides (ids as integers, labels and signatures as
+    str, an environment's categorical label too), missing as None."""
+    if column.name is not None and str(column.name).endswith("_id"):
+        values = column.astype("Int64").to_numpy(dtype=object, na_value=None)
+    else:
+        values = column.astype("str").to_numpy(dtype=object, na_value=None)
+    return list(values)
 
 
 def _keyed(table: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
@@ -153,26 +291,16 @@ def _with_signature(failed: pd.DataFrame) -> pd.DataFrame:
     return failed.assign(signature=normalise_messages(failed["message"]).fillna(""))
 
 
-def _with_environment(failed: pd.DataFrame) -> pd.DataFrame:
-    named = with_environments(failed)
-    return named.assign(environment=named["environment"].astype("str"))
-
-
-def _plain(failed: pd.DataFrame) -> pd.DataFrame:
-    return failed
-
-
+_COVER_INPUT = tuple(
+    dict.fromkeys(("execution_id", "plan_id", "scenario_id", "message", *ENVIRONMENT_COLUMNS))
+)
 _GROUP_OF_PLAN = ("signature", "plan_id")
-_PRECEDENCE = (
-    (mark_columns.EXECUTION, ("execution_id",), _plain),
-    (
-        mark_columns.SCENARIO_ENVIRONMENT,
-        ("plan_id", "scenario_id", "environment"),
-        _with_environment,
-    ),
-    (mark_columns.SCENARIO, ("plan_id", "scenario_id"), _plain),
-    (mark_columns.FAILURE_GROUP, _GROUP_OF_PLAN, _with_signature),
-    (mark_columns.FAILURE_GROUP, ("signature",), _with_signature),
+_PRECEDENCE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (mark_columns.EXECUTION, ("execution_id",)),
+    (mark_columns.SCENARIO_ENVIRONMENT, ("plan_id", "scenario_id", "environment")),
+    (mark_columns.SCENARIO, ("plan_id", "scenario_id")),
+    (mark_columns.FAILURE_GROUP, _GROUP_OF_PLAN),
+    (mark_columns.FAILURE_GROUP, ("signature",)),
 )
 
 
@@ -189,8 +317,11 @@ def known_failures(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
 def known_per_execution(results: pd.DataFrame, marks: pd.DataFrame) -> pd.Series:
     """How many failed results of each execution are known (an int64 Series by execution id;
     executions without known failures are left out)."""
-    cover = covering_marks(results, marks)
-    known = results.loc[cover["mark_id"].notna(), "execution_id"]
+    require_columns(results, _RESULT_INPUT, "known failures")
+    positions = np.flatnonzero(failed_levels(results["level"]))
+    failed = results[list(_COVER_INPUT)].iloc[positions]
+    covered = np.array([mark is not None for mark in _covering_ids(failed, marks)], dtype=bool)
+    known = failed["execution_id"][covered] if len(failed) else failed["execution_id"]
     return known.value_counts().astype("int64").rename("known")
 
 
@@ -211,12 +342,7 @@ def known_cells(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
     """The failed cells (a scenario on an environment in an execution) of `results`, each known
     when every failed result of it is covered by one of `marks` (those that apply)
     (KNOWN_CELL_COLUMNS)."""
-    cover = covering_marks(results, marks)
-    failed_mask = (level_outcomes(results["level"]) == FAIL).to_numpy()
-    failed = with_environments(results[failed_mask]).assign(
-        mark_id=cover["mark_id"][failed_mask].to_numpy(),
-        ticket=cover["ticket"][failed_mask].to_numpy(),
-    )
+    failed = covered_failures(results, marks)
     if failed.empty:
         return typed(failed, KNOWN_CELL_COLUMNS)
     failed = failed.assign(_covered=failed["mark_id"].notna())

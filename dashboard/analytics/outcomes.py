@@ -35,6 +35,12 @@ def level_ranks(levels: pd.Series) -> np.ndarray:
     return table[codes]
 
 
+def failed_levels(levels: pd.Series) -> np.ndarray:
+    """Whether each level is a failure (FAILURE, ERROR: `verdicts.outcome`), as a bool array:
+    without building the outcome column of every row."""
+    return level_ranks(levels) == _RANK[FAIL]
+
+
 def outcome_ranks(outcomes: pd.Series) -> np.ndarray:
     """The rank of each outcome ("fail" 3, "pass" 2, "warn" 1, missing 0)."""
     codes, uniques = pd.factorize(outcomes, use_na_sentinel=True)

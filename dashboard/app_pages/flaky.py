@@ -74,8 +74,9 @@ def history(plan: int, scenario: int) -> str:
     return links.scenario_link(plan, scenario, window=state.window)
 
 
+# The window (each plan's last W) is already chosen: its executions are all the analysis needs.
 flakiness = flaky_analytics.flaky_scenarios(
-    loaded.executions, loaded.results, window=state.window, threshold=state.threshold
+    loaded.analysed, loaded.results, window=state.window, threshold=state.threshold
 )
 scope = scope_text(project=page.project_name, plan=page.plan_name)
 st.header("Flaky", divider="gray")

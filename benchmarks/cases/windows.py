@@ -234,7 +234,7 @@ def _unstored(chromium: Browser, base: str, said: dict[str, str]) -> dict[str, f
     return times
 
 
-FETCH_MS = 1_800_000  # every result of the window fetched: about 40,000 requests
+FETCH_MS = 1_800_000  # every result of the window fetched: about 18,000 requests
 
 
 def _sentence(pattern: re.Pattern[str], text: str) -> str:

@@ -47,6 +47,7 @@ class Run:
     scratch: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="qa-bench-")))
     dashboard_memory: list[DashboardMemory] = field(default_factory=list)
     browser_views_tried: bool = False  # case 4 ran (or failed) in this run
+    filled_stores: dict[int, tuple[Path, int]] = field(default_factory=dict)  # cases 9 and 10
     _sandboxes: dict[tuple[int, int], SandboxProcess] = field(default_factory=dict)
     _demo: dict[int, DemoStore] = field(default_factory=dict)
 

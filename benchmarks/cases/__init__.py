@@ -16,6 +16,7 @@ from benchmarks.cases import (
     pgstore,
     sandbox_latency,
     store,
+    windows,
 )
 from benchmarks.context import Run
 from benchmarks.measure import CaseResult
@@ -30,6 +31,17 @@ class Case:
 
 CASES: tuple[Case, ...] = tuple(
     Case(module.NAME, module.TITLE, module.run)
-    for module in (fetch, fanout, parse, pages, memory, store, sandbox_latency, pgstore, lists)
+    for module in (
+        fetch,
+        fanout,
+        parse,
+        pages,
+        memory,
+        store,
+        sandbox_latency,
+        pgstore,
+        lists,
+        windows,
+    )
 )
 NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

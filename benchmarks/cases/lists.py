@@ -67,8 +67,7 @@ def run(run: Run) -> CaseResult:
     for view in VIEWS:
         result.figure(f"{view.title} opened by its link", "s", peer=TRIVIAL)
     result.figure(TRIVIAL, "s")
-    filled = run.folder("lists-filled")
-    stored = _fill(run, sandbox, filled)
+    filled, stored = filled_store(run, sandbox)
     with browser.launched(executable) as chromium:
         for number in range(1, run.repeats(slow=True) + 1):
             # Each run starts from the same filled store (a copy): nothing a run adds is kept.
@@ -100,6 +99,16 @@ def run(run: Run) -> CaseResult:
         "runs); it is set beside the Plans page opened in the same tab.",
     ]
     return result
+
+
+def filled_store(run: Run, sandbox: SandboxProcess) -> tuple[Path, int]:
+    """A store folder holding the lead company's history (filled once per run and size, then
+    shared with case 10), and how many results it holds; cases copy it before use."""
+    key = sandbox.settings.executions
+    if key not in run.filled_stores:
+        filled = run.folder("lists-filled")
+        run.filled_stores[key] = (filled, _fill(run, sandbox, filled))
+    return run.filled_stores[key]
 
 
 def _fill(run: Run, sandbox: SandboxProcess, store_dir: Path) -> int:

@@ -125,7 +125,10 @@ def last_finished(executions: pd.DataFrame, window: int = DEFAULT_WINDOW) -> pd.
     require_columns(executions, ("execution_id", "start", "plan_id", "finished"), "flaky")
     if window < 2:
         raise ValueError(f"the flaky window needs at least 2 executions, got {window}")
-    done = executions[executions["finished"].fillna(False).astype(bool)]
+    # Only the columns the window needs are sorted: 70,000 executions' every column cost more
+    # than the window's whole analysis.
+    narrow = executions[["execution_id", "start", "plan_id", "finished"]]
+    done = narrow[narrow["finished"].fillna(False).astype(bool)]
     # A missing start counts as the oldest run, as in plan_state.plan_states.
     done = done[done["plan_id"].notna()].sort_values(
         ["plan_id", "start", "execution_id"], kind="stable", na_position="first"

@@ -1,18 +1,18 @@
 """Flaky scenarios: which scenarios flip between pass and fail, with the evidence, and the
 failures of the same window grouped by their message."""
 
+import hashlib
+
 import streamlit as st
 
-from dashboard.analytics import failure_groups as groups_analytics
 from dashboard.analytics import flaky as flaky_analytics
-from dashboard.analytics import known_figures
-from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
-from dashboard.present import analytics_charts
+from dashboard.data import cache
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
 from dashboard.present import known as known_words
 from dashboard.present.captions import describe_window, scope_text
+from dashboard.present.flaky_view import flaky_view as build_view
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, PROJECT, THRESHOLD, WINDOW
@@ -67,16 +67,39 @@ loaded = analytics_input.load_window(
     plan=state.plan,
     leave_out=triage.left_out,
 )
-cells = mark_analytics.known_cells(loaded.results, triage.marks)
 
 
 def history(plan: int, scenario: int) -> str:
     return links.scenario_link(plan, scenario, window=state.window)
 
 
-flakiness = flaky_analytics.flaky_scenarios(
-    loaded.executions, loaded.results, window=state.window, threshold=state.threshold
+# Scores, tables and the chart are made once per input, not at every load (cache.built): the
+# window's executions and its results' counts, W, the threshold, the marks that apply, names.
+view = cache.built(
+    connection,
+    "flaky.view",
+    (
+        hashlib.sha256(loaded.analysed["execution_id"].to_numpy().tobytes()).hexdigest(),
+        loaded.fan_out.counts if loaded.fan_out is not None else None,
+        state.window,
+        state.threshold,
+        tuple(zip(triage.marks["mark_id"], triage.marks["revision"].tolist(), strict=True)),
+        tuple(plan_names.items()),
+        tz,
+    ),
+    lambda: build_view(
+        loaded.analysed,
+        loaded.results,
+        triage.marks,
+        window=state.window,
+        threshold=state.threshold,
+        plan_names=plan_names,
+        tz=tz,
+        scenario_link=history,
+        results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+    ),
 )
+flakiness, display = view.flakiness, view.display
 scope = scope_text(project=page.project_name, plan=page.plan_name)
 st.header("Flaky", divider="gray")
 notices.caption(
@@ -90,17 +113,10 @@ notices.caption(
     )
 )
 triage_view.outages_caption(triage)
-rows = flaky_view.flaky_rows(flakiness)
-display = flaky_view.flaky_display(flakiness, plan_names, history, known_figures.known_runs(cells))
-if display.empty:
+if view.chart is None:
     notices.show_notes([flaky_view.none_flaky_text(state.threshold)], severity="info")
 else:
-    labels = analytics_charts.labels_for(rows, plan_names)
-    chart(
-        analytics_charts.flaky_timeline_chart(rows, flakiness.positions, labels, tz),
-        key="flaky.timeline",
-        file_name="flaky-outcomes.csv",
-    )
+    chart(view.chart, key="flaky.timeline", file_name="flaky-outcomes.csv")
     notices.caption(flaky_view.timeline_legend())
 table(
     display,
@@ -117,13 +133,13 @@ notices.caption(known_words.KNOWN_RUNS_CAPTION)
 
 # -- failure groups -----------------------------------------------------------------------------
 st.header("Failure groups", divider="gray")
-grouped = groups_analytics.failure_groups(loaded.analysed, loaded.results)
+grouped = view.grouped
 notices.caption(flaky_view.groups_caption(grouped.basis, today=now.date(), scope=scope))
 marking.notice(triage.ledger)
-if grouped.groups.empty:
+if view.groups is None:
     notices.show_notes(["No result failed in these executions."], severity="info")
     st.stop()
-groups = known_figures.groups_with_known(grouped.groups, loaded.results, triage.marks)
+groups = view.groups
 notices.caption(
     known_words.known_caption(int(groups["known"].sum()), int(groups["failures"].sum()))
 )
@@ -140,19 +156,12 @@ table(
     file_name="failure-groups.csv",
     column_config={"First seen": time_column(tz), "Last seen": time_column(tz)},
 )
-starts = dict(zip(loaded.analysed["execution_id"], loaded.analysed["start"], strict=True))
-for position, (_, group) in enumerate(grouped.groups.head(groups_view.GROUPS_SHOWN).iterrows()):
+listed = grouped.groups.head(groups_view.GROUPS_SHOWN).iterrows()
+for position, ((_, group), shown) in enumerate(zip(listed, view.group_tables, strict=True)):
     # The message is the service's: shown literally, never as markdown.
     with st.expander(escape_markdown(visible_text(groups_view.headline(group, tz)))):
         table(
-            groups_view.group_results_display(
-                loaded.results,
-                group["result_ids"],
-                plan_names=plan_names,
-                scenario_link=history,
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                execution_starts=starts,
-            ),
+            shown,
             key=f"groups.{position}",
             file_name=f"failure-group-{position + 1}.csv",
             column_config={

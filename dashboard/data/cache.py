@@ -29,7 +29,15 @@ import streamlit as st
 from api_client import ExecutionQuery
 from api_client.operations import Operation
 from dashboard.columns.cells import time_extent
-from dashboard.data import cache_connection, cache_history, demo, frames, live, results_fanout
+from dashboard.data import (
+    cache_connection,
+    cache_history,
+    demo,
+    fetch_jobs,
+    frames,
+    live,
+    results_fanout,
+)
 from dashboard.data.cache_connection import BY_GENERATION, data_key, one_budget
 
 # What pages use of the two modules beneath, named here so a page needs this module only.
@@ -42,7 +50,7 @@ from dashboard.data.cache_history import history_store as history_store
 from dashboard.data.cache_history import secrets as secrets
 from dashboard.data.cache_history import store_meta as store_meta
 from dashboard.data.connection import Connection
-from dashboard.data.fanout_answer import FanOut
+from dashboard.data.fanout_answer import FanOut, PairFailure
 from dashboard.data.pairs import result_pairs
 from dashboard.data.store.errors import StoreError
 
@@ -300,11 +308,28 @@ def find_execution(
     )
 
 
+def _fan_out(
+    connection: Connection,
+    pairs: tuple[tuple[int, int], ...],
+    finished: tuple[int, ...],
+    failed: tuple[PairFailure, ...] = (),
+) -> FanOut:
+    # Streamlit hashes a cached function's arguments at every call: a long window's 18,000
+    # pairs cost a quarter of a second a rerun, so they are keyed by a digest.
+    digest = hashlib.sha256(repr((pairs, finished)).encode()).hexdigest()
+    return _fan_out_of(connection, digest, pairs, finished, failed)
+
+
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
 @one_budget(Operation.TEST_RESULTS)
-def _fan_out(
-    connection: Connection, pairs: tuple[tuple[int, int], ...], finished: tuple[int, ...]
+def _fan_out_of(
+    connection: Connection,
+    digest: str,
+    _pairs: tuple[tuple[int, int], ...],
+    _finished: tuple[int, ...],
+    _failed: tuple[PairFailure, ...],
 ) -> FanOut:
+    pairs, finished = _pairs, _finished  # keyed by `digest`, a SHA-256 of both
     bar = st.progress(0.0, text="Loading results…")
     executions = len({execution for execution, _ in pairs})
     store = history_store(connection)
@@ -332,6 +357,7 @@ def _fan_out(
             # The store is per service and company: a token shown none of it until it proves
             # it may read results (a fingerprint, never the token, is what is remembered).
             reader=connection.fingerprint,
+            failed=_failed,
         )
     finally:
         bar.empty()
@@ -364,17 +390,27 @@ def _rounded_seconds(seconds: float) -> str:
 
 
 def history_results(
-    connection: Connection, execution_ids: Iterable[int], executions: pd.DataFrame
+    connection: Connection,
+    execution_ids: Iterable[int],
+    executions: pd.DataFrame,
+    *,
+    failed: tuple[PairFailure, ...] = (),
 ) -> FanOut:
     """The results of some executions (rows of `executions`), from the history store where it
-    has them, else fetched several at a time; finished executions' results are kept."""
+    has them, else fetched several at a time; finished executions' results are kept. Pairs in
+    `failed` (a fetch job's) are not asked for again."""
     every_plan = plans(connection, active_only=False).plans
     pairs, finished = result_pairs(executions, every_plan, execution_ids)
-    return _fan_out(connection, pairs, finished)
+    return _fan_out(connection, pairs, finished, failed)
 
 
 def scenario_results(
-    connection: Connection, execution_ids: Iterable[int], scenario_id: int, executions: pd.DataFrame
+    connection: Connection,
+    execution_ids: Iterable[int],
+    scenario_id: int,
+    executions: pd.DataFrame,
+    *,
+    failed: tuple[PairFailure, ...] = (),
 ) -> FanOut:
     """One scenario's results in some executions (rows of `executions`), whatever their plans
     list now. `history_results` asks for each plan's current scenarios; a scenario its plan has
@@ -386,7 +422,7 @@ def scenario_results(
             {int(e) for e, done in zip(rows["execution_id"], rows["finished"], strict=True) if done}
         )
     )
-    return _fan_out(connection, tuple((e, int(scenario_id)) for e in wanted), finished)
+    return _fan_out(connection, tuple((e, int(scenario_id)) for e in wanted), finished, failed)
 
 
 @st.cache_resource(ttl=DATA_TTL, max_entries=12, show_spinner=False)
@@ -445,4 +481,5 @@ def clear_all() -> None:
     _built.clear()
     _results_by_id.clear()
     _stored_around.clear()
-    _fan_out.clear()
+    _fan_out_of.clear()
+    fetch_jobs.JOBS.forget()

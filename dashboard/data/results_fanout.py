@@ -101,6 +101,7 @@ def fetch_results(
     on_progress: ProgressCallback | None = None,
     return_results: bool = True,
     reader: str | None = None,
+    failed: Collection[PairFailure] = (),
 ) -> FanOut:
     """The results of every (execution_id, scenario_id) pair in `pairs`.
 
@@ -119,22 +120,28 @@ def fetch_results(
     store has not seen read results is given none of them until one pair fetched for it from
     the service proves it may (`HistoryStore.knows_reader`); the service's refusal is raised
     as usual. Without `reader` (a sync, run by the operator) the store is trusted.
+
+    `failed` are pairs whose request failed just now (a fetch job's, `fetch_jobs`): they are
+    not asked for again, and are reported as failed.
     """
     if not 1 <= max_concurrency <= MAX_CONCURRENCY:
         raise ValueError(f"max_concurrency must be between 1 and {MAX_CONCURRENCY}")
     wanted: list[Pair] = list(dict.fromkeys((int(e), int(s)) for e, s in pairs))
     done_ids = frozenset(int(e) for e in finished)
     state = _Progress(store=store, keep_results=return_results)
+    given_up = {(f.execution_id, f.scenario_id): f for f in failed}
+    state.failures += [given_up[p] for p in wanted if p in given_up]
+    wanted_now = [p for p in wanted if p not in given_up]
 
     stored_pairs: set[Pair] = set()
     proved: list[Pair] = []
     try:
-        candidates = [p for p in wanted if p[0] in done_ids]
+        candidates = [p for p in wanted_now if p[0] in done_ids]
         if store is not None and reader is not None and candidates:
             proved = _prove_reader(client, state, reader, candidates[0], done_ids)
         if state.store is not None:
             stored_pairs = _read_stored(state, [p for p in candidates if p not in proved])
-        to_fetch = [p for p in wanted if p not in stored_pairs and p not in proved]
+        to_fetch = [p for p in wanted_now if p not in stored_pairs and p not in proved]
         state.available |= stored_pairs
         _fetch_all(client, to_fetch, done_ids, state, max_concurrency, on_progress)
     finally:

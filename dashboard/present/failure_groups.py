@@ -88,6 +88,21 @@ def group_results_display(
     wanted = {int(i) for i in result_ids}
     rows = results[results["result_id"].isin(wanted)]
     rows = with_environments(rows).sort_values(["start", "result_id"], ascending=False)
+    # A group's rows share executions and scenarios: each link is built once.
+    run_links: dict[tuple[int, int], str] = {}
+    history_links: dict[tuple[int, int], str] = {}
+
+    def run_link(execution: int, plan: int) -> str:
+        if (execution, plan) not in run_links:
+            started = _instant(execution_starts.get(execution))
+            run_links[(execution, plan)] = results_link(execution, plan, started)
+        return run_links[(execution, plan)]
+
+    def history_link(plan: int, scenario: int) -> str:
+        if (plan, scenario) not in history_links:
+            history_links[(plan, scenario)] = scenario_link(plan, scenario)
+        return history_links[(plan, scenario)]
+
     return pd.DataFrame(
         {
             "Started": rows["start"],
@@ -98,11 +113,11 @@ def group_results_display(
             "Message": rows["message"],
             "Execution": rows["execution_id"].astype("int64"),
             "Results": [
-                results_link(int(e), int(p), _instant(execution_starts.get(int(e))))
+                run_link(int(e), int(p))
                 for e, p in zip(rows["execution_id"], rows["plan_id"], strict=True)
             ],
             "History": [
-                scenario_link(int(p), int(s))
+                history_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
             "Node log": rows["node_log"],

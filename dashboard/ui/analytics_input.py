@@ -23,10 +23,12 @@ from dashboard.columns.shapes import empty
 from dashboard.data import cache
 from dashboard.data.connection import Connection
 from dashboard.data.fanout_answer import FanOut
+from dashboard.data.pairs import result_pairs
 from dashboard.present.messages import describe_left_out
 from dashboard.state.params import DateRange
 from dashboard.state.query import preset_query
 from dashboard.ui import notices
+from dashboard.ui.fetch_first import fetched_first
 
 LOOKBACK = DateRange.LAST_90_DAYS
 """How far back executions are looked for: each plan's last W finished ones are among them."""
@@ -88,8 +90,11 @@ def load_window(
     scoped, chosen = _window_of(executions, window, plan)
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)
+    ids = chosen["execution_id"].tolist()
     try:
-        fan_out = cache.history_results(connection, chosen["execution_id"].tolist(), executions)
+        every_plan = cache.plans(connection, active_only=False).plans
+        failed = fetched_first(connection, *result_pairs(executions, every_plan, ids))
+        fan_out = cache.history_results(connection, ids, executions, failed=failed)
     except ApiError as error:
         notices.show_error(error, part="the results of the executions analysed")
         st.stop()
@@ -108,10 +113,13 @@ def load_scenario_window(
     scoped, chosen = _window_of(executions, window, plan)
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)
+    ids = [int(i) for i in chosen["execution_id"]]
+    finished = [
+        int(e) for e, done in zip(chosen["execution_id"], chosen["finished"], strict=True) if done
+    ]
     try:
-        fan_out = cache.scenario_results(
-            connection, chosen["execution_id"].tolist(), scenario, executions
-        )
+        failed = fetched_first(connection, [(e, int(scenario)) for e in ids], finished)
+        fan_out = cache.scenario_results(connection, ids, scenario, executions, failed=failed)
     except ApiError as error:
         notices.show_error(error, part=f"the results of scenario {scenario}")
         st.stop()

@@ -7,6 +7,7 @@ never enters a frame.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -95,9 +96,7 @@ def _execution_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[o
     """The executions frame's columns of some execution records (`api_client.records`; a
     field a record lacks is the model's default). The derived columns are worked out once per
     distinct (ended or not, `result_summary`): 70,000 executions have a few dozen."""
-    columns: dict[str, list[object]] = {
-        column: [record.get(name) for record in records] for column, name in _EXECUTION_FIELDS
-    }
+    columns = _fields_as_columns(records)
     derived: dict[tuple[bool, tuple[tuple[str, int], ...]], dict[str, object]] = {}
     rows: list[dict[str, object]] = []
     for record in records:
@@ -113,9 +112,32 @@ def _execution_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[o
     return columns
 
 
+_FIELDS_OF_A_RECORD = operator.itemgetter(*(name for _, name in _EXECUTION_FIELDS))
+
+
+def _fields_as_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[object]]:
+    """The `_EXECUTION_FIELDS` columns of some records: read whole rows at once (in C), and
+    each field looked up alone (`get`: None) only when a record lacks one."""
+    try:
+        rows = list(map(_FIELDS_OF_A_RECORD, records))
+    except KeyError:
+        return {
+            column: [record.get(name) for record in records] for column, name in _EXECUTION_FIELDS
+        }
+    if not rows:
+        return {column: [] for column, _ in _EXECUTION_FIELDS}
+    return {
+        column: list(values)
+        for (column, _), values in zip(_EXECUTION_FIELDS, zip(*rows, strict=True), strict=True)
+    }
+
+
 def _columns_frame(columns: dict[str, list[object]], schema: Mapping[str, str]) -> pd.DataFrame:
-    """A frame of equal-length column lists with exactly `schema`'s dtypes."""
-    return pd.DataFrame(columns, columns=list(schema)).astype(dict(schema))
+    """A frame of equal-length column lists with exactly `schema`'s dtypes, each column made
+    with its dtype (not inferred, then converted: a third less work)."""
+    return pd.DataFrame(
+        {name: pd.Series(columns[name], dtype=dtype) for name, dtype in schema.items()}
+    )
 
 
 _SUMMARY_NAMES = ("results", "verdicts", "passed", "failed", "pass_rate", "status", "finished")

@@ -133,10 +133,13 @@ def plans_display(plans: pd.DataFrame, states: pd.DataFrame | None = None) -> pd
 def executions_display(executions: pd.DataFrame, status_counts: pd.DataFrame) -> pd.DataFrame:
     """The executions table as shown: its status (a running one says so), one count column per
     status present, pass rate in %."""
-    counts = status_counts.pivot_table(
+    # A column for every status of the counts given, but only these executions' counts
+    # pivoted: the page shows the newest 2,000 rows of a window of 70,000.
+    statuses = ordered_statuses(status_counts["status"].unique())
+    shown = status_counts[status_counts["execution_id"].isin(executions["execution_id"])]
+    counts = shown.pivot_table(
         index="execution_id", columns="status", values="count", aggfunc="sum", fill_value=0
-    )
-    statuses = ordered_statuses(counts.columns)
+    ).reindex(columns=statuses, fill_value=0)
     display = pd.DataFrame(
         {
             "Id": executions["execution_id"],

@@ -24,6 +24,7 @@ from api_client import ApiClient
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Compare, Figure, Target, timed
 from benchmarks.sandbox_process import SandboxProcess
+from dashboard.data import live
 
 NAME = "fetch"
 WORK_FLOOR = "floor with the work: max(the floor, the walk with no latency)"
@@ -35,6 +36,7 @@ SPEEDUP = Target(Bound.RATIO_AT_LEAST, 8, ">= 8x faster than the walk")
 AT_FLOOR = Target(Bound.RATIO_AT_MOST, 1.5, "<= 1.5x ceil(pages / 8) x latency")
 AT_WORK_FLOOR = Target(Bound.RATIO_AT_MOST, 1.5, "<= 1.5x max(floor, the walk with no latency)")
 SMALL = "#27's walk"
+WIDE = live.WALK_PAGES_IN_FLIGHT
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Walk:
 
     label: str  # what the rows set against floors are called
     fast: str
+    wide: str  # the same walk with the dashboard's pages in flight
     sequential: str
     instant: str
     floor: str
@@ -60,6 +63,7 @@ def run(run: Run) -> CaseResult:
         Walk(
             label="all_executions()",
             fast="all_executions() (pages of 1,000, 8 in flight)",
+            wide=f"all_executions() with {WIDE} in flight (the dashboard's walk)",
             sequential="sequential walk, pages of 100",
             instant="all_executions() on the same data with no latency",
             floor="floor: ceil(pages / 8) x latency",
@@ -72,6 +76,7 @@ def run(run: Run) -> CaseResult:
         Walk(
             label=f"{SMALL}: all_executions(page_size=100)",
             fast=f"{SMALL}: all_executions(page_size=100) (8 in flight)",
+            wide=f"{SMALL}: the same with {WIDE} in flight (the dashboard's walk)",
             sequential=f"{SMALL}: sequential walk",
             instant=f"{SMALL}: all_executions(page_size=100) with no latency",
             floor=f"{SMALL}: floor: ceil(pages / 8) x latency",
@@ -138,6 +143,7 @@ def _figures(result: CaseResult, walk: Walk, *, small_pages: str | None = None) 
         target=AT_WORK_FLOOR,
         note="the same runs as the walk's first row",
     )
+    result.figure(walk.wide, "s", peer=walk.sequential, compare=Compare.SPEEDUP)
     if small_pages is not None:
         result.figure(small_pages, "s", peer=walk.sequential, compare=Compare.SPEEDUP)
     result.figure(walk.sequential, "s")
@@ -162,12 +168,12 @@ def _measure(
     size = run.size
     lead = sandbox.lead
 
-    def client(base_url: str) -> ApiClient:
+    def client(base_url: str, in_flight: int = CONCURRENCY) -> ApiClient:
         return ApiClient(
             base_url=base_url,
             token=lead.token,
             company_id=lead.company_id,
-            max_concurrency=CONCURRENCY,
+            max_concurrency=in_flight,
         )
 
     def walk_naively() -> int:
@@ -181,14 +187,17 @@ def _measure(
                     return seen
                 page_number += 1
 
-    def fetch_all(base_url: str, pages_of: int | None = page_size) -> int:
-        with client(base_url) as api:
+    def fetch_all(
+        base_url: str, pages_of: int | None = page_size, in_flight: int = CONCURRENCY
+    ) -> int:
+        with client(base_url, in_flight) as api:
             return len(api.all_executions(page_size=pages_of))
 
     # The figures `_figures` declared (`figure` returns them).
     fast = result.figure(walk.fast, "s")
     against_floor = result.figure(f"{walk.label} against the issue's floor", "s")
     against_work = result.figure(f"{walk.label} against the floor with the work", "s")
+    wide = result.figure(walk.wide, "s")
     naive = result.figure(walk.sequential, "s")
     work = result.figure(walk.instant, "s")
     counts: set[int] = set()
@@ -196,6 +205,9 @@ def _measure(
         seconds, count = timed(fetch_all, sandbox.base_url)
         for figure in (fast, against_floor, against_work):
             figure.runs.append(seconds)
+        counts.add(count)
+        seconds, count = timed(fetch_all, sandbox.base_url, page_size, WIDE)
+        wide.runs.append(seconds)
         counts.add(count)
         if small_pages is not None:
             seconds, count = timed(fetch_all, sandbox.base_url, size.naive_page_size)

@@ -29,7 +29,7 @@ import streamlit as st
 from api_client import ApiClient, ApiTimeoutError
 from api_client.errors import RequestValidationError
 from api_client.operations import Operation
-from dashboard.data import live, service_budget
+from dashboard.data import service_budget
 from dashboard.data.connection import Connection, api_client
 from dashboard.data.store import access as store_access
 
@@ -104,11 +104,8 @@ BY_GENERATION: dict[str | type[Any], Callable[[Any], Any]] = {Connection: data_k
     on_release=lambda client: client.close(),
 )
 def client(connection: Connection) -> ApiClient:
-    """One HTTP client (and connection pool) per service and token (or token source); its walks
-    ask for `live.WALK_PAGES_IN_FLIGHT` pages at once."""
-    return api_client(
-        connection, timeout=30.0, max_retries=3, max_concurrency=live.WALK_PAGES_IN_FLIGHT
-    )
+    """One HTTP client (and connection pool) per service and token (or token source)."""
+    return api_client(connection, timeout=30.0, max_retries=3)
 
 
 TIMEOUTS = service_budget.RecentTimeouts()

@@ -44,13 +44,6 @@ from dashboard.data.fanout_answer import FanOut, FanOutCounts
 EVERY_EXECUTION = ExecutionQuery()
 """The query without filters (frozen: safe to share as a default)."""
 
-WALK_PAGES_IN_FLIGHT = 16
-"""Pages of executions the dashboard's client asks for at once (`ApiClient`'s default is 8). A
-page counts as in flight until the walk has taken it in, so with 8 several are always being
-parsed or framed here while the service waits for work: 70 pages of 1,000 took 2.8 s with 8 and
-1.8 s with 16 on the benchmark's sandbox, its own work the same (1.8 s of its CPU). The results
-fan-out asks for 16 at once too."""
-
 # Scenarios' results are fetched this many at a time: enough to hide latency, few enough not
 # to look like a burst to the service.
 RESULT_FETCH_CONCURRENCY = 6

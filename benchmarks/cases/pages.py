@@ -355,13 +355,7 @@ def _walk_alone(sandbox: SandboxProcess) -> float:
     query = execution_query(
         ViewState(date_range=DateRange.LAST_90_DAYS), now=datetime.now(UTC), email=None
     )
-    lead = sandbox.lead
-    with ApiClient(
-        base_url=sandbox.base_url,
-        token=lead.token,
-        company_id=lead.company_id,
-        max_concurrency=live.WALK_PAGES_IN_FLIGHT,  # as the dashboard's client walks
-    ) as client:
+    with _client(sandbox) as client:  # the client's defaults, as the dashboard's
         return timed(live.load_executions, client, query)[0]
 
 

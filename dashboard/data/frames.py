@@ -7,7 +7,6 @@ never enters a frame.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -96,7 +95,9 @@ def _execution_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[o
     """The executions frame's columns of some execution records (`api_client.records`; a
     field a record lacks is the model's default). The derived columns are worked out once per
     distinct (ended or not, `result_summary`): 70,000 executions have a few dozen."""
-    columns = _fields_as_columns(records)
+    columns: dict[str, list[object]] = {
+        column: [record.get(name) for record in records] for column, name in _EXECUTION_FIELDS
+    }
     derived: dict[tuple[bool, tuple[tuple[str, int], ...]], dict[str, object]] = {}
     rows: list[dict[str, object]] = []
     for record in records:
@@ -110,26 +111,6 @@ def _execution_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[o
     for name in _SUMMARY_NAMES:
         columns[name] = [row[name] for row in rows]
     return columns
-
-
-_FIELDS_OF_A_RECORD = operator.itemgetter(*(name for _, name in _EXECUTION_FIELDS))
-
-
-def _fields_as_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[object]]:
-    """The `_EXECUTION_FIELDS` columns of some records: read whole rows at once (in C), and
-    each field looked up alone (`get`: None) only when a record lacks one."""
-    try:
-        rows = list(map(_FIELDS_OF_A_RECORD, records))
-    except KeyError:
-        return {
-            column: [record.get(name) for record in records] for column, name in _EXECUTION_FIELDS
-        }
-    if not rows:
-        return {column: [] for column, _ in _EXECUTION_FIELDS}
-    return {
-        column: list(values)
-        for (column, _), values in zip(_EXECUTION_FIELDS, zip(*rows, strict=True), strict=True)
-    }
 
 
 def _columns_frame(columns: dict[str, list[object]], schema: Mapping[str, str]) -> pd.DataFrame:

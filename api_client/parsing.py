@@ -77,16 +77,34 @@ def execution_page_from_json(body: bytes, *, strict: bool) -> ExecutionPage:
 def record_dicts_from_json(
     model: type[ApiModel], body: bytes, *, operation: Operation, strict: bool
 ) -> RecordList[Any]:
-    """`parse_record_dicts` from a response body: records as dicts, no model per record."""
+    """`parse_record_dicts` from a response body: records as dicts, no model per record.
+
+    A body whose records all fit is validated straight from its bytes, in one call (no
+    Python value of the whole body is made first: a third less work than decoding it, then
+    validating that); any other body (not JSON, not a list, a record that misfits) is
+    decoded and parsed as `parse_record_dicts` parses it, which says why."""
     with collection_paused():
+        if not strict:
+            try:
+                return RecordList(records_adapter(model).validate_json(body))
+            except ValidationError:
+                pass
         return parse_record_dicts(
             model, decode_json(body, operation=operation), operation=operation, strict=strict
         )
 
 
 def execution_record_page_from_json(body: bytes, *, strict: bool) -> ExecutionRecordPage:
-    """`parse_execution_record_page` from a response body."""
+    """`parse_execution_record_page` from a response body; a page whose envelope and records
+    all fit is validated straight from its bytes, in one call (`record_dicts_from_json`)."""
     with collection_paused():
+        if not strict:
+            try:
+                whole = record_adapter(ExecutionPage).validate_json(body)
+            except ValidationError:
+                pass  # said by the path below, part by part
+            else:
+                return _record_page_of(whole)
         return parse_execution_record_page(
             decode_json(body, operation=Operation.EXECUTIONS), strict=strict
         )
@@ -225,12 +243,7 @@ def parse_execution_record_page(data: Any, *, strict: bool) -> ExecutionRecordPa
         except ValidationError:
             pass  # said below, part by part, as `parse_execution_page` says it
         else:
-            return ExecutionRecordPage(
-                current_page=whole["current_page"],
-                total_count=whole["total_count"],
-                page_count=whole["page_count"],
-                item_list=whole["item_list"],
-            )
+            return _record_page_of(whole)
     page, raw_items = _execution_envelope(data, strict=strict)
     items: RecordList[ExecutionRecord] = parse_record_dicts(
         Execution, raw_items, operation=Operation.EXECUTIONS, strict=strict
@@ -241,6 +254,16 @@ def parse_execution_record_page(data: Any, *, strict: bool) -> ExecutionRecordPa
         page_count=page.page_count,
         item_list=list(items),
         skipped=list(items.skipped),
+    )
+
+
+def _record_page_of(whole: dict[str, Any]) -> ExecutionRecordPage:
+    """The page of a validated `ExecutionPage` record (no `item_list`: no executions)."""
+    return ExecutionRecordPage(
+        current_page=whole["current_page"],
+        total_count=whole["total_count"],
+        page_count=whole["page_count"],
+        item_list=whole.get("item_list", []),
     )
 
 

@@ -1,7 +1,9 @@
 """A bare Streamlit app, the floor under every opened link: a title and a small table (what
-the Plans page draws), and with `?chart=1` one small plotly chart too. The pages case opens it
-in the same chromium as the dashboard, so "our Plans page opened" can be set beside what
-Streamlit itself costs to open on this machine.
+the Plans page draws), and with `?charts=N` N small plotly charts too (a stacked bar chart, a
+line chart with a few traces and a line chart, in turn: the kinds the Executions page draws).
+The pages case opens it in the same chromium as the dashboard, so "our page opened" can be set
+beside what Streamlit and plotly themselves cost to open on this machine with the same number
+of charts.
 
 Run by `streamlit run benchmarks/bare_app.py`; it reads no configuration and no data.
 """
@@ -10,7 +12,33 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+DAYS = [f"2026-01-{day:02d}" for day in range(1, 31)]
+
+
+def figure(number: int) -> go.Figure:
+    """The `number`th chart (from 0): a stacked bar chart, a few lines, or one line."""
+    kind = number % 3
+    if kind == 0:
+        plans = [f"Plan {i}" for i in range(1, 21)]
+        return go.Figure(
+            [
+                go.Bar(name=status, y=plans, x=[(i * weight) % 17 + 1 for i in range(20)])
+                for status, weight in (("passed", 7), ("failed", 3), ("stopped", 1))
+            ],
+            layout={"barmode": "stack", "height": 420},
+        )
+    if kind == 1:
+        return go.Figure(
+            [
+                go.Scatter(name=f"Plan {trace}", x=DAYS, y=[(i * trace) % 11 for i in range(30)])
+                for trace in range(1, 6)
+            ],
+            layout={"height": 420},
+        )
+    return go.Figure(go.Scatter(x=DAYS, y=[(i * 7) % 13 for i in range(30)]))
+
+
 st.title("Hello")
 st.dataframe(pd.DataFrame({"plan": [f"Plan {i}" for i in range(1, 11)], "runs": range(10)}))
-if st.query_params.get("chart"):
-    st.plotly_chart(go.Figure(go.Bar(x=["a", "b", "c"], y=[3, 1, 2])), key="chart")
+for number in range(int(st.query_params.get("charts", "0") or 0)):
+    st.plotly_chart(figure(number), key=f"chart.{number}")

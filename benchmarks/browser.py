@@ -80,11 +80,16 @@ class DashboardServer:
         ).start()
         return self
 
+    @property
+    def pid(self) -> int:
+        """The `streamlit run` process's id."""
+        assert self.server is not None, "the server is not running"
+        return self.server.pid
+
     def memory(self) -> DashboardMemory:
         """The server's peak and current resident set, from /proc/<pid>/status."""
-        assert self.server is not None, "the server is not running"
         fields: dict[str, int] = {}
-        status = Path(f"/proc/{self.server.pid}/status").read_text()
+        status = Path(f"/proc/{self.pid}/status").read_text()
         for line in status.splitlines():
             name, _, value = line.partition(":")
             if name in ("VmHWM", "VmRSS"):

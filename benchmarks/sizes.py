@@ -14,6 +14,7 @@ class Size:
     latency_ms: int  # of the sandbox behind cases 1 and 2
     fetch_executions: int  # executions in the sandbox of case 1 (about 70 % are company 1's)
     naive_page_size: int
+    small_walk_executions: int  # the sandbox of #27's walk of pages of 100 (case 1)
     fanout_pairs: int
     parse_records: int  # executions, and results, of case 3
     page_executions: int  # the sandbox behind the browser (case 4) and case 7
@@ -35,6 +36,8 @@ FULL = Size(
     # 29,000 in the sandbox puts 20,346 in company 1, the one the suite reads.
     fetch_executions=29_000,
     naive_page_size=100,
+    # 10,050 in the sandbox put 7,088 in company 1: 71 pages of 100, the walk of issue #27.
+    small_walk_executions=10_050,
     fanout_pairs=500,
     parse_records=100_000,
     page_executions=100_000,
@@ -57,6 +60,7 @@ TINY = Size(
     latency_ms=50,
     fetch_executions=600,
     naive_page_size=100,
+    small_walk_executions=600,
     fanout_pairs=16,
     parse_records=1_000,
     page_executions=400,

@@ -207,15 +207,60 @@ def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.E
     filters is already loaded, cut from it (no request): changing the plan or project on the
     executions page, or opening a results link from it, does not fetch the window again. The
     same when that window is held from a little earlier (`HELD`): only what is newer is
-    fetched."""
+    fetched. Every run of the same load gets the same object (`SAME_LOADS`)."""
     if query.plan_id is None and query.project_id is None:
-        return executions(connection, query)
-    wider = dataclasses.replace(query, plan_id=None, project_id=None)
-    if LOADED.holds(_loaded_key(connection, wider)) or _holds_earlier(connection, wider):
-        return live.narrowed(
-            executions(connection, wider), plan_id=query.plan_id, project_id=query.project_id
-        )
-    return executions(connection, query)
+        data = executions(connection, query)
+    else:
+        wider = dataclasses.replace(query, plan_id=None, project_id=None)
+        if LOADED.holds(_loaded_key(connection, wider)) or _holds_earlier(connection, wider):
+            data = live.narrowed(
+                executions(connection, wider), plan_id=query.plan_id, project_id=query.project_id
+            )
+        else:
+            data = executions(connection, query)
+    return SAME_LOADS.one(_loaded_key(connection, query), data)
+
+
+class SameLoads:
+    """One object per load of an executions query (thread-safe). Streamlit's data cache hands
+    each run its own copy of what it holds (it unpickles it), and the views made of it
+    (`built`) keep that copy alive: a 90-day window opened in another zone, or with a status,
+    kept a second copy of 70,000 executions for as long as its view was kept. Handing every
+    run of the same load (the same key and `loaded_at`) the object met first, the views share
+    its frames. A few loads are kept, each for at most `max_age`; what is handed out is shared
+    between runs and viewers of the connection: never mutated (as `built`'s values)."""
+
+    def __init__(self, *, max_entries: int, max_age: timedelta) -> None:
+        self._max_entries = max_entries
+        self._max_age = max_age.total_seconds()
+        self._lock = threading.Lock()
+        self._kept: dict[str, tuple[float, live.ExecutionsData]] = {}
+
+    def one(
+        self, key: str, data: live.ExecutionsData, *, now: float | None = None
+    ) -> live.ExecutionsData:
+        """The object of `data`'s load under `key`: the one met first, else `data` (kept)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            entry = self._kept.get(key)
+            if (
+                entry is not None
+                and entry[1].loaded_at == data.loaded_at
+                and now - entry[0] < self._max_age
+            ):
+                return entry[1]
+            self._kept.pop(key, None)
+            self._kept[key] = (now, data)
+            fresh = {k: v for k, v in self._kept.items() if now - v[0] < self._max_age}
+            self._kept = dict(list(fresh.items())[-self._max_entries :])
+            return data
+
+    def forget(self) -> None:
+        with self._lock:
+            self._kept = {}
+
+
+SAME_LOADS = SameLoads(max_entries=8, max_age=DATA_TTL)
 
 
 def execution_results(
@@ -478,6 +523,7 @@ def clear_all() -> None:
     executions.clear()
     LOADED.forget()
     HELD.forget()
+    SAME_LOADS.forget()
     _built.clear()
     _results_by_id.clear()
     _stored_around.clear()

@@ -57,6 +57,13 @@ def wall_days(days: pd.Series) -> list[pd.Timestamp]:
     return days.tolist()
 
 
+def wall_day_column(days: pd.Series) -> pd.Series:
+    """`wall_days` as a column (no `Timestamp` made per row: for grouping tens of thousands)."""
+    if isinstance(days.dtype, pd.DatetimeTZDtype):
+        return days.dt.tz_localize(None)
+    return days
+
+
 def zone_of(days: pd.Series) -> str:
     """The zone a column of days is counted in ("UTC" for naive ones)."""
     dtype = days.dtype

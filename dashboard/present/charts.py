@@ -108,7 +108,11 @@ def status_per_plan(status_counts: pd.DataFrame, executions: pd.DataFrame) -> go
     to bottom by name): what a chart of every execution becomes above `EXECUTION_BAR_LIMIT`,
     tens of bars however many executions. Each bar's hover says its plan, the status's
     results and the plan's executions."""
-    totals = plan_status_totals(status_counts, executions)
+    return _status_per_plan(plan_status_totals(status_counts, executions))
+
+
+def _status_per_plan(totals: pd.DataFrame) -> go.Figure:
+    """`status_per_plan` of its `plan_status_totals`."""
     labels = list(dict.fromkeys(totals["label"]))
     fig = go.Figure()
     for status in ordered_statuses(totals["status"]):
@@ -221,9 +225,13 @@ def status_per_execution_text(
 def status_per_plan_text(status_counts: pd.DataFrame, executions: pd.DataFrame) -> str:
     """What `status_per_plan` shows: "Results by status of 12 plans, 70,000 executions:
     1,234,000 results, 5,600 failed or broke; most in Checkout (1,200 of 40,000)."""
-    totals = plan_status_totals(status_counts, executions)
+    return _status_per_plan_text(plan_status_totals(status_counts, executions), len(executions))
+
+
+def _status_per_plan_text(totals: pd.DataFrame, executions: int) -> str:
+    """`status_per_plan_text` of its `plan_status_totals` over `executions` executions."""
     plans = totals["label"].nunique()
-    head = f"Results by status of {plural(plans, 'plan')}, {plural(len(executions), 'execution')}"
+    head = f"Results by status of {plural(plans, 'plan')}, {plural(executions, 'execution')}"
     per_plan = _failures(totals).groupby("label")["count"].sum()
     if per_plan.empty or per_plan.max() == 0:
         return f"{head}: {_totals(totals)}; none failed."
@@ -284,10 +292,11 @@ def status_per_execution_chart(
 
 
 def status_per_plan_chart(status_counts: pd.DataFrame, executions: pd.DataFrame) -> Chart:
+    totals = plan_status_totals(status_counts, executions)  # once for both
     return Chart(
         "Results by status per plan",
-        status_per_plan(status_counts, executions),
-        status_per_plan_text(status_counts, executions),
+        _status_per_plan(totals),
+        _status_per_plan_text(totals, len(executions)),
         {"series": "Status"},
     )
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 FIRST_LOAD_TIMEOUT_MS = 90_000  # a cold server imports pandas/plotly and starts the sandbox
 RUN_TIMEOUT_MS = 60_000
@@ -362,14 +362,27 @@ class Grid:
 
         Link cells are drawn on the canvas; the grid shows a pointer cursor over a link's text.
         Moving the mouse along the row finds the pointer regions, left to right, one per link
-        column in view.
+        column in view. The grid can move while it is scanned (a chart above it drawing late on
+        a busy machine pushes it down, a rerun redraws it), so a scan that does not find one
+        region per link column is made again, from the grid's new place, a few times.
         """
-        self.wait()
-        canvas = self.root.get_by_test_id("data-grid-canvas")
-        canvas.scroll_into_view_if_needed()
-        box = canvas.bounding_box()
-        assert box is not None
-        y = box["y"] + GRID_HEADER_HEIGHT + row * GRID_ROW_HEIGHT + GRID_ROW_HEIGHT / 2
+        in_view: list[str] = []
+        found: list[list[float]] = []
+        for _ in range(4):
+            self.wait()
+            canvas = self.root.get_by_test_id("data-grid-canvas")
+            canvas.scroll_into_view_if_needed()
+            box = canvas.bounding_box()
+            assert box is not None
+            y = box["y"] + GRID_HEADER_HEIGHT + row * GRID_ROW_HEIGHT + GRID_ROW_HEIGHT / 2
+            found = self._pointer_regions(canvas, box, y)
+            in_view = [h for h in self.headers() if h in links]
+            if len(found) == len(in_view):
+                return {h: ((r[0] + r[1]) / 2, y) for h, r in zip(in_view, found, strict=True)}
+        raise AssertionError(f"link regions {found} for columns {in_view}")
+
+    def _pointer_regions(self, canvas: Locator, box: FloatRect, y: float) -> list[list[float]]:
+        """The stretches of the line at height `y` where the grid shows a pointer cursor."""
         regions: list[list[float]] = []
         inside = False
         x = box["x"] + 2
@@ -383,7 +396,4 @@ class Grid:
             inside = pointer
             x += 6
         # A selectable grid's row-marker checkboxes (its first ~40 px) show a pointer too.
-        regions = [r for r in regions if r[1] > box["x"] + ROW_MARKER_WIDTH]
-        in_view = [h for h in self.headers() if h in links]
-        assert len(regions) == len(in_view), f"link regions {regions} for columns {in_view}"
-        return {h: ((r[0] + r[1]) / 2, y) for h, r in zip(in_view, regions, strict=True)}
+        return [r for r in regions if r[1] > box["x"] + ROW_MARKER_WIDTH]

@@ -18,11 +18,14 @@ over 1,000,000 stored results.
   it reads it (the executions of its query; the results of its window, or of the executions
   it needs, picked out of the 90 days beforehand, as the page's cache holds them), and runs
   once untimed first (its first visit: the reads cached, and the failure signatures, which
-  `normalise_message` keeps per distinct message).
+  `normalise_message` keeps per distinct message). Plan health's known counts are kept as its
+  page keeps them (`cache.built`, keyed by its failed executions and the marks' revisions): a
+  run after the first makes the key and reads the counts.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
@@ -42,7 +45,7 @@ from dashboard.analytics.known_figures import (
     matrix_with_known,
     plan_known_figures,
 )
-from dashboard.analytics.marks import applying, known_cells, known_per_execution
+from dashboard.analytics.marks import applying, known_cells, known_per_execution, marks_key
 from dashboard.analytics.outages import outages, without_outages
 from dashboard.analytics.standup import (
     history_start,
@@ -162,6 +165,7 @@ def _pages(
     `health.py`, `flaky.py`, `environments.py`; the marks that apply now are found as
     `ui.triage.triage_of` finds them), over the executions its query reads."""
     reads = _Reads(results)
+    counted: dict[tuple[object, ...], pd.Series] = {}
     lookback = executions[executions["start"] >= now - pd.Timedelta(days=90)]
     last_30 = executions[executions["start"] >= now - pd.Timedelta(days=30)]
     window = standup_window(now)
@@ -184,9 +188,18 @@ def _pages(
         kept = without_outages(last_30, found)
         plan_health(kept, now=now, tz="UTC")
         known = pd.Series(dtype="int64")
-        if not marks.empty:  # `ui.triage.known_per_execution`: read only when a mark applies
+        if not marks.empty:  # `ui.triage.known_per_execution`: read only when a mark applies,
+            # and counted once per failed executions and marks (its `cache.built` key, made
+            # at every run as the page makes it)
             failed = kept[kept["finished"] & (kept["failed"] > 0)]
-            known = known_per_execution(reads.of(failed["execution_id"]), marks)
+            ids = failed["execution_id"]
+            key = (
+                hashlib.sha256(ids.to_numpy(dtype="int64").tobytes()).hexdigest(),
+                marks_key(marks),
+            )
+            known = counted.get(key)
+            if known is None:
+                known = counted[key] = known_per_execution(reads.of(ids), marks)
         return plan_known_figures(kept, known, now=now)
 
     def window_of(scoped: pd.DataFrame, marks: pd.DataFrame) -> tuple[pd.DataFrame, ...]:

@@ -553,3 +553,9 @@ def _group_runs(marks: pd.DataFrame, results: pd.DataFrame, runs: int) -> pd.Dat
     every = every.merge(marked, on=["signature", "execution_id"], how="left")
     every["failed"] = every["failed"].fillna(False).astype(bool)
     return every[_RUN_COLUMNS]
+
+
+def marks_key(marks: pd.DataFrame) -> tuple[tuple[str, int], ...]:
+    """What names a set of marks in a cache key: each one's id and revision (a change to a mark
+    makes a new revision)."""
+    return tuple(zip(marks["mark_id"], marks["revision"].astype("int64").tolist(), strict=True))

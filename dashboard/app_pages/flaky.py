@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard.analytics import flaky as flaky_analytics
 from dashboard.analytics import plans as plan_analytics
+from dashboard.analytics.marks import marks_key
 from dashboard.data import cache
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_view
@@ -83,7 +84,7 @@ view = cache.built(
         loaded.fan_out.counts if loaded.fan_out is not None else None,
         state.window,
         state.threshold,
-        tuple(zip(triage.marks["mark_id"], triage.marks["revision"].tolist(), strict=True)),
+        marks_key(triage.marks),
         tuple(plan_names.items()),
         tz,
     ),

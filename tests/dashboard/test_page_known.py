@@ -242,6 +242,15 @@ def test_plan_health_shows_known_and_unresolved_failures_and_the_rate_without_kn
     assert "27 of the" in captions(at)
     assert "Counted in the finished executions of the last 30 days." in captions(at)
 
+    # The known counts are kept between reruns for the marks that applied: closing the mark
+    # counts its failures as unresolved again at once.
+    at.switch_page(KNOWN).run()
+    next(b for b in at.button if b.label == "Close").click().run()
+    at.switch_page(HEALTH).run()
+    closed = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
+    assert closed[["Unresolved 30 d", "Known 30 d"]].tolist() == [failed, 0]
+    assert closed["30 d without known"] == closed["Pass rate 30 d"]
+
 
 def test_compare_tells_known_failures_after_from_unresolved_ones(
     app: AppFactory, hand_built: hand.HistoryService, own_stores: Path

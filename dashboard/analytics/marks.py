@@ -559,3 +559,14 @@ def marks_key(marks: pd.DataFrame) -> tuple[tuple[str, int], ...]:
     """What names a set of marks in a cache key: each one's id and revision (a change to a mark
     makes a new revision)."""
     return tuple(zip(marks["mark_id"], marks["revision"].astype("int64").tolist(), strict=True))
+
+
+def failed_of(results: pd.DataFrame) -> pd.DataFrame:
+    """The failed results among `results`, with their environment's label and their message's
+    signature (what a mark of them would target)."""
+    failed = results[(level_outcomes(results["level"]) == FAIL).to_numpy()]
+    named = with_environments(failed)
+    return named.assign(
+        environment=named["environment"].astype("str"),
+        signature=normalise_messages(named["message"]).fillna("").to_numpy(),
+    )

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboard.analytics.environment_names import with_environments
-from dashboard.analytics.failure_groups import normalise_messages
 from dashboard.analytics.marks import EXPIRING, covering_marks, mark_states
 from dashboard.analytics.outages import OUTAGE_COLUMNS
 from dashboard.analytics.outcomes import FAIL, level_outcomes
@@ -189,14 +188,3 @@ def _known_items(
         ["scenarios", "failures", "mark_id"], ascending=[False, False, True], kind="stable"
     )
     return typed(frame, KNOWN_ITEM_COLUMNS)
-
-
-def failed_of(results: pd.DataFrame) -> pd.DataFrame:
-    """The failed results among `results`, with their environment's label and their message's
-    signature (what a mark of them would target)."""
-    failed = results[(level_outcomes(results["level"]) == FAIL).to_numpy()]
-    named = with_environments(failed)
-    return named.assign(
-        environment=named["environment"].astype("str"),
-        signature=normalise_messages(named["message"]).fillna("").to_numpy(),
-    )

@@ -7,7 +7,7 @@ from dashboard.analytics import contradictions
 from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import results as result_analytics
-from dashboard.analytics.standup_triage import failed_of
+from dashboard.analytics.marks import failed_of
 from dashboard.analytics.verdicts import execution_finished
 from dashboard.data import cache
 from dashboard.present import help_texts, results_charts, tables

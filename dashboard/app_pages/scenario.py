@@ -6,7 +6,7 @@ import streamlit as st
 from dashboard.analytics import history as history_analytics
 from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
-from dashboard.analytics.standup_triage import failed_of
+from dashboard.analytics.marks import failed_of
 from dashboard.present import analytics_charts
 from dashboard.present import known as known_words
 from dashboard.present import scenario as scenario_view

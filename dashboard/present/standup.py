@@ -14,8 +14,9 @@ from typing import Literal
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
+from dashboard.analytics.marks import failed_of
 from dashboard.analytics.standup import StandupDigest
-from dashboard.analytics.standup_triage import StandupTriage, failed_of
+from dashboard.analytics.standup_triage import StandupTriage
 from dashboard.analytics.what_changed import WhatChanged
 from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOutCounts

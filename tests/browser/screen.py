@@ -368,6 +368,9 @@ class Grid:
         """
         in_view: list[str] = []
         found: list[list[float]] = []
+        # A tab left behind when a link opened another is hidden: Chromium then draws it (and
+        # its cursor) only now and then, and each step of the scan waits seconds.
+        self.root.page.bring_to_front()
         for _ in range(4):
             self.wait()
             canvas = self.root.get_by_test_id("data-grid-canvas")

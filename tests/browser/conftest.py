@@ -139,9 +139,11 @@ def _screenshot(pages: list[Page], test_name: str) -> None:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name).strip("_")
     for index, page in enumerate(pages, start=1):
         name = safe if index == len(pages) else f"{safe}.{index}"
-        # A page that never settles is worth its screenshot all the more.
-        with contextlib.suppress(AssertionError):
-            screen.wait_until_idle(page, timeout=15_000)
+        # A page that never settles is worth its screenshot all the more; one whose dashboard
+        # the test has stopped will not settle, and is taken as it is.
+        if _served(page):
+            with contextlib.suppress(AssertionError):
+                screen.wait_until_idle(page, timeout=15_000)
         try:
             # Streamlit scrolls inside its main container, so a "full page" screenshot is only
             # the viewport: grow the viewport to the content first.
@@ -155,6 +157,12 @@ def _screenshot(pages: list[Page], test_name: str) -> None:
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         except Exception as error:  # a failed screenshot must not hide the test's own result
             (ARTIFACTS / f"{name}.screenshot-error.txt").write_text(repr(error))
+
+
+def _served(page: Page) -> bool:
+    """Whether a dashboard server still running serves `page`."""
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+    return any(server.url == origin and server.alive for server in harness.RUNNING)
 
 
 @pytest.fixture(autouse=True)

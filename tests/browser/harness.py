@@ -210,6 +210,11 @@ class StreamlitServer:
         except FileNotFoundError:
             return ""
 
+    @property
+    def alive(self) -> bool:
+        """Whether the server's process runs (a test may have stopped or signalled it)."""
+        return self._process is not None and self._process.poll() is None
+
     def terminate(self) -> None:
         """Send SIGTERM, as a process manager does to stop the dashboard."""
         assert self._process is not None, "the server is not running"

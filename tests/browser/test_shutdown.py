@@ -20,8 +20,8 @@ from tests.browser.harness import StreamlitServer
 
 pytestmark = pytest.mark.browser
 
-SLOW_S = 10.0  # each answer of the service; the client's timeout (30 s) lets it through
-PAGES = 50  # of 100 executions: at 4 in flight, 12 rounds of SLOW_S after the first page
+SLOW_S = 6.0  # each answer of the service; the client's timeout (30 s) lets it through
+PAGES = 50  # of 100 executions: at 8 in flight, 7 rounds of SLOW_S (42 s) after the first page
 EXIT_BOUND_S = 15.0  # generous: the dashboard stops in a few seconds
 
 

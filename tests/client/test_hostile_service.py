@@ -437,8 +437,12 @@ def test_an_interpreter_exits_at_once_with_pages_still_in_flight(
     script.write_text(
         textwrap.dedent(
             f"""
-            import os, signal, sys, threading
+            import faulthandler, os, signal, sys, threading
             from api_client import ApiClient
+
+            # Should it hang, every thread's stack goes to stderr (and into the test's report)
+            # well before the test gives up on it.
+            faulthandler.dump_traceback_later(30, exit=True)
 
             client = ApiClient(base_url={service.url("slow-later-pages")!r}, token="t",
                                company_id=1, response_deadline=600)

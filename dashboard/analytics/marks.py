@@ -153,9 +153,10 @@ def _covered_at(results: pd.DataFrame, positions: np.ndarray, marks: pd.DataFram
     """`covered_failures` of the rows of `results` at `positions` (its failures)."""
     failed = with_environments(results[list(_COVER_INPUT)].iloc[positions])
     ids = _covering_ids(failed, marks)
+    found = marks[marks["mark_id"].isin({i for i in ids if i is not None})]
     of_id: dict[str, dict[object, object]] = {"kind": {}, "ticket": {}}
     for name, table in of_id.items():
-        for mark_id, value in zip(marks["mark_id"].tolist(), marks[name].tolist(), strict=True):
+        for mark_id, value in zip(found["mark_id"].tolist(), found[name].tolist(), strict=True):
             table.setdefault(mark_id, value)
     return failed.assign(
         mark_id=pd.Series(ids, index=failed.index, dtype="str"),

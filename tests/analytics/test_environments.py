@@ -90,6 +90,20 @@ def test_with_environments_labels_each_row() -> None:
     assert labelled["env_key"].iloc[0] == labelled["env_key"].iloc[2]
 
 
+def test_a_few_rows_are_named_as_many_rows_are() -> None:
+    """Up to 64 rows are named row by row, more through a groupby: each row gets the same
+    label, key and categories either way, missing parts included."""
+    bare = {"os": None, "browser": None, "browser_version": None, "device": None}
+    environments = [DESKTOP, IPHONE, CHROME, FIREFOX, bare]
+    rows = [result(i, i % 7, "FAILURE", environments[i % 5]) for i in range(1, 131)]
+    many = with_environments(results(rows))
+    few = with_environments(results(rows[:10]))
+    for column in ("environment", "env_key"):
+        assert few[column].tolist() == many[column].tolist()[:10]
+        assert set(few[column].cat.categories) == set(few[column].tolist())
+    assert "(unknown environment)" in few["environment"].tolist()
+
+
 def planted() -> pd.DataFrame:
     rows = []
     rows += (

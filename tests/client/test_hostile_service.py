@@ -443,6 +443,10 @@ def test_an_interpreter_exits_at_once_with_pages_still_in_flight(
             # Should it hang, every thread's stack goes to stderr (and into the test's report)
             # well before the test gives up on it.
             faulthandler.dump_traceback_later(30, exit=True)
+            # Ctrl+C raises KeyboardInterrupt, as in a terminal, even when this test runs with
+            # SIGINT ignored (a CI job started in the background with `&`): Python then leaves
+            # it ignored in the interpreters it starts, and the interrupt below would be lost.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
             client = ApiClient(base_url={service.url("slow-later-pages")!r}, token="t",
                                company_id=1, response_deadline=600)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.analytics.outages import OUTAGE_COLUMNS
 from dashboard.columns.schemas import EXECUTION_COLUMNS, RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import sorted_frame, typed_rows
 
@@ -123,3 +124,38 @@ def result(
 
 def results(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return typed_rows(rows, RESULT_HISTORY_COLUMNS)
+
+
+def outage_night() -> pd.DataFrame:
+    """Plan 1: #1 and #2 pass 9 of 10, #3 (the grid down) fails 10 of 10, #4 fails 2 of 10;
+    plan 2's #5 passes. Runtimes 60 s, but the outage's 5 s."""
+    return executions(
+        [
+            execution(1, 1, "2026-11-20 08:00", "fail", failed=1),
+            execution(2, 1, "2026-11-21 08:00", "fail", failed=1),
+            execution(3, 1, "2026-11-22 08:00", "fail", failed=10, runtime_ms=5_000),
+            execution(4, 1, "2026-11-23 08:00", "fail", failed=2),
+            execution(5, 2, "2026-11-23 09:00", "pass"),
+        ]
+    )
+
+
+def found_outages(*ids_states: tuple[int, str]) -> pd.DataFrame:
+    """Outages as `analytics.outages` finds them (OUTAGE_COLUMNS): plan 7's executions `ids`,
+    each in its state, 38 of 40 failed, with a dominant failure group holding HTML."""
+    rows = [
+        {
+            "execution_id": ident,
+            "plan_id": 7,
+            "plan": "Checkout",
+            "start": ts("2026-11-24 02:00"),
+            "verdicts": 40,
+            "failed": 38,
+            "failed_share": 0.95,
+            "state": state,
+            "signature": 'UnreachableBrowser: node {n} <b>"down"</b>',
+            "signature_failures": 30,
+        }
+        for ident, state in ids_states
+    ]
+    return typed_rows(rows, OUTAGE_COLUMNS)

@@ -7,26 +7,12 @@ import pandas as pd
 import pytest
 
 from dashboard.analytics import executions as execution_analytics
-from tests.analytics.frames import execution, executions
-
-
-def night() -> pd.DataFrame:
-    """Plan 1: #1 and #2 pass 9 of 10, #3 (the grid down) fails 10 of 10, #4 fails 2 of 10;
-    plan 2's #5 passes. Runtimes 60 s, but the outage's 5 s."""
-    return executions(
-        [
-            execution(1, 1, "2026-11-20 08:00", "fail", failed=1),
-            execution(2, 1, "2026-11-21 08:00", "fail", failed=1),
-            execution(3, 1, "2026-11-22 08:00", "fail", failed=10, runtime_ms=5_000),
-            execution(4, 1, "2026-11-23 08:00", "fail", failed=2),
-            execution(5, 2, "2026-11-23 09:00", "pass"),
-        ]
-    )
+from tests.analytics.frames import execution, executions, outage_night
 
 
 def test_kpis_count_a_left_out_outage_and_leave_it_out_of_every_other_figure() -> None:
-    kept = execution_analytics.execution_kpis(night(), left_out={3})
-    every = execution_analytics.execution_kpis(night())
+    kept = execution_analytics.execution_kpis(outage_night(), left_out={3})
+    every = execution_analytics.execution_kpis(outage_night())
 
     assert every.executions == kept.executions == 5
     assert every.pass_rate == pytest.approx(36 / 50)  # 9 + 9 + 0 + 8 + 10
@@ -36,12 +22,12 @@ def test_kpis_count_a_left_out_outage_and_leave_it_out_of_every_other_figure() -
     assert (every.failing_plans, kept.failing_plans) == (1, 1)
     # Plan 2's newest run an outage: failing with it, passing (its #5) without it.
     later = executions(
-        [*night().to_dict("records"), execution(6, 2, "2026-11-24 09:00", "fail", failed=10)]
+        [*outage_night().to_dict("records"), execution(6, 2, "2026-11-24 09:00", "fail", failed=10)]
     )
     assert execution_analytics.execution_kpis(later).failing_plans == 2
     assert execution_analytics.execution_kpis(later, left_out={6}).failing_plans == 1
     # The outage's short runtime pulls the median down only when it is counted.
-    two = night()[night()["execution_id"].isin([2, 3])]
+    two = outage_night()[outage_night()["execution_id"].isin([2, 3])]
     assert execution_analytics.execution_kpis(two).median_runtime_s == 32.5
     assert execution_analytics.execution_kpis(two, left_out={3}).median_runtime_s == 60.0
 
@@ -49,11 +35,11 @@ def test_kpis_count_a_left_out_outage_and_leave_it_out_of_every_other_figure() -
 def test_the_figures_frames_lose_the_left_out_executions_and_their_status_counts() -> None:
     counts = pd.DataFrame({"execution_id": [1, 3, 3, 5], "status": ["S", "F", "S", "S"]})
 
-    kept, kept_counts = execution_analytics.without_executions(night(), counts, {3})
+    kept, kept_counts = execution_analytics.without_executions(outage_night(), counts, {3})
 
     assert sorted(kept["execution_id"]) == [1, 2, 4, 5]
     assert kept_counts["execution_id"].tolist() == [1, 5]
-    frame = night()
+    frame = outage_night()
     same, same_counts = execution_analytics.without_executions(frame, counts, frozenset())
     assert same is frame
     assert same_counts is counts

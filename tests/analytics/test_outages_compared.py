@@ -31,6 +31,7 @@ from tests.analytics.frames import (
     FIREFOX,
     execution,
     executions,
+    outage_night,
     result,
     results,
     ts,
@@ -38,20 +39,6 @@ from tests.analytics.frames import (
 
 NO_MARKS = empty(MARK_COLUMNS)
 GRID = "UnreachableBrowserException: grid node {} did not answer"
-
-
-def night() -> pd.DataFrame:
-    """Plan 1: #1 and #2 pass 9 of 10, #3 (the grid down) fails 10 of 10, #4 fails 2 of 10;
-    plan 2's #5 passes. Runtimes 60 s, but the outage's 5 s."""
-    return executions(
-        [
-            execution(1, 1, "2026-11-20 08:00", "fail", failed=1),
-            execution(2, 1, "2026-11-21 08:00", "fail", failed=1),
-            execution(3, 1, "2026-11-22 08:00", "fail", failed=10, runtime_ms=5_000),
-            execution(4, 1, "2026-11-23 08:00", "fail", failed=2),
-            execution(5, 2, "2026-11-23 09:00", "pass"),
-        ]
-    )
 
 
 def execution_mark(execution_id: int, kind: str) -> dict[str, Any]:
@@ -78,7 +65,9 @@ def marks(*rows: dict[str, Any]) -> pd.DataFrame:
 
 
 def test_the_default_pair_passes_outages_over_and_says_which() -> None:
-    ex = executions([*night().to_dict("records"), execution(6, 1, "2026-11-24 08:00", "pass")])
+    ex = executions(
+        [*outage_night().to_dict("records"), execution(6, 1, "2026-11-24 08:00", "pass")]
+    )
 
     assert default_pair(ex, 1) == (4, 6)
     assert default_pair(ex, 1, leave_out={4}) == (3, 6)
@@ -106,7 +95,7 @@ def two_runs() -> pd.DataFrame:
 
 
 def test_a_compared_likely_outage_is_found_with_its_dominant_failure_group() -> None:
-    sides = outage_sides(night(), NO_MARKS, two_runs(), 2, 3)
+    sides = outage_sides(outage_night(), NO_MARKS, two_runs(), 2, 3)
 
     assert sides[["execution_id", "side", "state"]].values.tolist() == [[3, "after", LIKELY]]
     row = sides.iloc[0]
@@ -114,18 +103,20 @@ def test_a_compared_likely_outage_is_found_with_its_dominant_failure_group() -> 
     assert row["signature"] == "UnreachableBrowserException: grid node {n} did not answer"
     assert row["signature_failures"] == 8
     # Neither side an outage: nothing.
-    assert outage_sides(night(), NO_MARKS, two_runs(), 1, 2).empty
+    assert outage_sides(outage_night(), NO_MARKS, two_runs(), 1, 2).empty
 
 
 def test_a_confirmed_outage_is_found_whatever_its_share_and_a_dismissed_one_is_not() -> None:
-    confirmed = outage_sides(night(), marks(execution_mark(4, columns.OUTAGE)), two_runs(), 4, 3)
+    confirmed = outage_sides(
+        outage_night(), marks(execution_mark(4, columns.OUTAGE)), two_runs(), 4, 3
+    )
     assert confirmed[["execution_id", "side", "state"]].values.tolist() == [
         [4, "before", CONFIRMED],
         [3, "after", LIKELY],
     ]
     assert confirmed.iloc[0]["ticket"] == "https://status.example.com/incidents/42"
     dismissed = outage_sides(
-        night(), marks(execution_mark(3, columns.NOT_AN_OUTAGE)), two_runs(), 2, 3
+        outage_night(), marks(execution_mark(3, columns.NOT_AN_OUTAGE)), two_runs(), 2, 3
     )
     assert dismissed.empty
 

@@ -9,34 +9,15 @@ import pandas as pd
 from dashboard.analytics.compare import compare_executions, with_outage_sides
 from dashboard.analytics.known_figures import compare_with_known
 from dashboard.analytics.marks import known_cells
-from dashboard.analytics.outages import CONFIRMED, LIKELY, OUTAGE_COLUMNS
+from dashboard.analytics.outages import CONFIRMED, LIKELY
 from dashboard.columns.marks import MARK_COLUMNS
-from dashboard.columns.shapes import empty, typed_rows
+from dashboard.columns.shapes import empty
 from dashboard.present import compare as compare_view
-from tests.analytics.frames import CHROME, DESKTOP, result, results, ts
-
-
-def found(*ids_states: tuple[int, str]) -> pd.DataFrame:
-    rows = [
-        {
-            "execution_id": ident,
-            "plan_id": 7,
-            "plan": "Checkout",
-            "start": ts("2026-11-24 02:00"),
-            "verdicts": 40,
-            "failed": 38,
-            "failed_share": 0.95,
-            "state": state,
-            "signature": 'UnreachableBrowser: node {n} <b>"down"</b>',
-            "signature_failures": 30,
-        }
-        for ident, state in ids_states
-    ]
-    return typed_rows(rows, OUTAGE_COLUMNS)
+from tests.analytics.frames import CHROME, DESKTOP, found_outages, result, results, ts
 
 
 def test_a_compared_outage_is_one_line_naming_its_dominant_failure_group() -> None:
-    sides = found((1005, LIKELY)).assign(side="after")
+    sides = found_outages((1005, LIKELY)).assign(side="after")
 
     (line,) = compare_view.outage_lines(sides, {7: "Checkout"}, "UTC")
 
@@ -45,7 +26,9 @@ def test_a_compared_outage_is_one_line_naming_its_dominant_failure_group() -> No
         'failed, most with "UnreachableBrowser: node {n} <b>"down"</b>". Its failures are '
         "counted apart below, not as regressions; the default comparison passes outages over."
     )
-    (before,) = compare_view.outage_lines(found((1004, CONFIRMED)).assign(side="before"), {}, "UTC")
+    (before,) = compare_view.outage_lines(
+        found_outages((1004, CONFIRMED)).assign(side="before"), {}, "UTC"
+    )
     assert before.startswith("Before: Plan 7, execution 1004 (Tue 24 Nov 02:00): outage, ")
 
 

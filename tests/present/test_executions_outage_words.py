@@ -3,34 +3,12 @@ captions say how many were left out, why and which."""
 
 from __future__ import annotations
 
-import pandas as pd
-
-from dashboard.analytics.outages import CONFIRMED, LIKELY, OUTAGE_COLUMNS
-from dashboard.columns.shapes import typed_rows
+from dashboard.analytics.outages import CONFIRMED, LIKELY
 from dashboard.data import frames
 from dashboard.present import executions as words
 from dashboard.present import tables
-from tests.analytics.frames import ts
+from tests.analytics.frames import found_outages
 from tests.dashboard import records
-
-
-def found(*ids_states: tuple[int, str]) -> pd.DataFrame:
-    rows = [
-        {
-            "execution_id": ident,
-            "plan_id": 7,
-            "plan": "Checkout",
-            "start": ts("2026-11-24 02:00"),
-            "verdicts": 40,
-            "failed": 38,
-            "failed_share": 0.95,
-            "state": state,
-            "signature": 'UnreachableBrowser: node {n} <b>"down"</b>',
-            "signature_failures": 30,
-        }
-        for ident, state in ids_states
-    ]
-    return typed_rows(rows, OUTAGE_COLUMNS)
 
 
 def test_the_executions_table_names_each_outage_in_its_status() -> None:
@@ -39,7 +17,7 @@ def test_the_executions_table_names_each_outage_in_its_status() -> None:
         records.execution(2, start_date="2026-11-21T00:00:00Z", result_summary={"FAILURE": 9}),
         records.execution(3, start_date="2026-11-22T00:00:00Z", result_summary={"SUCCESS": 9}),
     ]
-    labels = words.outage_labels(found((1, LIKELY), (2, CONFIRMED)))
+    labels = words.outage_labels(found_outages((1, LIKELY), (2, CONFIRMED)))
     assert labels == {1: "likely outage", 2: "outage"}
 
     display = tables.executions_display(
@@ -54,15 +32,15 @@ def test_the_executions_table_names_each_outage_in_its_status() -> None:
 
 
 def test_the_outages_caption_says_how_many_why_and_which() -> None:
-    assert words.outages_caption(found(), included=False) is None
-    left_out = words.outages_caption(found((9, LIKELY)), included=False)
+    assert words.outages_caption(found_outages(), included=False) is None
+    left_out = words.outages_caption(found_outages((9, LIKELY)), included=False)
     assert left_out == (
         "1 likely outage (an execution where at least 80% of its 5 or more results failed, or "
         'one a viewer confirmed) left out of these figures and pass rates: "Include outages" '
         "counts it. Outages here: #9. The table lists every execution and names the outages "
         "in its Status."
     )
-    many = words.outages_caption(found(*((i, LIKELY) for i in range(1, 8))), included=True)
+    many = words.outages_caption(found_outages(*((i, LIKELY) for i in range(1, 8))), included=True)
     assert many is not None
     assert many.startswith("7 outages (")
     assert "counted in these figures. Outages here: #1, #2, #3, #4, #5 and 2 more." in many

@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from sandbox import Authority, DemoUser, RunningSandbox, SandboxSettings, serve_in_thread
+from sandbox import Authority, DemoUser, RunningSandbox, serve_in_thread
+from tests.today import today_settings
 
 # A real PostgreSQL server for the store tests: fixtures `pg_server` and `pg_url`.
 pytest_plugins = ["tests.pg_server"]
@@ -16,8 +17,9 @@ UserPicker = Callable[..., DemoUser]
 
 @pytest.fixture(scope="session")
 def live_sandbox() -> Iterator[RunningSandbox]:
-    """The default demo data, served on a free loopback port for the whole session."""
-    with serve_in_thread(SandboxSettings()) as running:
+    """The demo data, served on a free loopback port for the whole session, ending today (see
+    tests/today.py: dashboards pointed at it count their windows back from the wall clock)."""
+    with serve_in_thread(today_settings()) as running:
         yield running
 
 

@@ -28,6 +28,7 @@ from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX, bearer_token, user_info_
 from sandbox.data.catalog import PEOPLE
 from tests.browser import axe, harness, screen
 from tests.browser.harness import ARTIFACTS, Secrets, StreamlitServer
+from tests.today import today_settings
 
 VIEWPORT = {"width": 1600, "height": 1000}
 SCREENSHOT_MAX_HEIGHT = 6000
@@ -297,7 +298,7 @@ def start_dashboard(
 @pytest.fixture(scope="session")
 def error_sandbox() -> Iterator[RunningSandbox]:
     """A healthy sandbox for the 401/403 journeys (its own seed: its tokens are its own)."""
-    with serve_in_thread(SandboxSettings(seed=ERROR_SANDBOX_SEED, executions=60)) as running:
+    with serve_in_thread(today_settings(seed=ERROR_SANDBOX_SEED, executions=60)) as running:
         yield running
 
 
@@ -306,7 +307,7 @@ def failing_sandbox() -> Iterator[RunningSandbox]:
     """A sandbox whose every API request fails with HTTP 500."""
     from sandbox import FaultSettings
 
-    settings = SandboxSettings(
+    settings = today_settings(
         seed=ERROR_SANDBOX_SEED,
         executions=60,
         faults=FaultSettings(error_rate=1.0, error_statuses=(500,)),

@@ -17,13 +17,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from api_client import ApiClient
-from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
+from sandbox import RunningSandbox, serve_in_thread
 from tests.browser import harness, screen
 from tests.browser.harness import ARTIFACTS, StreamlitServer
 from tests.cli.conftest import cli_env
 from tests.cli.worker_process import Worker
 from tests.counting_proxy import CountingProxy, counting_proxy
 from tests.store.conftest import lead_of
+from tests.today import today_settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,7 +33,7 @@ WORKER_NAME = "the team worker"
 
 @pytest.fixture(scope="module")
 def team_sandbox() -> Iterator[RunningSandbox]:
-    with serve_in_thread(SandboxSettings()) as running:
+    with serve_in_thread(today_settings()) as running:
         yield running
 
 

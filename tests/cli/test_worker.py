@@ -20,13 +20,14 @@ from dashboard.cli.common import interval
 from dashboard.cli.digest import DigestOptions
 from dashboard.cli.worker import DigestSchedule, due_day
 from dashboard.data.store import HistoryStore
-from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
+from sandbox import RunningSandbox, serve_in_thread
 from tests.cli.conftest import Cli, cli_env
 from tests.cli.webhook import Receiver
 from tests.cli.worker_process import Worker
 from tests.counting_proxy import counting_proxy
 from tests.hostile_service import hostile_service, wait_until
 from tests.store.conftest import files_under, lead_of, secret_bytes
+from tests.today import today_settings
 
 STOP_WITHIN = 20.0  # generous: "within seconds" on a shared 2-core machine
 
@@ -188,7 +189,7 @@ def test_from_cron_one_pass_per_connection_and_its_exit_code(
 @pytest.fixture(scope="module")
 def slow_sandbox() -> Iterator[RunningSandbox]:
     """The demo data behind 300 ms of latency per request: a first pass takes a minute."""
-    with serve_in_thread(SandboxSettings(latency_ms=300)) as running:
+    with serve_in_thread(today_settings(latency_ms=300)) as running:
         yield running
 
 

@@ -15,7 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient
-from sandbox import DemoUser, FaultSettings, RunningSandbox, SandboxSettings, serve_in_thread
+from sandbox import DemoUser, FaultSettings, RunningSandbox, serve_in_thread
+from tests.today import today_settings
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 ENV_NAMES = (
@@ -28,14 +29,14 @@ ENV_NAMES = (
 
 @pytest.fixture(scope="session")
 def sandbox(live_sandbox: RunningSandbox) -> RunningSandbox:
-    """The demo data (default settings) on a loopback port: tests/conftest.py's, shared."""
+    """The demo data, ending today, on a loopback port: tests/conftest.py's, shared."""
     return live_sandbox
 
 
 @pytest.fixture(scope="session")
 def faulty_sandbox() -> Iterator[RunningSandbox]:
     """The demo data, with one malformed record in every list the service sends."""
-    settings = SandboxSettings(faults=FaultSettings(seed=3, malformed_record_rate=1.0))
+    settings = today_settings(faults=FaultSettings(seed=3, malformed_record_rate=1.0))
     with serve_in_thread(settings) as running:
         yield running
 
@@ -43,7 +44,7 @@ def faulty_sandbox() -> Iterator[RunningSandbox]:
 @pytest.fixture(scope="session")
 def failing_sandbox() -> Iterator[RunningSandbox]:
     """A sandbox whose every API request answers 503, however often it is retried."""
-    settings = SandboxSettings(faults=FaultSettings(error_rate=1.0, error_statuses=(503,)))
+    settings = today_settings(faults=FaultSettings(error_rate=1.0, error_statuses=(503,)))
     with serve_in_thread(settings) as running:
         yield running
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
@@ -23,12 +23,16 @@ from tests.dashboard.apptest import (
     sources,
 )
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
+from tests.today import TODAY
 
 # A fixed week of the sandbox's fixed data (its clock stops at 20 Nov 2026, 18:00 UTC), so the
 # tests mean the same thing whatever day they run.
-WEEK = {"range": "custom", "from": "2026-11-13", "to": "2026-11-20"}
-WEEK_START = datetime(2026, 11, 13, tzinfo=UTC)
-WEEK_END = datetime(2026, 11, 21, tzinfo=UTC) - timedelta(milliseconds=1)
+# The last week of the sandbox's demo (it ends at TODAY, 18:00 UTC), as a link names it.
+WEEK_START = datetime.combine(TODAY.date() - timedelta(days=7), time(), tzinfo=UTC)
+WEEK_END = datetime.combine(TODAY.date() + timedelta(days=1), time(), tzinfo=UTC) - timedelta(
+    milliseconds=1
+)
+WEEK = {"range": "custom", "from": WEEK_START.date().isoformat(), "to": TODAY.date().isoformat()}
 
 
 def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: ApiClient) -> None:
@@ -51,8 +55,8 @@ def test_filters_come_from_the_url(app: AppFactory, connect: Connect, oracle: Ap
     assert at.segmented_control(key="executions.date_range").value == DateRange.CUSTOM
     shown = captions(at)
     assert f"{len(expected)} executions of plan Web Shop regression, with status ERROR" in shown
-    assert "13 Nov" in shown
-    assert "20 Nov" in shown
+    assert f"{WEEK_START:%-d %b}" in shown
+    assert f"{TODAY:%-d %b}" in shown
     assert at.query_params == {"plan": str(plan.id), "status": "ERROR", **WEEK}
     # Per execution, runtime, pass rate: the closed "Per day" tab's chart is not sent.
     assert [chart.key for chart in at.get("plotly_chart")] == ["status.exec", "runtime", "rate"]

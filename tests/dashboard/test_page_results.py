@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs
 
 import pytest
@@ -12,6 +12,7 @@ from dashboard.analytics import plans as plan_analytics
 from sandbox import RunningSandbox
 from tests.dashboard.apptest import RESULTS, assert_no_failure, captions, joined, metrics, notes
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
+from tests.today import TODAY
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def finished(oracle: ApiClient) -> tuple[Execution, TestPlan]:
 def old(oracle: ApiClient) -> tuple[Execution, TestPlan]:
     """A finished execution a month older than the sandbox's clock, and its plan."""
     plans = {plan.id: plan for plan in oracle.plans(active=False)}
-    month_ago = datetime(2026, 10, 20, tzinfo=UTC)
+    month_ago = TODAY.replace(hour=0) - timedelta(days=31)
     execution = next(
         e
         for e in oracle.all_executions(ExecutionQuery(date_to=month_ago))

@@ -105,9 +105,9 @@ def test_the_executor_log_names_plan_scenario_environment_and_verdict(
 
 
 def test_a_log_is_the_same_on_every_request_and_every_instance(
-    http: httpx.Client, results: list[Record]
+    http: httpx.Client, live_sandbox: RunningSandbox, results: list[Record]
 ) -> None:
-    with serve_in_thread(SandboxSettings()) as other:
+    with serve_in_thread(live_sandbox.settings) as other:
         for result in results[:10]:
             ours = http.get(result["node_log_path"]).text
             assert http.get(result["node_log_path"]).text == ours

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import threading
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from dashboard.data.fanout_answer import FanOut
 from dashboard.data.results_fanout import fetch_results
 from dashboard.data.store import HistoryStore
 from dashboard.data.store.records import execution_is_finished, results_frame
-from sandbox import Authority, FaultSettings, RunningSandbox, SandboxSettings, serve_in_thread
+from sandbox import Authority, FaultSettings, RunningSandbox, serve_in_thread
 from tests.store.conftest import QUICK_RETRIES, ClientFactory, HistoryOpener, lacking, lead_of
 
 Pair = tuple[int, int]
@@ -255,8 +256,10 @@ def faulty_sandbox(live_sandbox: RunningSandbox) -> Iterator[RunningSandbox]:
     # Log links carry the serving origin; the faulty sandbox names the healthy one's, so the
     # results of the two compare record for record.
     origin = httpx.URL(live_sandbox.base_url)
-    settings = SandboxSettings(
-        faults=FAULTS, public_base_url=f"{origin.scheme}://{origin.netloc.decode()}"
+    settings = dataclasses.replace(
+        live_sandbox.settings,
+        faults=FAULTS,
+        public_base_url=f"{origin.scheme}://{origin.netloc.decode()}",
     )
     with serve_in_thread(settings) as running:
         yield running

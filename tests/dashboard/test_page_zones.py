@@ -61,8 +61,9 @@ def column(rows: list[list[str]], label: str) -> list[str]:
 
 
 def test_the_executions_page_shows_and_writes_times_in_the_linked_zone(
-    app: AppFactory, oracle: ApiClient, last_csv: Files
+    app: AppFactory, connect: Connect, oracle: ApiClient, last_csv: Files
 ) -> None:
+    connect()  # the service the oracle reads
     at = app(EXECUTIONS, range="30d", tz=ISTANBUL)
     at.run()
 
@@ -129,8 +130,9 @@ def test_a_zone_chosen_once_holds_on_every_page_and_in_its_url(app: AppFactory) 
 
 
 def test_the_results_page_says_its_zone_in_the_header_and_its_csv(
-    app: AppFactory, oracle: ApiClient, last_csv: Files
+    app: AppFactory, connect: Connect, oracle: ApiClient, last_csv: Files
 ) -> None:
+    connect()  # the service the oracle reads
     plans = {plan.id: plan for plan in oracle.plans(active=False)}
     execution = next(
         e

@@ -56,8 +56,13 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Two workers: much of the suite waits (on timers, latencies, a browser), so two share the two
+# cores well. The browser tests stay together on one worker (tests/conftest.py): one chromium
+# and one set of demo dashboards at a time. WORKERS=0 runs everything in this process.
+WORKERS ?= 2
+
 test: lint $(AXE)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 test-browser: $(TEST_STAMP) $(AXE)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)

@@ -15,6 +15,14 @@ pytest_plugins = ["tests.pg_server"]
 UserPicker = Callable[..., DemoUser]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """On several workers (`make test` runs two), the browser tests go to one of them, together:
+    one chromium and one set of demo dashboards at a time, as on a single worker."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(scope="session")
 def live_sandbox() -> Iterator[RunningSandbox]:
     """The demo data, served on a free loopback port for the whole session, ending today (see

@@ -91,14 +91,9 @@ def load_window(
     if chosen.empty:
         return AnalyticsInput(scoped, chosen, _no_results(), None)
     ids = chosen["execution_id"].tolist()
-    try:
-        every_plan = cache.plans(connection, active_only=False).plans
-        failed = fetched_first(connection, *result_pairs(executions, every_plan, ids))
-        fan_out = cache.history_results(connection, ids, executions, failed=failed)
-    except ApiError as error:
-        notices.show_error(error, part="the results of the executions analysed")
-        st.stop()
-    show_failures(fan_out)
+    fan_out = _through_store(
+        connection, ids, executions, part="the results of the executions analysed"
+    )
     return AnalyticsInput(scoped, chosen, fan_out.results, fan_out)
 
 
@@ -136,13 +131,27 @@ def results_of(
     nothing could (`part` names what was being loaded)."""
     if chosen.empty:
         return _no_results()
+    return _through_store(
+        connection, chosen["execution_id"].tolist(), executions, part=part
+    ).results
+
+
+def _through_store(
+    connection: Connection, ids: list[int], executions: pd.DataFrame, *, part: str
+) -> FanOut:
+    """The results of executions `ids` (rows of `executions`) through the history store, what
+    it lacks fetched into it first (said before, with progress, and once for every page and
+    viewer: `fetch_first`); what could not be loaded is said, and the page stops when the
+    service refuses (`part` names what was being loaded)."""
     try:
-        fan_out = cache.history_results(connection, chosen["execution_id"].tolist(), executions)
+        every_plan = cache.plans(connection, active_only=False).plans
+        failed = fetched_first(connection, *result_pairs(executions, every_plan, ids))
+        fan_out = cache.history_results(connection, ids, executions, failed=failed)
     except ApiError as error:
         notices.show_error(error, part=part)
         st.stop()
     show_failures(fan_out)
-    return fan_out.results
+    return fan_out
 
 
 def _window_of(

@@ -18,6 +18,7 @@ from tests.dashboard.apptest import (
     ENVIRONMENTS,
     FLAKY,
     SCENARIO,
+    TIME_TO_GREEN,
     assert_no_failure,
     captions,
     table_with,
@@ -105,4 +106,32 @@ def test_a_rerun_of_a_fetched_window_says_nothing_more_and_asks_nothing(
 
     assert_no_failure(at)
     assert "Fetched the results" not in captions(at)
+    assert sum(results_asked(proxied).values()) == plan_pairs
+
+
+def test_time_to_green_fetches_the_failing_executions_into_the_store_once_and_says_so(
+    app: AppFactory, proxied: CountingProxy
+) -> None:
+    """Its failure ages read every failing execution of 90 days: on a first visit that is the
+    longest fetch of any page, so it goes through the store as the windows do."""
+    at = app(TIME_TO_GREEN, tz="UTC")
+    at.run()
+
+    assert_no_failure(at)
+    plan_pairs = hand.FINISHED * len(hand.SCENARIOS)  # every run of plan 7 fails on Safari
+    asked = results_asked(proxied)
+    assert sum(asked.values()) == plan_pairs
+    assert set(asked.values()) == {1}
+    shown = captions(at)
+    assert (
+        f"Fetched the results of {hand.FINISHED} executions from the service ({plan_pairs} "
+        "requests, " in shown
+    )
+    assert KEPT in shown
+
+    again = app(TIME_TO_GREEN, tz="UTC")  # a restart: the store keeps the results
+    again.run()
+
+    assert_no_failure(again)
+    assert "Fetched the results" not in captions(again)
     assert sum(results_asked(proxied).values()) == plan_pairs

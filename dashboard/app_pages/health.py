@@ -93,9 +93,7 @@ selected = table(
 )
 
 # How long plans stay red, over the same 30 days (the page of its own reaches 90).
-red = red_stretches.time_to_green(
-    data.executions, now=pd.Timestamp(now), short_days=health.long_days
-)
+red = red_stretches.time_to_green(executions, now=pd.Timestamp(now), short_days=health.long_days)
 st.header("How long plans stay red", divider="gray")
 notices.plain(red_view.turns_text(red.turns))
 notices.caption(red_view.health_caption(red, today=now.date(), scope=scope))
@@ -106,7 +104,7 @@ table(
 )
 url_filters.page_link(
     routes.TIME_TO_GREEN,
-    ViewState(project=state.project),
+    ViewState(project=state.project, include_outages=state.include_outages),
     label="Every red stretch, over 90 days, with the trend: Time to green",
     icon=":material/timer:",
 )

@@ -10,6 +10,7 @@ from dashboard.present import time_to_green as red_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, routes
 from dashboard.ui import analytics_input, notices
+from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import link_column, table, time_column
 from dashboard.ui.zones import viewer_zone
@@ -20,15 +21,21 @@ page = open_page(ROUTE, "Time to green", plans="wanted")
 connection, state, now = page.connection, page.state, page.now
 
 widgets = page.widgets()
-top = st.columns([2, 2, 2], vertical_alignment="bottom")
+top = st.columns([2, 2, 1.2, 2], vertical_alignment="bottom")
 page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
+    triage_view.outages_toggle(widgets)
+with top[3]:
     tz = viewer_zone(widgets, state)
 page.settle()
 
-executions = analytics_input.lookback_executions(
+# Likely outages are left out of every figure unless included: a night the grid was down is
+# not a plan turning red, and its one message is not a failure group to age.
+loaded = analytics_input.lookback_executions(
     connection, now=now, project=state.project, plan=state.plan
 )
+triage = triage_view.triage_of(connection, loaded, now=now, state=state)
+executions = triage.without_outages(loaded)
 found = red_stretches.time_to_green(executions, now=pd.Timestamp(now))
 scope = scope_text(project=page.project_name, plan=page.plan_name)
 
@@ -37,6 +44,7 @@ kpis[0].metric(f"Turned red, last {found.turns.days} days", f"{found.turns.turne
 kpis[1].metric("Back to green", f"{found.turns.back_to_green:,}")
 kpis[2].metric("Red now", f"{int(found.plans['red_now'].sum()):,} plans")
 notices.caption(red_view.turns_caption(found.turns))
+triage_view.outages_caption(triage)
 
 st.header("Plans", divider="gray")
 notices.caption(red_view.plans_caption(found.basis, found, today=now.date(), scope=scope))

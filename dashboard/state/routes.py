@@ -68,7 +68,7 @@ TIME_TO_GREEN = Route(
     url_path="time-to-green",
     title="Time to green",
     icon=":material/timer:",
-    params=(params.PROJECT, params.PLAN, params.TZ),
+    params=(params.PROJECT, params.PLAN, params.OUTAGES, params.TZ),
 )
 EXECUTIONS = Route(
     script="app_pages/executions.py",

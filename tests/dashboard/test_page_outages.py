@@ -30,6 +30,7 @@ from tests.dashboard.apptest import (
     EXECUTIONS,
     HEALTH,
     RESULTS,
+    TIME_TO_GREEN,
     assert_no_failure,
     captions,
     metrics,
@@ -156,6 +157,8 @@ def test_plan_health_leaves_the_outage_out_until_it_is_included(
     row = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
     columns = ["Pass rate 30 d", "Executions 30 d", "Unresolved 30 d"]
     assert row[columns].tolist() == [77.4, 12, 40]
+    # How long plans stay red leaves it out too: 12 finished of plan 7, 2 of plan 8, 1 running.
+    assert red_caption(at).startswith("From 14 executions, ")
 
     include_outages(at, "health")
 
@@ -163,6 +166,12 @@ def test_plan_health_leaves_the_outage_out_until_it_is_included(
     row = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID]
     # One execution more, its 15 failures more, 15 verdicts none of which passed.
     assert row[columns].tolist() == [71.4, 13, 55]
+    assert red_caption(at).startswith("From 15 executions, ")
+
+
+def red_caption(at: AppTest) -> str:
+    """The caption of plan health's "How long plans stay red"."""
+    return next(c for c in captions(at).split("\n") if "Plans red now, or with a red stretch" in c)
 
 
 def test_environments_leave_the_outage_out_until_it_is_included(
@@ -326,3 +335,19 @@ def late_runs_since(service: OutageHistory) -> str:
     """The day of the oldest of the last 10 runs ("26 Nov"): the third finished execution."""
     start: Any = service.start(hand.FINISHED - 10)
     return f"{start.day} {start:%b}"
+
+
+def test_time_to_green_leaves_the_outage_out_of_its_failure_ages_until_it_is_included(
+    app: AppFactory, late: OutageHistory
+) -> None:
+    at = app(TIME_TO_GREEN, tz="UTC")
+    at.run()
+
+    assert_no_failure(at)
+    assert LEFT_OUT in captions(at)
+    assert GRID_GROUP not in table_with(at, "Message", "First seen")["Message"].tolist()
+
+    include_outages(at, "time-to-green")
+
+    assert COUNTED in captions(at)
+    assert GRID_GROUP in table_with(at, "Message", "First seen")["Message"].tolist()

@@ -371,27 +371,38 @@ class Grid:
         # A tab left behind when a link opened another is hidden: Chromium then draws it (and
         # its cursor) only now and then, and each step of the scan waits seconds.
         self.root.page.bring_to_front()
-        for _ in range(4):
+        for attempt in range(4):
             self.wait()
             canvas = self.root.get_by_test_id("data-grid-canvas")
             canvas.scroll_into_view_if_needed()
             box = canvas.bounding_box()
             assert box is not None
             y = box["y"] + GRID_HEADER_HEIGHT + row * GRID_ROW_HEIGHT + GRID_ROW_HEIGHT / 2
-            found = self._pointer_regions(canvas, box, y)
+            # After a scan that missed, each step waits for the page to draw a frame: the grid
+            # sets its cursor on a frame, which a busy machine's page draws late.
+            found = self._pointer_regions(canvas, box, y, per_frame=attempt > 0)
             in_view = [h for h in self.headers() if h in links]
             if len(found) == len(in_view):
                 return {h: ((r[0] + r[1]) / 2, y) for h, r in zip(in_view, found, strict=True)}
         raise AssertionError(f"link regions {found} for columns {in_view}")
 
-    def _pointer_regions(self, canvas: Locator, box: FloatRect, y: float) -> list[list[float]]:
-        """The stretches of the line at height `y` where the grid shows a pointer cursor."""
+    def _pointer_regions(
+        self, canvas: Locator, box: FloatRect, y: float, *, per_frame: bool = False
+    ) -> list[list[float]]:
+        """The stretches of the line at height `y` where the grid shows a pointer cursor
+        (read after the next two drawn frames with `per_frame`)."""
         regions: list[list[float]] = []
         inside = False
         x = box["x"] + 2
+        read = (
+            "el => new Promise(done => requestAnimationFrame(() => requestAnimationFrame("
+            "() => done(getComputedStyle(el).cursor))))"
+            if per_frame
+            else "el => getComputedStyle(el).cursor"
+        )
         while x < box["x"] + box["width"] - 2:
             self.root.page.mouse.move(x, y)
-            pointer = canvas.evaluate("el => getComputedStyle(el).cursor") == "pointer"
+            pointer = canvas.evaluate(read) == "pointer"
             if pointer and not inside:
                 regions.append([x, x])
             if pointer:

@@ -35,10 +35,17 @@ def grids(page: Page) -> list[screen.Grid]:
 
 
 def grid_with(page: Page, *headers: str) -> screen.Grid:
-    """The table whose columns in view include `headers`."""
-    found = [g for g in grids(page) if set(headers) <= set(g.headers())]
-    assert len(found) == 1, f"{len(found)} tables show {headers!r}"
-    return found[0]
+    """The table whose columns in view include `headers`.
+
+    Waits until exactly one visible table has them: a table a rerun redraws is briefly absent
+    or headless, so a single look after the run reports idle can miss it."""
+    screen.wait_until_drawn(page)
+    frames = screen.main(page).locator(screen.DATAFRAME).filter(visible=True)
+    for header in headers:
+        exact = re.compile(rf"^\s*{re.escape(header)}\s*$")
+        frames = frames.filter(has=page.locator("table[role=grid] thead th", has_text=exact))
+    expect(frames, f"one table shows {headers!r}").to_have_count(1)
+    return screen.Grid(frames.first).wait()
 
 
 def download(page: Page, key: str, folder: Path) -> tuple[str, list[list[str]]]:

@@ -63,6 +63,8 @@ def test_states_page_shows_the_planted_states_downloads_and_links_to_history(
     number = screen.main(page).get_by_test_id("stNumberInput").filter(has_text="Broken over (N)")
     number.locator("input").fill("3")
     number.locator("input").press("Enter")
+    # The run with the proposal is the one that enables Apply.
+    expect(screen.main(page).get_by_role("button", name="Apply")).to_be_enabled()
     screen.wait_until_idle(page)
     expect(grid_with(page, "Scenarios").table).to_contain_text("with the new settings")
     assert "broken_runs" not in screen.query(page)

@@ -12,7 +12,7 @@ from dashboard.present import executions as words
 from dashboard.present import help_texts, tables
 from dashboard.present import known as known_words
 from dashboard.present.executions_view import executions_view
-from dashboard.present.formatting import human_duration, percent, utc_text
+from dashboard.present.formatting import count_of, human_duration, percent, utc_text
 from dashboard.present.notes import describe_contradictions, describe_skipped, describe_truncation
 from dashboard.state import choices, routes
 from dashboard.state.params import (
@@ -147,7 +147,7 @@ columns[1].metric(
 columns[2].metric("Median duration", human_duration(kpis.median_runtime_s), border=True)
 columns[3].metric(
     "Failing plans",
-    f"{kpis.failing_plans} of {kpis.plans}",
+    count_of(kpis.failing_plans, kpis.plans),
     help=help_texts.FAILING_PLANS,
     border=True,
 )

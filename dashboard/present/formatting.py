@@ -130,6 +130,14 @@ def percent(fraction: float | None) -> str:
     return f"{fraction * 100:.1f} %"
 
 
+def count_of(part: int, whole: int) -> str:
+    """ "2 of 5"; an en dash when there is no whole (every execution a left-out outage, say):
+    "0 of 0" reads as a verdict where there is none."""
+    if whole == 0:
+        return EN_DASH
+    return f"{part:,} of {whole:,}"
+
+
 def duration_unit(max_seconds: float) -> tuple[str, float]:
     """The unit of a chart axis for durations up to `max_seconds`: (label, seconds per unit)."""
     if not max_seconds or math.isnan(max_seconds) or max_seconds < 120:

@@ -30,6 +30,10 @@ def test_kpis_count_a_left_out_outage_and_leave_it_out_of_every_other_figure() -
     two = outage_night()[outage_night()["execution_id"].isin([2, 3])]
     assert execution_analytics.execution_kpis(two).median_runtime_s == 32.5
     assert execution_analytics.execution_kpis(two, left_out={3}).median_runtime_s == 60.0
+    # Only the outage in the slice: counted, and no plan left to judge (the page shows a dash).
+    alone = execution_analytics.execution_kpis(outage_night().iloc[[2]], left_out={3})
+    assert (alone.executions, alone.failing_plans, alone.plans) == (1, 0, 0)
+    assert (alone.pass_rate, alone.median_runtime_s) == (None, None)
 
 
 def test_the_figures_frames_lose_the_left_out_executions_and_their_status_counts() -> None:

@@ -107,6 +107,9 @@ def test_filter_scope_and_percent() -> None:
     assert formatting.filter_scope(project="Web") == "in project Web"
     assert formatting.percent(0.875) == "87.5 %"
     assert formatting.percent(None) == "\u2013"
+    assert formatting.count_of(2, 5) == "2 of 5"
+    assert formatting.count_of(0, 1_200) == "0 of 1,200"
+    assert formatting.count_of(0, 0) == "\u2013"
 
 
 NEUTRALISED = [

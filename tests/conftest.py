@@ -17,10 +17,20 @@ UserPicker = Callable[..., DemoUser]
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """On several workers (`make test` runs two), the browser tests go to one of them, together:
-    one chromium and one set of demo dashboards at a time, as on a single worker."""
+    one chromium and one set of demo dashboards at a time, as on a single worker.
+
+    The modules with tests marked slow (up to a minute and a half each) are handed out first: a
+    slow test started last would keep the run going while the other worker had nothing left to
+    do. A module stays whole, so its module-scoped fixtures are still made once per worker."""
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group("browser"))
+    slow = {
+        item.module
+        for item in items
+        if item.get_closest_marker("slow") and not item.get_closest_marker("browser")
+    }
+    items.sort(key=lambda item: item.module not in slow)  # stable: the order otherwise kept
 
 
 @pytest.fixture(scope="session")

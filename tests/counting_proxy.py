@@ -3,12 +3,14 @@
 Processes under test (a worker, `streamlit run`) are pointed at the proxy instead of the sandbox,
 so the test counts what they really sent over the wire ("results", "executions", "plans"),
 whatever process sent it. Bodies and headers are forwarded as they are, unless a test sets
-`rewrite` (a service that changes its answers between two passes); nothing is logged.
+`rewrite` (a service that changes its answers between two passes); nothing is logged. A test
+may set `delay` to make the service a far-away one for a while, and set it back to 0.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +37,8 @@ class CountingProxy:
         self.paths: list[str] = []
         self.rewrite: Callable[[str, bytes], bytes] | None = None
         """When set: each successful answer's body becomes `rewrite(path, body)`."""
+        self.delay = 0.0
+        """Seconds each request waits before it is forwarded (requests wait side by side)."""
         self._lock = threading.Lock()
         self._client = httpx.Client(timeout=60.0)
         proxy = self
@@ -52,6 +56,8 @@ class CountingProxy:
                     proxy.sent[operation_of(self.path)] += 1
                     proxy.paths.append(self.path)
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
+                if proxy.delay:
+                    time.sleep(proxy.delay)  # the latency of a far-away service, not a wait
                 answer = proxy._client.request(
                     self.command, proxy.target + self.path, headers=headers, content=body
                 )

@@ -20,14 +20,13 @@ from dashboard.cli.common import interval
 from dashboard.cli.digest import DigestOptions
 from dashboard.cli.worker import DigestSchedule, due_day
 from dashboard.data.store import HistoryStore
-from sandbox import RunningSandbox, serve_in_thread
+from sandbox import RunningSandbox
 from tests.cli.conftest import Cli, cli_env
 from tests.cli.webhook import Receiver
 from tests.cli.worker_process import Worker
 from tests.counting_proxy import counting_proxy
 from tests.hostile_service import hostile_service, wait_until
 from tests.store.conftest import files_under, lead_of, secret_bytes
-from tests.today import today_settings
 
 STOP_WITHIN = 20.0  # generous: "within seconds" on a shared 2-core machine
 
@@ -186,11 +185,9 @@ def test_from_cron_one_pass_per_connection_and_its_exit_code(
 # -- a stop in the middle of a pass ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def slow_sandbox() -> Iterator[RunningSandbox]:
-    """The demo data behind 300 ms of latency per request: a first pass takes a minute."""
-    with serve_in_thread(today_settings(latency_ms=300)) as running:
-        yield running
+# 300 ms before each request of the worker's pass makes the pass last a minute, so the signal
+# comes in the middle of it; the sync after the stop runs without it.
+LATENCY_S = 0.3
 
 
 @pytest.mark.slow
@@ -200,11 +197,12 @@ def test_a_signal_mid_pass_stops_the_worker_within_seconds_and_leaves_a_usable_s
     cache: Path,
     workdir: Path,
     cli: Cli,
-    slow_sandbox: RunningSandbox,
+    live_sandbox: RunningSandbox,
     sig: int,
 ) -> None:
-    with counting_proxy(slow_sandbox.base_url) as proxy:
-        env = service_env(proxy.base_url, slow_sandbox)
+    with counting_proxy(live_sandbox.base_url) as proxy:
+        env = service_env(proxy.base_url, live_sandbox)
+        proxy.delay = LATENCY_S
         worker = start(workers, cache, workdir, "--every", "5m", env=env)
         worker.wait_for("worker started")
         deadline = time.monotonic() + 120
@@ -221,6 +219,7 @@ def test_a_signal_mid_pass_stops_the_worker_within_seconds_and_leaves_a_usable_s
         assert not any(" sync default" in line for line in worker.lines), "the pass ended first"
 
         # The store is consistent: another sync opens it and completes what was left.
+        proxy.delay = 0.0
         after = cli("store", "sync", "--days", "90", "--quiet", env=env)
         assert after.returncode == 0, after.stderr
         assert "last sync" in after.stdout

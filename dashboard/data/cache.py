@@ -77,6 +77,7 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
     # (where it is emptied at once); a bar created by the caller could not be replayed.
     bar = st.progress(0.0, text="Loading executions…")
 
+    @throttled
     def on_progress(done: int, total: int) -> None:
         bar.progress(done / max(total, 1), text=f"Loading executions: page {done} of {total}")
 
@@ -380,6 +381,7 @@ def _fan_out_of(
     store = history_store(connection)
     started = time.monotonic()
 
+    @throttled
     def on_progress(done: int, total: int) -> None:
         bar.progress(
             done / max(total, 1),
@@ -406,6 +408,32 @@ def _fan_out_of(
         )
     finally:
         bar.empty()
+
+
+PROGRESS_EVERY_S = 0.25
+"""How often a loading bar is redrawn at most. Each redraw is a message to the browser and a
+redraw there: the 90 days' 70 pages redrew the bar 70 times in about 1.5 s, and the browser's
+work for it took CPU the load needed on a small machine (benchmarks/RESULTS.md, #27)."""
+
+
+def throttled(
+    report: Callable[[int, int], None],
+    *,
+    every_s: float = PROGRESS_EVERY_S,
+    clock: Callable[[], float] = time.monotonic,
+) -> Callable[[int, int], None]:
+    """`report(done, total)` passed on at most once every `every_s` seconds: always the first
+    and the last (done == total), and otherwise the newest once `every_s` has passed."""
+    last: float | None = None
+
+    def report_now_and_then(done: int, total: int) -> None:
+        nonlocal last
+        now = clock()
+        if last is None or done >= total or now - last >= every_s:
+            last = now
+            report(done, total)
+
+    return report_now_and_then
 
 
 def fetch_progress_text(

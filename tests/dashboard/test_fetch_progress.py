@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dashboard.data.cache import FETCH_RATE_AFTER, fetch_progress_text
+from dashboard.data.cache import FETCH_RATE_AFTER, fetch_progress_text, throttled
 
 
 def test_it_says_how_much_must_be_fetched_from_the_start() -> None:
@@ -25,3 +25,17 @@ def test_a_short_fetch_or_one_not_kept_does_not_promise_the_store() -> None:
 
     assert short == f"Fetching the results of 1 execution: 0 of {FETCH_RATE_AFTER - 1} requests"
     assert "history store" not in unkept
+
+
+def test_a_loading_bar_is_redrawn_at_most_every_quarter_second_but_always_first_and_last() -> None:
+    now = [0.0]
+    reported: list[tuple[int, int]] = []
+    report = throttled(lambda done, total: reported.append((done, total)), clock=lambda: now[0])
+
+    for done in range(1, 71):  # 70 pages, one every 20 ms
+        report(done, 70)
+        now[0] += 0.02
+
+    # The first, then the first page a quarter second after the one before, then the last.
+    assert [done for done, _ in reported] == [1, 14, 27, 40, 53, 66, 70]
+    assert all(total == 70 for _, total in reported)

@@ -42,7 +42,6 @@ from sandbox.schemas import (
 )
 from sandbox.settings import SandboxSettings
 
-
 # How many filters' counts of matches are kept (`DemoStore._count`).
 COUNTS_KEPT = 256
 

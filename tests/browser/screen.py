@@ -43,6 +43,7 @@ CAPTION = (
 GRID_ROW_HEIGHT = 35
 GRID_HEADER_HEIGHT = 35
 ROW_MARKER_WIDTH = 40  # the row-selection checkboxes of a selectable grid
+APP_HEADER_HEIGHT = 60  # Streamlit's header, fixed over the top of the page (3.75rem)
 GRID_ROW_MARKER_X = 18  # the middle of the row-marker (checkbox) column of a selectable grid
 
 PAGE_NOT_FOUND = "Page not found"
@@ -368,23 +369,54 @@ class Grid:
         """
         in_view: list[str] = []
         found: list[list[float]] = []
+        page = self.root.page
         # A tab left behind when a link opened another is hidden: Chromium then draws it (and
         # its cursor) only now and then, and each step of the scan waits seconds.
-        self.root.page.bring_to_front()
-        for attempt in range(4):
+        page.bring_to_front()
+        for attempt in range(6):
+            if attempt > 0:
+                # Start the next scan from a settled page, with the pointer off the grid: the
+                # grid then sees the pointer enter afresh.
+                page.mouse.move(0, 0)
+                wait_until_idle(page)
             self.wait()
             canvas = self.root.get_by_test_id("data-grid-canvas")
             canvas.scroll_into_view_if_needed()
-            box = canvas.bounding_box()
-            assert box is not None
-            y = box["y"] + GRID_HEADER_HEIGHT + row * GRID_ROW_HEIGHT + GRID_ROW_HEIGHT / 2
+            box, y = self._row_line(canvas, row)
+            viewport = page.viewport_size
+            assert viewport is not None
+            if not APP_HEADER_HEIGHT < y < viewport["height"] - GRID_ROW_HEIGHT:
+                # The row scanned, not only some part of the grid, must be in view and clear
+                # of the app's fixed header.
+                canvas.evaluate("el => el.scrollIntoView({block: 'center'})")
+                box, y = self._row_line(canvas, row)
             # After a scan that missed, each step waits for the page to draw a frame: the grid
             # sets its cursor on a frame, which a busy machine's page draws late.
             found = self._pointer_regions(canvas, box, y, per_frame=attempt > 0)
             in_view = [h for h in self.headers() if h in links]
             if len(found) == len(in_view):
                 return {h: ((r[0] + r[1]) / 2, y) for h, r in zip(in_view, found, strict=True)}
-        raise AssertionError(f"link regions {found} for columns {in_view}")
+        raise AssertionError(
+            f"link regions {found} for columns {in_view}; {self._scan_report(box, y)}"
+        )
+
+    @staticmethod
+    def _row_line(canvas: Locator, row: int) -> tuple[FloatRect, float]:
+        """The grid canvas's box, and the height on the page of the middle of data row `row`."""
+        box = canvas.bounding_box()
+        assert box is not None
+        return box, box["y"] + GRID_HEADER_HEIGHT + row * GRID_ROW_HEIGHT + GRID_ROW_HEIGHT / 2
+
+    def _scan_report(self, box: FloatRect, y: float) -> str:
+        """What lay under the scanned line when a scan missed, for the failure message."""
+        page = self.root.page
+        under = page.evaluate(
+            "([x, y]) => { const el = document.elementFromPoint(x, y);"
+            " return el ? `${el.tagName} ${el.getAttribute('data-testid') ?? ''}"
+            " ${el.className}`.slice(0, 120) : 'nothing'; }",
+            [box["x"] + box["width"] / 2, y],
+        )
+        return f"canvas {box}, line y={y}, viewport {page.viewport_size}, under the line: {under}"
 
     def _pointer_regions(
         self, canvas: Locator, box: FloatRect, y: float, *, per_frame: bool = False

@@ -5,11 +5,21 @@ The pages case opens it in the same chromium as the dashboard, so "our page open
 beside what Streamlit and plotly themselves cost to open on this machine with the same number
 of charts.
 
-Run by `streamlit run benchmarks/bare_app.py`; it reads no configuration and no data.
+With `?content=NAME` it draws, instead, the very charts and table an Executions view drew,
+written by the pages case to `$BARE_CONTENT_DIR/NAME/` (`figure-N.json`, plotly's JSON, and
+`table.parquet`): the same content with nothing else of the dashboard (no sidebar, filters,
+KPIs, captions, data loading or caching), so what Streamlit and plotly take to draw that content
+can be told from what the dashboard adds.
+
+Run by `streamlit run benchmarks/bare_app.py`; it reads no configuration and no other data.
 """
+
+import os
+from pathlib import Path
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io
 import streamlit as st
 
 DAYS = [f"2026-01-{day:02d}" for day in range(1, 31)]
@@ -38,7 +48,24 @@ def figure(number: int) -> go.Figure:
     return go.Figure(go.Scatter(x=DAYS, y=[(i * 7) % 13 for i in range(30)]))
 
 
+def draw_content(folder: Path) -> None:
+    """An Executions view's charts and table as the page lays them out: the status chart,
+    runtime and pass rate side by side, then the table."""
+    status, runtime, rate = (
+        plotly.io.read_json(folder / f"figure-{number}.json") for number in range(3)
+    )
+    st.plotly_chart(status, key="chart.status")
+    left, right = st.columns([3, 2])
+    left.plotly_chart(runtime, key="chart.runtime")
+    right.plotly_chart(rate, key="chart.rate")
+    st.dataframe(pd.read_parquet(folder / "table.parquet"), hide_index=True)
+
+
 st.title("Hello")
-st.dataframe(pd.DataFrame({"plan": [f"Plan {i}" for i in range(1, 11)], "runs": range(10)}))
-for number in range(int(st.query_params.get("charts", "0") or 0)):
-    st.plotly_chart(figure(number), key=f"chart.{number}")
+content = st.query_params.get("content")
+if content:
+    draw_content(Path(os.environ["BARE_CONTENT_DIR"], Path(content).name))
+else:
+    st.dataframe(pd.DataFrame({"plan": [f"Plan {i}" for i in range(1, 11)], "runs": range(10)}))
+    for number in range(int(st.query_params.get("charts", "0") or 0)):
+        st.plotly_chart(figure(number), key=f"chart.{number}")

@@ -102,12 +102,14 @@ class DashboardServer:
             server.stop()
 
 
-def bare_server(home: Path, log_path: Path) -> harness.StreamlitServer:
+def bare_server(home: Path, log_path: Path, content: Path | None = None) -> harness.StreamlitServer:
     """`streamlit run benchmarks/bare_app.py`, started: Streamlit's own floor beside the
-    dashboard (no sidebar, data or configuration). The caller stops it."""
+    dashboard (no sidebar, data or configuration), drawing with `?content=NAME` the charts and
+    table written to `content / NAME`. The caller stops it."""
+    overrides = {"BARE_CONTENT_DIR": str(content)} if content is not None else None
     return harness.StreamlitServer(
         "bare",
-        harness.dashboard_env(home),
+        harness.dashboard_env(home, overrides),
         log_path,
         start_timeout_s=START_TIMEOUT_S,
         script="benchmarks/bare_app.py",

@@ -88,6 +88,12 @@ BARE_CONTENT = "Bare Streamlit app opened: the 90 days' own charts and table, al
 BARE_STATUS_CONTENT = "Bare Streamlit app opened: the status=FAILURE view's charts and table, alone"
 AGAIN_AS_CONTENT = "Executions 90 d, again, against the bare app drawing its charts and table"
 STATUS_AS_CONTENT = "link: status=FAILURE, against the bare app drawing its charts and table"
+# The views whose content the bare app draws alone: (its folder and `?content=` name, the
+# statuses the view narrows to, the figure of its opening).
+VIEW_CONTENTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("again", (), BARE_CONTENT),
+    ("status", ("FAILURE",), BARE_STATUS_CONTENT),
+)
 # Where the cold view's time goes: the CPU the service (the sandbox child) and the dashboard
 # process spent meanwhile, and the same 90 days walked by this process with no browser.
 SERVICE_CPU = "  the service's CPU meanwhile (the sandbox process)"
@@ -198,8 +204,7 @@ def run(run: Run) -> CaseResult:
     newest = _newest_in_window(sandbox)
 
     content = run.folder("bare-content")
-    _write_view_content(sandbox, content / "again", statuses=())
-    _write_view_content(sandbox, content / "status", statuses=("FAILURE",))
+    _write_view_contents(sandbox, content)
     bare = browser.bare_server(
         run.folder("bare-home"), run.artifacts / "streamlit-bare.log", content
     )
@@ -369,7 +374,7 @@ def _journey(
         if page.locator(PLOTLY_CHART).count() != charts:
             raise AssertionError(f"the bare app did not draw {charts} charts")
         note(BARE_CHARTS, as_many)
-        for name, figure in (("again", BARE_CONTENT), ("status", BARE_STATUS_CONTENT)):
+        for name, _, figure in VIEW_CONTENTS:
             url = f"{bare}/?content={name}"
             _navigate(page, url, BARE_CHART_VIEW, WARM_MS)  # the first fills the cache
             note(figure, _navigate(page, url, BARE_CHART_VIEW, WARM_MS))
@@ -381,11 +386,9 @@ def _journey(
 VIEW_CHARTS = 3  # the status chart's open tab, runtime and pass rate
 
 
-def _write_view_content(
-    sandbox: SandboxProcess, folder: Path, *, statuses: tuple[str, ...]
-) -> None:
-    """The charts and shown table of the 90 days' Executions view (of `statuses`, if any), as
-    the page builds them (`executions_view`), written for the bare app to draw alone.
+def _write_view_contents(sandbox: SandboxProcess, content: Path) -> None:
+    """The charts and shown table of each of `VIEW_CONTENTS`' views of the 90 days, as the page
+    builds them (`executions_view`), written to `content / name` for the bare app to draw alone.
 
     Outages are not flagged nor left out here (the page asks the history store for them):
     the demo's few change a handful of points, not what there is to draw."""
@@ -394,15 +397,17 @@ def _write_view_content(
     )
     with _client(sandbox) as client:
         data = live.load_executions(client, query)
-    executions, counts = execution_analytics.with_statuses(
-        data.executions, data.status_counts, statuses
-    )
-    executions = contradictions.without_impossible_runtimes(executions, "runtime_ms")
-    view = executions_view(executions, counts)
-    folder.mkdir(parents=True, exist_ok=True)
-    for number, shown in enumerate((view.status_chart, view.runtime, view.pass_rate)):
-        (folder / f"figure-{number}.json").write_text(shown.figure.to_json())
-    view.table.display.head(tables.TABLE_ROW_LIMIT).to_parquet(folder / "table.parquet")
+    for name, statuses, _ in VIEW_CONTENTS:
+        executions, counts = execution_analytics.with_statuses(
+            data.executions, data.status_counts, statuses
+        )
+        executions = contradictions.without_impossible_runtimes(executions, "runtime_ms")
+        view = executions_view(executions, counts)
+        folder = content / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for number, shown in enumerate((view.status_chart, view.runtime, view.pass_rate)):
+            (folder / f"figure-{number}.json").write_text(shown.figure.to_json())
+        view.table.display.head(tables.TABLE_ROW_LIMIT).to_parquet(folder / "table.parquet")
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -14,9 +14,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import httpx
+
+from tests.loopback_service import LoopbackServer
 
 _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "upgrade", "host"}
 
@@ -74,8 +76,7 @@ class CountingProxy:
 
             do_GET = do_POST = _forward
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = LoopbackServer(("127.0.0.1", 0), Handler)
         host, port = self._server.server_address[:2]
         self.base_url = f"http://{host}:{port}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

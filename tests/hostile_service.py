@@ -44,11 +44,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.client.samples import TEST_PLAN, TEST_RESULT, execution, page
+from tests.loopback_service import LoopbackServer
 
 A_BILLION = 1_000_000_000
 DEEP = 200_000
@@ -120,8 +121,7 @@ def hostile_service(
     *, executions: int = 30, drip_interval: float = 0.2, huge_bytes: int = 4 * 2**20
 ) -> Iterator[HostileService]:
     """Serve every behaviour on a free loopback port until the block ends."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True  # a drip still being served never holds the test run
+    server = LoopbackServer(("127.0.0.1", 0), _Handler)
     host, port = server.server_address[:2]
     service = HostileService(
         base_url=f"http://{host!s}:{port}",

@@ -20,11 +20,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.client import samples
+from tests.loopback_service import LoopbackServer
 
 Claim = tuple[int, int]  # (total_count, page_count)
 NEWEST = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -112,8 +113,7 @@ def scripted_pages(
             self.end_headers()
             self.wfile.write(data)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = LoopbackServer(("127.0.0.1", 0), Handler)
     service.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -25,11 +25,12 @@ from sandbox import SandboxSettings, demo_users
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX
 from tests.browser import harness
 
-pytestmark = pytest.mark.slow
+# No wall-clock limit of our own: on a loaded machine the tiny run took over 300 s once and
+# failed a clean-clone CI run (#36). Only a hang is caught, by pytest-timeout's generous bound.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO_ROOT / "artifacts" / "benchmarks"
-SUITE_TIMEOUT_S = 300
 
 
 def test_the_tiny_suite_gives_every_case_its_numbers(tmp_path: Path) -> None:
@@ -40,7 +41,6 @@ def test_the_tiny_suite_gives_every_case_its_numbers(tmp_path: Path) -> None:
         env={k: v for k, v in os.environ.items() if not k.startswith("QA_DASHBOARD_")},
         capture_output=True,
         text=True,
-        timeout=SUITE_TIMEOUT_S,
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -11,6 +11,7 @@ layers that show and export it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
 from typing import Any
@@ -107,19 +108,84 @@ def _quoted(text: str, limit: int = 60) -> str:
     return f'"{shown[:limit]}…"' if len(shown) > limit else f'"{shown}"'
 
 
+# What a ticket link may not hold: characters chats and Markdown read as markup (a Slack
+# `<url|text>`, a `[text](url)`, a code span) and the others RFC 3986 leaves out of a URL.
+_TICKET_MARKUP = {
+    "<": "angle brackets",
+    ">": "angle brackets",
+    "|": "a vertical bar",
+    "[": "square brackets",
+    "]": "square brackets",
+    "(": "parentheses",
+    ")": "parentheses",
+    "{": "braces",
+    "}": "braces",
+    "`": "a backtick",
+    "^": "a caret",
+    "\\": "a backslash",
+    '"': "a double quote",
+}
+_WEB_LINK = re.compile(r"https?://", re.IGNORECASE)
+_PLAIN_ECHO = re.compile(r"[!#-;=?-Z_a-z~]{1,60}")  # printable ASCII, none of the markup
+
+
+def _invisible(char: str) -> bool:
+    """A control, format (bidi, zero-width) or line-separator character."""
+    return unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp")
+
+
+def _not_a_web_link(ticket: str) -> str:
+    echo = f" ({_quoted(ticket)} is not)" if _PLAIN_ECHO.fullmatch(ticket) else ""
+    return (
+        f"The ticket must be a web link starting with http:// or https://{echo}, so that it "
+        "opens the ticket and nothing else."
+    )
+
+
 def ticket_problem(ticket: str | None) -> str | None:
-    """Why `ticket` cannot be a mark's ticket link, or None when it can (or there is none)."""
+    """Why `ticket` cannot be a mark's ticket link, or None when it can (or there is none).
+
+    A ticket is an absolute http(s) link to a host, and nothing else: no spaces, no markup a chat
+    or Markdown would read, no invisible character, no user name before the host (which would
+    make `https://tracker.example@evil.example/` look like the tracker). The sentence names the
+    problem; it repeats the value only when it is short plain text."""
     if ticket is None:
         return None
     if len(ticket) > MAX_TICKET:
         return (
             f"The ticket link has {len(ticket):,} characters; a link holds at most {MAX_TICKET:,}."
         )
-    parts = urlsplit(ticket) if not _CONTROL.search(ticket) and " " not in ticket else None
-    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    if not _WEB_LINK.match(ticket):
+        return _not_a_web_link(ticket)
+    if any(_invisible(char) for char in ticket):
         return (
-            f"The ticket must be a web link starting with http:// or https:// "
-            f"({_quoted(ticket)} is not), so that it opens the ticket and nothing else."
+            "The ticket link holds an invisible or control character (a line break, a tab, a "
+            "direction mark or a zero-width space, say); paste the link again as plain text."
+        )
+    if any(char.isspace() for char in ticket):
+        return "The ticket link holds a space; a link has none (write a space in it as %20)."
+    markup = sorted({word for char, word in _TICKET_MARKUP.items() if char in ticket})
+    if markup:
+        return (
+            f"The ticket link holds {', '.join(markup)}, which chats and Markdown read as "
+            "markup; a link has none (write such a character %-encoded)."
+        )
+    try:
+        parts = urlsplit(ticket)
+        host, _port = parts.hostname, parts.port
+    except ValueError:
+        return _not_a_web_link(ticket)
+    if not host:
+        return _not_a_web_link(ticket)
+    if "@" in parts.netloc:
+        return (
+            "The ticket link names a user name or a password before its host; a ticket link has "
+            "none, so that it shows the host it opens."
+        )
+    if not host.isascii():
+        return (
+            "The ticket link's host has letters outside ASCII, which can pass for others; write "
+            "the host as the tracker's address bar shows it (xn--...)."
         )
     return None
 

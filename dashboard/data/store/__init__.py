@@ -41,12 +41,7 @@ from typing import Any
 
 from dashboard.data.connection import Connection
 from dashboard.data.store.duckdb import DuckDBEngine
-from dashboard.data.store.errors import (
-    StoreBusyError,
-    StoreError,
-    StoreMissingError,
-    StoreSchemaError,
-)
+from dashboard.data.store.errors import StoreError, StoreUnreadableError
 from dashboard.data.store.frames import pairs_frame
 from dashboard.data.store.history import HistoryStore
 from dashboard.data.store.location import (
@@ -93,9 +88,7 @@ def open_store(
     the service holds, and a sync fills it again."""
     try:
         return HistoryStore.open(path, identity=identity, wait=wait, idle=idle)
-    except (StoreBusyError, StoreMissingError, StoreSchemaError):
-        raise
-    except StoreError as error:
+    except StoreUnreadableError as error:
         engine = DuckDBEngine(path)
         if not engine.exists:
             raise

@@ -35,7 +35,12 @@ from dashboard.data.store.engine import (
     until_free,
     with_placeholders,
 )
-from dashboard.data.store.errors import StoreBusyError, StoreError, StoreMissingError
+from dashboard.data.store.errors import (
+    StoreBusyError,
+    StoreError,
+    StoreMissingError,
+    StoreUnreadableError,
+)
 
 _LOG = logging.getLogger(__name__)
 
@@ -44,6 +49,9 @@ _FIRST_PAUSE = 0.05
 _LONGEST_PAUSE = 0.5
 _LOCK_CONFLICT = "Could not set lock"
 _MISSING = "database does not exist"
+# What DuckDB says of a file it cannot read as a database: cut short ("Could not read enough
+# bytes from file"), or a block whose checksum does not match ("Corrupt database file").
+_DAMAGED = ("Could not read enough bytes", "Corrupt database file", "not a valid DuckDB")
 
 # Arrow -> pandas: integers and booleans become nullable pandas types, so a NULL id stays <NA>
 # (not a float NaN that would lose precision past 2**53) before the schema's astype.
@@ -99,9 +107,9 @@ class DuckDBEngine(Statements[duckdb.DuckDBPyConnection]):
         )
         try:
             con.execute("SET TimeZone = 'UTC'")
-        except duckdb.Error:
+        except duckdb.Error as error:
             con.close()
-            raise
+            raise self._error("cannot be opened", error) from None
         self._con = con
         self._read_only = read_only
         if not read_only:
@@ -124,15 +132,29 @@ class DuckDBEngine(Statements[duckdb.DuckDBPyConnection]):
             raise self._unopenable(str(error)) from None
 
     def _unopenable(self, text: str) -> StoreError:
-        return StoreError(
+        return StoreUnreadableError(
             f"The history store {self.path} cannot be opened: {_first_line(text)}",
             location=self.location,
+        )
+
+    def _error(self, what: str, error: duckdb.Error) -> StoreError:
+        """The store's error for a driver's `error`: one line naming the file; a file DuckDB
+        cannot read as a database (cut short, checksums wrong) is `StoreUnreadableError`."""
+        text = str(error)
+        kind = StoreUnreadableError if any(s in text for s in _DAMAGED) else StoreError
+        return kind(
+            f"The history store {self.path} {what}: {_first_line(text)}", location=self.location
         )
 
     def close(self) -> None:
         con, self._con = self._con, None
         if con is not None:
-            con.close()  # a clean close checkpoints the write-ahead log into the file
+            try:
+                con.close()  # a clean close checkpoints the write-ahead log into the file
+            except duckdb.Error as error:
+                # Nothing to tell a caller that is letting go (often after another error): the
+                # write-ahead log stays and the next open replays it.
+                _LOG.warning("history store %s was not closed cleanly: %s", self.path, error)
             if not self._read_only:
                 self.secure()
 
@@ -150,25 +172,26 @@ class DuckDBEngine(Statements[duckdb.DuckDBPyConnection]):
 
     @contextlib.contextmanager
     def staged(self, frame: pd.DataFrame) -> Iterator[str]:
-        con = self._connection()
         name = f"staged_{next(self._names)}"
-        con.register(name, frame)
+        self._run(lambda con: con.register(name, frame))
         try:
             yield name
         finally:
-            con.unregister(name)
+            if self._con is not None:
+                with contextlib.suppress(duckdb.Error):
+                    self._con.unregister(name)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        con = self._connection()
-        con.execute("BEGIN TRANSACTION")
+        self._run(lambda con: con.execute("BEGIN TRANSACTION"))
         try:
             yield
         except BaseException:
-            with contextlib.suppress(duckdb.Error):
-                con.execute("ROLLBACK")
+            if self._con is not None:
+                with contextlib.suppress(duckdb.Error):
+                    self._con.execute("ROLLBACK")
             raise
-        con.execute("COMMIT")
+        self._run(lambda con: con.execute("COMMIT"))
         self.secure()
 
     @contextlib.contextmanager
@@ -241,12 +264,17 @@ class DuckDBEngine(Statements[duckdb.DuckDBPyConnection]):
         return with_placeholders(sql, "$")
 
     def _failure(self, con: duckdb.DuckDBPyConnection, error: Exception) -> StoreError | None:
-        if isinstance(error, duckdb.FatalException):
-            # DuckDB invalidates a database after a fatal error: let go, so the next use reopens.
+        """Every DuckDB error is the store's (a caller never sees the driver's class); after a
+        fatal one or a damaged file, the connection is let go so the next use reopens (DuckDB
+        invalidates a database after a fatal error, and a damaged one may be set aside)."""
+        if not isinstance(error, duckdb.Error):
+            return None
+        failure = self._error("cannot be used", error)
+        if isinstance(error, duckdb.FatalException) or isinstance(failure, StoreUnreadableError):
             self._con = None
             with contextlib.suppress(duckdb.Error):
                 con.close()
-        return None
+        return failure
 
 
 def _locked(lock_path: Path) -> int | None:

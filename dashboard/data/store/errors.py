@@ -48,3 +48,9 @@ class StoreMissingError(StoreError):
 class StoreSchemaError(StoreError):
     """A read-only open of a store whose schema this program cannot read as it is (an older one
     needs the upgrade a writable open performs; a newer one belongs to a newer program)."""
+
+
+class StoreUnreadableError(StoreError):
+    """A database file that cannot be read as a database at all: not one, or damaged (cut
+    short, its checksums wrong). Unlike a busy or newer store, it will not get better by
+    waiting: a writable open sets it aside as `<name>.unreadable` and starts anew."""

@@ -21,7 +21,7 @@ from typing import Self, TypedDict
 
 from dashboard.data.store import sql
 from dashboard.data.store.engine import StoreEngine
-from dashboard.data.store.errors import StoreError, StoreSchemaError
+from dashboard.data.store.errors import StoreError, StoreSchemaError, StoreUnreadableError
 from dashboard.data.store.types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
 
 _LOG = logging.getLogger(__name__)
@@ -132,10 +132,34 @@ class StoreLease:
             self._depth += 1
             try:
                 yield self._engine
+            except StoreUnreadableError as error:
+                if self._depth == 1:
+                    raise self._set_aside(error) from None
+                raise
             finally:
                 self._depth -= 1
                 if self._depth == 0 and self._holds == 0:
                     self._release()
+
+    def _set_aside(self, error: StoreUnreadableError) -> StoreUnreadableError:
+        """A file found damaged in use (cut short: DuckDB reads a block only when a query needs
+        it, so an open may succeed) is set aside as an unreadable file found at open is, when
+        this store may write: the next use makes a new one and a sync fills it again. Read-only
+        opens and PostgreSQL change nothing (PostgreSQL's engine never says "unreadable")."""
+        if self._read_only or self._engine.kind != "duckdb":
+            return error
+        aside = self._engine.set_aside()
+        self._prepared = False
+        if aside is None:
+            return error
+        _LOG.warning(
+            "history store %s could not be read (%s); set aside as %s", self.location, error, aside
+        )
+        return StoreUnreadableError(
+            f"{error.message} It was set aside as {aside}; the next use starts a new store, "
+            "which a sync fills again.",
+            location=error.location,
+        )
 
     def _release(self) -> None:
         """Close now, or after `idle` seconds unless the store is used again meanwhile."""

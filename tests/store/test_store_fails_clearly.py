@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,38 @@ def test_a_truncated_store_exits_4_where_read_only_and_the_next_sync_rebuilds_it
     assert again.returncode == 0, again.stderr
     info = cli("store", "info")
     assert info.returncode == 0, info.stderr
+
+
+def test_a_postgresql_connection_lost_mid_way_is_a_store_error_and_the_next_use_reconnects(
+    pg_url: str,
+) -> None:
+    """The server ends the store's connection (a restart, an administrator): whether the next
+    statement is a query or the start of a transaction, the caller sees the store's error, and
+    the store reconnects on its next use."""
+    import psycopg
+
+    from dashboard.data.store.pg_pool import close_pool
+    from dashboard.data.store.postgres import PostgresEngine
+
+    store = HistoryStore.on(PostgresEngine(pg_url, "history_lost_c1"), identity=IDENTITY)
+    try:
+        for step in ("query", "transaction"):
+            with store._lease() as db:
+                pid = db.scalar("SELECT pg_backend_pid()")
+                with psycopg.connect(pg_url, autocommit=True) as admin:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+                with pytest.raises(StoreError) as raised:
+                    _use(db, step)
+            assert raised.value.location in raised.value.message, step
+            assert store.info().executions == 0, step  # reconnected
+    finally:
+        store.close()
+        close_pool(pg_url)
+
+
+def _use(db: Any, step: str) -> None:
+    if step == "query":
+        db.rows("SELECT 1")
+        return
+    with db.transaction():
+        db.execute("SELECT 1")

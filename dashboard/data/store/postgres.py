@@ -161,9 +161,14 @@ class PostgresEngine(Statements[psycopg.Connection[Any]]):
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
+        """All or nothing; a failure to begin or commit (the server gone) is the store's error,
+        as a statement's is."""
         con = self._connection()
-        with con.transaction():
-            yield
+        try:
+            with con.transaction():
+                yield
+        except psycopg.Error as error:
+            raise self._failure(con, error) or error from None
 
     @contextlib.contextmanager
     def migration_lock(self) -> Iterator[None]:

@@ -1,15 +1,14 @@
 """The standup digest as Markdown for a team chat: one line per item, each with its links.
 
 The page's "Copy for chat" and the command line print the same text. Names from the service
-go through `chat_text`: a plan called "*smoke*" reads as itself, one called "@channel" or
-"https://evil.example" mentions and links nobody, and a right-to-left override shows as the
-pages show it. Links come from `link_for`, so this module knows no URL layout. Times are shown
-in the window's zone.
+go through `formatting.chat_text` (the alerts' too): a plan called "*smoke*" reads as itself,
+one called "@channel" or "https://evil.example" mentions and links nobody, and a right-to-left
+override shows as the pages show it. Links come from `link_for`, so this module knows no URL
+layout. Times are shown in the window's zone.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
 import pandas as pd
@@ -19,11 +18,10 @@ from dashboard.analytics.standup_triage import StandupTriage
 from dashboard.columns.cells import EN_DASH
 from dashboard.present import known
 from dashboard.present.formatting import (
-    WORD_JOINER,
-    escape_chat_markdown,
+    chat_link,
+    chat_text,
     human_duration,
     percent,
-    visible_text,
     weekday_time,
 )
 
@@ -40,31 +38,13 @@ EMPTY_TEXTS = {
     "Slower": "Nothing slower",
 }
 MINUS = "\u2212"
-_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "\n": "", "\r": ""}
-
-
-# Where a chat makes a link or a mention of plain text: a URL's "://", a dot inside a word (a
-# bare domain: "evil.example", "www.evil.example"), an "@" before a word (@channel, @here, @all,
-# @everyone, an address) and Slack's "<!channel>" / "<@U123>" forms.
-_CHAT_SEAMS = re.compile(r"(?<=:)(?=//)|(?<=\w)(?=\.\w)|(?<=@)(?=\w)|(?<=<)(?=[!@#])")
-
-
-def chat_text(value: object) -> str:
-    """Text from the service as a chat message shows it: the pages' visible-text rule (nothing
-    reorders or hides text; one line), no chat Markdown, and never a link or a mention: a
-    `WORD_JOINER` sits in each place a chat would start one, so it reads the same."""
-    return escape_chat_markdown(_CHAT_SEAMS.sub(WORD_JOINER, visible_text(value, one_line=True)))
 
 
 def _no_links(kind: str, ident: int) -> str | None:
     return None
 
 
-def _link(text: str, url: str | None) -> str:
-    if not url:
-        return text
-    safe = "".join(_URL_UNSAFE.get(ch, ch) for ch in url)
-    return f"[{text}]({safe})"
+_link = chat_link
 
 
 def _duration(ms: float) -> str:
@@ -172,9 +152,10 @@ def _folded(
     """The known, outage and expiring lines, each section only when it has items."""
     sections = {
         "Known": [
-            _link(
+            chat_link(
                 chat_text(known.known_line(row)),
                 row["ticket"] if isinstance(row["ticket"], str) else None,
+                relative=False,
             )
             for row in triage.known.to_dict("records")
         ],

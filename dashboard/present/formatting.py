@@ -70,6 +70,52 @@ def escape_chat_markdown(text: object) -> str:
     return "".join("\\" + ch if ch in _CHAT_MARKDOWN_SPECIALS else ch for ch in flat)
 
 
+# Where a chat makes a link or a mention of plain text: a URL's "://", a dot inside a word (a
+# bare domain: "evil.example", "www.evil.example"), an "@" before a word (@channel, @here, @all,
+# @everyone, an address) and Slack's "<!channel>" / "<@U123>" forms.
+_CHAT_SEAMS = re.compile(r"(?<=:)(?=//)|(?<=\w)(?=\.\w)|(?<=@)(?=\w)|(?<=<)(?=[!@#])")
+# What may not stand as it is in a chat link's address: what ends or splits a Markdown link or a
+# Slack `<url|text>` one, what RFC 3986 leaves out of a URL, and every space.
+_URL_ESCAPED = frozenset(' ()<>[]|`"\\^{}')
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+
+
+def chat_text(value: object) -> str:
+    """Text from the service as a chat message shows it (the digest, *Copy for chat*, alerts):
+    the pages' visible-text rule (nothing reorders or hides text; one line), no chat Markdown,
+    and never a link or a mention: a `WORD_JOINER` sits in each place a chat would start one,
+    so it reads the same."""
+    return escape_chat_markdown(_CHAT_SEAMS.sub(WORD_JOINER, visible_text(value, one_line=True)))
+
+
+def chat_url(url: str, *, relative: bool = True) -> str | None:
+    """`url` fit to stand as a chat link's address: a web link (http, https, or relative to
+    the dashboard) with every character that could end or split the link (spaces, brackets,
+    `|`, control and invisible ones) %-encoded; None for any other scheme (`javascript:`,
+    `data:`, `mailto:`), and with `relative=False` for a link with no scheme."""
+    scheme = _SCHEME.match(url)
+    if scheme is None and not relative:
+        return None
+    if scheme and scheme.group().lower() not in ("http:", "https:"):
+        return None
+    return "".join(
+        "".join(f"%{byte:02X}" for byte in ch.encode())
+        if ch in _URL_ESCAPED
+        or ch.isspace()
+        or ch.translate(_NEUTRALISE) != ch
+        or not ch.isprintable()
+        else ch
+        for ch in url
+    )
+
+
+def chat_link(text: str, url: str | None, *, relative: bool = True) -> str:
+    """A chat Markdown link: `text` (already chat text) to `url`, or `text` alone when there
+    is no URL or it is no web link (`chat_url`)."""
+    safe = chat_url(url, relative=relative) if url else None
+    return f"[{text}]({safe})" if safe else text
+
+
 def visible_text(value: object, *, one_line: bool = False) -> str:
     """Text from the service as a viewer should see it: nothing in it reorders or hides text.
 

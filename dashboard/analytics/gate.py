@@ -9,23 +9,41 @@ An execution passes when both hold:
 
 An execution in which nothing had a verdict (every result stopped or waiting) fails: nothing
 was shown to work. Whether the execution is finished is the caller's business (the gate waits
-for it); the rule judges the counts and results it is given.
+for it); the rule judges the counts and results it is given, and `missing_evidence` says
+whether those results hold everything the counts do (the gate judges only when they do).
+
+A mark lets a failure through the gate, so only a well-formed one counts: a kind its target
+takes (`columns.marks.KINDS_FOR`; anything else is a mark this program does not understand),
+and, when the rules ask for it, an author and an expiry. The verdict names every mark it
+applied, so a CI log shows who let which failures through, under which ticket, until when.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from dashboard.analytics import marks as mark_rules
 from dashboard.analytics.outcomes import FAIL, level_outcomes
+from dashboard.columns import marks as mark_columns
+
+APPLIED_COLUMNS = ("mark_id", "kind", "created_by", "ticket", "expires_on", "failures")
+"""What the verdict says of each mark it applied: who made it, its ticket, its last day, and
+how many of the execution's failures it covered."""
+
+UNKNOWN_KIND = "of an unknown kind"
+UNSIGNED = "without an author"
+UNENDING = "without an expiry"
 
 
 @dataclass(frozen=True)
 class GateRules:
     max_unresolved: int = 0
     min_pass_rate: float | None = None  # a share in [0, 1], or None: not checked
+    signed_marks_only: bool = False  # a mark without an author (created_by) is not used
+    require_mark_expiry: bool = False  # a mark without an expiry is not used
 
     def __post_init__(self) -> None:
         if self.max_unresolved < 0:
@@ -42,6 +60,11 @@ class GateVerdict:
     """The unresolved failed results (the result columns given), in scenario order."""
     reasons: tuple[str, ...]
     """Why it failed, one short clause each (empty when it passed)."""
+    applied: pd.DataFrame = field(repr=False)
+    """The marks that made failures known (APPLIED_COLUMNS), in mark id order."""
+    ignored: dict[str, int] = field(default_factory=dict)
+    """Marks that would apply but were not used, counted by why (UNKNOWN_KIND, UNSIGNED,
+    UNENDING); a mark is counted under the first of these that holds."""
 
     @property
     def pass_rate(self) -> float | None:
@@ -59,14 +82,14 @@ def gate_verdict(
 ) -> GateVerdict:
     """The verdict on one execution: its counts (`passed` of `verdicts`, as its summary says),
     its `results` (the columns `marks.covering_marks` reads, plus result_id and start) and the
-    company's `marks` (every one: those that apply at `now` are used)."""
+    company's `marks` (every one: those that apply at `now` and that `rules` accept are used)."""
     failed_mask = (level_outcomes(results["level"]) == FAIL).to_numpy()
-    if marks.empty or not failed_mask.any():
-        known_mask = pd.Series(False, index=results.index)
+    usable, ignored = gate_marks(marks, now, rules)
+    if usable.empty or not failed_mask.any():
+        covering = pd.Series(None, index=results.index, dtype="str")
     else:
-        applying = mark_rules.applying(marks, now)
-        known_mask = mark_rules.covering_marks(results, applying)["mark_id"].notna()
-    known_mask = known_mask.to_numpy() & failed_mask
+        covering = mark_rules.covering_marks(results, usable)["mark_id"]
+    known_mask = covering.notna().to_numpy() & failed_mask
     failed = int(failed_mask.sum())
     split = mark_rules.KnownSplit(
         failed=failed, known=int(known_mask.sum()), passed=passed, verdicts=verdicts
@@ -88,5 +111,88 @@ def gate_verdict(
         shown = "-" if rate is None else f"{rate:.2%}"
         reasons.append(f"pass rate {shown} without known failures (at least {floor:.2%} needed)")
     return GateVerdict(
-        passed=not reasons, split=split, unresolved=unresolved, reasons=tuple(reasons)
+        passed=not reasons,
+        split=split,
+        unresolved=unresolved,
+        reasons=tuple(reasons),
+        applied=_applied(usable, covering[known_mask]),
+        ignored=ignored,
+    )
+
+
+def gate_marks(
+    marks: pd.DataFrame, now: object, rules: GateRules
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The marks the gate may use at `now` (MARK_COLUMNS), and how many that apply it leaves
+    out, by why. A mark whose kind its target does not take is never used: a mark the program
+    does not understand must not let a failure through."""
+    applying = mark_rules.applying(marks, now)
+    if applying.empty:
+        return applying, {}
+    allowed = mark_columns.KINDS_FOR
+    well_formed = [
+        isinstance(target, str) and isinstance(kind, str) and kind in allowed.get(target, ())
+        for target, kind in zip(applying["target"], applying["kind"], strict=True)
+    ]
+    signed = applying["created_by"].fillna("").astype(str).str.strip() != ""
+    ending = applying["expires_on"].notna()
+    checks = [(UNKNOWN_KIND, pd.Series(well_formed, index=applying.index))]
+    if rules.signed_marks_only:
+        checks.append((UNSIGNED, signed))
+    if rules.require_mark_expiry:
+        checks.append((UNENDING, ending))
+    keep = pd.Series(True, index=applying.index)
+    ignored: dict[str, int] = {}
+    for why, passes in checks:
+        dropped = int((keep & ~passes).sum())
+        if dropped:
+            ignored[why] = dropped
+        keep &= passes
+    return applying[keep.to_numpy()], ignored
+
+
+def _applied(usable: pd.DataFrame, covering: pd.Series) -> pd.DataFrame:
+    counts = covering.value_counts()
+    chosen = usable[usable["mark_id"].isin(counts.index)].sort_values("mark_id", kind="stable")
+    return pd.DataFrame(
+        {
+            "mark_id": chosen["mark_id"].to_numpy(),
+            "kind": chosen["kind"].to_numpy(),
+            "created_by": chosen["created_by"].to_numpy(),
+            "ticket": chosen["ticket"].to_numpy(),
+            "expires_on": chosen["expires_on"].to_numpy(),
+            "failures": [int(counts[m]) for m in chosen["mark_id"]],
+        },
+        columns=list(APPLIED_COLUMNS),
+    )
+
+
+def missing_evidence(
+    *, failed: int, results: int, result_ids: Collection[int], fetched: pd.DataFrame
+) -> str | None:
+    """What the `fetched` results of one execution lack of what the service says of it: its
+    summary's `failed` and `results` counts and its listed `result_ids`. None when they hold it
+    all; else a clause a CI log can show ("1 failure counted by the service is not in its
+    results"). The gate never judges on less: a failure the service counts but did not list
+    (yet) would otherwise pass unseen."""
+    have_failed = int((level_outcomes(fetched["level"]) == FAIL).sum())
+    gaps: list[str] = []
+    if have_failed < failed:
+        gaps.append(_not_in(failed - have_failed, "failure", "counted"))
+    fetched_ids = {int(i) for i in fetched["result_id"].dropna()}
+    absent = sorted({int(i) for i in result_ids} - fetched_ids)
+    if absent:
+        shown = ", ".join(str(i) for i in absent[:5]) + (", ..." if len(absent) > 5 else "")
+        ids = f"id{'s' if len(absent) != 1 else ''} {shown}"
+        gaps.append(f"{_not_in(len(absent), 'result', 'listed')} ({ids})")
+    elif len(fetched_ids) < results:
+        gaps.append(_not_in(results - len(fetched_ids), "result", "counted"))
+    return "; ".join(gaps) or None
+
+
+def _not_in(count: int, noun: str, how: str) -> str:
+    many = count != 1
+    return (
+        f"{count} {noun}{'s' if many else ''} {how} by the service "
+        f"{'are' if many else 'is'} not in its results"
     )

@@ -1,18 +1,26 @@
 """`python -m dashboard gate --plan ID`: a quality gate for a CI pipeline.
 
     python -m dashboard gate --plan 42 [--execution latest|ID] [--wait 30m] \\
-        [--max-unresolved 0] [--min-pass-rate 95] [--dashboard-url https://qa.example.com/]
+        [--max-unresolved 0] [--min-pass-rate 95] [--dashboard-url https://qa.example.com/] \\
+        [--signed-marks-only] [--require-mark-expiry]
 
-It finds the execution (the plan's newest, or the one named), asks the service again every
-`--poll` seconds until it has finished (at most `--wait`), fetches its results (through the
-history store: a stored execution costs no request), applies the team's known-failure marks
-(`analytics.marks`: a known failure never fails the gate) and judges it by `analytics.gate`'s
-rule. It prints a short verdict, the unresolved failures and links to their evidence.
+It checks that the plan exists, finds the execution (the plan's newest, or the one named), asks
+the service again every `--poll` seconds until it has finished (at most `--wait`), fetches its
+results (through the history store: a stored execution costs no request), checks that they hold
+every failure and result the execution's summary counts (`analytics.gate.missing_evidence`: it
+never judges on less), applies the team's known-failure marks (`analytics.marks`: a known
+failure never fails the gate) and judges it by `analytics.gate`'s rule. It prints a short
+verdict, the unresolved failures with links to their evidence, and every mark it applied.
 
-Exit codes: 0 pass; 1 fail; could not decide: 2 configuration or usage (a bad argument, an
-execution that is not the plan's), 3 the service (refused, unreachable, results that could not
-all be fetched, or the execution still running after `--wait`), 4 the store (its marks cannot be
-read: the gate does not judge without the team's known failures).
+What it prints is read by CI systems, which take commands from line starts (`::error::`,
+`##vso[`): every line it prints, errors included, passes through `present.formatting.
+visible_text` (one line, no control or bidirectional characters).
+
+Exit codes: 0 pass; 1 fail; could not decide: 2 configuration or usage (a bad argument, a plan
+that does not exist, an execution that is not the plan's), 3 the service (refused, unreachable,
+results that could not all be fetched or that lack what its summary counts, or the execution
+still running after `--wait`), 4 the store (it cannot be read: the gate does not judge without
+the team's known failures).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from dashboard.cli.common import (
     DEFAULT_SECRETS,
@@ -46,6 +54,7 @@ if TYPE_CHECKING:
 
     from api_client import ApiClient
     from dashboard.data.connection import Connection
+    from dashboard.data.fanout_answer import FanOut
 
 PASS, FAIL = 0, 1
 LATEST = "latest"
@@ -169,6 +178,16 @@ def add_parser(commands: Any) -> None:
         help="the least pass rate, known failures left out (default: not checked)",
     )
     gate.add_argument(
+        "--signed-marks-only",
+        action="store_true",
+        help="use only known-failure marks that name who made them (default: every mark)",
+    )
+    gate.add_argument(
+        "--require-mark-expiry",
+        action="store_true",
+        help="use only known-failure marks with an expiry (default: every mark)",
+    )
+    gate.add_argument(
         "--dashboard-url",
         metavar="URL",
         help="the dashboard's public address, for absolute links (default: "
@@ -196,7 +215,12 @@ class Judged:
 
 
 def run(args: argparse.Namespace, env: Mapping[str, str], clock: Clock | None = None) -> int:
-    judged = judge(args, env, clock or SystemClock())
+    from dashboard.present.formatting import visible_text
+
+    try:
+        judged = judge(args, env, clock or SystemClock())
+    except CliError as error:  # its sentence may quote the service or the configuration
+        raise CliError(visible_text(str(error), one_line=True), error.code) from None
     for line in judged.lines:
         print(line, flush=True)
     return judged.code
@@ -216,23 +240,53 @@ def judge(args: argparse.Namespace, env: Mapping[str, str], clock: Clock) -> Jud
 
         try:
             with client_for(connection) as client:
-                row = await_finished(client, args, clock)
-                return _verdict(client, connection, row, args, secrets, env, clock, base_url)
+                plans = plan_of(client, args.plan)
+                found = await_finished(client, args, clock)
+                return _verdict(
+                    client, connection, found, plans, args, secrets, env, clock, base_url
+                )
         except ApiError as error:
             raise CliError(service_problem(error, connection), SERVICE) from None
 
 
-def await_finished(client: ApiClient, args: argparse.Namespace, clock: Clock) -> pd.Series:
-    """The execution's row (`EXECUTION_COLUMNS`) once it has finished, asking every `--poll`
-    seconds; `CliError` when it is not the plan's, or still running after `--wait`."""
+def plan_of(client: ApiClient, plan_id: int) -> pd.DataFrame:
+    """The service's plans (`PLAN_COLUMNS`, inactive ones too), once `plan_id` is known to be
+    among them: a plan that does not exist is said at once (exit 2), not waited for as one
+    that has not run yet."""
+    from dashboard.data import live
+
+    loaded = live.load_plans(client, active_only=False)
+    if (loaded.plans["plan_id"] == plan_id).any():
+        return loaded.plans
+    if loaded.skipped:  # its record may be one that could not be read: the service's doing
+        raise CliError(
+            f"plan {plan_id} is not among the plans the service lists, of which "
+            f"{len(loaded.skipped)} could not be read: no verdict",
+            SERVICE,
+        )
+    raise CliError(f"plan {plan_id} does not exist: the service lists no such plan", USAGE)
+
+
+@dataclass(frozen=True)
+class Found:
+    """The execution the gate judges: its row (`EXECUTION_COLUMNS`) and the ids of the results
+    the service lists for it (what its results must hold)."""
+
+    row: pd.Series
+    result_ids: tuple[int, ...]
+
+
+def await_finished(client: ApiClient, args: argparse.Namespace, clock: Clock) -> Found:
+    """The execution once it has finished, asking every `--poll` seconds; `CliError` when it
+    is not the plan's, or still running after `--wait`."""
     started = clock.monotonic()
     wanted: int | None = args.execution
     while True:
-        row = find_execution(client, args.plan, wanted)
-        if row is not None:
-            wanted = int(row["execution_id"])  # "latest" stays the one first seen
-            if bool(row["finished"]):
-                return row
+        found = find_execution(client, args.plan, wanted)
+        if found is not None:
+            wanted = int(found.row["execution_id"])  # "latest" stays the one first seen
+            if bool(found.row["finished"]):
+                return found
         elif args.execution is not None:
             raise CliError(
                 f"execution {args.execution} is not an execution of plan {args.plan}", USAGE
@@ -255,7 +309,7 @@ def await_finished(client: ApiClient, args: argparse.Namespace, clock: Clock) ->
         clock.sleep(args.poll)
 
 
-def find_execution(client: ApiClient, plan_id: int, wanted: int | None) -> pd.Series | None:
+def find_execution(client: ApiClient, plan_id: int, wanted: int | None) -> Found | None:
     """The plan's newest execution (`wanted` None) or execution `wanted`, looked for among the
     plan's executions newest first (the API fetches no execution by id); None when absent."""
     from api_client import ExecutionQuery
@@ -267,19 +321,27 @@ def find_execution(client: ApiClient, plan_id: int, wanted: int | None) -> pd.Se
         answer = client.executions(page, PAGE_SIZE, query=query)
         frame = executions_frame(answer.item_list)
         if wanted is None:
-            return None if frame.empty else frame.iloc[0]
+            return None if frame.empty else _found(frame.iloc[0], answer.item_list)
         hit = frame[frame["execution_id"] == wanted]
         if not hit.empty:
-            return hit.iloc[0]
+            return _found(hit.iloc[0], answer.item_list)
         if page >= answer.page_count or not answer.item_list:
             return None
         page += 1
 
 
+def _found(row: pd.Series, executions: Any) -> Found:
+    execution_id = int(row["execution_id"])
+    listed = next((e for e in executions if e.id == execution_id), None)
+    ids = () if listed is None else tuple(int(i) for i in listed.test_results)
+    return Found(row, ids)
+
+
 def _verdict(
     client: ApiClient,
     connection: Connection,
-    row: pd.Series,
+    found: Found,
+    plans: pd.DataFrame,
     args: argparse.Namespace,
     secrets: Mapping[str, Any],
     env: Mapping[str, str],
@@ -288,39 +350,69 @@ def _verdict(
 ) -> Judged:
     import pandas as pd
 
-    from dashboard.analytics.gate import GateRules, gate_verdict
-    from dashboard.data import live, results_fanout
+    from dashboard.analytics.gate import GateRules, gate_verdict, missing_evidence
+    from dashboard.data import results_fanout
     from dashboard.data.pairs import result_pairs
     from dashboard.data.store.errors import StoreError
     from dashboard.present.gate import verdict_lines
     from dashboard.state import links
 
+    row = found.row
     execution_id = int(row["execution_id"])
-    plans = live.load_plans(client, active_only=False).plans
     pairs, finished = result_pairs(pd.DataFrame([row]), plans, [execution_id])
+
+    def lacks(results: pd.DataFrame) -> str | None:
+        return missing_evidence(
+            failed=int(row["failed"]),
+            results=int(row["results"]),
+            result_ids=found.result_ids,
+            fetched=results,
+        )
+
+    _readable_store(connection, secrets, env)
     store = open_store(connection, secrets, env, wait=DEFAULT_WAIT)
     try:
         with store:
+            # Stored only when whole: an answer short of the summary is fetched again next time.
             fanout = results_fanout.fetch_results(
-                client, pairs, finished=finished, store=store, reader=connection.fingerprint
+                client,
+                pairs,
+                finished=finished,
+                store=store,
+                reader=connection.fingerprint,
+                complete=lambda _execution, results: lacks(results) is None,
             )
+            if fanout.store_error is not None:
+                raise fanout.store_error
             marks = store.marks(connection.company_id)
     except StoreError as error:
-        problem = store_problem(error)
-        raise CliError(f"the known failures cannot be read: {problem}", STORE) from None
-    if fanout.failures:
-        first = fanout.failures[0]
+        _store_failed(error)
+    _fetched_all(fanout, execution_id, connection)
+    results = fanout.results
+    gap = lacks(results)
+    if gap is not None and fanout.counts.from_store:
+        # Stored before: by a fan-out that had no summary to check against (a page's), or
+        # by an older version. Judge on what the service says now, and keep nothing of it.
+        fanout = results_fanout.fetch_results(client, pairs, finished=())
+        _fetched_all(fanout, execution_id, connection)
+        results = fanout.results
+        gap = lacks(results)
+    if gap is not None:
         raise CliError(
-            f"the results of {len(fanout.failures)} scenario(s) of execution {execution_id} "
-            f"could not be fetched (scenario {first.scenario_id}: "
-            f"{service_problem(first.error, connection)})",
+            f"results incomplete: {gap} (execution {execution_id} of plan {args.plan}): no "
+            "verdict; the service may still be writing them, run the gate again",
             SERVICE,
         )
-    rules = GateRules(max_unresolved=args.max_unresolved, min_pass_rate=args.min_pass_rate)
+    rules = GateRules(
+        max_unresolved=args.max_unresolved,
+        min_pass_rate=args.min_pass_rate,
+        signed_marks_only=args.signed_marks_only,
+        require_mark_expiry=args.require_mark_expiry,
+    )
     verdict = gate_verdict(
         passed=int(row["passed"]),
         verdicts=int(row["verdicts"]),
-        results=fanout.results,
+        results=results,
         marks=marks,
         now=clock.now(),
         rules=rules,
@@ -342,6 +434,52 @@ def _verdict(
         ),
     )
     return Judged(PASS if verdict.passed else FAIL, lines)
+
+
+def _fetched_all(fanout: FanOut, execution_id: int, connection: Connection) -> None:
+    if fanout.failures:
+        first = fanout.failures[0]
+        raise CliError(
+            f"the results of {len(fanout.failures)} scenario(s) of execution {execution_id} "
+            f"could not be fetched (scenario {first.scenario_id}: "
+            f"{service_problem(first.error, connection)})",
+            SERVICE,
+        )
+
+
+def _readable_store(
+    connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str]
+) -> None:
+    """`CliError` (exit 4) when the store's DuckDB file is there but cannot be read. A writable
+    open would set such a file aside and start an empty store: the team's marks would be gone
+    from the verdict, which the gate must not give. A read-only open changes nothing."""
+    from dashboard.data.store import HistoryStore
+    from dashboard.data.store.errors import StoreError, StoreMissingError, StoreSchemaError
+    from dashboard.data.store.location import store_path, store_url
+
+    if store_url(secrets=secrets, env=env) is not None:
+        return  # PostgreSQL: nothing is set aside, its errors come from the open itself
+    path = store_path(connection, secrets=secrets, env=env)
+    if not path.exists():
+        return
+    try:
+        with HistoryStore.open(path, read_only=True, wait=DEFAULT_WAIT, idle=0) as probe:
+            probe.marks(connection.company_id)
+    except (StoreMissingError, StoreSchemaError):
+        return  # none yet, or an older schema the writable open upgrades
+    except StoreError as error:
+        _store_failed(error)
+
+
+def _store_failed(error: Exception) -> NoReturn:
+    from dashboard.data.store.errors import StoreError
+
+    problem = store_problem(error) if isinstance(error, StoreError) else str(error)
+    raise CliError(
+        f"the history store cannot be read, so neither can the known failures: {problem} "
+        "No verdict.",
+        STORE,
+    ) from None
 
 
 def _took(seconds: float) -> str:

@@ -12,6 +12,12 @@ Errors that no other pair would escape (the token refused, the authority to read
 missing, the company unknown) stop the fan-out at once: what was fetched is stored, and the
 error is raised for the caller to word, instead of being met once per pair. What it answers
 (`FanOut`, its counts, failed and skipped pairs) is defined in `fanout_answer`.
+
+A caller that knows what an execution should hold (the quality gate: its summary's counts and
+result ids) passes `complete`: the pairs of a finished execution are then stored only once all
+of them are in and `complete` finds the execution whole. A service that answers a finished
+execution's pair before it lists all its results (an empty answer for a failing scenario)
+would otherwise have that answer kept as final, and every later fetch would read it back.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -83,6 +89,8 @@ class _Progress:
     frames: list[pd.DataFrame] = field(default_factory=list)
     to_store: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
     to_frame: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
+    hold: bool = False  # finished pairs wait in `held` until their execution is found whole
+    held: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
     available: set[Pair] = field(default_factory=set)
     failures: list[PairFailure] = field(default_factory=list)
     skipped: list[PairSkipped] = field(default_factory=list)
@@ -102,6 +110,7 @@ def fetch_results(
     return_results: bool = True,
     reader: str | None = None,
     failed: Collection[PairFailure] = (),
+    complete: Callable[[int, pd.DataFrame], bool] | None = None,
 ) -> FanOut:
     """The results of every (execution_id, scenario_id) pair in `pairs`.
 
@@ -123,12 +132,20 @@ def fetch_results(
 
     `failed` are pairs whose request failed just now (a fetch job's, `fetch_jobs`): they are
     not asked for again, and are reported as failed.
+
+    `complete(execution_id, results)` (with `return_results`) says whether a finished
+    execution's results (stored and fetched together) hold everything it should. With it, the
+    fetched pairs of a finished execution are stored only when every pair of it was had and
+    `complete` says yes; otherwise they are returned but not stored, so they are fetched again
+    next time.
     """
     if not 1 <= max_concurrency <= MAX_CONCURRENCY:
         raise ValueError(f"max_concurrency must be between 1 and {MAX_CONCURRENCY}")
+    if complete is not None and not return_results:
+        raise ValueError("complete needs the results: return_results must be true")
     wanted: list[Pair] = list(dict.fromkeys((int(e), int(s)) for e, s in pairs))
     done_ids = frozenset(int(e) for e in finished)
-    state = _Progress(store=store, keep_results=return_results)
+    state = _Progress(store=store, keep_results=return_results, hold=complete is not None)
     given_up = {(f.execution_id, f.scenario_id): f for f in failed}
     state.failures += [given_up[p] for p in wanted if p in given_up]
     wanted_now = [p for p in wanted if p not in given_up]
@@ -144,6 +161,8 @@ def fetch_results(
         to_fetch = [p for p in wanted_now if p not in stored_pairs and p not in proved]
         state.available |= stored_pairs
         _fetch_all(client, to_fetch, done_ids, state, max_concurrency, on_progress)
+        if complete is not None:
+            _settle_held(state, wanted_now, complete)
     finally:
         _flush(state)
         _frame_kept(state)
@@ -279,11 +298,36 @@ def _take(state: _Progress, pair: Pair, records: Sequence[ResultRecord], *, fini
     else:
         state.available.add(pair)
     if finished and not skipped and state.store is not None:
-        state.to_store.append((pair, records))
+        (state.held if state.hold else state.to_store).append((pair, records))
     elif state.keep_results and records:
         state.to_frame.append((pair, records))
         if len(state.to_frame) >= FRAME_PAIRS:
             _frame_kept(state)
+
+
+def _settle_held(
+    state: _Progress, wanted: list[Pair], complete: Callable[[int, pd.DataFrame], bool]
+) -> None:
+    """Store the held pairs of each execution found whole (every pair had, and `complete`
+    says so of its stored and fetched results together); return the others unstored."""
+    held, state.held = state.held, []
+    if not held:
+        return
+    by_execution: dict[int, list[tuple[Pair, Sequence[ResultRecord]]]] = {}
+    for pair, records in held:
+        by_execution.setdefault(pair[0], []).append((pair, records))
+    before = [f for f in state.frames if not f.empty]
+    earlier = pd.concat(before, ignore_index=True) if before else empty(RESULT_HISTORY_COLUMNS)
+    for execution_id, batch in by_execution.items():
+        had = all(p in state.available for p in wanted if p[0] == execution_id)
+        results = pd.concat(
+            [earlier[earlier["execution_id"] == execution_id], _frame_of(batch)],
+            ignore_index=True,
+        )
+        if had and complete(execution_id, results):
+            state.to_store += batch
+        else:
+            state.to_frame += batch
 
 
 def _frame_kept(state: _Progress) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.analytics.gate import GateRules, gate_verdict
+from dashboard.analytics.gate import GateRules, gate_verdict, missing_evidence
 from dashboard.columns import marks as columns
 from tests.analytics.frames import result, results, ts
 from tests.analytics.test_marks import mark, marks
@@ -75,3 +75,86 @@ def test_the_least_pass_rate_and_an_execution_without_verdicts() -> None:
     )
     assert not verdict.passed
     assert verdict.reasons == ("no result had a verdict",)
+
+
+def test_the_marks_applied_are_named_with_their_author_ticket_and_expiry() -> None:
+    rows = results(run("FAILURE", "FAILURE", "SUCCESS"))
+    known = marks(
+        mark("m1", columns.SCENARIO, plan_id=1, scenario_id=60, expires_on=ts("2026-12-01")),
+        mark("m2", columns.SCENARIO, plan_id=1, scenario_id=77),  # applies, covers nothing here
+    )
+    verdict = gate_verdict(
+        passed=1, verdicts=3, results=rows, marks=known, now=NOW, rules=GateRules()
+    )
+    applied = verdict.applied
+    assert list(applied["mark_id"]) == ["m1"]
+    assert list(applied["created_by"]) == ["ann"]
+    assert list(applied["ticket"]) == ["https://jira.example.com/browse/M1"]
+    assert list(applied["expires_on"]) == [ts("2026-12-01")]
+    assert list(applied["failures"]) == [1]
+
+
+def test_a_mark_of_an_unknown_kind_or_of_a_kind_its_target_does_not_take_covers_nothing() -> None:
+    rows = results(run("FAILURE", "FAILURE", "SUCCESS"))
+    odd = marks(
+        mark("bogus", columns.SCENARIO, plan_id=1, scenario_id=60, kind="wont_fix_ever"),
+        # An outage is a whole execution's: on a scenario it is malformed, not a licence.
+        mark("misfiled", columns.SCENARIO, plan_id=1, scenario_id=61, kind=columns.OUTAGE),
+    )
+    verdict = gate_verdict(
+        passed=1, verdicts=3, results=rows, marks=odd, now=NOW, rules=GateRules()
+    )
+    assert verdict.split.known == 0
+    assert verdict.split.unresolved == 2
+    assert verdict.applied.empty
+    assert verdict.ignored == {"of an unknown kind": 2}
+
+
+def test_the_gate_can_be_told_to_use_only_signed_marks_with_an_expiry() -> None:
+    rows = results(run("FAILURE", "FAILURE", "SUCCESS"))
+    both = marks(
+        mark("unsigned", columns.SCENARIO, plan_id=1, scenario_id=60, created_by=None,
+             expires_on=ts("2026-12-01")),
+        mark("forever", columns.SCENARIO, plan_id=1, scenario_id=61),
+    )  # fmt: skip
+    lenient = gate_verdict(
+        passed=1, verdicts=3, results=rows, marks=both, now=NOW, rules=GateRules()
+    )
+    assert lenient.passed
+    signed = gate_verdict(
+        passed=1,
+        verdicts=3,
+        results=rows,
+        marks=both,
+        now=NOW,
+        rules=GateRules(signed_marks_only=True),
+    )
+    assert list(signed.unresolved["scenario_id"]) == [60]
+    assert signed.ignored == {"without an author": 1}
+    expiring = gate_verdict(
+        passed=1,
+        verdicts=3,
+        results=rows,
+        marks=both,
+        now=NOW,
+        rules=GateRules(signed_marks_only=True, require_mark_expiry=True),
+    )
+    assert expiring.split.known == 0
+    assert expiring.ignored == {"without an author": 1, "without an expiry": 1}
+
+
+def test_results_short_of_what_the_summary_counts_are_named_as_missing_evidence() -> None:
+    rows = results([result(9, 60, "SUCCESS", result_id=901), result(9, 61, "FAILURE",
+                    result_id=902)])  # fmt: skip
+    assert missing_evidence(failed=1, results=2, result_ids=[901, 902], fetched=rows) is None
+    assert missing_evidence(failed=2, results=2, result_ids=[901, 902], fetched=rows) == (
+        "1 failure counted by the service is not in its results"
+    )
+    only_pass = rows[rows["result_id"] == 901]
+    assert missing_evidence(failed=1, results=2, result_ids=[901, 902], fetched=only_pass) == (
+        "1 failure counted by the service is not in its results; "
+        "1 result listed by the service is not in its results (id 902)"
+    )
+    assert missing_evidence(failed=0, results=3, result_ids=[], fetched=rows) == (
+        "1 result counted by the service is not in its results"
+    )

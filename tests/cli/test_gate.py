@@ -5,8 +5,13 @@ sandbox as a real process."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from datetime import UTC, datetime
+import os
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +22,7 @@ from dashboard.data.store import open_for
 from dashboard.data.store.marks import MarkDraft, MarkTarget
 from sandbox import RunningSandbox
 from tests.cli.conftest import Cli
-from tests.cli.plan_service import PLAN_ID, PlanService
+from tests.cli.plan_service import PLAN_ID, SCENARIOS, PlanService, service_env
 from tests.store.conftest import lead_of
 
 
@@ -243,3 +248,203 @@ def test_the_gate_against_the_sandbox_says_what_its_latest_execution_says(
     assert done.returncode == (1 if failed else 0), done.stdout + done.stderr
     assert f"execution {latest.id}: {failed} unresolved" in done.stdout
     assert lead.token not in done.stdout + done.stderr
+
+
+# -- a service that answers what a test shapes: results it does not list yet, hostile names ------
+
+
+@dataclass
+class ShapedService(PlanService):
+    """The plan service, with pairs whose results it does not list yet (an empty answer, as a
+    service gives while it is still writing them) and the plan name and failure message a test
+    plants (hostile text)."""
+
+    hidden: set[tuple[int, int]] = field(default_factory=set)
+    plan_name: str | None = None
+    message: str | None = None
+
+    def results(self, execution_id: int, scenario_id: int) -> list[dict[str, Any]]:
+        if (execution_id, scenario_id) in self.hidden:
+            return []
+        answer = super().results(execution_id, scenario_id)
+        if self.message is not None:
+            for record in answer:
+                if record["message"] is not None:
+                    record["message"] = self.message
+        return answer
+
+    def execution(self, run: Any) -> dict[str, Any]:
+        record = super().execution(run)
+        if self.plan_name is not None:
+            record["plan_name"] = self.plan_name
+        return record
+
+    def answer(self, target: str) -> tuple[int, Any]:
+        status, body = super().answer(target)
+        if self.plan_name is not None and target.startswith("/api/plans/lazy"):
+            for plan in body:
+                plan["plan_name"] = self.plan_name
+        return status, body
+
+
+@pytest.fixture
+def shaped(tmp_path: Path) -> Iterator[tuple[ShapedService, dict[str, str]]]:
+    from tests.loopback_service import serve_json
+
+    service = ShapedService()
+    with serve_json(service.answer, name="shaped-plan-service") as base_url:
+        service.base_url = base_url
+        env = {**service_env(service), "QA_DASHBOARD_CACHE_DIR": str(tmp_path / "stores")}
+        yield service, env
+
+
+def store_of(env: dict[str, str]) -> Any:
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    return open_for(connection, secrets={}, env=env)
+
+
+def test_results_short_of_the_summary_are_no_verdict_and_are_not_kept_as_final(
+    shaped: tuple[ShapedService, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The High defect of #35: the service counts a failure it does not list yet. The gate
+    said PASS on 1 of 2 verdicts, and stored the empty answer, so it passed ever after."""
+    service, env = shaped
+    red = service.add("SUCCESS", "FAILURE", "SUCCESS", "SUCCESS")
+    service.hidden.add((red, 52))
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == 3, out
+    assert "results incomplete: 1 failure counted by the service is not in its results" in out
+    assert "PASS" not in out
+    with store_of(env) as store:  # nothing of the short answer is kept as final
+        assert store.stored_pairs([(red, s) for s in SCENARIOS]).empty
+
+    service.hidden.clear()  # the service lists it now: the next run fetches it, and fails
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.FAIL, out
+    assert "- scenario 52 on CHROME 134 / Windows 10: FAILURE" in out
+
+
+def test_a_short_answer_a_page_stored_earlier_is_fetched_again_not_judged(
+    shaped: tuple[ShapedService, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pydantic import SecretStr
+
+    from api_client import ApiClient
+    from dashboard.data.results_fanout import fetch_results
+
+    service, env = shaped
+    red = service.add("SUCCESS", "FAILURE", "SUCCESS", "SUCCESS")
+    service.hidden.add((red, 52))
+    pairs = [(red, s) for s in SCENARIOS]
+    with (
+        ApiClient(base_url=service.base_url, token=SecretStr("t"), company_id=1) as client,
+        store_of(env) as store,
+    ):  # what a page's fan-out (no summary to check against) keeps
+        assert fetch_results(client, pairs, finished=[red], store=store).counts.stored == 4
+    service.hidden.clear()
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.FAIL, out
+    assert "1 unresolved failure" in out
+
+
+def test_the_gate_prints_every_mark_it_applied_and_can_refuse_marks_without_an_expiry(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    service.add("SUCCESS", "FAILURE", "FAILURE", "SUCCESS")
+    until = (datetime.now(UTC) + timedelta(days=30)).date()
+    with store_of(env) as store:
+        lasting = store.add_mark(
+            1,
+            MarkDraft(
+                MarkTarget("scenario", plan_id=PLAN_ID, scenario_id=52),
+                "known_issue",
+                ticket="https://jira.example.com/browse/QA-7",
+                expires_on=until,
+            ),
+            by="ann",
+        )
+        forever = store.add_mark(
+            1,
+            MarkDraft(MarkTarget("scenario", plan_id=PLAN_ID, scenario_id=53), "accepted"),
+            by="bob",
+        )
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.PASS, out
+    assert "Marks applied (2):" in out
+    assert (
+        f"- mark {lasting} (known_issue) by ann, ticket https://jira.example.com/browse/"
+        f"QA-7, until {until:%Y-%m-%d}: 1 failure" in out
+    )
+    assert f"- mark {forever} (accepted) by bob, no ticket, no expiry: 1 failure" in out
+
+    code, out = run_gate(["--plan", str(PLAN_ID), "--require-mark-expiry"], env, None, capsys)
+    assert code == gate.FAIL, out
+    assert "1 unresolved failure, 1 known" in out
+    assert "- scenario 53 on" in out
+    assert "Marks not used: 1 without an expiry (--require-mark-expiry)." in out
+    assert forever not in out.split("Marks applied")[1].split("Marks not used")[0]
+
+
+HOSTILE = "Checkout\n::error::pwned\r\n##vso[task.setvariable variable=x]1\u202egnp.exe\x1b[31m"
+
+
+def test_the_gates_output_is_inert_one_line_each_without_control_or_bidi_characters(
+    shaped: tuple[ShapedService, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    service, env = shaped
+    service.plan_name = HOSTILE
+    service.message = "boom\n::error file=x::owned\u2066 hidden\u2069\u0007"
+    service.add(*ONE_FAILED)
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.FAIL, out
+    assert "::error" in out  # shown, as text inside a line
+    for line in out.splitlines():
+        assert not line.startswith(("::", "##")), line
+        assert not [c for c in line if unicodedata.category(c) in ("Cc", "Cf")], repr(line)
+    assert len(out.splitlines()) == 5, out  # verdict, reason, results, heading, one failure
+
+
+def test_a_plan_that_does_not_exist_is_said_at_once_not_waited_for(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    clock = DrivenClock()
+    code, out = run_gate(["--plan", "99", "--wait", "30m"], env, clock, capsys)
+    assert code == 2, out
+    assert "plan 99 does not exist" in out
+    assert clock.sleeps == 0
+
+    # The plan exists but has not run yet: that is worth waiting for.
+    def run_at_second_sleep(sleeps: int) -> None:
+        if sleeps == 2:
+            service.add(*GREEN)
+
+    clock = DrivenClock(run_at_second_sleep)
+    code, out = run_gate(["--plan", str(PLAN_ID), "--poll", "15s"], env, clock, capsys)
+    assert code == gate.PASS, out
+    assert clock.sleeps == 2
+
+    clock = DrivenClock()
+    code, out = run_gate(["--plan", str(PLAN_ID), "--execution", "4242"], env, clock, capsys)
+    assert code == 2, out
+    assert "execution 4242 is not an execution of plan 5" in out
+    assert clock.sleeps == 0
+
+
+def test_a_store_file_that_is_garbage_is_exit_4_without_a_traceback(
+    cli: Cli, service: PlanService, tmp_path: Path
+) -> None:
+    from dashboard.data.store.location import store_path
+
+    service.add(*ONE_FAILED)
+    env = {**service_env(service), "QA_DASHBOARD_CACHE_DIR": str(tmp_path / "garbage")}
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    path = store_path(connection, secrets={}, env=env)
+    path.parent.mkdir(parents=True, mode=0o700)
+    path.write_bytes(os.urandom(64 * 1024))
+    done = cli("gate", "--plan", str(PLAN_ID), "--wait", "0", env=env)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "PASS" not in done.stdout
+    assert "FAIL" not in done.stdout

@@ -15,7 +15,7 @@ Exit codes: 0 done; 1 done, but some results could not be fetched (the next sync
 them); 2 bad usage or configuration, or a mark refused (the sentence says why); 3 the service
 (or the digest's destination) refused or could not be reached; 4 the store is in use by another
 process or cannot be opened; 130 stopped by Ctrl-C or SIGTERM during a one-off sync (what was
-fetched is kept).
+fetched is kept); 141 the reader of its output went away (`known export | head`), ended quietly.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from dashboard.cli import digest, gate, known, store_commands
-from dashboard.cli.common import INTERRUPTED, CliError
+from dashboard.cli.common import BROKEN_PIPE, INTERRUPTED, STORE, CliError, store_problem
 
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
@@ -36,13 +36,42 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     args = parser.parse_args(argv)
     env = os.environ if env is None else env
     try:
-        return int(args.run(args, env))
+        code = int(args.run(args, env))
+        sys.stdout.flush()  # here, not at exit: a reader gone away is seen by the except below
+        return code
     except CliError as error:
         print(f"error: {error}", file=sys.stderr)
         return error.code
+    except BrokenPipeError:
+        return _reader_gone()
     except (KeyboardInterrupt, Stopped):
         print("interrupted: what was fetched so far is kept", file=sys.stderr)
         return INTERRUPTED
+    except Exception as error:
+        # A command words the store's errors it expects; any other is still the store's
+        # (exit 4), never a traceback nor the 1 that means "fail" to the gate's caller.
+        if not _is_store_error(error):
+            raise
+        print(f"error: {store_problem(error)}", file=sys.stderr)  # type: ignore[arg-type]
+        return STORE
+
+
+def _is_store_error(error: Exception) -> bool:
+    """Whether `error` is the store's, without importing the store (and pandas, DuckDB) for a
+    command that never opened one: then it cannot be."""
+    errors = sys.modules.get("dashboard.data.store.errors")
+    return errors is not None and isinstance(error, errors.StoreError)
+
+
+def _reader_gone() -> int:
+    """`known export | head`: the reader closed the pipe. Whatever is still buffered for stdout
+    goes nowhere (so the interpreter's last flush raises nothing), and the command ends with
+    141, the code a shell gives a writer SIGPIPE ended: a gate whose output was cut short must
+    not exit 0, which would read as a pass."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return BROKEN_PIPE
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 OK, PARTIAL, USAGE, SERVICE, STORE = 0, 1, 2, 3, 4
 INTERRUPTED = 130
+BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
 # Copies of the library defaults, so that parsing the command line imports nothing heavy
 # (a test checks they agree with dashboard.data).
 DEFAULT_DAYS = 90

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from api_client import ApiClient
     from dashboard.data.connection import Connection
     from dashboard.data.fanout_answer import FanOut
+    from dashboard.data.store import HistoryStore
 
 PASS, FAIL = 0, 1
 LATEST = "latest"
@@ -369,8 +370,7 @@ def _verdict(
             fetched=results,
         )
 
-    _readable_store(connection, secrets, env)
-    store = open_store(connection, secrets, env, wait=DEFAULT_WAIT)
+    store = _open_store(connection, secrets, env)
     try:
         with store:
             # Stored only when whole: an answer short of the summary is fetched again next time.
@@ -447,28 +447,24 @@ def _fetched_all(fanout: FanOut, execution_id: int, connection: Connection) -> N
         )
 
 
-def _readable_store(
+def _open_store(
     connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str]
-) -> None:
-    """`CliError` (exit 4) when the store's DuckDB file is there but cannot be read. A writable
-    open would set such a file aside and start an empty store: the team's marks would be gone
-    from the verdict, which the gate must not give. A read-only open changes nothing."""
-    from dashboard.data.store import HistoryStore
-    from dashboard.data.store.errors import StoreError, StoreMissingError, StoreSchemaError
+) -> HistoryStore:
+    """The connection's history store, as every command opens it, except that a DuckDB file
+    that is there but cannot be read is exit 4. `open_for` would set it aside and start an
+    empty store, and the team's marks would silently be gone from the verdict."""
+    from dashboard.data.store import HistoryStore, identity_of
+    from dashboard.data.store.errors import StoreError
     from dashboard.data.store.location import store_path, store_url
 
-    if store_url(secrets=secrets, env=env) is not None:
-        return  # PostgreSQL: nothing is set aside, its errors come from the open itself
-    path = store_path(connection, secrets=secrets, env=env)
-    if not path.exists():
-        return
-    try:
-        with HistoryStore.open(path, read_only=True, wait=DEFAULT_WAIT, idle=0) as probe:
-            probe.marks(connection.company_id)
-    except (StoreMissingError, StoreSchemaError):
-        return  # none yet, or an older schema the writable open upgrades
-    except StoreError as error:
-        _store_failed(error)
+    if store_url(secrets=secrets, env=env) is None:
+        path = store_path(connection, secrets=secrets, env=env)
+        if path.exists():
+            try:
+                return HistoryStore.open(path, identity=identity_of(connection), wait=DEFAULT_WAIT)
+            except StoreError as error:
+                _store_failed(error)
+    return open_store(connection, secrets, env, wait=DEFAULT_WAIT)
 
 
 def _store_failed(error: Exception) -> NoReturn:

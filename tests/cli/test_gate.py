@@ -448,3 +448,26 @@ def test_a_store_file_that_is_garbage_is_exit_4_without_a_traceback(
     assert "Traceback" not in done.stderr
     assert "PASS" not in done.stdout
     assert "FAIL" not in done.stdout
+
+
+def test_a_store_file_cut_short_is_exit_4_not_an_empty_store_judged_without_marks(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dashboard.data.store.location import store_path
+
+    service.add(*ONE_FAILED)
+    with store_of(env) as store:
+        store.add_mark(
+            1,
+            MarkDraft(MarkTarget("scenario", plan_id=PLAN_ID, scenario_id=52), "known_issue"),
+            by="ann",
+        )
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    path = store_path(connection, secrets={}, env=env)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 3])
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == 4, out
+    assert "the history store cannot be read" in out
+    assert path.read_bytes() == whole[: len(whole) // 3]  # not swapped for an empty one

@@ -229,6 +229,7 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if not url and not path.exists():
             print(f"Nothing to clear: no history stored for {service_words(connection)}.")
             return OK
+        _accepted_for_clearing(connection)
         with open_store(connection, secrets, env, wait=args.wait) as store:
             try:
                 results = store.clear()
@@ -243,6 +244,26 @@ def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
         if not url:
             print(f"To remove the file itself: rm {path}")
     return OK
+
+
+def _accepted_for_clearing(connection: Connection) -> None:
+    """Empty a company's history only for a credential the service accepts for that company
+    now (one read of a page of one execution, with that credential: `store.access`), as
+    reading it is: a credential refused, revoked or of another company clears nothing (exit 3).
+    A service that cannot be asked clears nothing either: it would have to be trusted blind."""
+    from dashboard.data.store.access import ask_service
+
+    access = ask_service(connection)
+    if access.allowed:
+        return
+    where = service_words(connection)
+    if access.reason == "unchecked":
+        why = f"{where} could not be asked whether this credential may use company "
+        why += f"{connection.company_id}'s history; try again when it answers"
+    else:
+        why = f"{where} did not accept this credential for company {connection.company_id} "
+        why += f"({access.reason})"
+    raise CliError(f"{why}. The history was not cleared.", SERVICE)
 
 
 def shared_location(url: str, connection: Connection) -> str:

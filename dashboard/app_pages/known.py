@@ -38,6 +38,7 @@ loaded = analytics_input.load_window(connection, now=now, window=DEFAULT_WINDOW)
 triage = triage_view.triage_of(connection, loaded.executions, now=now, state=state)
 ledger = triage.ledger
 marking.notice(ledger)
+marking.read_only_notice()
 marks = ledger.marks
 states = mark_analytics.mark_states(marks, now)
 evidence = mark_analytics.mark_evidence(marks, loaded.results, now)

@@ -8,10 +8,20 @@ tables). Who gets in is this dashboard's own decision, made from:
 - `allowed_emails`: addresses admitted one by one,
 - `allowed_domains`: domains whose every address is admitted (exactly that domain, not its
   subdomains),
-- `operators`: addresses that may also clear a shared history store from the page,
+- `operators`: who may also clear a shared history store from the page,
+- `markers`: who may mark, change and close known failures (unset: every admitted viewer),
+- `require_verified_email`: true unless set false (see below),
 
 in a `[signin]` table of the same file, or `QA_DASHBOARD_ALLOWED_EMAILS`,
-`QA_DASHBOARD_ALLOWED_DOMAINS`, `QA_DASHBOARD_OPERATORS` (comma-separated; both places add up).
+`QA_DASHBOARD_ALLOWED_DOMAINS`, `QA_DASHBOARD_OPERATORS`, `QA_DASHBOARD_MARKERS`
+(comma-separated; both places add up) and `QA_DASHBOARD_REQUIRE_VERIFIED_EMAIL`.
+
+An address admits only when the provider says it verified it (`email_verified` true): whoever
+can put any address on an account at the provider could otherwise read as, and act as, anyone
+listed. A provider that never says so (some do not send the claim) can be trusted with
+`require_verified_email = false`: its viewers then read by their address, but rights (operator,
+marker) go only to a verified address or to an entry `sub:SUBJECT`, the provider's own
+unchangeable identifier of the account (compared exactly, case included).
 
 Checked strictly, because a typo here decides who reads the company's history: any problem with
 `[auth]` or these lists closes the dashboard to everyone, with a sentence naming the table and
@@ -23,7 +33,11 @@ plain dictionaries.
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import re
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,21 +52,33 @@ SECRETS_FILE = ".streamlit/secrets.toml"
 ALLOWED_EMAILS = "allowed_emails"
 ALLOWED_DOMAINS = "allowed_domains"
 OPERATORS = "operators"
+MARKERS = "markers"
+REQUIRE_VERIFIED_EMAIL = "require_verified_email"
 ENV_NAMES = {
     ALLOWED_EMAILS: "QA_DASHBOARD_ALLOWED_EMAILS",
     ALLOWED_DOMAINS: "QA_DASHBOARD_ALLOWED_DOMAINS",
     OPERATORS: "QA_DASHBOARD_OPERATORS",
+    MARKERS: "QA_DASHBOARD_MARKERS",
 }
+ENV_REQUIRE_VERIFIED_EMAIL = "QA_DASHBOARD_REQUIRE_VERIFIED_EMAIL"
+KNOWN_KEYS = (*ENV_NAMES, REQUIRE_VERIFIED_EMAIL)
+SUBJECT = "sub:"
+"""The prefix of an operators or markers entry naming the provider's subject (`sub` claim)."""
 
 PROVIDER_KEYS = ("client_id", "client_secret", "server_metadata_url")
 COOKIE_SECRET_MIN_LENGTH = 32
 """The shortest `cookie_secret` accepted: it signs the identity cookie, so a short one could be
 guessed (`python -c "import secrets; print(secrets.token_urlsafe(32))"` gives 43 characters)."""
-PROBE_TIMEOUT_S = 5.0
-"""How long the sign-in page waits for the provider's OpenID configuration before saying it is
-not answering."""
+PROBE_DEADLINE_S = 5.0
+"""How long, all told, the sign-in page waits for the provider's OpenID configuration before
+saying it is not answering: connecting, the headers and the whole body (a provider dripping a
+byte at a time is given up then too, though no single read is slow)."""
+PROBE_MAX_BYTES = 256 * 1024
+"""The most of an OpenID configuration read (real ones are a few KiB): a provider sending more
+is not answering with one."""
 
 _EMAIL = re.compile(r"[^@\s,;<>\"']+@[^@\s,;<>\"']+\.[^@\s,;<>\"']+")
+_SUBJECT = re.compile(r"[^\s,;<>\"']{1,255}")
 _DOMAIN = re.compile(r"(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9-]{1,63})*")
 
 
@@ -81,6 +107,8 @@ class SignIn:
     allowed_emails: frozenset[str] = frozenset()
     allowed_domains: frozenset[str] = frozenset()
     operators: frozenset[str] = frozenset()
+    markers: frozenset[str] = frozenset()
+    require_verified_email: bool = True
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -93,11 +121,14 @@ class SignIn:
 @dataclass(frozen=True)
 class Admission:
     """What the sign-in rule says of one signed-in viewer: their address (normalised, when the
-    provider gave one) and whether it is admitted; `reason` says why not."""
+    provider gave one) and whether it is admitted; `reason` says why not. `verified`: the
+    provider said it verified the address; `subject`: its `sub` claim (None when absent)."""
 
     email: str | None
     admitted: bool
     reason: str = ""  # "no-email", "unverified" or "not-listed" when not admitted
+    verified: bool = False
+    subject: str | None = None
 
 
 def normalise(email: str) -> str:
@@ -109,18 +140,92 @@ def normalise(email: str) -> str:
 def admission(settings: SignIn, claims: Mapping[str, Any]) -> Admission:
     """Whether the signed-in viewer whose identity claims are `claims` may see the dashboard.
 
-    The address must be there, must not be one the provider says it has not verified
-    (`email_verified: false`), and must be listed or in a listed domain.
+    The address must be there, the provider must say it verified it (`email_verified` true, or
+    the string "true" in any case; unless `require_verified_email` is off), and it must be listed
+    or in a listed domain. A missing claim is no proof: it is refused as `false` is.
     """
     raw = claims.get("email")
     if not isinstance(raw, str) or not _EMAIL.fullmatch(raw.strip()):
         return Admission(None, False, "no-email")
     email = normalise(raw)
-    if claims.get("email_verified") is False or claims.get("email_verified") == "false":
-        return Admission(email, False, "unverified")
+    verified = _says_true(claims.get("email_verified"))
+    sub = claims.get("sub")
+    subject = sub.strip() if isinstance(sub, str) and sub.strip() else None
+    if settings.require_verified_email and not verified:
+        return Admission(email, False, "unverified", verified, subject)
     if settings.problems or not settings.admits(email):
-        return Admission(email, False, "not-listed")
-    return Admission(email, True)
+        return Admission(email, False, "not-listed", verified, subject)
+    return Admission(email, True, "", verified, subject)
+
+
+def holds(entries: frozenset[str], seen: Admission) -> bool:
+    """Whether an admitted viewer is one of `entries` (an operators or markers list): by their
+    address when the provider verified it, or by their subject (`sub:SUBJECT`)."""
+    if not seen.admitted:
+        return False
+    by_address = seen.verified and seen.email is not None and seen.email in entries
+    return by_address or (seen.subject is not None and SUBJECT + seen.subject in entries)
+
+
+def may_operate(settings: SignIn, seen: Admission) -> bool:
+    """Whether the viewer may do what the `operators` may (clear a shared store from the page)."""
+    return holds(settings.operators, seen)
+
+
+def may_mark(settings: SignIn, seen: Admission) -> bool:
+    """Whether the viewer may mark, change and close known failures: one of `markers` when that
+    list is set; else any admitted viewer whose address the provider verified (a mark says who
+    made it, and an unverified address could say anyone)."""
+    if settings.markers:
+        return holds(settings.markers, seen)
+    return seen.admitted and seen.verified
+
+
+@dataclass(frozen=True)
+class MarkRights:
+    """Whether this viewer may mark, change and close known failures from the page, and as whom.
+
+    `author`: what a mark says made it: the signed-in address; None on one person's dashboard,
+    where the viewer types a name. `why_not` when not allowed: "no-sign-in" (a team's dashboard
+    that nobody signs in to), "unverified" (an address the provider did not verify, admitted
+    under `require_verified_email = false`), "not-a-marker" (not in `markers`)."""
+
+    allowed: bool
+    author: str | None = None
+    why_not: str = ""
+    email: str | None = None  # the signed-in address, for the sentence that says why not
+
+
+def mark_rights(settings: SignIn, seen: Admission | None, *, serves_a_team: bool) -> MarkRights:
+    """Who may mark on this dashboard. A mark is the gate's only input besides the service, so
+    on a dashboard that serves a team only a signed-in viewer marks, and always under the
+    address the provider signed, never a typed one; one person's own dashboard marks under a
+    typed name (nobody else can reach it to say otherwise)."""
+    if not serves_a_team and not settings.configured:
+        return MarkRights(allowed=True)
+    if not settings.configured or settings.problems or seen is None or not seen.admitted:
+        return MarkRights(allowed=False, why_not="no-sign-in")
+    if not may_mark(settings, seen):
+        unverified = not seen.verified and not settings.markers
+        reason = "unverified" if unverified else "not-a-marker"
+        return MarkRights(allowed=False, why_not=reason, email=seen.email)
+    return MarkRights(allowed=True, author=seen.email, email=seen.email)
+
+
+def beyond_loopback(address: str | None) -> bool:
+    """Whether a dashboard serving at `address` (Streamlit's `server.address`) can be reached
+    from other machines: unset means every interface (Streamlit's default); only a loopback
+    address or `localhost` keeps it to this one. A Unix socket counts as reachable (a proxy
+    in front of it serves whoever reaches the proxy)."""
+    if address is None or not address.strip():
+        return True
+    host = address.strip().strip("[]").lower()
+    if host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True
 
 
 def settings(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> SignIn:
@@ -132,18 +237,21 @@ def settings(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> Si
         problems.append(f"[{SIGNIN_SECTION}] in {SECRETS_FILE} is not a table.")
         table = {}
     table = table or {}
-    for key in sorted(set(table) - set(ENV_NAMES)):
+    for key in sorted(set(table) - set(KNOWN_KEYS)):
         problems.append(
             f'[{SIGNIN_SECTION}] in {SECRETS_FILE} has a key "{key}" this dashboard does not '
-            f"know (it knows {', '.join(ENV_NAMES)})."
+            f"know (it knows {', '.join(KNOWN_KEYS)})."
         )
     emails = _listed(ALLOWED_EMAILS, table, env, _EMAIL, problems)
     domains = _listed(ALLOWED_DOMAINS, table, env, _DOMAIN, problems)
     operators = _listed(OPERATORS, table, env, _EMAIL, problems)
+    markers = _listed(MARKERS, table, env, _EMAIL, problems)
+    require_verified = _require_verified(table, env, problems)
 
     auth = secrets.get(AUTH_SECTION)
     if auth is None:
-        listed = [name for name, values in _named(emails, domains, operators) if values]
+        named = [*_named(emails, domains, operators), (MARKERS, markers)]
+        listed = [name for name, values in named if values]
         notes = tuple(
             f"{name} is set, but sign-in is not (no [{AUTH_SECTION}] table in {SECRETS_FILE}): "
             "anyone who can reach this dashboard sees it."
@@ -163,6 +271,8 @@ def settings(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> Si
         allowed_emails=emails,
         allowed_domains=domains,
         operators=operators,
+        markers=markers,
+        require_verified_email=require_verified,
         problems=tuple(problems),
     )
 
@@ -181,7 +291,10 @@ def _listed(
     problems: list[str],
 ) -> frozenset[str]:
     """One list setting, from the table and the environment together; entries that do not fit
-    `shape` are problems naming the setting and the entry's position, never the entry."""
+    `shape` are problems naming the setting and the entry's position, never the entry. The
+    lists of rights (operators, markers) also take `sub:SUBJECT`, kept as written (a subject
+    is case-sensitive)."""
+    rights = name in (OPERATORS, MARKERS)
     found: set[str] = set()
     sources: list[tuple[str, Any]] = [
         (f"{name} in [{SIGNIN_SECTION}] of {SECRETS_FILE}", table.get(name)),
@@ -197,15 +310,57 @@ def _listed(
         for position, entry in enumerate(entries, start=1):
             if isinstance(entry, str) and not entry.strip():
                 continue  # "a,b," in a variable: a trailing comma is no entry
+            if rights and isinstance(entry, str) and entry.strip().startswith(SUBJECT):
+                subject = entry.strip().removeprefix(SUBJECT).strip()
+                if not _SUBJECT.fullmatch(subject):
+                    problems.append(
+                        f"Entry {position} of {where} is not an e-mail address or {SUBJECT}SUBJECT."
+                    )
+                    continue
+                found.add(SUBJECT + subject)
+                continue
             text = normalise(entry) if isinstance(entry, str) else ""
             if name == ALLOWED_DOMAINS:
                 text = text.removeprefix("@")
             if not shape.fullmatch(text):
                 kind = "a domain name" if name == ALLOWED_DOMAINS else "an e-mail address"
+                if rights:
+                    kind += f" or {SUBJECT}SUBJECT"
                 problems.append(f"Entry {position} of {where} is not {kind}.")
                 continue
             found.add(text)
     return frozenset(found)
+
+
+def _require_verified(
+    table: Mapping[str, Any], env: Mapping[str, str], problems: list[str]
+) -> bool:
+    """`require_verified_email`: on unless the table or the environment turns it off; a value
+    that is neither yes nor no is a problem (it decides who gets in)."""
+    required = True
+    for where, raw in (
+        (
+            f"{REQUIRE_VERIFIED_EMAIL} in [{SIGNIN_SECTION}] of {SECRETS_FILE}",
+            table.get(REQUIRE_VERIFIED_EMAIL),
+        ),
+        (ENV_REQUIRE_VERIFIED_EMAIL, env.get(ENV_REQUIRE_VERIFIED_EMAIL)),
+    ):
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            continue
+        text = str(raw).strip().lower() if not isinstance(raw, bool) else str(raw).lower()
+        if text in ("true", "1", "yes", "on"):
+            continue
+        if text in ("false", "0", "no", "off"):
+            required = False
+            continue
+        problems.append(f"{where} is not true or false.")
+    return required
+
+
+def _says_true(value: Any) -> bool:
+    """Whether a claim says yes: JSON true, or the string "true" in any case (some providers
+    send strings); anything else, absence included, is no."""
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
 
 def _auth_problems(auth: Any, problems: list[str]) -> tuple[Provider, ...]:
@@ -258,25 +413,63 @@ def _auth_problems(auth: Any, problems: list[str]) -> tuple[Provider, ...]:
 def provider_problem(
     provider: Provider,
     *,
-    timeout: float = PROBE_TIMEOUT_S,
+    deadline: float | None = None,
+    max_bytes: int = PROBE_MAX_BYTES,
     transport: httpx.BaseTransport | None = None,
 ) -> str | None:
     """Why the provider cannot sign anyone in right now (None: its OpenID configuration answers).
 
     A short phrase for a sentence ("does not answer", "answers HTTP 503"), naming nothing of
-    the URL but what `Provider.host` shows. `transport` is the tests' seam.
+    the URL but what `Provider.host` shows. The whole look takes at most `deadline` seconds
+    (default `PROBE_DEADLINE_S`, read at each call): httpx's timeouts bound each read, not their
+    sum, so the look runs in a thread of its own that is waited for that long, and stops
+    reading once past it. `transport` is the tests' seam.
     """
+    limit = PROBE_DEADLINE_S if deadline is None else deadline
+    too_late = f"did not answer within {limit:g} s"
+    said: list[str | None] = []
+    look = threading.Thread(
+        target=lambda: said.append(_look(provider, limit, max_bytes, transport, too_late)),
+        name="signin-provider-probe",
+        daemon=True,  # past the deadline it ends at its next read; it never holds the process
+    )
+    look.start()
+    look.join(limit)
+    return said[0] if said else too_late
+
+
+def _look(
+    provider: Provider,
+    limit: float,
+    max_bytes: int,
+    transport: httpx.BaseTransport | None,
+    too_late: str,
+) -> str | None:
+    """One GET of the OpenID configuration, read within `max_bytes` and `limit` seconds."""
+    ends = time.monotonic() + limit
+    body = bytearray()
     try:
-        with httpx.Client(transport=transport, timeout=timeout) as client:
-            response = client.get(provider.metadata_url)
+        with (
+            httpx.Client(transport=transport, timeout=limit) as client,
+            client.stream("GET", provider.metadata_url) as response,
+        ):
+            if response.status_code != 200:
+                return f"answers HTTP {response.status_code}"
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > max_bytes:
+                    return (
+                        f"answers with more than {max_bytes // 1024} KiB, "
+                        "not an OpenID Connect configuration"
+                    )
+                if time.monotonic() > ends:
+                    return too_late
     except httpx.TimeoutException:
-        return f"did not answer within {timeout:.0f} s"
+        return too_late
     except httpx.HTTPError:
         return "does not answer"
-    if response.status_code != 200:
-        return f"answers HTTP {response.status_code}"
     try:
-        document = response.json()
+        document = json.loads(bytes(body))
     except ValueError:
         document = None
     if not isinstance(document, dict) or not document.get("authorization_endpoint"):

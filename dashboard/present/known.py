@@ -27,6 +27,7 @@ from dashboard.analytics.marks import (
 from dashboard.analytics.outages import CONFIRMED, OUTAGE_MIN_RESULTS, OUTAGE_SHARE
 from dashboard.columns import marks as columns
 from dashboard.columns.cells import EN_DASH
+from dashboard.data.signin import MarkRights
 from dashboard.data.store.marks import MarkTarget
 from dashboard.present.formatting import percent, plural, visible_text, weekday_time
 
@@ -332,6 +333,28 @@ def filter_words(chosen: MarkFilter, shown: int, total: int) -> str:
         MarkFilter.ALL: "of every state",
     }[chosen]
     return f"{shown:,} of the company's {plural(total, 'mark')}: {what}."
+
+
+def read_only(rights: MarkRights) -> str:
+    """The one calm sentence of a viewer who may not mark, change or close marks here, saying
+    why and how marking is turned on (`MarkRights.why_not`)."""
+    if rights.why_not == "unverified":
+        return (
+            f"Marks are read-only for you: the sign-in service has not verified {rights.email}, "
+            "so a mark could not truthfully say it was you. Ask this dashboard's operator to "
+            "list your account in markers by its subject (sub:...)."
+        )
+    if rights.why_not == "not-a-marker":
+        return (
+            f"Marks are read-only for {rights.email}: only this dashboard's markers may mark, "
+            "change or close them. Ask its operator to add you to markers."
+        )
+    return (
+        "Marks are read-only here: this dashboard serves a team and nobody signs in to it, so a "
+        "mark could not truthfully say who made it. Its operator can turn on viewer sign-in "
+        "(docs/running-for-a-team.md) to let the team mark; python -m dashboard known add "
+        "marks meanwhile."
+    )
 
 
 NOTHING_CHANGES = (

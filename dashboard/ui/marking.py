@@ -3,10 +3,15 @@ closing a mark, and who marks.
 
 The form holds a target picker (the failures the page shows: a failure group, a scenario, a
 scenario on an environment, an execution), then kind, ticket, note, owner and the last day it
-applies. Who marks is the signed-in viewer (`viewer.signed_in_email`); without sign-in, a name
-the viewer types once in this browser session. A refusal is said in sentences beside the form,
-which keeps what was typed (nothing else on the page moves); a mark the store could not take is
-said too, never dropped in silence. A saved mark reloads the page, whose figures then count it.
+applies. A mark is the gate's only input besides the service, so who may mark, change and close
+is one rule (`viewer.mark_rights`), asked when a control is drawn and again when it is used: on
+a dashboard that serves a team, only a signed-in viewer (one of `markers`, when listed), and the
+mark says the address they signed in with, never a typed name; anyone else reads the marks and
+one sentence saying why they cannot change them. On one person's own dashboard (nobody else can
+reach it) the viewer types a name once in this browser session. A refusal is said in sentences
+beside the form, which keeps what was typed (nothing else on the page moves); a mark the store
+could not take is said too, never dropped in silence. A saved mark reloads the page, whose
+figures then count it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dashboard.columns import marks as columns
 from dashboard.data import cache_history
 from dashboard.data.cache_history import Ledger, Written
 from dashboard.data.connection import Connection
+from dashboard.data.signin import MarkRights
 from dashboard.data.store.marks import (
     MAX_NAME,
     MAX_NOTE,
@@ -41,9 +47,31 @@ _FLASH_KEY = "marking.flash"
 """session_state: what the last save said, shown once after the page reloads with it."""
 
 
-def who_marks() -> str | None:
-    """The signed-in viewer's address, else the name typed in this session, else None."""
-    return viewer.signed_in_email() or st.session_state.get(NAME_KEY) or None
+def who_marks(rights: MarkRights) -> str | None:
+    """Who a change is made by: the signed-in address, else (one person's dashboard) the name
+    typed in this session, else None."""
+    if not rights.allowed:
+        return None
+    return rights.author or st.session_state.get(NAME_KEY) or None
+
+
+def read_only_notice() -> None:
+    """The one calm sentence of a viewer who may not change marks here (none when they may)."""
+    rights = viewer.mark_rights()
+    if not rights.allowed:
+        notices.show_notes([words.read_only(rights)], severity="info")
+
+
+def _author_now(typed: str | None) -> tuple[MarkRights, str] | None:
+    """The rights and author of a change about to be written, asked again at the moment of
+    writing (the configuration, or the viewer's sign-in, may have changed since the form was
+    drawn): the signed-in address; a typed name only where the rule leaves it to the viewer.
+    None, said in a sentence, when the viewer may not change marks."""
+    rights = viewer.mark_rights()
+    if not rights.allowed:
+        notices.show_notes([words.read_only(rights)], severity="warning")
+        return None
+    return rights, rights.author or (typed or "").strip()
 
 
 def notice(ledger: Ledger) -> None:
@@ -75,7 +103,17 @@ def mark_form(
     if not choices:
         return
     key = f"mark.{place}"
-    signed_in = viewer.signed_in_email()
+    rights = viewer.mark_rights()
+    if not rights.allowed:
+        # No form at all: a control that is drawn can be sent, disabled or not.
+        st.button(
+            label,
+            icon=":material/bookmark_add:",
+            disabled=True,
+            help=words.read_only(rights),
+            key=f"{key}.open",
+        )
+        return
     with st.popover(
         label,
         icon=":material/bookmark_add:",
@@ -108,9 +146,9 @@ def mark_form(
                 min_value=words.today_utc(now),
                 key=f"{key}.expires",
             )
-            if signed_in:
-                st.caption(f"Marked as {signed_in}.")
-                name = signed_in
+            if rights.author:
+                st.caption(f"Marked as {rights.author}.")
+                name = rights.author
             else:
                 name = st.text_input(
                     "Your name",
@@ -129,7 +167,7 @@ def mark_form(
                 owner=owner,
                 expires_on=expires if isinstance(expires, date) else None,
             )
-            _save(place, key, draft, name.strip(), connection, now, choices[int(picked)].label)
+            _save(place, key, draft, name, connection, now, choices[int(picked)].label)
 
 
 def mark_failures(
@@ -159,16 +197,20 @@ def _save(
     place: str,
     key: str,
     draft: MarkDraft,
-    by: str,
+    typed: str,
     connection: Connection,
     now: datetime,
     what: str,
 ) -> None:
+    now_allowed = _author_now(typed)
+    if now_allowed is None:
+        return
+    rights, by = now_allowed
     problems = draft_problems(draft, by=by, today=words.today_utc(now))
     if problems:
         notices.show_notes(problems, severity="warning")
         return
-    if not viewer.signed_in_email():
+    if rights.author is None:
         st.session_state[NAME_KEY] = by
     written = cache_history.add_mark(connection, draft, by=by, now=now)
     if not _said(written):
@@ -206,14 +248,19 @@ def close_button(
     reason: str | None = None,
     said_at: str | None = None,
 ) -> None:
-    """A one-click close of `mark_id` (it is kept, and stops applying); asks for a name first
-    when nobody is signed in and none was typed this session. What it did is said by
+    """A one-click close of `mark_id` (it is kept, and stops applying); on one person's
+    dashboard, asks for a name first when none was typed this session; disabled, saying why,
+    for a viewer who may not change marks (`viewer.mark_rights`). What it did is said by
     `flash(said_at)` (default: `place`; a page whose closed marks leave the list says it
     above the list)."""
     if said_at is None:
         said_at = place
         flash(place)
-    by = who_marks()
+    rights = viewer.mark_rights()
+    if not rights.allowed:
+        st.button(label, key=f"close.{place}", disabled=True, help=words.read_only(rights))
+        return
+    by = who_marks(rights)
     if by is None:
         name = st.text_input(
             "Your name (to close it)", max_chars=MAX_NAME, key=f"close.{place}.name"
@@ -227,11 +274,15 @@ def close_button(
     )
     if not clicked or by is None:
         return
+    now_allowed = _author_now(by)
+    if now_allowed is None:
+        return
+    rights, by = now_allowed
     problem = author_problem(by)
     if problem:
         notices.show_notes([problem], severity="warning")
         return
-    if not viewer.signed_in_email():
+    if rights.author is None:
         st.session_state[NAME_KEY] = by
     written = cache_history.close_mark(connection, mark_id, by=by, now=now, reason=reason)
     if _said(written):
@@ -258,6 +309,10 @@ def change_form(
     the change is logged (who, when, what changed)."""
     flash(place)
     key = f"change.{place}"
+    rights = viewer.mark_rights()
+    if not rights.allowed:
+        st.button("Change…", disabled=True, help=words.read_only(rights), key=f"{key}.open")
+        return
     target = str(mark["target"])
     kinds = columns.KINDS_FOR[target]
     was = mark.get("expires_on")
@@ -287,7 +342,7 @@ def change_form(
             min_value=min(words.today_utc(now), last_day) if last_day else words.today_utc(now),
             key=f"{key}.expires",
         )
-        by = who_marks()
+        by = who_marks(rights)
         if by is None:
             by = st.text_input("Your name", max_chars=MAX_NAME, key=f"{key}.name").strip()
         saved = st.form_submit_button("Save the change")
@@ -300,11 +355,15 @@ def change_form(
         owner=owner,
         expires_on=expires if isinstance(expires, date) else None,
     )
+    now_allowed = _author_now(by)
+    if now_allowed is None:
+        return
+    rights, by = now_allowed
     problem = author_problem(by)
     if problem:
         notices.show_notes([problem], severity="warning")
         return
-    if not viewer.signed_in_email():
+    if rights.author is None:
         st.session_state[NAME_KEY] = by
     written = cache_history.change_mark(
         connection, str(mark["mark_id"]), change, by=str(by), now=now

@@ -6,8 +6,10 @@ page, one who is signed in but not admitted gets one sentence, and neither gets 
 the page or any data. Streamlit keeps the identity in a signed cookie (`st.user`); it is read
 again at every run, so a viewer taken off the list is refused at their next click.
 
-`signed_in_email()` is the identity the rest of the dashboard uses: who marks a known failure,
-whose executions *Only mine* shows, whether the viewer is one of the operators.
+`signed_in_email()` is the identity the rest of the dashboard uses: whose executions *Only
+mine* shows; `mark_rights()` says whether the viewer may mark and as whom (on a team's dashboard
+only a signed-in viewer, under their address), `operators()` whether they may clear a shared
+store.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import streamlit as st
 from api_client import ApiError, UnauthorizedUserError
 from dashboard.data import cache, signin
 from dashboard.data.connection import Connection
-from dashboard.data.signin import Admission, Provider, SignIn
+from dashboard.data.signin import Admission, MarkRights, Provider, SignIn
+from dashboard.data.store.operators import serves_a_team as team_rule
 from dashboard.present import help_texts
 from dashboard.present import signin as words
 from dashboard.ui import notices
@@ -46,8 +49,34 @@ def signed_in_email() -> str | None:
 
 
 def operators() -> frozenset[str]:
-    """The addresses that may clear a shared history store from the page once signed in."""
-    return settings().operators
+    """The signed-in viewer's address when they hold the operators' rights (by their verified
+    address or their subject, `signin.may_operate`), else nothing: what
+    `store.operators.may_clear_history` compares the viewer's address with."""
+    current = settings()
+    if not current.configured or current.problems:
+        return frozenset()
+    seen = _admission(current)
+    if seen is None or seen.email is None or not signin.may_operate(current, seen):
+        return frozenset()
+    return frozenset({seen.email})
+
+
+def serves_a_team() -> bool:
+    """Whether this dashboard serves more than the one person at this machine: an operator
+    configured its connection, a shared store or sign-in (`store.operators.serves_a_team`), or
+    it listens beyond loopback (`server.address` unset, which is every interface, or another
+    machine's address)."""
+    return team_rule(secrets=cache.secrets(), env=os.environ) or signin.beyond_loopback(
+        st.get_option("server.address")
+    )
+
+
+def mark_rights() -> MarkRights:
+    """Whether this viewer may mark, change and close known failures, and as whom
+    (`signin.mark_rights`): asked at every draw and again at every save."""
+    current = settings()
+    seen = _admission(current) if current.configured and not current.problems else None
+    return signin.mark_rights(current, seen, serves_a_team=serves_a_team())
 
 
 def admitted() -> bool:

@@ -4,6 +4,13 @@ explain) from unresolved into known; a bad ticket is refused in a sentence with 
 the page kept; the Known failures page lists the mark with its evidence and log and closes it;
 a busy store shows the marks as last read, read-only, with one notice.
 
+A mark is the gate's only input besides the service, so on a dashboard that serves a team (as
+every dashboard here does: its connection is configured) only a signed-in viewer marks, under
+the address they signed in with: the tests mark signed in as ann@example.com (AppTest's `user`,
+as Streamlit reads it from its cookie). Without sign-in such a dashboard shows the marks
+read-only, with one sentence saying why; one person's own dashboard (the demo, on loopback)
+still marks under a typed name.
+
 Each test keeps its stores in a folder of its own, so no mark outlives it.
 """
 
@@ -35,11 +42,37 @@ from tests.dashboard.apptest import (
     table_with,
 )
 from tests.dashboard.conftest import AppFactory
+from tests.oidc_provider import auth_table
 from tests.store.holder import holding
 
 KNOWN = "app_pages/known.py"
+ANN = "ann@example.com"
+METADATA_URL = "https://id.example.com/.well-known/openid-configuration"
+REDIRECT = "http://localhost:8501/oauth2callback"
 TICKET = "https://jira.example.com/browse/SHOP-123"
 TIMEOUT = normalise_message(hand.TIMEOUT_TEMPLATE.format(n=1200, hex="a1b2c3f0"))
+
+
+def sign_in(at: AppTest, who: dict[str, Any] | None = None, **lists: Any) -> AppTest:
+    """`at` with viewer sign-in configured (example.com admitted, then `lists`) and `who` signed
+    in (default: Ann, her address verified; {} for nobody)."""
+    at.secrets["auth"] = auth_table(METADATA_URL, REDIRECT)
+    at.secrets["signin"] = {"allowed_domains": ["example.com"], **lists}
+    who = {"email": ANN, "email_verified": True, "sub": "ann-1"} if who is None else who
+    at.user = {"is_logged_in": True, **who} if who else {}
+    return at
+
+
+@pytest.fixture
+def app(app: AppFactory) -> AppFactory:
+    """The app under test with Ann signed in (see the module doc); `signed_in=False`: with no
+    sign-in configured."""
+
+    def make(page: str | None = None, *, signed_in: bool = True, **query: str) -> AppTest:
+        at = app(page, **query)
+        return sign_in(at) if signed_in else at
+
+    return make
 
 
 @pytest.fixture
@@ -60,17 +93,15 @@ def mark(at: AppTest, place: str, what: str, *, ticket: str = TICKET) -> Any:
     choices = list(chosen.options)
     chosen.set_value(choices.index(what))
     at.text_input(key=f"mark.{place}.ticket").input(ticket)
-    at.text_input(key=f"mark.{place}.name").input("Ann")
     at.button(key=f"FormSubmitter:mark.{place}-Save mark").click().run()
     return choices
 
 
-def mark_timeout_group(at: AppTest, *, ticket: str = TICKET, name: str = "Ann") -> None:
+def mark_timeout_group(at: AppTest, *, ticket: str = TICKET) -> None:
     what = at.selectbox(key="mark.groups.what")
     what.set_value(next(i for i, label in enumerate(what.options) if "TimeoutException" in label))
     at.text_input(key="mark.groups.ticket").input(ticket)
     at.text_input(key="mark.groups.owner").input("<b>QA</b> =1+1")
-    at.text_input(key="mark.groups.name").input(name)
     at.button(key="FormSubmitter:mark.groups-Save mark").click().run()
 
 
@@ -145,7 +176,7 @@ def test_the_known_failures_page_lists_closes_and_keeps_the_mark(
     assert row["Kind"] == "Known issue"
     assert row["Ticket"] == TICKET
     assert row["Owner"] == "<b>QA</b> =1+1"  # text, as typed
-    assert row["By"] == "Ann"
+    assert row["By"] == ANN
     assert row["Target"].startswith('failures "TimeoutException')
     # Scenario 34 fails with the timeout in the newest executions: not fixed.
     assert row["Evidence"].startswith("failed in ")
@@ -163,7 +194,7 @@ def test_the_known_failures_page_lists_closes_and_keeps_the_mark(
     at.run()
     closed = table_with(at, "Mark", "State").iloc[0]
     assert closed["State"] == "Closed"
-    assert closed["Closed by"] == "Ann"  # the name typed once in this session
+    assert closed["Closed by"] == ANN  # the signed-in address, never typed
     at.switch_page(FLAKY).run()
     assert groups(at).loc[TIMEOUT, ["Unresolved", "Known"]].tolist() == [27, 0]
 
@@ -350,26 +381,110 @@ def test_a_scenario_is_marked_from_its_history_and_its_failures_turn_known(
 
 
 def test_a_signed_in_viewer_marks_under_their_address_without_typing_a_name(
-    app: AppFactory,
-    hand_built: hand.HistoryService,
-    own_stores: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
 ) -> None:
-    from dashboard.ui import viewer
-
-    monkeypatch.setattr(viewer, "signed_in_email", lambda: "ann@example.com")
     at = app(FLAKY, tz="UTC")
     at.run()
     assert not [t for t in at.text_input if t.key == "mark.groups.name"]
-    assert "Marked as ann@example.com." in captions(at)
+    assert f"Marked as {ANN}." in captions(at)
 
-    what = at.selectbox(key="mark.groups.what")
-    what.set_value(next(i for i, label in enumerate(what.options) if "TimeoutException" in label))
-    at.text_input(key="mark.groups.ticket").input(TICKET)
-    at.button(key="FormSubmitter:mark.groups-Save mark").click().run()
+    mark_timeout_group(at)
 
     assert_no_failure(at)
     at.switch_page(KNOWN)
     at.query_params.update(tz="UTC")
     at.run()
-    assert table_with(at, "Mark", "State").iloc[0]["By"] == "ann@example.com"
+    assert table_with(at, "Mark", "State").iloc[0]["By"] == ANN
+
+
+MARKING = ("Mark as known…", "Confirm or dismiss…", "Change…", "Close", "Close: looks fixed")
+
+
+def offered(at: AppTest) -> list[tuple[str, bool]]:
+    """The marking controls drawn (a popover when usable, a button when not; Close is always a
+    button): each one's label and whether it is enabled."""
+    drawn = [(str(b.label), not b.disabled) for b in at.button]
+    drawn += [(str(p.proto.popover.label), not p.proto.popover.disabled) for p in at.get("popover")]
+    return sorted(item for item in drawn if item[0] in MARKING)
+
+
+def test_a_teams_dashboard_without_sign_in_shows_the_marks_and_changes_none(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    """The hostile review: anyone who reached a team's dashboard could close the mark that kept
+    the gate green, or add one under "lead@example.com". Without sign-in nobody may."""
+    signed = app(FLAKY, tz="UTC")
+    signed.run()
+    mark_timeout_group(signed)
+    assert_no_failure(signed)
+
+    at = app(FLAKY, signed_in=False, tz="UTC")
+    at.run()
+    assert_no_failure(at)
+    assert groups(at).loc[TIMEOUT, "Known"] == 27  # the mark is read, and counts
+    assert not [t for t in at.text_input if str(t.key).startswith("mark.")]  # no form at all
+    assert not [w for w in at.selectbox if str(w.key).startswith("mark.")]
+    assert offered(at) == [("Mark as known…", False)]
+
+    at.switch_page(KNOWN)
+    at.query_params.update(tz="UTC")
+    at.run()
+    assert_no_failure(at)
+    assert len(table_with(at, "Mark", "State")) == 1
+    assert (
+        "Marks are read-only here: this dashboard serves a team and nobody signs in to it, so a "
+        "mark could not truthfully say who made it." in plain_notes(at, "info")
+    )
+    assert not [t for t in at.text_input if str(t.key).endswith(".name")]
+    assert offered(at) == [("Change…", False), ("Close", False)]
+
+
+def test_a_viewer_off_the_markers_list_reads_why_and_changes_nothing(
+    app: AppFactory, hand_built: hand.HistoryService, own_stores: Path
+) -> None:
+    signed = app(FLAKY, tz="UTC")
+    signed.run()
+    mark_timeout_group(signed)
+
+    at = sign_in(
+        app(KNOWN, signed_in=False, tz="UTC"),
+        {"email": "bob@example.com", "email_verified": True, "sub": "bob-2"},
+        markers=[ANN],
+    )
+    at.run()
+    assert_no_failure(at)
+    assert (
+        "Marks are read-only for bob@example.com: only this dashboard's markers may mark, "
+        "change or close them. Ask its operator to add you to markers." in plain_notes(at, "info")
+    )
+    assert offered(at) == [("Change…", False), ("Close", False)]
+
+    ann = sign_in(app(KNOWN, signed_in=False, tz="UTC"), markers=[ANN])
+    ann.run()
+    assert offered(ann) == [("Change…", True), ("Close", True)]
+
+
+def test_one_persons_demo_on_loopback_marks_under_a_typed_name_and_not_beyond(
+    app: AppFactory, own_stores: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make run` on the demo serves this machine only (127.0.0.1): its one viewer types a name.
+    The same demo listening on a LAN address serves whoever reaches it: read-only."""
+    from streamlit import config
+
+    before = config.get_option("server.address")
+    try:
+        config.set_option("server.address", "127.0.0.1")
+        mine = app(FLAKY, signed_in=False, tz="UTC")
+        mine.run()
+        assert_no_failure(mine)
+        assert offered(mine) == [("Mark as known…", True)]
+        assert [t for t in mine.text_input if t.key == "mark.groups.name"]
+
+        config.set_option("server.address", "192.0.2.10")  # a LAN address
+        everyone = app(FLAKY, signed_in=False, tz="UTC")
+        everyone.run()
+        assert_no_failure(everyone)
+        assert offered(everyone) == [("Mark as known…", False)]
+        assert not [t for t in everyone.text_input if t.key == "mark.groups.name"]
+    finally:
+        config.set_option("server.address", before)

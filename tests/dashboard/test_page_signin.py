@@ -292,8 +292,19 @@ def _identity_app() -> None:
     [
         (False, {"is_logged_in": True, "email": "ada@example.com"}, "None"),
         (True, {}, "None"),
-        (True, {"is_logged_in": True, "email": " Ada@Example.COM"}, "'ada@example.com'"),
-        (True, {"is_logged_in": True, "email": "eve@other.org"}, "None"),
+        (
+            True,
+            {"is_logged_in": True, "email": " Ada@Example.COM", "email_verified": True},
+            "'ada@example.com'",
+        ),
+        # The provider does not say it verified the address: not admitted, so no identity.
+        (True, {"is_logged_in": True, "email": "ada@example.com"}, "None"),
+        (
+            True,
+            {"is_logged_in": True, "email": "ada@example.com", "email_verified": "FALSE"},
+            "None",
+        ),
+        (True, {"is_logged_in": True, "email": "eve@other.org", "email_verified": True}, "None"),
         (True, {"is_logged_in": False, "email": "ada@example.com"}, "None"),
     ],
 )

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
@@ -26,6 +29,7 @@ from dashboard.data import signin
 from dashboard.data.signin import Provider, admission
 from dashboard.data.store.operators import may_clear_history
 from dashboard.ui.server import RETURN_COOKIE, ReturnAfterSignIn
+from tests.loopback_service import LoopbackServer
 
 COOKIE_SECRET = "c" * 43
 CLIENT_SECRET = "client-secret-never-shown"
@@ -196,17 +200,19 @@ def test_a_half_filled_auth_table_names_the_key_and_never_a_value(
             {"allowed_domains": ["example.com"], "allowed_email": ["ada@example.com"]},
             {},
             '[signin] in .streamlit/secrets.toml has a key "allowed_email" this dashboard does '
-            "not know (it knows allowed_emails, allowed_domains, operators).",
+            "not know (it knows allowed_emails, allowed_domains, operators, markers, "
+            "require_verified_email).",
         ),
         (
             {"allowed_domains": ["example.com"]},
             {"QA_DASHBOARD_OPERATORS": "ops@example.com,, not-an-address,"},
-            "Entry 3 of QA_DASHBOARD_OPERATORS is not an e-mail address.",
+            "Entry 3 of QA_DASHBOARD_OPERATORS is not an e-mail address or sub:SUBJECT.",
         ),
         (
             {"allowed_domains": ["example.com"], "operators": [7]},
             {},
-            "Entry 1 of operators in [signin] of .streamlit/secrets.toml is not an e-mail address.",
+            "Entry 1 of operators in [signin] of .streamlit/secrets.toml is not an e-mail address "
+            "or sub:SUBJECT.",
         ),
         (
             {},
@@ -246,14 +252,34 @@ def team() -> signin.SignIn:
 @pytest.mark.parametrize(
     ("claims", "email", "admitted", "reason"),
     [
-        ({"email": "ada@example.com"}, "ada@example.com", True, ""),
+        ({"email": "ada@example.com", "email_verified": True}, "ada@example.com", True, ""),
         ({"email": " Ada@EXAMPLE.com", "email_verified": True}, "ada@example.com", True, ""),
-        ({"email": "guest@partner.example"}, "guest@partner.example", True, ""),
-        ({"email": "eve@other.org"}, "eve@other.org", False, "not-listed"),
+        (
+            {"email": "guest@partner.example", "email_verified": "true"},
+            "guest@partner.example",
+            True,
+            "",
+        ),
+        ({"email": "eve@other.org", "email_verified": True}, "eve@other.org", False, "not-listed"),
         # Exactly the listed domain: neither a subdomain nor a name that ends the same way.
-        ({"email": "ada@eu.example.com"}, "ada@eu.example.com", False, "not-listed"),
-        ({"email": "ada@notexample.com"}, "ada@notexample.com", False, "not-listed"),
-        ({"email": "other@partner.example"}, "other@partner.example", False, "not-listed"),
+        (
+            {"email": "ada@eu.example.com", "email_verified": True},
+            "ada@eu.example.com",
+            False,
+            "not-listed",
+        ),
+        (
+            {"email": "ada@notexample.com", "email_verified": True},
+            "ada@notexample.com",
+            False,
+            "not-listed",
+        ),
+        (
+            {"email": "other@partner.example", "email_verified": True},
+            "other@partner.example",
+            False,
+            "not-listed",
+        ),
         (
             {"email": "ada@example.com", "email_verified": False},
             "ada@example.com",
@@ -274,6 +300,139 @@ def test_who_is_admitted(
 ) -> None:
     seen = admission(team, {"is_logged_in": True, **claims})
     assert (seen.email, seen.admitted, seen.reason) == (email, admitted, reason)
+
+
+@pytest.mark.parametrize(
+    "verified",
+    [True, "true", "TRUE", " True "],
+)
+def test_an_address_the_provider_verified_is_admitted(team: signin.SignIn, verified: Any) -> None:
+    seen = admission(team, {"email": "ada@example.com", "email_verified": verified})
+    assert seen.admitted
+    assert seen.verified
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        {},  # the provider does not say: not proof that it checked
+        {"email_verified": False},
+        {"email_verified": "false"},
+        {"email_verified": "FALSE"},
+        {"email_verified": "0"},
+        {"email_verified": 1},
+        {"email_verified": "yes"},
+        {"email_verified": None},
+    ],
+)
+def test_an_address_the_provider_does_not_say_it_verified_is_refused(
+    team: signin.SignIn, claims: dict[str, Any]
+) -> None:
+    seen = admission(team, {"email": "ada@example.com", **claims})
+    assert (seen.email, seen.admitted, seen.reason) == ("ada@example.com", False, "unverified")
+
+
+def test_a_provider_that_never_says_may_be_trusted_by_the_operator_and_its_addresses_act_not() -> (
+    None
+):
+    """`require_verified_email = false`: the address reads the dashboard, but rights bound to an
+    address need a verified one; rights bound to the subject hold."""
+    trusting = read(
+        auth(),
+        {
+            "allowed_domains": ["example.com"],
+            "require_verified_email": False,
+            "operators": ["ops@example.com", "sub:Ops-0001"],
+            "markers": ["ann@example.com", "sub:Ann-0002"],
+        },
+    )
+    assert trusting.problems == ()
+    said_nothing = admission(trusting, {"email": "ops@example.com"})
+    assert said_nothing.admitted
+    assert not signin.may_operate(trusting, said_nothing)
+    assert not signin.may_mark(trusting, admission(trusting, {"email": "ann@example.com"}))
+    by_subject = admission(trusting, {"email": "ops@example.com", "sub": "Ops-0001"})
+    assert signin.may_operate(trusting, by_subject)
+    assert signin.may_mark(
+        trusting, admission(trusting, {"email": "x@example.com", "sub": "Ann-0002"})
+    )
+    # A subject is compared exactly: another provider's or another case's is someone else.
+    assert not signin.may_operate(
+        trusting, admission(trusting, {"email": "o@example.com", "sub": "ops-0001"})
+    )
+
+
+@pytest.mark.parametrize("value", ["false", "False", "0", "no"])
+def test_require_verified_email_can_be_turned_off_in_the_environment(value: str) -> None:
+    settings = read(
+        auth(), {"allowed_domains": ["example.com"]}, QA_DASHBOARD_REQUIRE_VERIFIED_EMAIL=value
+    )
+    assert settings.problems == ()
+    assert not settings.require_verified_email
+    assert admission(settings, {"email": "ada@example.com"}).admitted
+
+
+def test_require_verified_email_that_is_not_a_yes_or_no_closes_the_dashboard() -> None:
+    settings = read(auth(), {"allowed_domains": ["example.com"], "require_verified_email": "maybe"})
+    assert settings.problems == (
+        "require_verified_email in [signin] of .streamlit/secrets.toml is not true or false.",
+    )
+
+
+def test_an_operator_or_marker_entry_is_an_address_or_a_subject() -> None:
+    settings = read(
+        auth(),
+        {
+            "allowed_domains": ["example.com"],
+            "operators": ["sub:", "Ops@Example.com", "sub: Abc-1 "],
+            "markers": "ann@example.com, sub:x y",
+        },
+    )
+    assert settings.problems == (
+        "Entry 1 of operators in [signin] of .streamlit/secrets.toml is not an e-mail address "
+        "or sub:SUBJECT.",
+        "Entry 2 of markers in [signin] of .streamlit/secrets.toml is not an e-mail address "
+        "or sub:SUBJECT.",
+    )
+    good = read(auth(), {"allowed_domains": ["example.com"], "operators": ["sub: Abc-1 "]})
+    assert good.operators == {"sub:Abc-1"}
+
+
+# -- who may mark -------------------------------------------------------------------------------
+
+
+def verified(email: str, sub: str = "s-1") -> dict[str, Any]:
+    return {"email": email, "email_verified": True, "sub": sub}
+
+
+def test_without_a_markers_list_every_admitted_viewer_marks_and_with_one_only_those_listed() -> (
+    None
+):
+    everyone = read(auth(), {"allowed_domains": ["example.com"]})
+    assert signin.may_mark(everyone, admission(everyone, verified("ada@example.com")))
+    assert not signin.may_mark(everyone, admission(everyone, verified("eve@other.org")))
+
+    listed = read(
+        auth(),
+        {"allowed_domains": ["example.com"], "markers": ["lead@example.com", "sub:qa-42"]},
+        QA_DASHBOARD_MARKERS="Ann@Example.com",
+    )
+    assert listed.markers == {"lead@example.com", "ann@example.com", "sub:qa-42"}
+    assert signin.may_mark(listed, admission(listed, verified("lead@example.com")))
+    assert signin.may_mark(listed, admission(listed, verified("ann@example.com")))
+    assert signin.may_mark(listed, admission(listed, verified("bob@example.com", sub="qa-42")))
+    assert not signin.may_mark(listed, admission(listed, verified("ada@example.com")))
+    # Listed, but not let in: no rights at all.
+    assert not signin.may_mark(listed, admission(listed, verified("lead@other.org", sub="qa-42")))
+
+
+def test_operators_may_by_their_verified_address_or_their_subject() -> None:
+    settings = read(
+        auth(), {"allowed_domains": ["example.com"], "operators": ["ops@example.com", "sub:7"]}
+    )
+    assert signin.may_operate(settings, admission(settings, verified("ops@example.com")))
+    assert signin.may_operate(settings, admission(settings, verified("ada@example.com", sub="7")))
+    assert not signin.may_operate(settings, admission(settings, verified("ada@example.com")))
 
 
 def test_nobody_is_admitted_while_the_settings_have_a_problem() -> None:
@@ -316,7 +475,7 @@ def closed_port() -> int:
 
 def test_a_provider_that_does_not_listen_is_said_to_not_answer() -> None:
     provider = Provider(None, f"http://127.0.0.1:{closed_port()}/.well-known/openid-configuration")
-    assert signin.provider_problem(provider, timeout=2) == "does not answer"
+    assert signin.provider_problem(provider, deadline=2) == "does not answer"
     assert provider.host == "127.0.0.1"
 
 
@@ -457,3 +616,83 @@ async def _through_asgi() -> None:
         assert "The sign-in service did not answer" in failed.text
         assert '<a href="/">' in failed.text
         assert "Authentication error" not in failed.text
+
+
+# -- the probe's deadline and size ---------------------------------------------------------------
+
+
+class _Dripping(BaseHTTPRequestHandler):
+    """An OpenID configuration that never ends: headers at once, then one byte every 0.2 s
+    (each read finishes well within any per-read timeout), for at most a minute."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        for _ in range(300):
+            self.wfile.write(b" ")
+            self.wfile.flush()
+            if _STOP_DRIPPING.wait(0.2):  # a drip's pace, ended early when the test is done
+                return
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+_STOP_DRIPPING = threading.Event()
+
+
+@pytest.fixture
+def dripping_provider() -> Iterator[Provider]:
+    _STOP_DRIPPING.clear()
+    server = LoopbackServer(("127.0.0.1", 0), _Dripping)
+    thread = threading.Thread(target=server.serve_forever, name="dripping-provider", daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        yield Provider(None, f"http://127.0.0.1:{port}/.well-known/openid-configuration")
+    finally:
+        _STOP_DRIPPING.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_a_provider_dripping_its_configuration_is_given_up_at_the_deadline(
+    dripping_provider: Provider,
+) -> None:
+    """A byte every 0.2 s never trips a per-read timeout; the probe's own deadline ends it. The
+    probe runs in a thread the test waits on generously, so a probe without a deadline fails
+    the test rather than hanging it."""
+    said: list[str | None] = []
+    probe = threading.Thread(
+        target=lambda: said.append(signin.provider_problem(dripping_provider, deadline=0.5)),
+        daemon=True,
+    )
+    probe.start()
+    probe.join(timeout=45)  # the drip lasts 60 s: only a deadline ends the probe before
+
+    assert not probe.is_alive(), "the probe waited on the drip without a deadline"
+    assert said == ["did not answer within 0.5 s"]
+
+
+def test_the_deadline_is_said_in_whole_seconds_when_whole() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("slow", request=request)
+
+    provider = Provider(None, "https://id.example.com/.well-known/openid-configuration")
+    said = signin.provider_problem(provider, transport=httpx.MockTransport(handler), deadline=5)
+    assert said == "did not answer within 5 s"
+
+
+def test_a_provider_answering_too_much_is_given_up_at_the_size_cap() -> None:
+    huge = b'{"authorization_endpoint": "https://id/authorize", "pad": "' + b"x" * 300_000 + b'"}'
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        # Sent in pieces and without a length, as a stream a provider would send.
+        return httpx.Response(200, stream=httpx.ByteStream(huge))
+
+    provider = Provider(None, "https://id.example.com/.well-known/openid-configuration")
+    said = signin.provider_problem(provider, transport=httpx.MockTransport(handler))
+    assert said == "answers with more than 256 KiB, not an OpenID Connect configuration"

@@ -3,7 +3,8 @@ Authlib-based provider made for tests) in a process of its own, so a test can st
 what a viewer sees when the provider is down.
 
 Its sign-in form takes any subject; a subject it has not been told about signs in with that
-subject as its `email` claim, so `sign in as "ada@example.com"` needs no set-up. Any client id
+subject as its `email` claim, verified (`email_verified: true`, as the dashboard requires; see
+tests/oidc_provider_process.py), so `sign in as "ada@example.com"` needs no set-up. Any client id
 and secret are accepted. It serves plain HTTP, which Authlib's provider side refuses unless
 `AUTHLIB_INSECURE_TRANSPORT` is set: that is set for its process only.
 """
@@ -13,16 +14,21 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from tests.browser.harness import free_port
+from tests.loopback_service import LoopbackServer
 
+REPO = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 30.0
 POLL_INTERVAL_S = 0.1
 CLIENT_ID = "qa-dashboard"
@@ -54,13 +60,14 @@ class OidcProvider:
                 [
                     sys.executable,
                     "-m",
-                    "oidc_provider_mock",
+                    "tests.oidc_provider_process",
                     "--host",
                     "127.0.0.1",
                     "--port",
                     str(self.port),
                 ],
                 env=env,
+                cwd=REPO,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -108,3 +115,37 @@ def auth_table(metadata_url: str, redirect_uri: str) -> dict[str, str]:
         "client_secret": CLIENT_SECRET,
         "server_metadata_url": metadata_url,
     }
+
+
+@contextmanager
+def dripping_provider(*, every_s: float = 0.2, most: int = 300) -> Iterator[str]:
+    """A provider that never finishes its OpenID configuration: the headers at once, then one
+    byte every `every_s` (each read ends well within any per-read timeout), `most` bytes at
+    most, ended at once when the block ends. Yields its metadata URL."""
+    done = threading.Event()
+
+    class Dripping(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            for _ in range(most):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                if done.wait(every_s):  # the drip's pace, cut short when the test is done
+                    return
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = LoopbackServer(("127.0.0.1", 0), Dripping)
+    thread = threading.Thread(target=server.serve_forever, name="dripping-provider", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/.well-known/openid-configuration"
+    finally:
+        done.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -30,7 +31,13 @@ from tests.dashboard.apptest import (
     plain_notes,
 )
 from tests.dashboard.conftest import AppFactory, Connect, Requests, user
-from tests.oidc_provider import CLIENT_SECRET, COOKIE_SECRET, OidcProvider, auth_table
+from tests.oidc_provider import (
+    CLIENT_SECRET,
+    COOKIE_SECRET,
+    OidcProvider,
+    auth_table,
+    dripping_provider,
+)
 
 REDIRECT = "http://localhost:8501/oauth2callback"
 WEEK = {"range": "7d"}
@@ -195,6 +202,29 @@ def test_a_provider_that_is_down_is_said_on_the_sign_in_page_and_nothing_is_show
     assert service_requests() == []
 
 
+def test_a_provider_dripping_its_configuration_is_given_up_and_said_on_the_sign_in_page(
+    app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A byte every 0.2 s defeats a per-read timeout; the probe's own deadline (made short
+    here) ends the wait, and the page says so. Without a deadline the drip holds the page a
+    minute and AppTest's own timeout (30 s) fails the test."""
+    from dashboard.data import signin
+
+    monkeypatch.setattr(signin, "PROBE_DEADLINE_S", 0.5)
+    connect()
+    with dripping_provider() as metadata_url:
+        at = with_sign_in(app(), metadata_url)
+        at.run(timeout=30)
+
+    assert_no_failure_but_the_error(at)
+    assert plain_notes(at, "error") == (
+        "The sign-in service (127.0.0.1) did not answer within 0.5 s, so nobody can sign in "
+        "right now. Try again in a few minutes; if it lasts, tell this dashboard's operator."
+    )
+    assert [b.label for b in at.button] == ["Try again"]
+    nothing_of_the_dashboard(at)
+
+
 def test_without_auth_nothing_changes(app: AppFactory, connect: Connect) -> None:
     connect()
     at = app()
@@ -323,3 +353,34 @@ def test_signed_in_email_is_the_admitted_viewers_address_or_none(
 
     assert not at.exception
     assert [t.value for t in at.text] == [expected]
+
+
+def test_the_test_provider_signs_in_an_unknown_subject_with_a_verified_address(
+    provider: OidcProvider,
+) -> None:
+    """The provider the sign-in tests use says what a real one that verified the address says:
+    without it the dashboard admits nobody it signs in."""
+    import base64
+    import json
+    from urllib.parse import parse_qs, urlsplit
+
+    callback = "http://localhost:8501/oauth2callback"
+    query = {
+        "client_id": "qa-dashboard",
+        "redirect_uri": callback,
+        "response_type": "code",
+        "scope": "openid email",
+        "state": "s",
+        "nonce": "n",
+    }
+    with httpx.Client(base_url=provider.issuer, timeout=10) as http:
+        signed = http.post("/oauth2/authorize", params=query, data={"sub": "ada@example.com"})
+        code = parse_qs(urlsplit(signed.headers["location"]).query)["code"][0]
+        tokens = http.post(
+            "/oauth2/token",
+            data={"grant_type": "authorization_code", "code": code, "redirect_uri": callback},
+            auth=("qa-dashboard", CLIENT_SECRET),
+        ).json()
+    payload = tokens["id_token"].split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert (claims["email"], claims["email_verified"]) == ("ada@example.com", True)

@@ -14,7 +14,6 @@ import socket
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
@@ -29,7 +28,7 @@ from dashboard.data import signin
 from dashboard.data.signin import Provider, admission
 from dashboard.data.store.operators import may_clear_history
 from dashboard.ui.server import RETURN_COOKIE, ReturnAfterSignIn
-from tests.loopback_service import LoopbackServer
+from tests.oidc_provider import dripping_provider
 
 COOKIE_SECRET = "c" * 43
 CLIENT_SECRET = "client-secret-never-shown"
@@ -621,53 +620,21 @@ async def _through_asgi() -> None:
 # -- the probe's deadline and size ---------------------------------------------------------------
 
 
-class _Dripping(BaseHTTPRequestHandler):
-    """An OpenID configuration that never ends: headers at once, then one byte every 0.2 s
-    (each read finishes well within any per-read timeout), for at most a minute."""
-
-    def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", "100000")
-        self.end_headers()
-        for _ in range(300):
-            self.wfile.write(b" ")
-            self.wfile.flush()
-            if _STOP_DRIPPING.wait(0.2):  # a drip's pace, ended early when the test is done
-                return
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-_STOP_DRIPPING = threading.Event()
-
-
 @pytest.fixture
-def dripping_provider() -> Iterator[Provider]:
-    _STOP_DRIPPING.clear()
-    server = LoopbackServer(("127.0.0.1", 0), _Dripping)
-    thread = threading.Thread(target=server.serve_forever, name="dripping-provider", daemon=True)
-    thread.start()
-    try:
-        port = server.server_address[1]
-        yield Provider(None, f"http://127.0.0.1:{port}/.well-known/openid-configuration")
-    finally:
-        _STOP_DRIPPING.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+def dripping() -> Iterator[Provider]:
+    with dripping_provider() as metadata_url:
+        yield Provider(None, metadata_url)
 
 
 def test_a_provider_dripping_its_configuration_is_given_up_at_the_deadline(
-    dripping_provider: Provider,
+    dripping: Provider,
 ) -> None:
     """A byte every 0.2 s never trips a per-read timeout; the probe's own deadline ends it. The
     probe runs in a thread the test waits on generously, so a probe without a deadline fails
     the test rather than hanging it."""
     said: list[str | None] = []
     probe = threading.Thread(
-        target=lambda: said.append(signin.provider_problem(dripping_provider, deadline=0.5)),
+        target=lambda: said.append(signin.provider_problem(dripping, deadline=0.5)),
         daemon=True,
     )
     probe.start()

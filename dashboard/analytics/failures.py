@@ -210,8 +210,11 @@ def _failing_since(executions: pd.DataFrame, cells: pd.DataFrame, read: pd.Index
     fails = fails.assign(scenario_id=fails["scenario_id"].astype("int64")).sort_values("_pos")
     passes = cells[cells["outcome"] == PASS][[*keys, "_pos"]]
     passes = passes.assign(scenario_id=passes["scenario_id"].astype("int64"), _pass=passes["_pos"])
-    plan_stops = runs[green | unknown][["_plan", "_pos"]].assign(
-        _stop=runs["_pos"], _unknown=unknown[green | unknown]
+    # Each column from the stops themselves: a column assigned from all of `runs` to a frame
+    # with no rows (no plan ever green) takes `runs`' whole index, its keys NaN floats.
+    stops = runs[green | unknown]
+    plan_stops = stops[["_plan", "_pos"]].assign(
+        _stop=stops["_pos"], _unknown=unknown[green | unknown]
     )
 
     walked = pd.merge_asof(

@@ -144,3 +144,23 @@ def test_the_failing_executions_of_a_period_and_frames_read_twice() -> None:
     read = outcomes()
     assert len(together([read, read.head(3)], "result_id")) == len(read)
     assert together([read.head(0), read.head(0)], "result_id").empty
+
+
+def test_a_history_with_no_green_execution_and_no_pass_lists_every_failure_as_a_bound() -> None:
+    """No plan given was ever green and no cell ever passed (every walk back meets no stop):
+    each failure counts back to the oldest execution given, at least."""
+    history = executions([execution(e, 2, f"2025-06-0{e - 17} 08:00", "fail") for e in (20, 21)])
+    outcomes = results(
+        [
+            result(e, s, "FAILURE", CHROME, plan_id=2, start=f"2025-06-0{e - 17} 08:05")
+            for e in (20, 21)
+            for s in (30, 31)
+        ]
+    )
+
+    rows = failures(history, outcomes, start=ts("2025-06-01 00:00")).rows
+
+    assert len(rows) == 4
+    assert rows["failing_since_is_bound"].all()
+    assert set(rows["failing_since_execution_id"]) == {20}
+    assert sorted(rows["failures_in_a_row"]) == [1, 1, 2, 2]

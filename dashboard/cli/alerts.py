@@ -36,6 +36,8 @@ ALERTS_LOCK = "alerts"
 ALERT_DAYS = 14
 """Days of stored history the changes are looked for in (the states' windows fit in it)."""
 KIND_WORDS = ("red", "green", "broken", "flaky", "expiring", "looks-fixed")
+MAX_MESSAGES = 10
+"""Messages a pass sends at most (`--alerts-max`); the other changes are said in one more."""
 
 
 def _kinds(text: str) -> frozenset[str]:
@@ -75,6 +77,12 @@ def _quiet(text: str) -> tuple[time_of_day, time_of_day]:
     if start == end:
         raise argparse.ArgumentTypeError("quiet hours must not start when they end")
     return start, end
+
+
+def _most(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"not a number of messages from 1 to 1000: {text!r}")
+    return int(text)
 
 
 def add_alert_options(parser: argparse.ArgumentParser) -> None:
@@ -117,6 +125,14 @@ def add_alert_options(parser: argparse.ArgumentParser) -> None:
         "the first pass after them",
     )
     group.add_argument(
+        "--alerts-max",
+        type=_most,
+        default=MAX_MESSAGES,
+        metavar="N",
+        help=f"send at most N messages a pass (default: {MAX_MESSAGES}), then one that says how "
+        "many more changes there are, with a link to the dashboard",
+    )
+    group.add_argument(
         "--alerts-tz",
         type=_zone,
         default="UTC",
@@ -134,6 +150,7 @@ class AlertOptions:
     tz: str = "UTC"
     days: int = ALERT_DAYS
     horizon: timedelta = field(default=timedelta(days=1))
+    most: int = MAX_MESSAGES
 
 
 def alert_options(
@@ -167,7 +184,12 @@ def alert_options(
         projects=tuple((i, k) for scope, i, k in args.alerts_for if scope == "project"),
     )
     return AlertOptions(
-        to=to.strip(), dashboard_url=base, choice=choice, quiet=args.alerts_quiet, tz=args.alerts_tz
+        to=to.strip(),
+        dashboard_url=base,
+        choice=choice,
+        quiet=args.alerts_quiet,
+        tz=args.alerts_tz,
+        most=args.alerts_max,
     )
 
 
@@ -262,12 +284,14 @@ def alert_pass(
             if is_quiet(options, at):
                 pending = len(store.pending_alerts())
                 return f"{where}: {new} new, {pending} held for the quiet hours"
-            sent, refused = _send_pending(store, options, at)
+            sent, messages, refused = _send_pending(store, options, at)
     except CliError as error:
         return f"{where}: not sent: {error}"
     except StoreError as error:
         return f"{where}: not sent: {store_problem(error)}"
     text = f"{where}: {new} new, {sent} sent"
+    if messages != sent:
+        text += f" in {messages} message{'s' if messages != 1 else ''}"
     if refused:
         text += f"; the {refused} destination refused: the rest are tried again next pass"
     return text
@@ -275,24 +299,30 @@ def alert_pass(
 
 def _send_pending(
     store: HistoryStore, options: AlertOptions, at: datetime
-) -> tuple[int, str | None]:
-    """Send each pending alert, noting it announced once accepted; stop at the first refusal
-    (the destination's kind of URL, or None)."""
+) -> tuple[int, int, str | None]:
+    """Send the pending alerts as `present.alerts.alert_messages` words them (grouped, at most
+    `options.most` messages and one that says how many more), noting each message's changes
+    announced once it is accepted; stop at the first refusal. (Changes announced, messages
+    sent, the refusing destination's kind of URL or None.)"""
     import apprise
 
     from dashboard.cli.digest import notifier
+    from dashboard.present.alerts import alert_messages
     from dashboard.state import links
 
-    sent = 0
+    sent = messages = 0
     target, kind = notifier(options.to)
-    for alert in store.pending_alerts():
-        body = alert.body
-        if alert.link:
-            body += f"\n\n[See the evidence]({links.absolute(alert.link, options.dashboard_url)})"
+    for message in alert_messages(
+        store.pending_alerts(),
+        absolute=lambda link: links.absolute(link, options.dashboard_url),
+        home=options.dashboard_url,
+        most=options.most,
+    ):
         if not target.notify(
-            body=body, title=alert.title, body_format=apprise.NotifyFormat.MARKDOWN
+            body=message.body, title=message.title, body_format=apprise.NotifyFormat.MARKDOWN
         ):
-            return sent, kind
-        store.announced(alert.key, now=at)
-        sent += 1
-    return sent, None
+            return sent, messages, kind
+        store.announced(*message.keys, now=at)
+        sent += len(message.keys)
+        messages += 1
+    return sent, messages, None

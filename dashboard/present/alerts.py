@@ -4,9 +4,18 @@ evidence (given by the caller, which knows the dashboard's pages).
 Every name, message and ticket goes through `chat_text`, the digest's own rule: a plan called
 "<!channel>" or "[Checkout](https://evil.example)" mentions and links nobody, and a direction
 mark shows as the pages show it. A ticket is a link only to a web address (`chat_link`).
+
+`alert_messages` makes the messages of one pass: changes of one kind in one plan (its
+scenarios) or of the marks are said together, and a flood is capped at a number of messages
+(`cli.alerts.MAX_MESSAGES`) and one saying how many more changes there are.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from dashboard.analytics.alerts import BROKEN, EXPIRING, FLAKY, GREEN, LOOKS_FIXED, RED, Change
 from dashboard.present.formatting import chat_link, chat_text
@@ -62,3 +71,110 @@ def alert_body(change: Change, link: str | None) -> str:
         action = "Extend it or close it." if change.kind == EXPIRING else "Close it if it is fixed."
         text = f"The mark on {_words(change.target)}: {detail}.{ticket} {action}"
     return text + (f"\n\n{chat_link('See the evidence', link)}" if link else "")
+
+
+ITEMS_PER_MESSAGE = 10
+"""Changes a grouped message lists one by one before "and N more"."""
+_GROUP_TITLES = {
+    BROKEN: "Broken: {n} scenarios of {scope}",
+    FLAKY: "Flaky: {n} scenarios of {scope}",
+    EXPIRING: "Known failures expire tomorrow: {n} marks",
+    LOOKS_FIXED: "Known failures look fixed: {n} marks",
+}
+
+
+class Pending(Protocol):
+    """A change noted and not yet announced (`data.store.alerts.Alert`)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def plan_id(self) -> int | None: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def body(self) -> str: ...
+    @property
+    def link(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class AlertMessage:
+    """One chat message and the changes it announces (noted announced once it is accepted)."""
+
+    title: str
+    body: str
+    keys: tuple[str, ...]
+
+
+def _group(alert: Pending) -> tuple[object, ...]:
+    """Changes with the same group are said in one message: a plan's scenarios that became
+    broken (or flaky), the marks that expire tomorrow (or look fixed). A plan's red or green
+    is its own message, with its own comparison."""
+    if alert.kind in (BROKEN, FLAKY):
+        return (alert.kind, alert.plan_id)
+    if alert.kind in (EXPIRING, LOOKS_FIXED):
+        return (alert.kind,)
+    return (alert.key,)
+
+
+def _scope(title: str) -> str:
+    """ "plan 5 “Checkout”" out of a scenario change's title ("Broken: scenario 53 of plan 5
+    “Checkout”"; the first " of " follows the scenario's number)."""
+    return title.partition(" of ")[2]
+
+
+def alert_messages(
+    pending: Sequence[Pending],
+    *,
+    absolute: Callable[[str], str],
+    home: str | None,
+    most: int,
+) -> list[AlertMessage]:
+    """The messages that announce `pending` (oldest first): one per change, or one per group
+    of changes (`_group`) that has several; at most `most` of them, then one that says how
+    many more changes there are, of which kinds, with a link to `home` (the dashboard).
+    `absolute` makes a change's relative evidence link absolute."""
+    groups: dict[tuple[object, ...], list[Pending]] = {}
+    for alert in pending:
+        groups.setdefault(_group(alert), []).append(alert)
+    messages = [_message(members, absolute, home) for members in groups.values()]
+    if len(messages) <= most:
+        return messages
+    rest = [key for message in messages[most:] for key in message.keys]
+    left = set(rest)
+    kinds = Counter(alert.kind for alert in pending if alert.key in left)
+    counts = ", ".join(f"{count} {kind}" for kind, count in kinds.most_common())
+    see = f" See them on {chat_link('the dashboard', home)}." if home else ""
+    summary = AlertMessage(
+        title=f"And {len(rest)} more changes",
+        body=f"and {len(rest)} more changes ({counts}), not sent one by one so as not to flood "
+        f"the chat.{see}",
+        keys=tuple(rest),
+    )
+    return [*messages[:most], summary]
+
+
+def _message(
+    members: list[Pending], absolute: Callable[[str], str], home: str | None
+) -> AlertMessage:
+    def evidence(alert: Pending, words: str) -> str:
+        return chat_link(words, absolute(alert.link)) if alert.link else ""
+
+    first = members[0]
+    if len(members) == 1:
+        link = evidence(first, "See the evidence")
+        return AlertMessage(first.title, first.body + (f"\n\n{link}" if link else ""), (first.key,))
+    title = _GROUP_TITLES[first.kind].format(n=len(members), scope=_scope(first.title))
+    lines = [
+        f"- {alert.body} {evidence(alert, 'See the evidence')}".rstrip()
+        for alert in members[:ITEMS_PER_MESSAGE]
+    ]
+    if len(members) > ITEMS_PER_MESSAGE:
+        more = len(members) - ITEMS_PER_MESSAGE
+        lines.append(
+            f"- and {more} more" + (f": {chat_link('the dashboard', home)}" if home else "")
+        )
+    return AlertMessage(title, "\n".join(lines), tuple(alert.key for alert in members))

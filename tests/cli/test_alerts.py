@@ -225,16 +225,22 @@ def test_a_mark_that_expires_tomorrow_or_looks_fixed_is_announced(
             )
     sync(env, receiver, "--alerts-on", "expiring,looks-fixed")
     got = sorted(titles(receiver))
+    # The two marks that look fixed are one message, a line each.
     assert got == [
         "Known failure expires tomorrow: scenario 53 of plan 5",
-        "Known failure looks fixed: scenario 52 of plan 5",
-        "Known failure looks fixed: scenario 53 of plan 5",
+        "Known failures look fixed: 2 marks",
     ]
-    fixed = next(m for m in receiver.messages if "52" in str(m["title"]))
-    assert "0 failures in its last 10 runs" in str(fixed["message"])
-    assert f"{DASHBOARD}known" in str(fixed["message"])
+    fixed = next(str(m["message"]) for m in receiver.messages if "2 marks" in str(m["title"]))
+    items = sorted(line for line in fixed.splitlines() if line.startswith("- "))
+    assert [line.split(":")[0] for line in items] == [
+        "- The mark on scenario 52 of plan 5",
+        "- The mark on scenario 53 of plan 5",
+    ]
+    assert all("0 failures in its last 10 runs" in line for line in items)
+    assert all(f"]({DASHBOARD}known)" in line for line in items)
+    assert all("Ticket: [https:\u2060//tracker\u2060.example/QA-7]" in line for line in items)
     sync(env, receiver, "--alerts-on", "expiring,looks-fixed")
-    assert len(receiver.messages) == 3
+    assert len(receiver.messages) == 2
 
 
 @pytest.mark.parametrize(
@@ -356,3 +362,166 @@ def test_the_destination_may_come_from_the_secrets_file_and_is_never_printed(
     printed = capsys.readouterr()
     assert "alerts of default: 1 new, 1 sent" in printed.out
     assert "hook-secret-5e1f" not in printed.out + printed.err
+
+
+HOSTILE_PLAN = (
+    "<!channel> @here [Checkout](https://evil.example/login) <https://evil.example|x> \u202eexe.txt"
+)
+
+
+def test_hostile_plan_names_reach_the_chat_as_text(
+    service: PlanService,
+    env: dict[str, str],
+    receiver: Receiver,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.cli import plan_service
+
+    monkeypatch.setattr(plan_service, "PLAN_NAME", HOSTILE_PLAN)
+    service.add(*GREEN)
+    service.add(*RED)
+    assert sync(env, receiver) == 0
+    [message] = receiver.messages
+    title, body = str(message["title"]), str(message["message"])
+    for text in (title, body):
+        for raw in (
+            "<!channel>",
+            "@here",
+            "<https://evil",
+            "](https://evil",
+            "\u202e",
+            "evil.example",
+        ):
+            assert raw not in text, text
+    assert "@\u2060here" in title
+    assert "\\<\u2060!channel\\>" in title
+    # The one link is the evidence's, on the dashboard.
+    assert body.count("](") == 1
+    assert f"]({DASHBOARD}compare?plan={PLAN_ID}&" in body
+
+
+def note_changes(env: dict[str, str], found: list[Change]) -> None:
+    """Note `found` in the store as a pass would (what a flood of changes leaves pending)."""
+    from dashboard.cli.alerts import evidence_link
+    from dashboard.data.store.alerts import Alert
+    from dashboard.present.alerts import alert_body, alert_title
+
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=env) as store:
+        store.note_alerts(
+            Alert(
+                key=c.key,
+                kind=c.kind,
+                plan_id=c.plan_id,
+                project_id=c.project_id,
+                title=alert_title(c),
+                body=alert_body(c, None),
+                link=evidence_link(c),
+            )
+            for c in found
+        )
+
+
+def red_plan(plan_id: int, name: str = "Checkout") -> Change:
+    return Change(
+        key=f"red:plan {plan_id}:execution {plan_id * 10}", kind="red", plan_id=plan_id,
+        project_id=1, plan=name, execution_id=plan_id * 10, start=None,
+        previous_execution_id=plan_id * 10 - 1, detail="1 of 4 verdicts failed",
+    )  # fmt: skip
+
+
+def broken_scenario(plan_id: int, scenario_id: int) -> Change:
+    return Change(
+        key=f"broken:plan {plan_id}:scenario {scenario_id}:execution 7", kind="broken",
+        plan_id=plan_id, project_id=1, plan="Checkout", execution_id=7, start=None,
+        scenario_id=scenario_id, detail="failed 10 of its last 10 runs",
+    )  # fmt: skip
+
+
+def one_pass(env: dict[str, str], receiver: Receiver, *, most: int | None = None) -> str:
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    options = AlertOptions(to=receiver.url("alerts"), dashboard_url=DASHBOARD, choice=AlertChoice())
+    if most is not None:
+        options = AlertOptions(
+            to=options.to, dashboard_url=DASHBOARD, choice=AlertChoice(), most=most
+        )
+    return alert_pass(options, Target("default", connection), {}, env, wait=30.0)
+
+
+def test_a_flood_of_changes_is_capped_and_the_rest_said_in_one_message(
+    env: dict[str, str], receiver: Receiver
+) -> None:
+    from dashboard.cli.alerts import MAX_MESSAGES
+
+    note_changes(env, [red_plan(plan_id) for plan_id in range(1, 121)])
+
+    line = one_pass(env, receiver)
+
+    assert len(receiver.messages) == MAX_MESSAGES + 1
+    assert all(t.startswith("Red: plan ") for t in titles(receiver)[:MAX_MESSAGES])
+    summary = receiver.messages[-1]
+    more = 120 - MAX_MESSAGES
+    assert str(summary["title"]) == f"And {more} more changes"
+    assert f"and {more} more changes ({more} red)" in str(summary["message"])
+    assert f"]({DASHBOARD})" in str(summary["message"])
+    assert line.endswith(f"0 new, 120 sent in {MAX_MESSAGES + 1} messages")
+    # Every change is announced: the next pass sends nothing.
+    assert one_pass(env, receiver).endswith("0 new, 0 sent")
+    assert len(receiver.messages) == MAX_MESSAGES + 1
+
+
+def test_the_cap_may_be_chosen_and_a_flood_of_hostile_names_stays_text(
+    service: PlanService, env: dict[str, str], receiver: Receiver
+) -> None:
+    note_changes(env, [red_plan(plan_id, HOSTILE_PLAN) for plan_id in range(1, 9)])
+
+    one_pass(env, receiver, most=3)
+
+    assert len(receiver.messages) == 4
+    assert "and 5 more changes" in str(receiver.messages[-1]["message"])
+    everything = "\n".join(f"{m['title']}\n{m['message']}" for m in receiver.messages)
+    for raw in ("<!channel>", "@here", "<https://evil", "](https://evil", "\u202e"):
+        assert raw not in everything
+
+
+def test_changes_of_one_kind_in_one_plan_are_one_message(
+    env: dict[str, str], receiver: Receiver
+) -> None:
+    note_changes(
+        env,
+        [red_plan(5), *(broken_scenario(5, s) for s in range(100, 130)), broken_scenario(6, 1)],
+    )
+
+    assert one_pass(env, receiver).endswith("0 new, 32 sent in 3 messages")
+
+    assert sorted(titles(receiver)) == [
+        "Broken: 30 scenarios of plan 5 “Checkout”",
+        "Broken: scenario 1 of plan 6 “Checkout”",
+        "Red: plan 5 “Checkout” failed",
+    ]
+    grouped = next(str(m["message"]) for m in receiver.messages if "30 scenarios" in m["title"])
+    items = [line for line in grouped.splitlines() if line.startswith("- ")]
+    assert len(items) == 11  # ten scenarios, then "and 20 more"
+    assert items[0].startswith("- Scenario 100 is broken as of execution 7")
+    assert f"]({DASHBOARD}scenario?plan=5&scenario=100)" in items[0]
+    assert items[-1].startswith("- and 20 more")
+
+
+def test_the_cap_comes_from_the_command_line(env: dict[str, str], receiver: Receiver) -> None:
+    note_changes(env, [red_plan(plan_id) for plan_id in range(1, 4)])
+
+    assert sync(env, receiver, "--alerts-max", "1") == 0
+
+    assert titles(receiver) == ["Red: plan 1 “Checkout” failed", "And 2 more changes"]
+
+
+@pytest.mark.parametrize("most", ["0", "-3", "ten", "1001"])
+def test_a_cap_that_is_no_number_of_messages_is_refused(
+    most: str, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["store", "sync", "--alerts-to", "json://127.0.0.1:9/x", "--alerts-max", most], env)
+    assert stopped.value.code == 2
+    assert "not a number of messages from 1 to 1000" in capsys.readouterr().err

@@ -79,12 +79,12 @@ class AlertStore(StoreLease):
             for key, kind, plan, project, title, body, link, noticed in rows
         ]
 
-    def announced(self, key: str, *, now: datetime | None = None) -> None:
-        """Note that the change `key` was announced."""
+    def announced(self, *keys: str, now: datetime | None = None) -> None:
+        """Note that the changes `keys` were announced (in one message: all or none)."""
+        at = now or datetime.now(UTC)
         with self._write() as db:
-            db.execute(
-                sql_alerts.ANNOUNCED, {"alert_key": key, "announced_at": now or datetime.now(UTC)}
-            )
+            for key in keys:
+                db.execute(sql_alerts.ANNOUNCED, {"alert_key": key, "announced_at": at})
 
     def alert_counts(self) -> tuple[int, int]:
         """(alerts noted, of which announced)."""

@@ -84,6 +84,21 @@ def test_a_file_found_cut_short_in_use_is_set_aside_and_the_next_use_starts_anew
     assert store_path.with_name(store_path.name + ".unreadable").exists()
 
 
+def test_a_file_found_cut_short_is_left_in_place_by_an_opener_that_did_not_ask(
+    store_path: Path,
+) -> None:
+    """`HistoryStore.open` (the gate's: a verdict must not be judged on an empty store) says
+    the file cannot be read, and moves nothing."""
+    _filled(store_path)
+    _cut_to_half(store_path)
+    with HistoryStore.open(store_path, idle=0) as store:
+        with pytest.raises(StoreUnreadableError) as raised:
+            store.info()
+        assert "set aside" not in raised.value.message
+    assert store_path.exists()
+    assert not store_path.with_name(store_path.name + ".unreadable").exists()
+
+
 def test_a_failing_statement_is_a_store_error_on_both_engines(
     open_history: HistoryOpener,
 ) -> None:

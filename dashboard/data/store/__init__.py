@@ -44,6 +44,7 @@ from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.errors import StoreError, StoreUnreadableError
 from dashboard.data.store.frames import pairs_frame
 from dashboard.data.store.history import HistoryStore
+from dashboard.data.store.lease import LeaseOptions
 from dashboard.data.store.location import (
     private_folder,
     service_address,
@@ -86,15 +87,21 @@ def open_store(
     """A writable store at `path`; a file that cannot be read at all (not a DuckDB file, cut
     short) is set aside as `<name>.unreadable` and a new one made: the store is a cache of what
     the service holds, and a sync fills it again."""
+    options: LeaseOptions = {
+        "identity": identity,
+        "wait": wait,
+        "idle": idle,
+        "renew_unreadable": True,  # a file found damaged later is set aside then too
+    }
     try:
-        return HistoryStore.open(path, identity=identity, wait=wait, idle=idle)
+        return HistoryStore.open(path, **options)
     except StoreUnreadableError as error:
         engine = DuckDBEngine(path)
         if not engine.exists:
             raise
         aside = engine.set_aside()
         _LOG.warning("history store %s could not be read (%s); set aside as %s", path, error, aside)
-        return HistoryStore.open(path, identity=identity, wait=wait, idle=idle)
+        return HistoryStore.open(path, **options)
 
 
 def identity_of(connection: Connection) -> StoreIdentity:

@@ -37,6 +37,7 @@ class LeaseOptions(TypedDict, total=False):
     wait: float
     idle: float
     identity: StoreIdentity | None
+    renew_unreadable: bool
 
 
 class StoreLease:
@@ -50,12 +51,16 @@ class StoreLease:
         wait: float = DEFAULT_WAIT,
         idle: float = DEFAULT_IDLE,
         identity: StoreIdentity | None = None,
+        renew_unreadable: bool = False,
     ) -> None:
         self._engine = engine
         self._read_only = read_only
         self._wait = wait
         self._idle = idle
         self._identity = identity
+        # A DuckDB file found damaged in use is set aside (`_set_aside`) only when the opener
+        # asked for it (`store.open_store`, as it does at open); the gate does not.
+        self._renew_unreadable = renew_unreadable
         self._lock = threading.RLock()
         self._depth = 0
         self._holds = 0
@@ -145,8 +150,9 @@ class StoreLease:
         """A file found damaged in use (cut short: DuckDB reads a block only when a query needs
         it, so an open may succeed) is set aside as an unreadable file found at open is, when
         this store may write: the next use makes a new one and a sync fills it again. Read-only
-        opens and PostgreSQL change nothing (PostgreSQL's engine never says "unreadable")."""
-        if self._read_only or self._engine.kind != "duckdb":
+        opens, an opener that did not ask for it (`renew_unreadable`) and PostgreSQL change
+        nothing (PostgreSQL's engine never says "unreadable")."""
+        if self._read_only or not self._renew_unreadable or self._engine.kind != "duckdb":
             return error
         aside = self._engine.set_aside()
         self._prepared = False

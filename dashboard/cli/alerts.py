@@ -1,11 +1,14 @@
-"""The worker's alerts: after each pass, one message per change a team wants to hear about at
+"""The worker's alerts: after each pass, a message per change a team wants to hear about at
 once (`analytics.alerts`: a plan turned red or back to green, a scenario became broken or
-flaky, a known-failure mark expires tomorrow or looks fixed), each with a link to its evidence.
+flaky, a known-failure mark expires tomorrow or looks fixed), each with a link to its evidence;
+a plan's scenarios of one kind, and the marks of one kind, share a message, and a pass sends at
+most `--alerts-max` messages and then one that says how many more changes there are
+(`present.alerts.alert_messages`).
 
     python -m dashboard store sync --every 5m --alerts-to slack://... \\
         --dashboard-url https://qa.example.com/ [--alerts-quiet 20:00-07:00 --alerts-tz ZONE] \\
         [--alerts-on red,green,broken,flaky,expiring,looks-fixed] \\
-        [--alerts-for plan:42=red,green --alerts-for project:3=none]
+        [--alerts-for plan:42=red,green --alerts-for project:3=none] [--alerts-max 10]
 
 Sent through apprise as the digest is. Each change is noted in the store (its alerts table)
 when found, then sent under the store's "alerts" lock and noted announced once its message is
@@ -90,7 +93,7 @@ def add_alert_options(parser: argparse.ArgumentParser) -> None:
 
     group = parser.add_argument_group(
         "alerts",
-        "After each pass, send one message per change (a plan turned red or back to green, a "
+        "After each pass, send a message per change (a plan turned red or back to green, a "
         "scenario became broken or flaky, a known-failure mark expires tomorrow or looks "
         "fixed) to --alerts-to; the store remembers what it announced, so however many "
         "workers share it, a change is announced once. Needs --dashboard-url for the links.",

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from tests.dashboard import standup_history as history
 from tests.dashboard.apptest import STANDUP, assert_no_failure, everything_shown, notes
 from tests.dashboard.conftest import AppFactory
+from tests.dashboard.test_page_known import sign_in
 from tests.dashboard.test_page_standup import items, section
 
 KNOWN = "app_pages/known.py"
@@ -33,11 +34,14 @@ def standup(app: AppFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
         monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
         monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
         monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
-        yield app(
-            STANDUP,
-            range="custom",
-            **{"from": history.WINDOW_FROM, "to": history.WINDOW_TO},
-            tz="UTC",
+        # A team's dashboard (its connection is configured): only a signed-in viewer marks.
+        yield sign_in(
+            app(
+                STANDUP,
+                range="custom",
+                **{"from": history.WINDOW_FROM, "to": history.WINDOW_TO},
+                tz="UTC",
+            )
         )
 
 
@@ -46,7 +50,6 @@ def mark(at: AppTest, what: str, *, ticket: str = TICKET) -> None:
     choice = at.selectbox(key="mark.standup.what")
     choice.set_value(next(i for i, label in enumerate(choice.options) if label.startswith(what)))
     at.text_input(key="mark.standup.ticket").input(ticket)
-    at.text_input(key="mark.standup.name").input("Ann")
     at.button(key="FormSubmitter:mark.standup-Save mark").click().run()
 
 

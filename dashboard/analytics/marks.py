@@ -82,12 +82,13 @@ def mark_states(marks: pd.DataFrame, now: object) -> pd.DataFrame:
     expired = (days_left < 0).fillna(False).to_numpy(dtype=bool) & ~closed
     expiring = (days_left <= EXPIRING_DAYS).fillna(False).to_numpy(dtype=bool) & ~closed & ~expired
     state = np.select([closed, expired, expiring], [CLOSED, EXPIRED, EXPIRING], default=OPEN)
+    formed = well_formed(marks) if len(marks) else np.ones(0, dtype=bool)
     return typed(
         pd.DataFrame(
             {
                 "mark_id": marks["mark_id"].to_numpy(),
                 "state": state,
-                "applies": ~closed & ~expired,
+                "applies": ~closed & ~expired & formed,
                 "days_left": days_left.astype("Int64").to_numpy(),
             }
         ),
@@ -96,14 +97,43 @@ def mark_states(marks: pd.DataFrame, now: object) -> pd.DataFrame:
 
 
 def applying(marks: pd.DataFrame, now: object) -> pd.DataFrame:
-    """The marks that apply at `now`: open and not expired (MARK_COLUMNS)."""
+    """The marks that apply at `now`: well-formed, open and not expired (MARK_COLUMNS)."""
     if marks.empty:
         return typed(marks, MARK_COLUMNS)
     require_columns(marks, ("mark_id", "expires_on", "closed_at"), "applying marks")
     # `mark_states`' rule without its frame: not closed, and its last day not before today.
     last_day = marks["expires_on"].dt.tz_convert("UTC").dt.normalize()
     expired = (last_day < _day(as_utc(now, "now"))).to_numpy(dtype=bool)
-    return typed(marks[marks["closed_at"].isna().to_numpy() & ~expired], MARK_COLUMNS)
+    keep = marks["closed_at"].isna().to_numpy() & ~expired & well_formed(marks)
+    return typed(marks[keep], MARK_COLUMNS)
+
+
+_NEEDS: dict[str, tuple[str, ...]] = {
+    mark_columns.FAILURE_GROUP: ("signature",),
+    mark_columns.SCENARIO: ("plan_id", "scenario_id"),
+    mark_columns.SCENARIO_ENVIRONMENT: ("plan_id", "scenario_id", "environment"),
+    mark_columns.EXECUTION: ("execution_id",),
+}
+
+
+def well_formed(marks: pd.DataFrame) -> np.ndarray:
+    """Which marks (by position) mean something this program can apply: a target and a kind it
+    knows, of each other (an execution is an outage or not, a failure known or accepted), the
+    fields that target needs, and a time it was made. The store keeps a malformed row apart
+    (`store.stored_marks`); this is the same rule where frames are made by other hands (an
+    import, a test), so a mark of an unknown kind never counts, whoever read it."""
+    require_columns(marks, ("target", "kind", "created_at"), "well-formed marks")
+    targets = marks["target"].astype("str").to_numpy(dtype=object, na_value=None)
+    kinds = marks["kind"].astype("str").to_numpy(dtype=object, na_value=None)
+    ok = np.array(marks["created_at"].notna().to_numpy(dtype=bool))  # a copy: written below
+    for target, needs in _NEEDS.items():
+        of_target = targets == target
+        fits = np.isin(kinds, mark_columns.KINDS_FOR[target])
+        for name in needs:
+            present = marks[name].notna().to_numpy(dtype=bool) if name in marks.columns else False
+            fits = fits & present
+        ok &= ~of_target | fits
+    return ok & np.isin(targets, mark_columns.TARGETS)
 
 
 def _day(stamp: pd.Timestamp) -> pd.Timestamp:
@@ -176,6 +206,9 @@ def _covering_ids(failed: pd.DataFrame, marks: pd.DataFrame) -> list[object]:
     missing value matches a missing value."""
     chosen: list[object] = [None] * len(failed)
     if marks.empty or failed.empty:
+        return chosen
+    marks = marks[well_formed(marks)]  # a malformed mark covers nothing, applying or not
+    if marks.empty:
         return chosen
     columns: dict[str, list[object]] = {}
 

@@ -47,6 +47,7 @@ from dashboard.data.store.marks import (
     new_mark_id,
     utc_day,
 )
+from dashboard.data.store.stored_marks import MarksRead, read_rows
 
 ATTEMPTS = 20
 """How often a change is read again and retried while other processes keep changing the mark
@@ -81,9 +82,16 @@ class LedgerStore(StoreLease):
     # -- reading ---------------------------------------------------------------------------------
 
     def marks(self, company_id: int) -> pd.DataFrame:
-        """Every mark of the company, open and closed, oldest first (MARK_COLUMNS)."""
+        """Every well-formed mark of the company, open and closed, oldest first (MARK_COLUMNS):
+        a malformed one is never among them (`read_marks` says which were left out)."""
+        return self.read_marks(company_id).marks
+
+    def read_marks(self, company_id: int) -> MarksRead:
+        """The company's marks, each row checked on its own (`store.stored_marks`): one that
+        cannot be read as a mark is kept apart, never applied, and takes no other down."""
         with self._lease() as db:
-            return db.frame(sql_marks.MARKS_OF_COMPANY, MARK_COLUMNS, {"company_id": company_id})
+            rows = db.rows(sql_marks.MARKS_OF_COMPANY_AS_STORED, {"company_id": company_id})
+        return read_rows(rows)
 
     def mark_log(self, company_id: int) -> pd.DataFrame:
         """Every change of the company's marks, by mark and revision (MARK_LOG_COLUMNS)."""

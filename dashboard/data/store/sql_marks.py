@@ -107,3 +107,18 @@ def levels(failing: Iterable[str]) -> str:
     if not names or not all(name.isalpha() and name.isupper() for name in names):
         raise ValueError("failing levels are upper-case words")
     return ", ".join(f"'{name}'" for name in names)
+
+
+MARKS_OF_COMPANY_AS_STORED = """
+SELECT m.mark_id, m.company_id, m.target_type AS target, m.signature, m.plan_id, m.scenario_id,
+       m.environment, m.execution_id, m.kind, m.ticket, m.note, m.owner_name AS owner,
+       CAST(m.expires_on AS VARCHAR) AS expires_on, m.created_by,
+       CAST(m.created_at AS VARCHAR) AS created_at, CAST(m.updated_at AS VARCHAR) AS updated_at,
+       m.closed_by, CAST(m.closed_at AS VARCHAR) AS closed_at, m.revision
+FROM marks AS m
+WHERE m.company_id = :company_id
+ORDER BY m.created_at, m.mark_id
+"""
+"""The company's marks with their times as the database writes them (text), so that one time
+no frame can hold (a year 294247, `infinity`) is that mark's problem, not the whole read's
+(`store.stored_marks`)."""

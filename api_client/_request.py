@@ -31,9 +31,9 @@ from api_client.errors import (
     TokenError,
     error_from_response,
     first_line,
-    redact,
 )
 from api_client.operations import Operation
+from api_client.redaction import redact
 from api_client.retry import RetryPolicy, retry_delay, should_retry
 
 LOG = logging.getLogger("api_client")

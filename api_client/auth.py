@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Generator
 
 import httpx
 from pydantic import SecretStr
 
 from api_client.errors import RequestValidationError
+from api_client.redaction import redact
 from api_client.tokens.source import StaticToken, TokenSource, token_problem
 
 __all__ = ["BearerAuth", "RedactBearerFilter", "origin_of", "token_problem"]
@@ -73,11 +73,9 @@ def _source(token: object) -> TokenSource:
     return StaticToken(value)
 
 
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s'\",]+")
-
-
 class RedactBearerFilter(logging.Filter):
-    """Masks anything that looks like a bearer credential in a log record's text.
+    """Masks anything that looks like an `Authorization` credential (`Bearer ...`, `Basic ...`)
+    in a log record's text, with the same `redact` as error messages.
 
     The client never logs headers; this is the second line of defence for a record that
     formats a request or an exception carrying one (after openai-python's redacting filter).
@@ -85,7 +83,8 @@ class RedactBearerFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if _BEARER.search(message):
-            record.msg = _BEARER.sub(r"\1<redacted>", message)
+        masked = redact(message)
+        if masked != message:
+            record.msg = masked
             record.args = None
         return True

@@ -41,7 +41,10 @@ class ErrorBodyReader:
         )
 
     def code_and_message(self, content: bytes, charset: str) -> tuple[str | None, str | None]:
-        """The service's error code and message in a body of any shape, or None for each."""
+        """The service's error code and message in a body of any shape, or None for each.
+
+        The message is on one line but not yet cut short (`short`): the caller masks secrets in
+        it first, as a secret cut in half would not be found."""
         try:
             # pydantic-core's parser refuses deep nesting with a ValueError, where `json` would
             # overflow the stack with a RecursionError.
@@ -53,7 +56,7 @@ class ErrorBodyReader:
         text = _text(content, charset).strip()[:MAX_ERROR_TEXT_CHARS]
         match = self._in_text.search(text)
         code = match.group(1) if match else None
-        return code, short(strip_markup(text)) if text else None
+        return code, one_line(strip_markup(text)) if text else None
 
     def _code_from_json(self, body: dict[str, Any]) -> str | None:
         candidates = [body.get(field) for field in CODE_FIELDS]
@@ -80,7 +83,7 @@ class ErrorBodyReader:
             for field in MESSAGE_FIELDS:
                 value = source.get(field)
                 if isinstance(value, str) and value.strip() and value.strip() not in self._known:
-                    return short(value)
+                    return one_line(value[:MAX_ERROR_TEXT_CHARS])
         return None
 
 
@@ -114,7 +117,12 @@ def strip_markup(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+def one_line(text: str) -> str:
+    """`text` on one line, its blank space runs made single spaces."""
+    return " ".join(text.split())
+
+
 def short(text: str) -> str:
     """`text` on one line, cut to `MAX_MESSAGE_CHARS`."""
-    text = " ".join(text.split())
+    text = one_line(text)
     return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "…"

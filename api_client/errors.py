@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import httpx
 
-from api_client.error_body import ErrorBodyReader
+from api_client.error_body import ErrorBodyReader, short
 from api_client.headers import retry_after_seconds
 from api_client.operations import Operation
+from api_client.redaction import redact
 
 
 class ApiError(Exception):
@@ -278,10 +279,11 @@ def error_from_response(
         )
     code, service_message = _BODY_READER.code_and_message(body, _charset(response))
     secrets = tuple(secret for secret in secrets if secret)
-    if code and any(secret in code for secret in secrets):
+    if code and redact(code, secrets) != code:
         code = None
     if service_message:
-        service_message = redact(service_message, secrets)
+        # Masked before it is cut short: a secret cut in half would not be found.
+        service_message = short(redact(service_message, secrets))
     return error_for_status(
         status_code=response.status_code,
         code=code,
@@ -295,14 +297,6 @@ def first_line(exc: Exception) -> str:
     """The first line of an exception's text, shortened: enough to say what went wrong."""
     text = str(exc).strip().splitlines()
     return text[0][:200] if text else "no details"
-
-
-def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """`text` with every occurrence of each secret replaced by a marker."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "<redacted>")
-    return text
 
 
 def _location_origin(response: httpx.Response) -> str | None:

@@ -5,8 +5,10 @@ The program prints either the token alone, or a JSON object as an OAuth2 token e
 (`{"access_token": "...", "expires_in": 3600}`), which tells when to run it again. It is run when
 the client first needs a token, shortly before a token it said would expire does, and after the
 service refused one. It runs without a shell, with no input, in its own process group, and is
-killed with everything it started when it takes longer than `timeout` seconds. Its error output
-is not repeated anywhere (it may name a secret); a failure says which program, and how it failed.
+killed with everything it started when it takes longer than `timeout` seconds, or prints more
+than `max_output_bytes` (what it printed is read as it comes, never more than that into memory).
+Its error output is not repeated anywhere (it may name a secret); a failure says which program,
+and how it failed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import selectors
 import shlex
 import signal
 import subprocess
@@ -28,12 +31,20 @@ from api_client.tokens.source import (
     Clock,
     Issued,
     RenewingSource,
+    byte_size,
     lifetime,
     seconds,
     token_problem,
 )
 
+# A token, or a token endpoint's JSON answer, is a few kilobytes at most; a command printing
+# more is not printing a token, and what it prints is not kept in memory beyond this.
 MAX_OUTPUT_BYTES = 64 * 1024
+# The timeout when none is configured: a credential helper that asks an identity provider
+# answers in seconds; a page waits on it, so it must not wait much longer.
+DEFAULT_COMMAND_TIMEOUT = 30.0
+# How much of the command's output is read at a time.
+_READ_BYTES = 16 * 1024
 
 
 class TokenCommand(RenewingSource):
@@ -44,7 +55,8 @@ class TokenCommand(RenewingSource):
         self,
         command: str | Sequence[str],
         *,
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_COMMAND_TIMEOUT,
+        max_output_bytes: int = MAX_OUTPUT_BYTES,
         renew_before: float = 60.0,
         retry_after: float = 5.0,
         clock: Clock = time.monotonic,
@@ -52,6 +64,7 @@ class TokenCommand(RenewingSource):
         super().__init__(retry_after=retry_after, clock=clock)
         self._argv = command_arguments(command)
         self._timeout = timeout
+        self._max_output_bytes = max_output_bytes
         self._renew_before = renew_before
         self._name = PurePath(self._argv[0]).name
 
@@ -71,12 +84,21 @@ class TokenCommand(RenewingSource):
         except OSError as error:
             raise TokenError(f"{where} could not be started ({error.strerror}).") from None
         try:
-            output, _ = process.communicate(timeout=self._timeout)
+            output = self._output(process, started=time.monotonic())
         except subprocess.TimeoutExpired:
             _kill_group(process)  # with whatever it started, which may hold its output open
             raise TokenError(
                 f"{where} did not finish within {self._timeout:g} s and was stopped."
             ) from None
+        except _TooMuch:
+            _kill_group(process)
+            raise TokenError(
+                f"{where} printed more than {byte_size(self._max_output_bytes)}, so no token; "
+                "it was stopped."
+            ) from None
+        except BaseException:
+            _kill_group(process)  # never left running, whatever went wrong here
+            raise
         if process.returncode != 0:
             how = (
                 f"was killed by signal {-process.returncode}"
@@ -88,8 +110,38 @@ class TokenCommand(RenewingSource):
         renew_at, expires_at = lifetime(started, expires_in, self._renew_before)
         return Issued(value=token, renew_at=renew_at, expires_at=expires_at)
 
+    def _output(self, process: subprocess.Popen[bytes], *, started: float) -> bytes:
+        """What the command printed, read as it comes until its output closes and it exits,
+        within the timeout (`subprocess.TimeoutExpired`) and the size cap (`_TooMuch`)."""
+        until = started + self._timeout
+        assert process.stdout is not None
+        chunks: list[bytes] = []
+        size = 0
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while True:
+                left = until - time.monotonic()
+                if left <= 0:
+                    raise subprocess.TimeoutExpired(process.args, self._timeout)
+                if not selector.select(left):
+                    continue  # the time is checked again above
+                chunk = os.read(process.stdout.fileno(), _READ_BYTES)
+                if not chunk:
+                    break  # the output is closed: by the command and all it started
+                size += len(chunk)
+                if size > self._max_output_bytes:
+                    raise _TooMuch
+                chunks.append(chunk)
+        process.stdout.close()
+        process.wait(timeout=max(until - time.monotonic(), 0.0))
+        return b"".join(chunks)
+
     def __repr__(self) -> str:
         return f"TokenCommand({self._name!r}, timeout={self._timeout:g})"
+
+
+class _TooMuch(Exception):
+    """The command printed more than its cap."""
 
 
 def command_arguments(command: object) -> list[str]:
@@ -115,17 +167,18 @@ def command_arguments(command: object) -> list[str]:
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill the command's process group (it leads its own session) and reap the command."""
+    """Kill the command's process group (it leads its own session) and reap the command; what
+    is left of its output is not read."""
     with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone already
         os.killpg(process.pid, signal.SIGKILL)
+    if process.stdout is not None:
+        process.stdout.close()
     with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL cannot be ignored
-        process.communicate(timeout=5)
+        process.wait(timeout=5)
 
 
 def _parse(output: bytes, where: str) -> tuple[SecretStr, float | None]:
     """The token and its lifetime in seconds (None: not said) from what the command printed."""
-    if len(output) > MAX_OUTPUT_BYTES:
-        raise TokenError(f"{where} printed more than a token ({MAX_OUTPUT_BYTES:,} bytes).")
     try:
         text = output.decode("utf-8").strip()
     except UnicodeDecodeError:

@@ -6,28 +6,40 @@ before it runs out) and its `refresh_token`, when there is one, is used to renew
 refresh falls back on the grant itself. A token the service refuses is renewed at once, once.
 
 Every failure is one sentence naming the endpoint's host and the cause: slow, unreachable, an
-answer that is not JSON (a login page), a refusal (the endpoint's own `error` code and a
-description with any of our secrets masked), a token that is not a bearer token. No secret (the
-client secret, the password, a token) is ever in a message or a log line.
+answer that is not JSON (a login page) or larger than a token answer, a refusal (the endpoint's
+OAuth2 `error` code and a sentence of ours saying what it means), a token that is not a bearer
+token. The endpoint's own free text (`error_description`) is never shown: a careless endpoint
+repeats the `Authorization: Basic base64(id:secret)` it was sent there. No secret (the client
+secret, the password, a token, in any encoding) is ever in a message or a log line.
+
+The whole exchange, from connecting to the answer's last byte, has one deadline (`timeout`): a
+per-read timeout never fires for an endpoint that drips one byte a second, and renewal (every
+page waiting on a token) would wait as long as it drips.
 """
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import ssl
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import httpx
 from pydantic import SecretStr
 
 from api_client._arguments import ssl_context
-from api_client.error_body import looks_like_code, short, strip_markup
-from api_client.errors import RequestValidationError, TokenError, redact
+from api_client.error_body import looks_like_code
+from api_client.errors import RequestValidationError, TokenError
+from api_client.redaction import redact
 from api_client.tokens.source import (
     LOG,
     Clock,
     Issued,
     RenewingSource,
+    byte_size,
     lifetime,
     seconds,
     token_problem,
@@ -36,8 +48,34 @@ from api_client.tokens.source import (
 Grant = Literal["password", "client_credentials"]
 GRANTS: tuple[Grant, ...] = ("password", "client_credentials")
 
+# The whole exchange with the endpoint, connecting to the last byte of its answer. A token
+# endpoint answers in well under a second; 15 s leaves room for a slow network and a busy
+# endpoint, while a page waiting on renewal still says what is wrong before its viewer gives up.
+TOKEN_ENDPOINT_DEADLINE = 15.0
+# A token answer is a few kilobytes (a JWT with many claims, a refresh token, a scope); a larger
+# answer is not one, and is not read into memory whole.
+MAX_TOKEN_ANSWER_BYTES = 64 * 1024
+
 # Refusals after which a refresh token is given up for the grant itself (RFC 6749 5.2).
 _REFRESH_REFUSED = frozenset({"invalid_grant", "invalid_token", "unauthorized_client"})
+
+# What each OAuth2 error code (RFC 6749 5.2, and 4.1.2.1's that endpoints also send) means, in
+# our words: shown instead of the endpoint's own description, which may repeat a secret.
+_REFUSAL_MEANINGS = {
+    "invalid_request": "the endpoint found the request malformed",
+    "invalid_client": "the client_id or client_secret was not accepted",
+    "unauthorized_client": "this client_id may not use this grant",
+    "unsupported_grant_type": "the endpoint does not offer this grant",
+    "invalid_scope": "the scope was not accepted",
+    "access_denied": "access was denied",
+    "server_error": "the endpoint failed",
+    "temporarily_unavailable": "the endpoint is temporarily unavailable",
+}
+_INVALID_GRANT_MEANINGS = {
+    "password": "the username or password was not accepted",
+    "client_credentials": "the grant was not accepted",
+    "refresh": "the refresh token has expired or was revoked",
+}
 
 
 class TokenEndpoint(RenewingSource):
@@ -53,12 +91,15 @@ class TokenEndpoint(RenewingSource):
         username: str | None = None,
         password: str | SecretStr | None = None,
         scope: str | None = None,
-        timeout: float = 15.0,
+        timeout: float = TOKEN_ENDPOINT_DEADLINE,
+        max_answer_bytes: int = MAX_TOKEN_ANSWER_BYTES,
         verify: bool | str | ssl.SSLContext = True,
         renew_before: float = 60.0,
         retry_after: float = 5.0,
         clock: Clock = time.monotonic,
     ) -> None:
+        """`timeout`: seconds for the whole exchange, connecting to the answer's last byte;
+        `max_answer_bytes`: the largest answer read."""
         super().__init__(retry_after=retry_after, clock=clock)
         url = _token_url(token_url)
         if grant not in GRANTS:
@@ -79,9 +120,14 @@ class TokenEndpoint(RenewingSource):
         self._username = username
         self._password = SecretStr(_value(password))
         self._secret = SecretStr(_value(client_secret))
+        # What an endpoint may repeat back: the Basic credential it was sent is this pair.
+        self._pairs = (
+            SecretStr(f"{client_id}:{self._secret.get_secret_value()}"),
+            SecretStr(f"{username}:{self._password.get_secret_value()}"),
+        )
         self._timeout = timeout
+        self._max_answer_bytes = max_answer_bytes
         self._renew_before = renew_before
-        self._last_answer: tuple[int, str] | None = None
         # An Authlib client per renewal, closed after it: renewals are minutes apart, so no
         # connection is kept open in between.
         self._client_options: dict[str, Any] = {
@@ -93,7 +139,6 @@ class TokenEndpoint(RenewingSource):
             "verify": ssl_context(verify),
             "follow_redirects": False,  # a login page elsewhere is not the token endpoint
             "trust_env": False,
-            "event_hooks": {"response": [self._note_answer]},
         }
 
     def _get(self, current: Issued | None) -> Issued:
@@ -103,12 +148,12 @@ class TokenEndpoint(RenewingSource):
                 return self._issued(started, self._ask(refresh=current.refresh_token))
             except _Refused as refused:
                 if refused.error not in _REFRESH_REFUSED:
-                    raise refused.as_token_error() from None
+                    raise self._refusal(refused) from None
                 # The refresh token has expired or was revoked: the grant itself gets a new one.
         try:
             return self._issued(started, self._ask())
         except _Refused as refused:
-            raise refused.as_token_error() from None
+            raise self._refusal(refused) from None
 
     def _ask(self, *, refresh: SecretStr | None = None) -> dict[str, Any]:
         """The endpoint's token answer, or a `TokenError` sentence (a refusal: `_Refused`)."""
@@ -118,9 +163,10 @@ class TokenEndpoint(RenewingSource):
 
         what = "the refresh token" if refresh is not None else f"the {self._grant} grant"
         where = f"The token endpoint at {self.host}"
-        self._last_answer = None
+        exchange = _Exchange(self._timeout, self._max_answer_bytes)
+        hooks = {"request": [exchange.on_request], "response": [exchange.on_response]}
         try:
-            with OAuth2Client(**self._client_options) as oauth:
+            with exchange, OAuth2Client(**self._client_options, event_hooks=hooks) as oauth:
                 if refresh is not None:
                     answer = oauth.refresh_token(
                         self._url, refresh_token=refresh.get_secret_value()
@@ -135,24 +181,23 @@ class TokenEndpoint(RenewingSource):
                 else:
                     answer = oauth.fetch_token(self._url, grant_type="client_credentials")
         except OAuthError as error:
-            description = self._masked(str(getattr(error, "description", None) or ""))
+            # Its code only: its description is the endpoint's free text.
             raise _Refused(
-                where, what, str(getattr(error, "error", "") or ""), description
+                where, what, self._code(getattr(error, "error", None)), refresh is not None
             ) from None
-        except httpx.TimeoutException:
+        except _TooLarge:
             raise TokenError(
-                f"{where} did not answer within {self._timeout:g} s while asked for {what}."
+                f"{where} answered {what} with more than {byte_size(self._max_answer_bytes)}, "
+                "which is no token answer."
             ) from None
-        except httpx.HTTPStatusError as error:
-            raise TokenError(
-                f"{where} failed (HTTP {error.response.status_code}) while asked for {what}."
-            ) from None
-        except httpx.RequestError as error:
-            raise TokenError(
-                f"{where} could not be reached ({type(error).__name__}) while asked for {what}."
-            ) from None
+        except httpx.HTTPError as error:
+            if exchange.late() or isinstance(error, httpx.TimeoutException):
+                raise TokenError(
+                    f"{where} did not answer within {self._timeout:g} s while asked for {what}."
+                ) from None
+            raise self._http_problem(error, where, what) from None
         except ValueError:  # the body is not JSON: a login page, a proxy's error page
-            status, kind = self._last_answer or (0, "")
+            status, kind = exchange.answer or (0, "")
             shown = f"HTTP {status}" + (f", {kind}" if kind else "")
             raise TokenError(
                 f"{where} answered {what} with something that is not JSON ({shown}); is "
@@ -161,6 +206,17 @@ class TokenEndpoint(RenewingSource):
         if not isinstance(answer, dict):
             raise TokenError(f"{where} answered {what} with something that is not a JSON object.")
         return dict(answer)
+
+    @staticmethod
+    def _http_problem(error: httpx.HTTPError, where: str, what: str) -> TokenError:
+        """The sentence for an HTTP failure that is not a refusal and not a timeout."""
+        if isinstance(error, httpx.HTTPStatusError):
+            return TokenError(
+                f"{where} failed (HTTP {error.response.status_code}) while asked for {what}."
+            )
+        return TokenError(
+            f"{where} could not be reached ({type(error).__name__}) while asked for {what}."
+        )
 
     def _issued(self, started: float, answer: dict[str, Any]) -> Issued:
         where = f"The token endpoint at {self.host}"
@@ -189,36 +245,143 @@ class TokenEndpoint(RenewingSource):
             refresh_token=SecretStr(refresh) if isinstance(refresh, str) and refresh else None,
         )
 
-    def _note_answer(self, response: httpx.Response) -> None:
-        """Remember the status and content type of the endpoint's answer (for the sentence
-        when it is not JSON: Authlib's own error says neither)."""
-        kind = response.headers.get("content-type", "").split(";")[0].strip()
-        self._last_answer = (response.status_code, kind if len(kind) <= 60 else "")
+    def _code(self, error: object) -> str:
+        """The endpoint's OAuth2 error code, when it reads as one and holds none of our secrets
+        (a code-shaped secret, or a base64 credential, repeated as the code); else ""."""
+        code = str(error or "").strip()
+        if not looks_like_code(code) or redact(code, self._secrets()) != code:
+            return ""
+        return code
 
-    def _masked(self, text: str) -> str:
-        secrets = [self._secret.get_secret_value(), self._password.get_secret_value()]
+    def _refusal(self, refused: _Refused) -> TokenError:
+        """The sentence for a refusal: the code, and what it means in our words."""
+        if refused.error == "invalid_grant":
+            meaning = _INVALID_GRANT_MEANINGS["refresh" if refused.refresh else self._grant]
+        else:
+            meaning = _REFUSAL_MEANINGS.get(refused.error, "")
+        said = f"{refused.error}: {meaning}" if meaning else refused.error or "an unnamed error"
+        return TokenError(f"{refused.where} refused {refused.what} ({said}).")
+
+    def _secrets(self) -> tuple[str, ...]:
+        """Everything of ours an endpoint might repeat: masked in any of its words we use."""
+        held = [self._secret, self._password, *self._pairs]
         current = self._current
         if current is not None:
-            secrets.append(current.value.get_secret_value())
+            held.append(current.value)
             if current.refresh_token is not None:
-                secrets.append(current.refresh_token.get_secret_value())
-        return short(redact(strip_markup(text), tuple(secrets)))
+                held.append(current.refresh_token)
+        return tuple(secret.get_secret_value() for secret in held)
 
     def __repr__(self) -> str:
         return f"TokenEndpoint(host={self.host!r}, grant={self._grant!r})"
 
 
 class _Refused(Exception):
-    """The endpoint refused (an OAuth2 error answer): its `error` code and description."""
+    """The endpoint refused (an OAuth2 error answer): its `error` code ("" when it gave none
+    that can be shown), and whether a refresh token was refused."""
 
-    def __init__(self, where: str, what: str, error: str, description: str) -> None:
+    def __init__(self, where: str, what: str, error: str, refresh: bool) -> None:
         super().__init__(error)
-        self.where, self.what, self.error, self.description = where, what, error, description
+        self.where, self.what, self.error, self.refresh = where, what, error, refresh
 
-    def as_token_error(self) -> TokenError:
-        code = self.error if looks_like_code(self.error) else "an error"
-        said = f": {self.description}" if self.description else ""
-        return TokenError(f"{self.where} refused {self.what} ({code}{said}).")
+
+class _TooLarge(Exception):
+    """The endpoint's answer is larger than a token answer."""
+
+
+class _Exchange:
+    """One request to the endpoint, held to its deadline and size cap.
+
+    A timer at the deadline shuts the connection's socket down, which ends a read blocked on an
+    endpoint that drips its status line, headers or body (a per-read timeout never fires while
+    bytes keep coming); the answer's body is also counted and timed chunk by chunk. Also notes
+    the answer's status and content type (for the sentence when it is not JSON: Authlib's own
+    error says neither).
+    """
+
+    def __init__(self, deadline: float, max_bytes: int) -> None:
+        self.until = time.monotonic() + deadline
+        self.max_bytes = max_bytes
+        self.answer: tuple[int, str] | None = None
+        self._expired = threading.Event()
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(deadline, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> _Exchange:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+    def late(self) -> bool:
+        """Whether the deadline has passed (the connection was, or is about to be, cut)."""
+        return self._expired.is_set() or time.monotonic() >= self.until
+
+    def on_request(self, request: httpx.Request) -> None:
+        # httpcore reports each connection it opens to a request's `trace` extension.
+        request.extensions["trace"] = self._trace
+        # The cap counts the bytes as they arrive: a compressed answer would be counted small.
+        request.headers["Accept-Encoding"] = "identity"
+
+    def on_response(self, response: httpx.Response) -> None:
+        kind = response.headers.get("content-type", "").split(";")[0].strip()
+        self.answer = (response.status_code, kind if len(kind) <= 60 else "")
+        declared = response.headers.get("content-length", "").strip()
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            raise _TooLarge
+        if isinstance(response.stream, httpx.SyncByteStream):  # always: the client is sync
+            response.stream = _BoundedStream(response.stream, self)
+
+    def _trace(self, event: str, info: dict[str, Any]) -> None:
+        if event not in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            return
+        stream = info.get("return_value")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if not isinstance(sock, socket.socket):
+            return
+        with self._lock:
+            self._sockets.append(sock)
+            expired = self._expired.is_set()
+        if expired:
+            _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self._expired.set()
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+
+class _BoundedStream(httpx.SyncByteStream):
+    """An answer's body, given up past the exchange's deadline or size cap."""
+
+    def __init__(self, inner: httpx.SyncByteStream, exchange: _Exchange) -> None:
+        self._inner = inner
+        self._exchange = exchange
+
+    def __iter__(self) -> Iterator[bytes]:
+        size = 0
+        for chunk in self._inner:
+            size += len(chunk)
+            if size > self._exchange.max_bytes:
+                raise _TooLarge
+            if self._exchange.late():
+                raise httpx.ReadTimeout("the token endpoint's deadline passed")
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def _shut(sock: socket.socket) -> None:
+    """End every read and write on `sock` now, from any thread (closing it would not wake a
+    thread blocked reading it)."""
+    with contextlib.suppress(OSError):  # closed already
+        sock.shutdown(socket.SHUT_RDWR)
 
 
 def _value(secret: str | SecretStr | None) -> str:

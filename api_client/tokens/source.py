@@ -112,6 +112,11 @@ def lifetime(
     return got_at + expires_in - margin, got_at + expires_in
 
 
+def byte_size(limit: int) -> str:
+    """A size limit in words, as the sentences about it say it: "64 KiB", "512 bytes"."""
+    return f"{limit / 1024:g} KiB" if limit >= 1024 else f"{limit:,} bytes"
+
+
 def seconds(value: object) -> float | None:
     """A lifetime in seconds as a token response gives it (`expires_in`: a number or a numeric
     string); None when absent or not a positive number."""

@@ -240,8 +240,8 @@ def test_a_token_without_expires_in_is_kept_until_the_service_refuses_it(
          "password grant."),
         ("html", "The token endpoint at {host} answered the password grant with something that "
          "is not JSON (HTTP 200, text/html); is token_url the endpoint's own address?"),
-        ("refuse", "The token endpoint at {host} refused the password grant (invalid_grant: Bad "
-         "credentials: <redacted>)."),
+        ("refuse", "The token endpoint at {host} refused the password grant (invalid_grant: the "
+         "username or password was not accepted)."),
     ],
     ids=["slow", "html", "refuses"],
 )  # fmt: skip

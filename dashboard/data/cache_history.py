@@ -32,6 +32,7 @@ from dashboard.data.store import HistoryStore
 from dashboard.data.store import status as store_status
 from dashboard.data.store.errors import StoreBusyError, StoreError
 from dashboard.data.store.marks import MarkChange, MarkDraft, MarkRefused
+from dashboard.data.store.stored_marks import malformed_words
 
 _LOG = logging.getLogger(__name__)
 
@@ -154,6 +155,9 @@ class Ledger:
     log: pd.DataFrame
     writable: bool
     notice: str | None = None
+    malformed: str | None = None
+    """The marks read but left out as malformed, in one sentence (`store.stored_marks`): also
+    the end of `notice`, the line every page showing marks draws."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,7 @@ class Written:
         return self.mark_id is not None
 
 
-_LAST_READ: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+_LAST_READ: dict[str, tuple[pd.DataFrame, pd.DataFrame, str | None]] = {}
 """The marks last read per connection fingerprint: shown (read-only) while the store is busy or
 cannot be reached, so a page never forgets what the team knows for a moment's contention."""
 _LAST_LOCK = threading.Lock()
@@ -203,33 +207,46 @@ def ledger(connection: Connection) -> Ledger:
     if kept is None:
         return _as_last_read(connection, UNREACHABLE)
     try:
-        marks, log = _read_ledger(connection)
+        marks, log, malformed = _read_ledger(connection)
     except StoreBusyError:
         return _as_last_read(connection, BUSY)
     except StoreError:
         return _as_last_read(connection, UNREACHABLE)
     with _LAST_LOCK:
-        _LAST_READ[connection.fingerprint] = (marks, log)
+        _LAST_READ[connection.fingerprint] = (marks, log, malformed)
     if kept.read_only:
-        return Ledger(marks, log, False, READ_ONLY)
-    return Ledger(marks, log, True)
+        return _ledger(marks, log, False, READ_ONLY, malformed)
+    return _ledger(marks, log, True, None, malformed)
+
+
+def _ledger(
+    marks: pd.DataFrame,
+    log: pd.DataFrame,
+    writable: bool,
+    notice: str | None,
+    malformed: str | None,
+) -> Ledger:
+    said = " ".join(part for part in (notice, malformed) if part) or None
+    return Ledger(marks, log, writable, said, malformed)
 
 
 def _as_last_read(connection: Connection, notice: str) -> Ledger:
     with _LAST_LOCK:
-        marks, log = _LAST_READ.get(
-            connection.fingerprint, (empty(MARK_COLUMNS), empty(MARK_LOG_COLUMNS))
+        marks, log, malformed = _LAST_READ.get(
+            connection.fingerprint, (empty(MARK_COLUMNS), empty(MARK_LOG_COLUMNS), None)
         )
-    return Ledger(marks, log, False, notice)
+    return _ledger(marks, log, False, notice, malformed)
 
 
 @st.cache_data(ttl=MARKS_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
-def _read_ledger(connection: Connection) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The company's marks and log from its store (raises `StoreError` when it cannot)."""
+def _read_ledger(connection: Connection) -> tuple[pd.DataFrame, pd.DataFrame, str | None]:
+    """The company's well-formed marks, their log, and the malformed ones in one sentence, from
+    its store (raises `StoreError` when it cannot)."""
     kept = history_store(connection)
     if kept is None:
         raise StoreError("The history store is not available.", location="")
-    return kept.marks(connection.company_id), kept.mark_log(connection.company_id)
+    read = kept.read_marks(connection.company_id)
+    return read.marks, kept.mark_log(connection.company_id), malformed_words(read.malformed)
 
 
 def _write(connection: Connection, change: Callable[[HistoryStore], tuple[str, int]]) -> Written:

@@ -20,6 +20,7 @@ page waiting on a token) would wait as long as it drips.
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import ssl
 import threading
@@ -31,7 +32,6 @@ import httpx
 from pydantic import SecretStr
 
 from api_client._arguments import ssl_context
-from api_client.error_body import looks_like_code
 from api_client.errors import RequestValidationError, TokenError
 from api_client.redaction import redact
 from api_client.tokens.source import (
@@ -70,7 +70,10 @@ _REFUSAL_MEANINGS = {
     "access_denied": "access was denied",
     "server_error": "the endpoint failed",
     "temporarily_unavailable": "the endpoint is temporarily unavailable",
+    "invalid_token": "the token was not accepted",
 }
+# An error code the endpoint's standards do not name is shown when it is shaped as theirs are.
+_OAUTH_CODE = re.compile(r"[a-z]+(?:_[a-z]+)+")
 _INVALID_GRANT_MEANINGS = {
     "password": "the username or password was not accepted",
     "client_credentials": "the grant was not accepted",
@@ -120,10 +123,11 @@ class TokenEndpoint(RenewingSource):
         self._username = username
         self._password = SecretStr(_value(password))
         self._secret = SecretStr(_value(client_secret))
-        # What an endpoint may repeat back: the Basic credential it was sent is this pair.
-        self._pairs = (
-            SecretStr(f"{client_id}:{self._secret.get_secret_value()}"),
-            SecretStr(f"{username}:{self._password.get_secret_value()}"),
+        # What an endpoint may repeat back: the Basic credential it was sent is such a pair.
+        self._pairs = tuple(
+            SecretStr(f"{name}:{secret.get_secret_value()}")
+            for name, secret in ((client_id, self._secret), (username, self._password))
+            if name and secret.get_secret_value()
         )
         self._timeout = timeout
         self._max_answer_bytes = max_answer_bytes
@@ -246,10 +250,14 @@ class TokenEndpoint(RenewingSource):
         )
 
     def _code(self, error: object) -> str:
-        """The endpoint's OAuth2 error code, when it reads as one and holds none of our secrets
-        (a code-shaped secret, or a base64 credential, repeated as the code); else ""."""
+        """The endpoint's OAuth2 error code when it is shaped as one (lower-case words joined
+        by "_", as RFC 6749's and its extensions' are) and is none of our secrets; else "".
+        Anything else in that field is the endpoint's free text (a careless one puts the
+        credential it was sent there too)."""
         code = str(error or "").strip()
-        if not looks_like_code(code) or redact(code, self._secrets()) != code:
+        if code in _REFUSAL_MEANINGS or code == "invalid_grant":
+            return code
+        if not _OAUTH_CODE.fullmatch(code) or redact(code, self._secrets()) != code:
             return ""
         return code
 

@@ -82,6 +82,30 @@ def test_an_endpoint_echoing_the_authorization_header_is_shown_by_its_error_code
     assert "is not known" not in caught.value.message  # the endpoint's free text is not shown
 
 
+@pytest.mark.parametrize(
+    ("behaviour", "said"),
+    [
+        ("echo-code", "an unnamed error"),
+        ("code-invalid_dpop_proof", "invalid_dpop_proof"),
+        ("code-Invalid Client", "an unnamed error"),
+        ("code-invalid_grant", "invalid_grant: the username or password was not accepted"),
+    ],
+    ids=["credential-as-code", "unknown-code", "not-a-code", "invalid-grant"],
+)
+def test_only_an_error_code_shaped_as_oauth2_codes_are_is_shown(
+    behaviour: str, said: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    with token_endpoint() as stub, pytest.raises(TokenError) as caught:
+        client_of(password_source(stub.url(behaviour), Clock()), Service()).plans()
+    host = stub.base_url.removeprefix("http://")
+
+    assert caught.value.message == (
+        f"The token endpoint at {host} refused the password grant ({said})."
+    )
+    assert_nothing_secret("\n".join([caught.value.message, repr(caught.value), caplog.text]))
+
+
 def test_an_endpoint_echoing_the_header_in_plain_text_is_not_repeated(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

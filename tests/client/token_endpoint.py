@@ -13,6 +13,8 @@ The first path segment picks the behaviour (`endpoint.url("html")`):
 - `echo`: 401 `invalid_client`, its description and another field repeating the Authorization
   header it was sent (`Basic base64(id:secret)`) in every base64 form, and the secret itself.
 - `echo-text`: 401 with a plain-text body repeating the Authorization header.
+- `echo-code`: 401 whose `error` code is the base64 credential it was sent.
+- `code-<error>`: 400 with `<error>` as the OAuth2 error code.
 - `drip`: 200 with its headers at once, then a good answer's body one byte every `drip_every`
   seconds (a per-read timeout never fires).
 - `drip-headers`: the status line and headers themselves one byte every `drip_every` seconds.
@@ -94,6 +96,10 @@ class TokenEndpointStub:
                 {"error": "invalid_client", "error_description": said, "message": said,
                  "error_uri": f"https://auth.example.test/help?got={authorization}"},
             )  # fmt: skip
+        if behaviour == "echo-code":
+            return _json(401, {"error": authorization.partition(" ")[2].rstrip("=")})
+        if behaviour.startswith("code-"):
+            return _json(400, {"error": behaviour.removeprefix("code-")})
         if behaviour == "echo-text":
             said = f"Unauthorized. You sent: Authorization: {authorization}"
             return 401, "text/plain", said.encode()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from api_client import ApiClient, RetryPolicy
+from api_client import ApiClient, RetryPolicy, TokenError
 from api_client.tokens import TokenCommand, TokenEndpoint
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.tokens import IssuedTokens
@@ -72,3 +72,33 @@ def test_a_walk_whose_command_token_expires_is_refused_runs_the_command_again_an
 
     assert walk(short_lived, TokenCommand(command)) == expected
     assert issued(short_lived) - before >= 2  # refused once expired, so run again
+
+
+@pytest.mark.parametrize(
+    ("wrong", "said"),
+    [
+        ("password", "invalid_grant: the username or password was not accepted"),
+        ("client_secret", "invalid_client: the client_id or client_secret was not accepted"),
+    ],
+)
+def test_the_sandbox_endpoint_refusing_is_its_code_and_our_sentence(
+    short_lived: RunningSandbox, wrong: str, said: str
+) -> None:
+    """The endpoint's own description ("Bad credentials") is its free text: not shown."""
+    user = full_user(short_lived)
+    source = TokenEndpoint(
+        token_url=f"{short_lived.base_url}/oauth/token",
+        grant="password",
+        client_id=user.client_id,
+        client_secret="wrong-SECRET-4d2f" if wrong == "client_secret" else user.client_secret,
+        username=user.username,
+        password="wrong-SECRET-4d2f" if wrong == "password" else user.password,
+    )
+    host = short_lived.base_url.removeprefix("http://").split("/")[0]
+
+    with pytest.raises(TokenError) as caught:
+        source.token()
+
+    assert caught.value.message == (
+        f"The token endpoint at {host} refused the password grant ({said})."
+    )

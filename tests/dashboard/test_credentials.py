@@ -210,7 +210,7 @@ def test_a_token_sources_sentence_reaches_the_page_and_the_worker_as_it_is() -> 
     from dashboard.present.messages import describe_error
 
     error = TokenError("The token endpoint at auth.example.test refused the password grant "
-                       "(invalid_grant: Bad credentials).")  # fmt: skip
+                       "(invalid_grant: the username or password was not accepted).")  # fmt: skip
     connection, _ = from_secrets(oauth=OAUTH)
     assert connection is not None
 
@@ -219,11 +219,12 @@ def test_a_token_sources_sentence_reaches_the_page_and_the_worker_as_it_is() -> 
 
     assert shown == (
         "No token to load the data: The token endpoint at auth\\.example\\.test refused the "
-        "password grant \\(invalid\\_grant\\: Bad credentials\\)\\. Check the connection's "
+        "password grant \\(invalid\\_grant\\: the username or password was not accepted\\)\\. "
+        "Check the connection's "
         "token settings (docs/service-tokens.md), then press **Refresh** in the sidebar to try "
         "again."
     )
     assert logged == (
         "no token for qa.example.test (company 7): The token endpoint at auth.example.test "
-        "refused the password grant (invalid_grant: Bad credentials)."
+        "refused the password grant (invalid_grant: the username or password was not accepted)."
     )

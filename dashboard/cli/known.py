@@ -201,6 +201,18 @@ def ledger(
             yield connection, store
 
 
+def _read_marks(store: HistoryStore, company_id: int) -> pd.DataFrame:
+    """The company's well-formed marks; those left out as malformed are said on stderr (never
+    listed, exported or applied: `store.stored_marks`)."""
+    from dashboard.data.store.stored_marks import malformed_words
+
+    read = store.read_marks(company_id)
+    said = malformed_words(read.malformed)
+    if said:
+        print(f"note: {said}", file=sys.stderr)
+    return read.marks
+
+
 def _withheld(connection: Connection, reason: str) -> str:
     where = service_words(connection)
     if reason == "unchecked":
@@ -243,7 +255,7 @@ def run_list(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     from dashboard.analytics.marks import mark_states
 
     with ledger(args, env) as (connection, store), _store_errors():
-        marks = store.marks(connection.company_id)
+        marks = _read_marks(store, connection.company_id)
         log = store.mark_log(connection.company_id)
     states = mark_states(marks, datetime.now(UTC))
     if args.state != "all":
@@ -386,7 +398,7 @@ def _format(given: str | None, path: Path | None) -> str:
 def run_export(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     chosen = _format(args.format, args.output)
     with ledger(args, env) as (connection, store), _store_errors():
-        marks = store.marks(connection.company_id)
+        marks = _read_marks(store, connection.company_id)
         log = store.mark_log(connection.company_id)
     if args.output is None or str(args.output) == "-":
         _write(marks, log, chosen, sys.stdout)

@@ -4,6 +4,9 @@ applied; the others are read as ever. Both engines, real databases."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from dashboard.columns import marks as columns
 from dashboard.data.store import HistoryStore
 from dashboard.data.store.stored_marks import malformed_words
+from sandbox import RunningSandbox
 from tests.store.test_ledger import COMPANY, GROUP, NOW, SCENARIO, known
 
 _INSERT = """
@@ -89,3 +93,44 @@ def test_the_sentence_counts_the_marks(count: int) -> None:
         assert words == (
             "2 marks are malformed and not applied: mark m0: kind is 'x'; mark m1: kind is 'x'."
         )
+
+
+def test_known_list_and_export_say_a_malformed_mark_and_leave_it_out(
+    tmp_path: Path, live_sandbox: RunningSandbox
+) -> None:
+    import json
+
+    from dashboard.data.store import open_store
+    from tests.store.test_cli_hygiene import _environment
+
+    env = _environment(tmp_path / "cache", live_sandbox)
+
+    def known_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "dashboard", "known", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=300,
+            check=False,
+        )
+
+    assert known_cli("list").returncode == 0  # makes the store
+    (path,) = (tmp_path / "cache").glob("history-*.duckdb")
+    with open_store(path) as store:
+        _written_by_hand(store, "aaaaaaaaaaa1", company_id=1, kind="bogus")
+        _written_by_hand(store, "bbbbbbbbbbb1", company_id=1)
+
+    listed = known_cli("list")
+    exported = known_cli("export")
+
+    for result in (listed, exported):
+        assert result.returncode == 0, result.stderr
+        assert "note: 1 mark is malformed and not applied: mark aaaaaaaaaaa1: kind is" in (
+            result.stderr
+        )
+        assert "Traceback" not in result.stderr
+    assert "bbbbbbbbbbb1" in listed.stdout
+    assert "aaaaaaaaaaa1" not in listed.stdout
+    assert [m["mark_id"] for m in json.loads(exported.stdout)["marks"]] == ["bbbbbbbbbbb1"]

@@ -156,8 +156,8 @@ class Ledger:
     writable: bool
     notice: str | None = None
     malformed: str | None = None
-    """The marks read but left out as malformed, in one sentence (`store.stored_marks`): also
-    the end of `notice`, the line every page showing marks draws."""
+    """The marks read but left out as malformed, in one sentence (`store.stored_marks`): drawn
+    beside `notice` by every page showing marks, never as the reason a button is disabled."""
 
 
 @dataclass(frozen=True)
@@ -215,19 +215,8 @@ def ledger(connection: Connection) -> Ledger:
     with _LAST_LOCK:
         _LAST_READ[connection.fingerprint] = (marks, log, malformed)
     if kept.read_only:
-        return _ledger(marks, log, False, READ_ONLY, malformed)
-    return _ledger(marks, log, True, None, malformed)
-
-
-def _ledger(
-    marks: pd.DataFrame,
-    log: pd.DataFrame,
-    writable: bool,
-    notice: str | None,
-    malformed: str | None,
-) -> Ledger:
-    said = " ".join(part for part in (notice, malformed) if part) or None
-    return Ledger(marks, log, writable, said, malformed)
+        return Ledger(marks, log, False, READ_ONLY, malformed)
+    return Ledger(marks, log, True, None, malformed)
 
 
 def _as_last_read(connection: Connection, notice: str) -> Ledger:
@@ -235,7 +224,7 @@ def _as_last_read(connection: Connection, notice: str) -> Ledger:
         marks, log, malformed = _LAST_READ.get(
             connection.fingerprint, (empty(MARK_COLUMNS), empty(MARK_LOG_COLUMNS), None)
         )
-    return _ledger(marks, log, False, notice, malformed)
+    return Ledger(marks, log, False, notice, malformed)
 
 
 @st.cache_data(ttl=MARKS_TTL, hash_funcs=BY_GENERATION, show_spinner=False)

@@ -75,9 +75,11 @@ def _author_now(typed: str | None) -> tuple[MarkRights, str] | None:
 
 
 def notice(ledger: Ledger) -> None:
-    """The one calm sentence of a ledger that cannot be changed now (none when it can)."""
-    if ledger.notice:
-        notices.show_notes([ledger.notice], severity="info")
+    """The one calm sentence of a ledger that cannot be changed now (none when it can), and the
+    marks left out as malformed (none when every mark was read)."""
+    said = [sentence for sentence in (ledger.notice, ledger.malformed) if sentence]
+    if said:
+        notices.show_notes(said, severity="info")
 
 
 def flash(place: str) -> None:

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from api_client import ApiError
 from dashboard.analytics import compare as compare_analytics
 from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import what_changed
@@ -78,11 +77,10 @@ if state.before is None or state.after is None:
     )
     st.stop()
 
-try:
-    fan_out = cache.history_results(connection, [state.before, state.after], executions)
-except ApiError as error:
-    notices.show_error(error, part="the results of the two executions")
-    st.stop()
+fan_out = notices.loaded_or_stop(
+    lambda: cache.history_results(connection, [state.before, state.after], executions),
+    part="the results of the two executions",
+)
 analytics_input.show_failures(fan_out)
 # An outage on either side is said first: its failures are not what changed in the tests.
 sides = compare_analytics.outage_sides(

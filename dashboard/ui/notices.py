@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 import streamlit as st
 
@@ -132,6 +133,26 @@ def show_error(
     show_message(
         describe_error(error, part=part, filters=filters, source=source, form_enabled=form_enabled)
     )
+
+
+T = TypeVar("T")
+
+
+def loaded_or_stop(
+    load: Callable[[], T],
+    *,
+    part: str | None = None,
+    filters: Sequence[str] = (),
+    source: Source | None = None,
+) -> T:
+    """What `load` returns; when the service refuses or cannot answer, its error said as
+    `show_error` words it and the page stopped there. The one path from a service error to a
+    page's notice: a page writes `data = notices.loaded_or_stop(lambda: ..., part=...)`."""
+    try:
+        return load()
+    except ApiError as error:
+        show_error(error, part=part, filters=filters, source=source)
+        st.stop()
 
 
 def _wait_out_form_failure() -> None:

@@ -1,13 +1,12 @@
 """`python -m dashboard digest --standup --to URL`: the standup digest, sent to a team's chat.
 
-The digest is computed by the page's own pure functions (`analytics.standup`, `analytics.
-windows`) over the same data (executions from `history_start` on, the results behind newly
-failing scenarios through the history store), and written by `present.digest`, so the chat says
-what the page says. It is sent as Markdown through apprise, which knows Slack, Microsoft Teams,
-Mattermost, e-mail and many more by URL (https://github.com/caronc/Apprise/wiki); `--to -`
-prints it instead. Links are absolute, made from the dashboard's public address (`--dashboard-
-url`, else `QA_DASHBOARD_PUBLIC_URL`, else `public_url` in the `[dashboard]` table of the
-secrets file).
+The digest is the page's own view (`present.standup_view`) over the same data (the page's
+window and query, the results behind newly failing scenarios through the history store), written
+by `present.digest`, so the chat says what the page says. It is sent as Markdown through
+apprise, which knows Slack, Microsoft Teams, Mattermost, e-mail and many more by URL
+(https://github.com/caronc/Apprise/wiki); `--to -` prints it instead. Links are absolute, made
+from the dashboard's public address (`--dashboard-url`, else `QA_DASHBOARD_PUBLIC_URL`, else
+`public_url` in the `[dashboard]` table of the secrets file).
 
 The destination URL often holds a secret of its own (a webhook token): it is never printed; a
 failure names the kind of service only. apprise is an optional dependency (`pip install
@@ -280,76 +279,60 @@ def standup_markdown(
     *,
     now: datetime | None = None,
 ) -> str:
-    """The standup digest as the page computes it, in Markdown with absolute links."""
-    import pandas as pd
-
-    from api_client import ApiError, ExecutionQuery
-    from dashboard.analytics import standup, windows
-    from dashboard.analytics.marks import applying
-    from dashboard.analytics.outages import outages, without_outages
-    from dashboard.analytics.standup_triage import standup_triage
+    """The standup's view (`present.standup_view`, the page's own) over the same data, in
+    Markdown with absolute links, `SHOWN_PER_SECTION` items a section."""
+    from api_client import ApiError
     from dashboard.data import live, results_fanout
     from dashboard.data.pairs import result_pairs
-    from dashboard.present.digest import digest_markdown
+    from dashboard.present.standup_view import (
+        PLAN_EVIDENCE,
+        SHOWN_PER_SECTION,
+        execution_places,
+        plan_names_of,
+        standup_needs,
+        standup_view,
+    )
     from dashboard.state import links
-    from dashboard.state.params import DEFAULT_STANDUP_AT, ViewState
+    from dashboard.state.params import ViewState
+    from dashboard.state.query import standup_query, standup_window
 
     current = now or connection.clock or datetime.now(UTC)
-    window = windows.standup_window(
-        pd.Timestamp(current), tz=options.tz, at=options.at or DEFAULT_STANDUP_AT
-    )
-    query = ExecutionQuery(
-        project_id=options.project,
-        date_from=standup.history_start(window).to_pydatetime(),
-    )
+    state = ViewState(project=options.project, tz=options.tz, standup_at=options.at)
+    window = standup_window(state, current, tz=options.tz)
     marks = _marks_of(store, connection)
-    read = None
+    fanout, every_plan = None, None
     try:
-        data = live.load_executions(client, query)
+        data = live.load_executions(client, standup_query(state, window))
         # Outages are one line each, left out of the sections and the pass rate (as on the page).
-        found = outages(data.executions, applying(marks, current))
-        digest = standup.standup_digest(without_outages(data.executions, found), window)
-        if digest.results_needed:
+        needs = standup_needs(data.executions, marks, window=window, now=current)
+        if needs.results_needed:
             every_plan = live.load_plans(client, active_only=False).plans
-            pairs, finished = result_pairs(data.executions, every_plan, digest.results_needed)
+            pairs, finished = result_pairs(data.executions, every_plan, needs.results_needed)
             fanout = results_fanout.fetch_results(client, pairs, finished=finished, store=store)
-            digest = standup.with_newly_failing(digest, fanout.results)
-            read = fanout.results
     except ApiError as error:
         raise CliError(service_problem(error, connection), SERVICE) from None
-    in_window = found[window.contains(found["start"]).fillna(False).to_numpy()]
-    digest, folded = standup_triage(digest, read, marks, current, outages=in_window)
 
     # A results link carries the execution's plan and start, so the page finds it at once.
-    frame = data.executions
-    known = {
-        int(e): (None if pd.isna(p) else int(p), None if pd.isna(s) else s.to_pydatetime())
-        for e, p, s in zip(frame["execution_id"], frame["plan_id"], frame["start"], strict=True)
-    }
+    places = execution_places(data.executions)
 
     def link_for(kind: str, ident: int) -> str | None:
-        if kind == "plan":
+        if kind == PLAN_EVIDENCE:
             link = links.executions_link(ident)
         else:
-            plan_id, started = known.get(int(ident), (None, None))
+            plan_id, started = places.get(int(ident), (None, None))
             link = links.results_link(ident, plan_id=plan_id, started=started)
         return links.absolute(link, options.dashboard_url)
 
-    names = {
-        int(p): str(n)
-        for p, n in zip(frame["plan_id"], frame["plan"], strict=True)
-        if not pd.isna(p) and isinstance(n, str)
-    }
-    text = digest_markdown(
-        digest, link_for=link_for, limit=SHOWN_PER_SECTION, triage=folded, plan_names=names
+    view = standup_view(
+        needs,
+        fanout,
+        link_for=link_for,
+        plan_names=plan_names_of(data.executions),
+        plans=every_plan,
     )
-    page = links.standup_link(
-        ViewState(project=options.project, tz=options.tz, standup_at=options.at)
-    )
+    text = view.chat(link_for, limit=SHOWN_PER_SECTION)
+    page = links.standup_link(state)
     return text + f"\n[Open the standup page]({links.absolute(page, options.dashboard_url)})\n"
-
-
-SHOWN_PER_SECTION = 5  # as on the page: five items, then "and N more"
 
 
 def _marks_of(store: HistoryStore | None, connection: Connection) -> pd.DataFrame:

@@ -1,0 +1,219 @@
+"""The standup's screen, drawn from its view (`present.standup_view`): the figures, the five
+sections, what marks and outages folded away, and "Copy for chat". Only layout lives here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from api_client import ApiError
+from dashboard.data import cache
+from dashboard.data.cache_history import Ledger
+from dashboard.data.connection import Connection
+from dashboard.data.fanout_answer import FanOut
+from dashboard.present import help_texts
+from dashboard.present import known as known_words
+from dashboard.present.standup_view import (
+    LINK_COLUMNS,
+    NORMAL_COLUMNS,
+    PLAN_EVIDENCE,
+    PRESENTER_COLUMNS,
+    ColumnLook,
+    StandupNeeds,
+    StandupView,
+)
+from dashboard.state import links
+from dashboard.state.params import (
+    DEFAULT_STANDUP_AT,
+    FROM,
+    PROJECT,
+    RANGE,
+    STANDUP_AT,
+    TO,
+    DateRange,
+)
+from dashboard.ui import marking, notices, presenter, url_filters
+from dashboard.ui import triage as triage_view
+from dashboard.ui.page import Page
+from dashboard.ui.tables import link_column, table
+from dashboard.ui.zones import viewer_zone
+
+
+def controls(page: Page) -> str:
+    """One row of controls (the custom range's days take the place of the standup's time);
+    the viewer's time zone."""
+    state, now, widgets = page.state, page.now, page.widgets()
+    top = st.columns([1.6, 1.6, 2.4, 1.2, 1.1, 1.9, 1.2], vertical_alignment="bottom")
+    with top[0]:
+        widgets.selectbox("Project", PROJECT, {None: "All projects", **page.projects})
+    with top[1]:
+        tz = viewer_zone(widgets, state)
+    with top[2]:
+        widgets.segmented(
+            "Window",
+            RANGE,
+            {DateRange.LAST_7_DAYS: "Since the last standup", DateRange.CUSTOM: "Custom"},
+            resets={FROM: (now - timedelta(days=1)).date(), TO: now.date()},
+        )
+    if state.date_range is DateRange.CUSTOM:
+        with top[3]:
+            widgets.date("From", FROM)
+        with top[4]:
+            widgets.date("To", TO)
+    else:
+        with top[3]:
+            widgets.time("Standup at", STANDUP_AT, DEFAULT_STANDUP_AT, step=timedelta(minutes=15))
+    with top[5]:
+        triage_view.outages_toggle(widgets)
+    with top[6]:
+        st.link_button(
+            "Present",
+            links.standup_link(state.with_changes(present=True)),
+            icon=":material/tv:",
+            help=help_texts.PRESENT,
+        )
+    return tz
+
+
+def link_for(kind: str, ident: int) -> str | None:
+    """The evidence of an item on the page: a plan's executions, an execution's results."""
+    if kind == PLAN_EVIDENCE:
+        return links.executions_link(ident)
+    return links.results_link(ident, plan_id=None, started=None)
+
+
+def results_of(connection: Connection, needs: StandupNeeds) -> FanOut | None:
+    """The results the newly failing section needs (None when it needs none, or they could not
+    be read: said here, and the rest of the page is drawn)."""
+    if not needs.results_needed:
+        return None
+    try:
+        return cache.history_results(connection, needs.results_needed, needs.executions)
+    except ApiError as error:
+        notices.show_error(error, part="the results behind newly failing scenarios")
+        return None
+
+
+def column_settings(looks: Mapping[str, ColumnLook]) -> dict[str, Any]:
+    """The looks of `present.standup_view` as Streamlit's column settings."""
+    return {
+        name: link_column(look.text)
+        if look.kind == "link"
+        else st.column_config.TextColumn(width=look.width)
+        for name, look in looks.items()
+    }
+
+
+def metrics(view: StandupView, places: Sequence[DeltaGenerator]) -> None:
+    for place, metric in zip(places, view.metrics, strict=False):
+        place.metric(
+            metric.label,
+            metric.value,
+            delta=metric.delta,
+            delta_color=metric.delta_color,
+            delta_arrow=metric.delta_arrow,
+            help=metric.help,
+        )
+
+
+def sections(view: StandupView, *, present: bool) -> None:
+    """The five sections. Everything is in view at once on a 1920x1080 screen: the three plan
+    verdicts side by side, then the scenarios and the slower plans (tests/browser/test_standup.py
+    measures it). Below 1700 px they stack (`presenter.SECTIONS_KEY`): a laptop's third of the
+    page holds two columns of a section, not its four."""
+    with st.container(key=presenter.SECTIONS_KEY):
+        rows = [st.columns(3), st.columns([3, 2])]
+    places = [rows[0][0], rows[0][1], rows[0][2], rows[1][0], rows[1][1]]
+    for position, (section, place) in enumerate(zip(view.sections, places, strict=True)):
+        with place:
+            st.header(section.title)
+            notices.caption(section.caption)
+            if section.note is not None:
+                text, severity = section.note
+                notices.show_notes([text], severity=severity)
+            elif present:
+                with st.container(key=section.key):
+                    st.dataframe(
+                        section.section.shown,
+                        hide_index=True,
+                        column_order=section.presenter_columns,
+                        column_config=column_settings(PRESENTER_COLUMNS),
+                        key=f"standup.{position}",
+                    )
+            else:
+                # Selecting a row (a click, or Shift+Space in the table) opens its evidence:
+                # the links drawn in the table cannot be followed with the keyboard.
+                with st.container(key=section.key):
+                    event = st.dataframe(
+                        section.section.shown,
+                        hide_index=True,
+                        column_order=section.columns,
+                        column_config=column_settings(NORMAL_COLUMNS),
+                        key=f"standup.{position}",
+                        on_select="rerun",
+                        selection_mode="single-row",
+                    )
+                chosen = event.selection.rows
+                evidence = section.section.shown["Evidence"].iloc[chosen[0]] if chosen else None
+                if evidence:
+                    url_filters.follow(evidence)
+                if section.section.more:
+                    with st.expander(f"and {section.section.more} more"):
+                        st.dataframe(
+                            section.more,
+                            hide_index=True,
+                            column_config=column_settings(LINK_COLUMNS),
+                        )
+
+
+def known_block(
+    view: StandupView, *, present: bool, ledger: Ledger, connection: Connection, now: datetime
+) -> None:
+    """What marks and outages folded away, collapsed under one line (one line per mark, per
+    outage, per mark expiring soon inside); marking and confirming (not on a shared screen)."""
+    if present:
+        # A shared screen has no room for a block: the one line, when there is something.
+        if not view.folded.empty:
+            notices.caption(view.folded_title)
+        return
+    with st.expander(view.folded_title, icon=":material/bookmark:"):
+        for line in view.folded_lines:
+            notices.plain(line)
+        notices.caption(view.folded_caption)
+        marking.notice(ledger)
+        left, right = st.columns(2)
+        with left:
+            marking.mark_form(
+                "standup", view.mark_choices, ledger=ledger, connection=connection, now=now
+            )
+        with right:
+            marking.mark_form(
+                "standup.outages",
+                view.outage_choices,
+                ledger=ledger,
+                connection=connection,
+                now=now,
+                kinds=known_words.OUTAGE_KINDS,
+                label="Confirm or dismiss an outage…",
+            )
+
+
+def copy_for_chat(view: StandupView, place: DeltaGenerator) -> None:
+    """The digest as chat Markdown, its links absolute to this page's address, and every item
+    in one table with its CSV."""
+    with place.popover("Copy for chat", icon=":material/chat:", width="stretch"):
+        page_url = st.context.url
+        st.code(
+            view.chat(
+                lambda kind, ident: links.absolute(link_for(kind, ident) or "", page_url) or None
+            ),
+            # Plain text, wrapped: the markdown highlighting's link colour reads at under 3:1 in
+            # the dark theme, and a block that scrolls sideways cannot be reached by the keyboard.
+            language=None,
+            wrap_lines=True,
+        )
+        table(view.items, key="standup.items", file_name="standup.csv")

@@ -1,18 +1,13 @@
 """Time to green: how long plans stay red. Each plan's time to green over 30 and 90 days and its
 trend, every red stretch, and how old each failure group is."""
 
-import pandas as pd
 import streamlit as st
 
-from dashboard.analytics import failure_groups as groups_analytics
-from dashboard.analytics import red_stretches
-from dashboard.present import time_to_green as red_view
-from dashboard.present.captions import scope_text
+from dashboard.present.time_to_green_view import time_to_green_view
 from dashboard.state import links, routes
-from dashboard.ui import analytics_input, notices
+from dashboard.ui import analytics_input, notices, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
-from dashboard.ui.tables import link_column, table, time_column
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.TIME_TO_GREEN
@@ -36,65 +31,38 @@ loaded = analytics_input.lookback_executions(
 )
 triage = triage_view.triage_of(connection, loaded, now=now, state=state)
 executions = triage.without_outages(loaded)
-found = red_stretches.time_to_green(executions, now=pd.Timestamp(now))
-scope = scope_text(project=page.project_name, plan=page.plan_name)
+view = time_to_green_view(
+    executions,
+    now=now,
+    tz=tz,
+    project=page.project_name,
+    plan=page.plan_name,
+    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+    compare_link=lambda p, before, after: links.compare_link(p, before, after),
+)
 
-kpis = st.columns(3)
-kpis[0].metric(f"Turned red, last {found.turns.days} days", f"{found.turns.turned_red:,}")
-kpis[1].metric("Back to green", f"{found.turns.back_to_green:,}")
-kpis[2].metric("Red now", f"{int(found.plans['red_now'].sum()):,} plans")
-notices.caption(red_view.turns_caption(found.turns))
+for column, (label, value) in zip(st.columns(len(view.kpis)), view.kpis, strict=True):
+    column.metric(label, value)
+notices.caption(view.turns_caption)
 triage_view.outages_caption(triage)
 
 st.header("Plans", divider="gray")
-notices.caption(red_view.plans_caption(found.basis, found, today=now.date(), scope=scope))
-if found.plans.empty:
-    notices.show_notes(["No plan has a finished execution with a verdict here."], severity="info")
-table(
-    red_view.plans_display(found),
-    key="red.plans",
-    file_name="time-to-green.csv",
-    column_config={"Now": st.column_config.TextColumn(width="medium")},
-)
+notices.caption(view.plans_caption)
+if view.no_plan:
+    notices.show_notes([view.no_plan], severity="info")
+table_views.show(view.plans)
 
 st.header("Red stretches", divider="gray")
-notices.caption(red_view.stretches_caption(found))
-table(
-    red_view.stretches_display(
-        found.stretches,
-        results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-        compare_link=lambda p, before, after: links.compare_link(p, before, after),
-    ),
-    key="red.stretches",
-    file_name="red-stretches.csv",
-    tz=tz,
-    column_config={
-        "Red from": time_column(tz),
-        "Green again": time_column(tz),
-        "First red": link_column("results"),
-        "What changed": link_column("compare"),
-        "Green run": link_column("results"),
-    },
-)
+notices.caption(view.stretches_caption)
+table_views.show(view.stretches)
 
 st.header("How old each failure is", divider="gray")
-failing = executions[executions["failed"].fillna(0) > 0]
-fan_out = analytics_input.results_of(
-    connection, failing, executions, part="the results of the failing executions"
+ages = view.failure_ages(
+    analytics_input.results_of(
+        connection, view.failing, executions, part="the results of the failing executions"
+    )
 )
-grouped = groups_analytics.failure_groups(failing, fan_out)
-ages = red_stretches.failure_group_ages(grouped.groups, executions, now=pd.Timestamp(now))
-notices.caption(red_view.groups_caption(grouped.basis, today=now.date(), scope=scope))
-if grouped.groups.empty:
-    notices.show_notes(["No result failed in these executions."], severity="info")
-table(
-    red_view.groups_display(grouped.groups, ages),
-    key="red.groups",
-    file_name="failure-group-ages.csv",
-    tz=tz,
-    column_config={
-        "Message": st.column_config.TextColumn(width="medium"),
-        "First seen": time_column(tz),
-        "Last seen": time_column(tz),
-    },
-)
+notices.caption(ages.caption)
+if ages.none_failed:
+    notices.show_notes([ages.none_failed], severity="info")
+table_views.show(ages.table)

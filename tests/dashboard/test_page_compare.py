@@ -143,12 +143,3 @@ def test_what_changed_between_the_last_green_and_the_first_red_execution(
     assert " by carol." in said
     assert "Started failing with FIREFOX 129; was 128: scenario 1." in said
     assert "the plan's settings from its last change" in captions(at)
-
-
-def test_the_same_environments_and_an_unchanged_plan_are_said_so(app: AppFactory) -> None:
-    at = app(COMPARE, tz="UTC", plan=str(planted.TURNED_RED_PLAN))
-    at.run()
-
-    said = "\n".join(str(t.value) for t in at.text)
-    assert "Environments: the same on both." in said
-    assert "Started failing with" not in said

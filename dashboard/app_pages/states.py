@@ -4,37 +4,30 @@ they are applied."""
 
 import streamlit as st
 
-from dashboard.analytics import states as states_analytics
-from dashboard.present import flaky as flaky_view
-from dashboard.present import states as states_view
-from dashboard.present.captions import describe_window, scope_text
+from dashboard.present import states_view
+from dashboard.present.captions import scope_text
+from dashboard.present.states import rules_text
 from dashboard.state import links, routes
 from dashboard.state.params import BROKEN_RUNS, MIN_RUNS, STATE, THRESHOLD, WINDOW
-from dashboard.ui import analytics_input, notices
+from dashboard.ui import analytics_input, notices, table_views
 from dashboard.ui.page import open_page
-from dashboard.ui.tables import ident_column, link_column, table, wide_text_column
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.STATES
 
 page = open_page(ROUTE, "Scenario states", plans="needed")
-connection, state, now, plan_names = page.connection, page.state, page.now, page.plan_names
+connection, state, now = page.connection, page.state, page.now
 
 widgets = page.widgets()
 top = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
 page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
-    widgets.multiselect(
-        "States",
-        STATE,
-        {s: states_view.state_label(s) for s in states_analytics.STATES},
-        placeholder="Every state",
-    )
+    widgets.multiselect("States", STATE, states_view.STATE_CHOICES, placeholder="Every state")
 with top[3]:
     tz = viewer_zone(widgets, state)
 page.settle()
 
-applied = states_analytics.StateRules(
+applied = states_view.rules(
     window=state.window,
     threshold=state.threshold,
     min_runs=state.min_runs,
@@ -69,7 +62,7 @@ with settings[4]:
     )
 preview = st.container()
 with st.expander("How a state is decided", icon=":material/help:"):
-    st.markdown(states_view.rules_text(applied))
+    st.markdown(rules_text(applied))
 
 # One load serves both settings: each plan's last max(W, proposed W) executions hold both.
 loaded = analytics_input.load_window(
@@ -79,48 +72,24 @@ loaded = analytics_input.load_window(
     project=state.project,
     plan=state.plan,
 )
-found = states_analytics.scenario_states(loaded.executions, loaded.results, applied)
-then = None
-if proposed != applied:
-    then = states_analytics.scenario_states(loaded.executions, loaded.results, proposed).counts()
+view = states_view.states_view(
+    loaded.executions,
+    loaded.results,
+    applied,
+    proposed,
+    only=state.states,
+    today=now.date(),
+    scope=scope_text(project=page.project_name, plan=page.plan_name),
+    plan_names=page.plan_names,
+    scenario_link=lambda plan, scenario: links.scenario_link(plan, scenario, window=applied.window),
+)
 with preview:
-    notices.caption(states_view.preview_caption(applied, proposed))
-    table(
-        states_view.preview_display(found.counts(), then),
-        key="states.preview",
-        file_name="scenario-states-preview.csv",
-    )
+    notices.caption(view.preview_caption)
+    table_views.show(view.preview)
 
-scope = scope_text(project=page.project_name, plan=page.plan_name)
 st.header("Every scenario's state", divider="gray")
-notices.caption(
-    describe_window(
-        found.basis,
-        loaded.executions,
-        today=now.date(),
-        scope=scope,
-        window=applied.window,
-        each_plan=True,
-    )
-    + f". {states_view.counts_text(found.counts())}."
-)
-
-
-def history(plan: int, scenario: int) -> str:
-    return links.scenario_link(plan, scenario, window=applied.window)
-
-
-display = states_view.states_display(found, plan_names, history, only=state.states)
-if display.empty:
-    notices.show_notes(["No scenario is in these states over these executions."], severity="info")
-table(
-    display,
-    key="states.table",
-    file_name="scenario-states.csv",
-    column_config={
-        "Scenario": ident_column(),
-        "Why": wide_text_column(),
-        "History": link_column("history"),
-    },
-)
-notices.caption(flaky_view.timeline_legend())
+notices.caption(view.caption)
+if view.none_note:
+    notices.show_notes([view.none_note], severity="info")
+table_views.show(view.table)
+notices.caption(view.legend)

@@ -168,37 +168,24 @@ def test_a_hand_built_history_shows_exactly_its_cases(
         at.run()
 
     assert_no_failure(at)
+    # What each item says is the view's (tests/present/test_standup_view.py); here, that the
+    # page shows each section's plan with its link.
     plans = history_service.PLANS
-    assert section(at, "Turned red").to_dict("list") == {
-        "Section": ["Turned red"],
-        "Plan": [plans[history_service.TURNED_RED]],
-        "Details": [
-            "Failed in: #1003, Wed 10:00; Passed in: #1002, Tue 10:00; What changed: "
-            "same environments; plan settings changed since, Sun 1 Nov 07:00 by grace (between "
-            "them: not known); started by ada, as before"
-        ],
-        "Link": [f"results?execution={history_service.TURNED_RED_EXECUTION}"],
+    shown = {
+        "Turned red": (history_service.TURNED_RED, history_service.TURNED_RED_EXECUTION),
+        "Fixed": (history_service.FIXED, history_service.FIXED_EXECUTION),
+        "Still failing": (history_service.STILL_FAILING, history_service.STILL_FAILING_EXECUTION),
+        "Newly failing scenarios": (
+            history_service.TURNED_RED,
+            history_service.TURNED_RED_EXECUTION,
+        ),
     }
-    assert section(at, "Fixed").to_dict("list") == {
-        "Section": ["Fixed"],
-        "Plan": [plans[history_service.FIXED]],
-        "Details": ["Passed in: #1013, Wed 11:00; Failed in: #1012, Sun 11:00"],
-        "Link": [f"results?execution={history_service.FIXED_EXECUTION}"],
-    }
-    assert section(at, "Still failing").to_dict("list") == {
-        "Section": ["Still failing"],
-        "Plan": [plans[history_service.STILL_FAILING]],
-        "Details": ["Red since: Wed 25 Feb 06:00; Executions: 3; Latest: #1023, Tue 06:00"],
-        "Link": [f"results?execution={history_service.STILL_FAILING_EXECUTION}"],
-    }
-    newly = section(at, "Newly failing scenarios")
-    assert newly["Plan"].tolist() == [plans[history_service.TURNED_RED]]
-    assert newly["Details"][0].startswith("Scenario: 1; Environment: ")
-    assert "Chrome" in newly["Details"][0] or "CHROME" in newly["Details"][0]
-    assert newly["Link"].tolist() == [f"results?execution={history_service.TURNED_RED_EXECUTION}"]
+    for title, (plan_id, execution_id) in shown.items():
+        assert section(at, title)[["Plan", "Link"]].values.tolist() == [
+            [plans[plan_id], f"results?execution={execution_id}"]
+        ], title
     slower = section(at, "Slower")
     assert slower["Plan"].tolist() == [plans[history_service.SLOWER]]
-    assert "Slower by: +100 %" in slower["Details"][0]
     assert slower["Link"].tolist() == [f"executions?plan={history_service.SLOWER}&range=30d"]
     assert len(items(at)) == 5
     running = next(c for c in captions(at).splitlines() if c.startswith("Running now"))

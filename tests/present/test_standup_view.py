@@ -10,15 +10,19 @@ latest 5, its newest execution 6 running; Login (plan 3) slower, +58 %.
 from __future__ import annotations
 
 import ast
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pandas as pd
 
+from api_client import ApiClient
 from dashboard.analytics.windows import standup_window
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.shapes import typed_rows
+from dashboard.data import live, results_fanout
 from dashboard.data.fanout_answer import FanOut, FanOutCounts
+from dashboard.data.pairs import result_pairs
 from dashboard.present.digest import digest_markdown
 from dashboard.present.standup_view import (
     SHOWN_PER_SECTION,
@@ -29,8 +33,12 @@ from dashboard.present.standup_view import (
     standup_needs,
     standup_view,
 )
+from dashboard.state.params import DateRange, ViewState
+from dashboard.state.query import standup_query
+from dashboard.state.query import standup_window as standup_window_of
 from tests.analytics.frames import execution, executions, ts
 from tests.analytics.test_standup_triage import mark
+from tests.dashboard import standup_history as history
 from tests.present.test_digest import NOW, link_for, read_results, small_history
 
 REPO = Path(__file__).resolve().parents[2]
@@ -274,6 +282,61 @@ def test_an_outage_is_one_line_and_left_out_of_the_sections_unless_included() ->
     assert counted.folded_title == "Outages: 1"
     assert counted.folded_caption.endswith("Outages are counted in the sections and the pass rate.")
     assert counted.metrics[0].value == "8"
+
+
+# -- the hand-built history (tests/dashboard/standup_history.py), loaded as a face loads it -------
+
+
+def history_view() -> StandupView:
+    """The standup of Tue 3 - Wed 4 March 2026 (UTC) over the hand-built history, its results
+    fetched as the chat digest fetches them (no store)."""
+    state = ViewState(
+        date_range=DateRange.CUSTOM,
+        date_from=date.fromisoformat(history.WINDOW_FROM),
+        date_to=date.fromisoformat(history.WINDOW_TO),
+        tz="UTC",
+    )
+    now = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
+    window = standup_window_of(state, now, tz="UTC")
+    with (
+        history.serve_history() as service,
+        ApiClient(base_url=service.base_url, token="any", company_id=7) as client,
+    ):
+        loaded = live.load_executions(client, standup_query(state, window))
+        needs = standup_needs(loaded.executions, no_marks(), window=window, now=now)
+        plans = live.load_plans(client, active_only=False).plans
+        pairs, finished = result_pairs(loaded.executions, plans, needs.results_needed)
+        read = results_fanout.fetch_results(client, pairs, finished=finished)
+    return standup_view(
+        needs,
+        read,
+        link_for=lambda kind, ident: f"{kind}:{ident}",
+        plan_names=history.PLANS,
+        plans=plans,
+    )
+
+
+def test_the_hand_built_history_reads_exactly_its_cases() -> None:
+    """Moved from the page's AppTest (tests/dashboard/test_page_standup.py), which keeps what the
+    page wires: each section's plans and links, the figures, the running plans."""
+    items = history_view().items
+    section = dict(list(items.groupby("Section", sort=False)))
+
+    assert section["Turned red"]["Details"].tolist() == [
+        "Failed in: #1003, Wed 10:00; Passed in: #1002, Tue 10:00; What changed: "
+        "same environments; plan settings changed since, Sun 1 Nov 07:00 by grace (between "
+        "them: not known); started by ada, as before"
+    ]
+    assert section["Fixed"]["Details"].tolist() == [
+        "Passed in: #1013, Wed 11:00; Failed in: #1012, Sun 11:00"
+    ]
+    assert section["Still failing"]["Details"].tolist() == [
+        "Red since: Wed 25 Feb 06:00; Executions: 3; Latest: #1023, Tue 06:00"
+    ]
+    newly = section["Newly failing scenarios"]["Details"].iloc[0]
+    assert newly.startswith("Scenario: 1; Environment: ")
+    assert "Chrome" in newly or "CHROME" in newly
+    assert "Slower by: +100 %" in section["Slower"]["Details"].iloc[0]
 
 
 # -- the chat digest: the same view, formatted --------------------------------------------------

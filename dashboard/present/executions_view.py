@@ -1,5 +1,10 @@
 """Everything the executions page draws from one slice of executions, built in one go.
 
+`executions_slice` narrows what was loaded to the chosen statuses and says what was wrong with
+it; `executions_view` makes the KPIs, charts and table of that slice; `executions_words` words
+the captions around them, from the slice's description in words (`choices.executions_slice`),
+its outages and what the marks make known.
+
 The page asks `cache.built` for this once per input (its query, the statuses it narrows to and
 when the data was loaded), so a rerun that changed nothing (a click elsewhere, the same view
 opened again) redraws from what is already made instead of recomputing KPIs, figures, the
@@ -10,15 +15,24 @@ chart) is made the first time that tab is opened, then kept with the rest.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Generic, TypeVar
 
 import pandas as pd
 
+from dashboard.analytics import contradictions
 from dashboard.analytics import executions as execution_analytics
-from dashboard.present import charts, runtime_chart, tables
+from dashboard.analytics import marks as mark_analytics
+from dashboard.data.live import ExecutionsData
+from dashboard.present import charts, help_texts, runtime_chart, tables
+from dashboard.present import executions as words
+from dashboard.present import known as known_words
 from dashboard.present.chart_data import Chart
+from dashboard.present.formatting import count_of, human_duration, percent
+from dashboard.present.kpis import Kpi
+from dashboard.present.notes import describe_contradictions, describe_skipped, describe_truncation
 
 T = TypeVar("T")
 
@@ -56,6 +70,134 @@ class ExecutionsView:
     runtime_aggregated: bool  # the runtime chart draws daily medians per plan
     pass_rate: Chart
     table: tables.PreparedTable
+
+    @property
+    def kpi_row(self) -> tuple[Kpi, ...]:
+        """The KPIs as the page shows them."""
+        kpis = self.kpis
+        return (
+            Kpi(
+                "Executions",
+                f"{kpis.executions:,}",
+                delta=f"{kpis.running:,} running" if kpis.running else None,
+            ),
+            Kpi("Pass rate", percent(kpis.pass_rate), help=help_texts.RATE_OF_EXECUTIONS),
+            Kpi("Median duration", human_duration(kpis.median_runtime_s)),
+            Kpi(
+                "Failing plans",
+                count_of(kpis.failing_plans, kpis.plans),
+                help=help_texts.FAILING_PLANS,
+            ),
+        )
+
+    @property
+    def status_tab(self) -> str:
+        """The status chart's first tab (the second is per day)."""
+        return "Per plan" if self.status_by_plan else "Per execution"
+
+
+@dataclass(frozen=True, eq=False)
+class ExecutionsSlice:
+    """What was loaded, narrowed to the chosen statuses: `executions` (impossible runtimes
+    made unknown) and their `status_counts`; `data_notes`, what the service's answer lacked
+    (skipped records, pages not walked); `contradictions`, what it holds that cannot be."""
+
+    executions: pd.DataFrame
+    status_counts: pd.DataFrame
+    data_notes: tuple[str, ...]
+    contradictions: tuple[str, ...]
+
+
+def executions_slice(
+    data: ExecutionsData, statuses: Sequence[str], *, now: datetime
+) -> ExecutionsSlice:
+    """The executions of `data` whose status is one of `statuses` (any when none)."""
+    executions, status_counts = execution_analytics.with_statuses(
+        data.executions, data.status_counts, statuses
+    )
+    data_notes = (
+        describe_skipped((s.reason for s in data.skipped), "execution"),
+        describe_truncation(data.truncation),
+    )
+    return ExecutionsSlice(
+        # A negative runtime is unknown; the note says which executions had one.
+        contradictions.without_impossible_runtimes(executions, "runtime_ms"),
+        status_counts,
+        tuple(note for note in data_notes if note),
+        tuple(
+            describe_contradictions(
+                contradictions.execution_contradictions(executions, now=now), "execution"
+            )
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ExecutionsWords:
+    """The captions around a view: `figures` under the KPIs (the slice and its zone, the
+    outages left out; `known_caption` follows them); then the status chart's (`per_plan` in
+    its first tab when it draws plans), the runtime's, the pass rate's and the table's."""
+
+    figures: tuple[str, ...]
+    status: str
+    per_plan: str | None
+    runtime: str
+    pass_rate: str
+    table: str
+
+
+def executions_words(
+    view: ExecutionsView,
+    slice_text: str,
+    *,
+    tz: str,
+    outages: pd.DataFrame,
+    included: bool,
+    left_out: int,
+) -> ExecutionsWords:
+    """The captions of `view`, whose slice `slice_text` describes. `outages` were found among
+    its executions, `left_out` of them left out of the figures (none when `included`)."""
+    return ExecutionsWords(
+        figures=tuple(
+            text
+            for text in (
+                words.figures_caption(slice_text, tz),
+                words.outages_caption(outages, included=included),
+            )
+            if text
+        ),
+        status=words.status_caption(slice_text, left_out),
+        per_plan=(
+            words.per_plan_caption(len(view.table) - left_out, view.plans_drawn)
+            if view.status_by_plan
+            else None
+        ),
+        runtime=words.runtime_caption(
+            slice_text, aggregated=view.runtime_aggregated, left_out=left_out
+        ),
+        pass_rate=words.pass_rate_caption(slice_text, left_out),
+        table=words.table_caption(slice_text, len(view.table)),
+    )
+
+
+def view_key(
+    query: Hashable,
+    statuses: Sequence[str],
+    loaded_at: float,
+    tz: str,
+    outages: Mapping[int, str],
+    left_out: Collection[int],
+) -> tuple[Hashable, ...]:
+    """What names one view among those made (`cache.built`): the query and the statuses it was
+    narrowed to, when its data was loaded, the zone, and the outages flagged and left out."""
+    return (
+        query,
+        tuple(statuses),
+        loaded_at,
+        tz,
+        tuple(sorted(outages.items())),
+        tuple(sorted(left_out)),
+    )
 
 
 def executions_view(
@@ -107,3 +249,9 @@ def executions_view(
             tz=tz,
         ),
     )
+
+
+def known_caption(counted: pd.DataFrame, known: pd.Series) -> str:
+    """The failures of the executions the figures count (`counted`) told apart: `known`
+    counts each one's known failed results (`marks.known_per_execution`)."""
+    return known_words.split_caption(mark_analytics.split_of(counted, known))

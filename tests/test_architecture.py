@@ -97,6 +97,9 @@ DATA_USES_OF_ANALYTICS = {
     # The header of the execution a results link names, which `live.find_execution` returns
     # with it, computed as the pages compute every other execution's.
     "dashboard.analytics.executions",
+    # Whether an execution's results hold what its own record says (`evidence`): a short answer
+    # is not kept as final by the fetches, as the gate does not judge on it.
+    "dashboard.analytics.evidence",
 }
 
 

@@ -9,7 +9,8 @@ An execution passes when both hold:
 
 An execution in which nothing had a verdict (every result stopped or waiting) fails: nothing
 was shown to work. Whether the execution is finished is the caller's business (the gate waits
-for it); the rule judges the counts and results it is given, and `missing_evidence` says
+for it); the rule judges the counts and results it is given, and `missing_evidence` (the one
+completeness rule, `analytics.evidence`, which the history store's fetches apply too) says
 whether those results hold everything the counts do (the gate judges only when they do).
 
 A mark lets a failure through the gate, so only a well-formed one counts: a kind its target
@@ -20,12 +21,12 @@ applied, so a CI log shows who let which failures through, under which ticket, u
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from dashboard.analytics import marks as mark_rules
+from dashboard.analytics.evidence import missing_evidence as missing_evidence
 from dashboard.analytics.outcomes import FAIL, level_outcomes
 from dashboard.columns import marks as mark_columns
 
@@ -164,35 +165,4 @@ def _applied(usable: pd.DataFrame, covering: pd.Series) -> pd.DataFrame:
             "failures": [int(counts[m]) for m in chosen["mark_id"]],
         },
         columns=list(APPLIED_COLUMNS),
-    )
-
-
-def missing_evidence(
-    *, failed: int, results: int, result_ids: Collection[int], fetched: pd.DataFrame
-) -> str | None:
-    """What the `fetched` results of one execution lack of what the service says of it: its
-    summary's `failed` and `results` counts and its listed `result_ids`. None when they hold it
-    all; else a clause a CI log can show ("1 failure counted by the service is not in its
-    results"). The gate never judges on less: a failure the service counts but did not list
-    (yet) would otherwise pass unseen."""
-    have_failed = int((level_outcomes(fetched["level"]) == FAIL).sum())
-    gaps: list[str] = []
-    if have_failed < failed:
-        gaps.append(_not_in(failed - have_failed, "failure", "counted"))
-    fetched_ids = {int(i) for i in fetched["result_id"].dropna()}
-    absent = sorted({int(i) for i in result_ids} - fetched_ids)
-    if absent:
-        shown = ", ".join(str(i) for i in absent[:5]) + (", ..." if len(absent) > 5 else "")
-        ids = f"id{'s' if len(absent) != 1 else ''} {shown}"
-        gaps.append(f"{_not_in(len(absent), 'result', 'listed')} ({ids})")
-    elif len(fetched_ids) < results:
-        gaps.append(_not_in(results - len(fetched_ids), "result", "counted"))
-    return "; ".join(gaps) or None
-
-
-def _not_in(count: int, noun: str, how: str) -> str:
-    many = count != 1
-    return (
-        f"{count} {noun}{'s' if many else ''} {how} by the service "
-        f"{'are' if many else 'is'} not in its results"
     )

@@ -28,6 +28,7 @@ import streamlit as st
 
 from api_client import ExecutionQuery
 from api_client.operations import Operation
+from dashboard.analytics.evidence import Expected, expected_failures
 from dashboard.columns.cells import time_extent
 from dashboard.data import (
     cache_connection,
@@ -274,12 +275,15 @@ def execution_results(
     execution_id: int,
     scenario_ids: tuple[int, ...],
     finished: bool,
+    failures_counted: int | None = None,
 ) -> live.ResultsData:
     """One execution's results: a finished execution's from the history store when it holds
-    them (no request, even after a restart), else fetched and kept there; a running
+    them (no request, even after a restart), else fetched and kept there once they hold the
+    `failures_counted` by its summary (when given: `analytics.evidence`); a running
     execution's always fetched, never stored."""
     pairs = tuple((int(execution_id), int(s)) for s in dict.fromkeys(scenario_ids))
-    fan_out = _fan_out(connection, pairs, (int(execution_id),) if finished else ())
+    expected = () if failures_counted is None else ((int(execution_id), int(failures_counted)),)
+    fan_out = _fan_out(connection, pairs, (int(execution_id),) if finished else (), (), expected)
     return live.results_of_fan_out(fan_out, scenarios=len(pairs))
 
 
@@ -363,11 +367,48 @@ def _fan_out(
     pairs: tuple[tuple[int, int], ...],
     finished: tuple[int, ...],
     failed: tuple[PairFailure, ...] = (),
+    expected: tuple[tuple[int, int], ...] = (),
 ) -> FanOut:
+    """The fan-out of `pairs`, cached; `expected` holds (execution id, failures its summary
+    counts) of the finished executions to check (`analytics.evidence`). An answer found short
+    of them is shown for this run but not cached beyond it: the next run asks again."""
     # Streamlit hashes a cached function's arguments at every call: a long window's 18,000
     # pairs cost a quarter of a second a rerun, so they are keyed by a digest.
-    digest = hashlib.sha256(repr((pairs, finished)).encode()).hexdigest()
-    return _fan_out_of(connection, digest, pairs, finished, failed)
+    digest = hashlib.sha256(repr((pairs, finished, expected)).encode()).hexdigest()
+    attempt = SHORT_ANSWERS.attempt(digest)
+    answer = _fan_out_of(connection, f"{digest}:{attempt}", pairs, finished, failed, expected)
+    if answer.short:
+        SHORT_ANSWERS.ask_again(digest, attempt)
+    return answer
+
+
+class ShortAnswers:
+    """The fan-outs whose last answer was short of what the service's record says, by digest
+    (thread-safe): each such answer's next run is keyed anew, so it is fetched again."""
+
+    def __init__(self, *, max_entries: int) -> None:
+        self._max_entries = max_entries
+        self._lock = threading.Lock()
+        self._attempts: dict[str, int] = {}
+
+    def attempt(self, digest: str) -> int:
+        with self._lock:
+            return self._attempts.get(digest, 0)
+
+    def ask_again(self, digest: str, attempt: int) -> None:
+        with self._lock:
+            if self._attempts.get(digest, 0) == attempt:  # once, however many viewers saw it
+                self._attempts.pop(digest, None)
+                self._attempts[digest] = attempt + 1
+                while len(self._attempts) > self._max_entries:
+                    self._attempts.pop(next(iter(self._attempts)))
+
+    def forget(self) -> None:
+        with self._lock:
+            self._attempts = {}
+
+
+SHORT_ANSWERS = ShortAnswers(max_entries=256)
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
@@ -378,8 +419,9 @@ def _fan_out_of(
     _pairs: tuple[tuple[int, int], ...],
     _finished: tuple[int, ...],
     _failed: tuple[PairFailure, ...],
+    _expected: tuple[tuple[int, int], ...] = (),
 ) -> FanOut:
-    pairs, finished = _pairs, _finished  # keyed by `digest`, a SHA-256 of both
+    pairs, finished = _pairs, _finished  # keyed by `digest`, a SHA-256 of them
     bar = st.progress(0.0, text="Loading results…")
     executions = len({execution for execution, _ in pairs})
     store = history_store(connection)
@@ -409,6 +451,7 @@ def _fan_out_of(
             # it may read results (a fingerprint, never the token, is what is remembered).
             reader=connection.fingerprint,
             failed=_failed,
+            expected={e: Expected(failed=n) for e, n in _expected} if _expected else None,
         )
     finally:
         bar.empty()
@@ -474,11 +517,24 @@ def history_results(
     failed: tuple[PairFailure, ...] = (),
 ) -> FanOut:
     """The results of some executions (rows of `executions`), from the history store where it
-    has them, else fetched several at a time; finished executions' results are kept. Pairs in
-    `failed` (a fetch job's) are not asked for again."""
+    has them, else fetched several at a time; finished executions' results are kept once they
+    hold every failure the executions' summaries count (`analytics.evidence`: a short answer is
+    shown, said in `FanOut.short`, and asked for again next time). Pairs in `failed` (a fetch
+    job's) are not asked for again."""
     every_plan = plans(connection, active_only=False).plans
     pairs, finished = result_pairs(executions, every_plan, execution_ids)
-    return _fan_out(connection, pairs, finished, failed)
+    return _fan_out(connection, pairs, finished, failed, failures_counted(executions, finished))
+
+
+def failures_counted(
+    executions: pd.DataFrame, execution_ids: Iterable[int]
+) -> tuple[tuple[int, int], ...]:
+    """(execution id, failures its summary counts) of the finished `execution_ids` among
+    `executions` (the pages' executions frame), in id order: what their fetches check."""
+    wanted = {int(i) for i in execution_ids}
+    rows = executions[executions["execution_id"].isin(wanted)].drop_duplicates("execution_id")
+    counted = expected_failures(rows)
+    return tuple(sorted((e, want.failed) for e, want in counted.items()))
 
 
 def scenario_results(
@@ -491,7 +547,9 @@ def scenario_results(
 ) -> FanOut:
     """One scenario's results in some executions (rows of `executions`), whatever their plans
     list now. `history_results` asks for each plan's current scenarios; a scenario its plan has
-    dropped since is asked for here, so a link to its past runs still opens them."""
+    dropped since is asked for here, so a link to its past runs still opens them.
+    Only a part of each execution is asked for, so whether it holds what the execution's
+    summary counts (`history_results`' check) cannot be told here."""
     wanted = tuple(dict.fromkeys(int(i) for i in execution_ids))
     rows = executions[executions["execution_id"].isin(wanted)]
     finished = tuple(
@@ -560,4 +618,5 @@ def clear_all() -> None:
     _results_by_id.clear()
     _stored_around.clear()
     _fan_out_of.clear()
+    SHORT_ANSWERS.forget()
     fetch_jobs.JOBS.forget()

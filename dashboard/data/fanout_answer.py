@@ -5,12 +5,13 @@ fan-out itself because pages, captions and the sync read these without fetching 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from api_client import ApiError, SkippedRecord
+from dashboard.analytics.evidence import Shortfall, combined
 from dashboard.data.store.errors import StoreError
 
 
@@ -79,3 +80,10 @@ class FanOut:
     failures: tuple[PairFailure, ...] = ()
     skipped: tuple[PairSkipped, ...] = ()
     store_error: StoreError | None = None  # the store could not be used: nothing was kept
+    short: dict[int, Shortfall] = field(default_factory=dict)
+    """Finished executions whose results lack what the service's own record of them says
+    (`analytics.evidence`), by id: returned, but not kept as final."""
+
+    def shortfall(self) -> Shortfall | None:
+        """What the results lack, all short executions together; None when none is."""
+        return combined(self.short.values()) if self.short else None

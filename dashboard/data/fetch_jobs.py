@@ -23,10 +23,11 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from api_client import ApiClient, ApiError
+from dashboard.analytics.evidence import Expected
 from dashboard.data.fanout_answer import PairFailure
 from dashboard.data.pairs import Pair
 from dashboard.data.results_fanout import DEFAULT_CONCURRENCY, fetch_results
@@ -36,8 +37,9 @@ from dashboard.data.store.errors import StoreError
 _LOG = logging.getLogger(__name__)
 
 CHUNK_PAIRS = 1_000
-"""Pairs a job fetches per fan-out: between two, it stops when the store could not take the
-last (nothing more would be kept) or the service refused it."""
+"""Pairs a job fetches per fan-out (whole executions: one larger is a chunk of its own):
+between two, it stops when the store could not take the last (nothing more would be kept) or
+the service refused it."""
 
 ASSUMED_PER_SECOND = 60.0
 """Requests a second assumed before this process has seen the service answer a job: 16 in
@@ -184,25 +186,27 @@ class FetchJobs:
 
 
 def store_run(
-    client: ApiClient, store: HistoryStore, *, reader: str, finished: Collection[int]
+    client: ApiClient,
+    store: HistoryStore,
+    *,
+    reader: str,
+    finished: Collection[int],
+    expected: Mapping[int, Expected] | None = None,
 ) -> Runner:
     """A job's work: `pairs` fetched into `store`, `CHUNK_PAIRS` at a time, for `reader` (a
     connection's fingerprint: the first chunk's first pair proves it may read results, as a
     page's fan-out does). It stops at a refusal (kept as the job's `error`) or when the store
     can no longer take what is fetched (the page then fetches what is left as without a store).
+    `expected` (the service's record of each execution) keeps an execution found short of it
+    out of the store (`results_fanout.fetch_results`): the page's fan-out asks for it again.
     """
 
     def run(job: FetchJob, pairs: Sequence[Pair]) -> None:
         failures: list[PairFailure] = []
-        # A reader the store does not know yet proves itself on one pair before the rest is
-        # asked for: were it refused, nothing fetched for it would be kept.
-        if _proved(store, reader):
-            starts = list(range(0, len(pairs), CHUNK_PAIRS))
-        else:
-            starts = [0, *range(1, len(pairs), CHUNK_PAIRS)]
-        for position, start in enumerate(starts):
-            end = starts[position + 1] if position + 1 < len(starts) else len(pairs)
-            chunk = pairs[start:end]
+        # A reader the store does not know yet proves itself on one execution (its first pair
+        # asked for first) before the rest is asked for: were it refused, nothing fetched for
+        # it would be kept.
+        for chunk in execution_chunks(pairs, first_alone=not _proved(store, reader)):
             base = job.done
 
             def note(done: int, _total: int, base: int = base) -> None:
@@ -218,6 +222,7 @@ def store_run(
                     on_progress=note,
                     return_results=False,
                     reader=reader,
+                    expected=expected,
                 )
             except ApiError as error:
                 job.error = error
@@ -228,6 +233,23 @@ def store_run(
                 break
 
     return run
+
+
+def execution_chunks(pairs: Sequence[Pair], *, first_alone: bool) -> list[list[Pair]]:
+    """`pairs` in chunks of about `CHUNK_PAIRS`, never splitting an execution's pairs (an
+    execution is judged whole or short on all of them together); with `first_alone`, the
+    first execution is a chunk of its own."""
+    chunks: list[list[Pair]] = []
+    current: list[Pair] = []
+    for pair in pairs:
+        boundary = not current or current[-1][0] != pair[0]
+        if boundary and current and (len(current) >= CHUNK_PAIRS or (first_alone and not chunks)):
+            chunks.append(current)
+            current = []
+        current.append(pair)
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def _proved(store: HistoryStore, reader: str) -> bool:

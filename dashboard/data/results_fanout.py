@@ -13,11 +13,16 @@ missing, the company unknown) stop the fan-out at once: what was fetched is stor
 error is raised for the caller to word, instead of being met once per pair. What it answers
 (`FanOut`, its counts, failed and skipped pairs) is defined in `fanout_answer`.
 
-A caller that knows what an execution should hold (the quality gate: its summary's counts and
-result ids) passes `complete`: the pairs of a finished execution are then stored only once all
-of them are in and `complete` finds the execution whole. A service that answers a finished
-execution's pair before it lists all its results (an empty answer for a failing scenario)
-would otherwise have that answer kept as final, and every later fetch would read it back.
+A caller that knows what an execution should hold passes it: `expected` (the service's own
+record of each execution, judged by the one completeness rule, `analytics.evidence`: the pages'
+fetches, the fetch jobs, the sync) or `complete` (the quality gate's own check). The pairs of a
+finished execution are then stored only once all of them are in and the execution is found
+whole (its stored and fetched results together); a short one is returned (its shortfall in
+`FanOut.short`) but not kept, so the next fetch asks the service again. A service that answers
+a finished execution's pair before it lists all its results (an empty answer for a failing
+scenario, #35) would otherwise have that answer kept as final, and every later fetch would read
+it back. Each execution is settled as soon as its last pair is answered, so a long fetch still
+stores as it goes.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -42,6 +47,7 @@ from api_client import (
     ResultRecord,
     ScenarioNotFoundError,
 )
+from dashboard.analytics.evidence import Expected, Shortfall, shortfall
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
 from dashboard.data.fanout_answer import FanOut, FanOutCounts, PairFailure, PairSkipped
@@ -79,6 +85,10 @@ FATAL_ERRORS: tuple[type[ApiError], ...] = (
 """Errors every other pair would meet too: they end the fan-out instead of repeating."""
 
 
+Check = Callable[[int, pd.DataFrame], Shortfall | None]
+"""What a finished execution's results (stored and fetched together) lack; None: whole."""
+
+
 @dataclass
 class _Progress:
     """The fan-out's working state, kept in the caller's thread only."""
@@ -89,8 +99,12 @@ class _Progress:
     frames: list[pd.DataFrame] = field(default_factory=list)
     to_store: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
     to_frame: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
-    hold: bool = False  # finished pairs wait in `held` until their execution is found whole
-    held: list[tuple[Pair, Sequence[ResultRecord]]] = field(default_factory=list)
+    check: Check | None = None  # finished pairs wait in `held` until found whole by it
+    held: dict[int, list[tuple[Pair, Sequence[ResultRecord]]]] = field(default_factory=dict)
+    unanswered: dict[int, int] = field(default_factory=dict)  # held executions' pairs to come
+    ready: list[int] = field(default_factory=list)  # held executions whose pairs are all in
+    wanted_of: dict[int, list[Pair]] = field(default_factory=dict)
+    short: dict[int, Shortfall] = field(default_factory=dict)
     available: set[Pair] = field(default_factory=set)
     failures: list[PairFailure] = field(default_factory=list)
     skipped: list[PairSkipped] = field(default_factory=list)
@@ -111,6 +125,7 @@ def fetch_results(
     reader: str | None = None,
     failed: Collection[PairFailure] = (),
     complete: Callable[[int, pd.DataFrame], bool] | None = None,
+    expected: Mapping[int, Expected] | None = None,
 ) -> FanOut:
     """The results of every (execution_id, scenario_id) pair in `pairs`.
 
@@ -133,19 +148,20 @@ def fetch_results(
     `failed` are pairs whose request failed just now (a fetch job's, `fetch_jobs`): they are
     not asked for again, and are reported as failed.
 
-    `complete(execution_id, results)` (with `return_results`) says whether a finished
-    execution's results (stored and fetched together) hold everything it should. With it, the
-    fetched pairs of a finished execution are stored only when every pair of it was had and
-    `complete` says yes; otherwise they are returned but not stored, so they are fetched again
-    next time.
+    `expected` (what the service's own record says of each execution, by id) has the fetched
+    pairs of a finished execution stored only when every pair of it was had and its results,
+    stored and fetched together, hold what `analytics.evidence.shortfall` checks; otherwise
+    they are returned but not stored, so they are fetched again next time, and the execution's
+    shortfall is in `FanOut.short`. An execution `expected` does not name is not checked.
+    `complete(execution_id, results)` does the same with the caller's own yes or no.
     """
     if not 1 <= max_concurrency <= MAX_CONCURRENCY:
         raise ValueError(f"max_concurrency must be between 1 and {MAX_CONCURRENCY}")
-    if complete is not None and not return_results:
-        raise ValueError("complete needs the results: return_results must be true")
+    if complete is not None and expected is not None:
+        raise ValueError("give complete or expected, not both")
     wanted: list[Pair] = list(dict.fromkeys((int(e), int(s)) for e, s in pairs))
     done_ids = frozenset(int(e) for e in finished)
-    state = _Progress(store=store, keep_results=return_results, hold=complete is not None)
+    state = _Progress(store=store, keep_results=return_results, check=_check(complete, expected))
     given_up = {(f.execution_id, f.scenario_id): f for f in failed}
     state.failures += [given_up[p] for p in wanted if p in given_up]
     wanted_now = [p for p in wanted if p not in given_up]
@@ -160,9 +176,16 @@ def fetch_results(
             stored_pairs = _read_stored(state, [p for p in candidates if p not in proved])
         to_fetch = [p for p in wanted_now if p not in stored_pairs and p not in proved]
         state.available |= stored_pairs
+        if state.check is not None:
+            for pair in wanted_now:
+                state.wanted_of.setdefault(pair[0], []).append(pair)
+            for pair in to_fetch:
+                if pair[0] in done_ids:
+                    state.unanswered[pair[0]] = state.unanswered.get(pair[0], 0) + 1
         _fetch_all(client, to_fetch, done_ids, state, max_concurrency, on_progress)
-        if complete is not None:
-            _settle_held(state, wanted_now, complete)
+        if state.check is not None:
+            state.ready = list(state.held)
+            _settle_ready(state)
     finally:
         _flush(state)
         _frame_kept(state)
@@ -180,7 +203,26 @@ def fetch_results(
         failures=tuple(state.failures),
         skipped=tuple(state.skipped),
         store_error=state.store_error,
+        short=dict(state.short),
     )
+
+
+def _check(
+    complete: Callable[[int, pd.DataFrame], bool] | None,
+    expected: Mapping[int, Expected] | None,
+) -> Check | None:
+    if expected is not None:
+        told = expected
+
+        def by_record(execution_id: int, results: pd.DataFrame) -> Shortfall | None:
+            wanted = told.get(execution_id)
+            return None if wanted is None else shortfall(wanted, results)
+
+        return by_record
+    if complete is not None:
+        judge = complete
+        return lambda execution_id, results: None if judge(execution_id, results) else Shortfall()
+    return None
 
 
 def _prove_reader(
@@ -271,14 +313,16 @@ def _fetch_all(
                     state.failures.append(PairFailure(pair[0], pair[1], error))
                 else:
                     _take(state, pair, records, finished=pair[0] in done_ids)
+                _answered(state, pair[0])
                 done += 1
                 submit_next()
                 if on_progress:
                     on_progress(done, total)
             if (
-                len(state.to_store) >= FLUSH_PAIRS
+                len(state.to_store) + sum(map(len, state.held.values())) >= FLUSH_PAIRS
                 or time.monotonic() - state.last_flush >= FLUSH_SECONDS
             ):
+                _settle_ready(state)
                 _flush(state)
         completed = True
     finally:
@@ -297,36 +341,58 @@ def _take(state: _Progress, pair: Pair, records: Sequence[ResultRecord], *, fini
         state.skipped.append(PairSkipped(pair[0], pair[1], skipped))
     else:
         state.available.add(pair)
-    if finished and not skipped and state.store is not None:
-        (state.held if state.hold else state.to_store).append((pair, records))
+    if finished and not skipped and state.check is not None:
+        state.held.setdefault(pair[0], []).append((pair, records))
+    elif finished and not skipped and state.store is not None:
+        state.to_store.append((pair, records))
     elif state.keep_results and records:
         state.to_frame.append((pair, records))
         if len(state.to_frame) >= FRAME_PAIRS:
             _frame_kept(state)
 
 
-def _settle_held(
-    state: _Progress, wanted: list[Pair], complete: Callable[[int, pd.DataFrame], bool]
-) -> None:
-    """Store the held pairs of each execution found whole (every pair had, and `complete`
-    says so of its stored and fetched results together); return the others unstored."""
-    held, state.held = state.held, []
-    if not held:
+def _answered(state: _Progress, execution_id: int) -> None:
+    """Count a held execution's pair as answered; once its last one is, it is ready."""
+    left = state.unanswered.get(execution_id)
+    if left is None:
         return
-    by_execution: dict[int, list[tuple[Pair, Sequence[ResultRecord]]]] = {}
-    for pair, records in held:
-        by_execution.setdefault(pair[0], []).append((pair, records))
-    before = [f for f in state.frames if not f.empty]
-    earlier = pd.concat(before, ignore_index=True) if before else empty(RESULT_HISTORY_COLUMNS)
-    for execution_id, batch in by_execution.items():
-        had = all(p in state.available for p in wanted if p[0] == execution_id)
-        results = pd.concat(
-            [earlier[earlier["execution_id"] == execution_id], _frame_of(batch)],
-            ignore_index=True,
-        )
-        if had and complete(execution_id, results):
+    if left > 1:
+        state.unanswered[execution_id] = left - 1
+        return
+    del state.unanswered[execution_id]
+    if execution_id in state.held:
+        state.ready.append(execution_id)
+
+
+def _settle_ready(state: _Progress) -> None:
+    """Judge each ready execution by `state.check` on its stored and fetched results together
+    (the stored ones read in one query for all of them): a whole one's pairs are stored, a
+    short one's returned only (its shortfall kept), one with a pair not had returned only."""
+    ready, state.ready = list(dict.fromkeys(state.ready)), []
+    batches = {e: state.held.pop(e) for e in ready if e in state.held}
+    if not batches:
+        return
+    assert state.check is not None
+    stored = empty(RESULT_HISTORY_COLUMNS)
+    if state.store is not None:
+        try:
+            stored = state.store.results(sorted(batches))
+        except StoreError as error:
+            _give_up_store(state, error)
+    stored_of = {int(e): frame for e, frame in stored.groupby("execution_id", sort=False)}
+    for execution_id, batch in batches.items():
+        had = all(p in state.available for p in state.wanted_of.get(execution_id, ()))
+        fetched = _frame_of(batch)
+        kept = stored_of.get(execution_id)
+        if kept is not None:  # a pair both stored and fetched counts once
+            kept = kept[~kept["result_id"].isin(fetched["result_id"])]
+            fetched = pd.concat([kept, fetched], ignore_index=True)
+        gap = state.check(execution_id, fetched) if had else None
+        if gap is not None:
+            state.short[execution_id] = gap
+        if had and gap is None and state.store is not None:
             state.to_store += batch
-        else:
+        elif state.keep_results:
             state.to_frame += batch
 
 
@@ -383,7 +449,9 @@ def _counts(
     for pair in wanted:
         by_execution[pair[0]] = by_execution.get(pair[0], True) and pair in state.available
     running = sum(1 for e in by_execution if e not in done_ids)
-    complete = sum(1 for e, ok in by_execution.items() if e in done_ids and ok)
+    complete = sum(
+        1 for e, ok in by_execution.items() if e in done_ids and ok and e not in state.short
+    )
     return FanOutCounts(
         pairs=len(wanted),
         from_store=len(stored_pairs),

@@ -10,7 +10,9 @@ One sync, for a window of days back from now:
    ones are not, and a stored one that comes back changed is kept and noted
    (`HistoryStore.add_executions`);
 3. the (execution, scenario) pairs of stored executions in the window whose results are not
-   stored yet are fetched through the fan-out and stored as they arrive.
+   stored yet are fetched through the fan-out and stored as they arrive, each execution's once
+   they hold every failure its summary counts (`analytics.evidence`): a short answer (the
+   service still indexing them) is not kept as final, and the next sync asks for it again.
 
 Each step commits on its own, and every write is an upsert by id, so a sync that is killed or
 fails half-way leaves a consistent store and the next one carries on where it stopped. One sync
@@ -25,7 +27,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from api_client import ApiClient, ExecutionQuery
+from dashboard.analytics.evidence import expected_failures
 from dashboard.data.fanout_answer import FanOutCounts, PairFailure, PairSkipped
+from dashboard.data.frames import executions_frame
 from dashboard.data.results_fanout import DEFAULT_CONCURRENCY, fetch_results
 from dashboard.data.store import HistoryStore
 from dashboard.data.store.errors import StoreError
@@ -55,6 +59,7 @@ class SyncReport:
     skipped: tuple[PairSkipped, ...] = ()
     store_error: StoreError | None = None
     plans_kept: bool = False  # the service answered no plans; the stored ones were kept
+    short: tuple[int, ...] = ()  # executions whose results lack a failure their summary counts
 
 
 def sync_history(
@@ -137,6 +142,9 @@ def _sync(
         max_concurrency=max_concurrency,
         on_progress=report("results"),
         return_results=False,
+        # What the service says of each execution just listed (one stored earlier and not
+        # listed again is not checked).
+        expected=expected_failures(executions_frame(finished)),
     )
     if fanout.store_error is None and reader is not None and fanout.counts.fetched > 0:
         store.add_reader(reader)
@@ -159,4 +167,5 @@ def _sync(
         skipped=fanout.skipped,
         store_error=fanout.store_error,
         plans_kept=not plans and plan_count > 0,
+        short=tuple(sorted(fanout.short)),
     )

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from api_client import ApiError, ExecutionQuery, ScenarioNotFoundError
+from dashboard.analytics.evidence import Expected
 from dashboard.analytics.flaky import last_finished
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
@@ -145,7 +146,9 @@ def _through_store(
     service refuses (`part` names what was being loaded)."""
     try:
         every_plan = cache.plans(connection, active_only=False).plans
-        failed = fetched_first(connection, *result_pairs(executions, every_plan, ids))
+        pairs, finished = result_pairs(executions, every_plan, ids)
+        counted = {e: Expected(failed=n) for e, n in cache.failures_counted(executions, finished)}
+        failed = fetched_first(connection, pairs, finished, expected=counted)
         fan_out = cache.history_results(connection, ids, executions, failed=failed)
     except ApiError as error:
         notices.show_error(error, part=part)
@@ -165,10 +168,52 @@ def _window_of(
 
 
 def show_failures(fan_out: FanOut) -> None:
-    """Say which results could not be loaded (the rest are used)."""
+    """Say which results could not be loaded, and which lack what the service counts of their
+    execution (the rest are used, and what was had is shown)."""
     failures = [(failure.scenario_id, failure.error) for failure in fan_out.failures]
     left_out = describe_left_out(failures, fan_out.counts.pairs)
-    notices.show_messages([left_out] if left_out else [], severity="warning")
+    short = incomplete_text(fan_out)
+    if short is not None and _said_this_run(short):
+        short = None  # a page loading two windows with the same short execution says it once
+    notices.show_messages([m for m in (left_out, short) if m], severity="warning")
+
+
+_SAID = "_analytics_input_said"
+
+
+def _said_this_run(text: str) -> bool:
+    """Whether `text` was said already in this run (then True), else noted as said. A run is
+    told apart by the script context's cursors, a mapping Streamlit makes anew for each run
+    (held here, so it cannot be mistaken for a later one)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx()
+    if context is None:
+        return False
+    said = st.session_state.get(_SAID)
+    if said is None or said[0] is not context.cursors:
+        said = (context.cursors, set[str]())
+        st.session_state[_SAID] = said
+    if text in said[1]:
+        return True
+    said[1].add(text)
+    return False
+
+
+def incomplete_text(fan_out: FanOut) -> str | None:
+    """One sentence when some finished executions' results lack what their summaries count
+    ("results incomplete: 1 failure counted by the service is not in its results yet ..."),
+    else None: fewer failures are never shown silently."""
+    gap = fan_out.shortfall()
+    if gap is None:
+        return None
+    ids = sorted(fan_out.short)
+    named = ", ".join(str(i) for i in ids[:5]) + (", ..." if len(ids) > 5 else "")
+    which = f"execution{'s' if len(ids) != 1 else ''} {named}"
+    return (
+        f"Results incomplete: {gap.text()} yet ({which}); they are asked for again on the "
+        "next visit."
+    )
 
 
 def _no_results() -> pd.DataFrame:

@@ -11,10 +11,11 @@ fan-out fetches as before.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
+from dashboard.analytics.evidence import Expected
 from dashboard.data import cache, fetch_jobs
 from dashboard.data.cache_connection import data_key
 from dashboard.data.connection import Connection
@@ -29,11 +30,17 @@ POLL_SECONDS = 0.25
 
 
 def fetched_first(
-    connection: Connection, pairs: Sequence[Pair], finished: Sequence[int]
+    connection: Connection,
+    pairs: Sequence[Pair],
+    finished: Sequence[int],
+    *,
+    expected: Mapping[int, Expected] | None = None,
 ) -> tuple[PairFailure, ...]:
     """Make sure the finished executions' pairs among `pairs` are in the history store,
     fetching those it lacks (said first, with progress); the pairs that could not be fetched,
-    for the page's fan-out to report without asking again. Raises the service's refusal."""
+    for the page's fan-out to report without asking again. Raises the service's refusal.
+    An execution whose results lack what `expected` says of it is not stored
+    (`fetch_jobs.store_run`): the page's fan-out asks for it again and says it is short."""
     done = frozenset(int(e) for e in finished)
     candidates = [pair for pair in pairs if pair[0] in done]
     if not candidates:
@@ -55,7 +62,11 @@ def fetched_first(
         fetch_jobs.JOBS.note_complete(window)
         return ()
     run = fetch_jobs.store_run(
-        cache.client(connection), store, reader=connection.fingerprint, finished=done
+        cache.client(connection),
+        store,
+        reader=connection.fingerprint,
+        finished=done,
+        expected=expected,
     )
     said = st.empty()
     said.info(fetching.need_text(fetch_jobs.JOBS.need(key, missing)))

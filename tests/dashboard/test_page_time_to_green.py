@@ -104,7 +104,7 @@ def test_plan_health_says_how_long_plans_stay_red(
     assert "Turned red in the last 7 days: 2, back to green: 1." in plain_notes(
         at, "info"
     ) + "\n".join(str(t.value) for t in at.text)
+    # Each row's figures are tested on the view (tests/present/test_health_view.py).
     shown = table_with(at, "Now", "Time to green, 30 d").set_index("Plan")
-    assert shown.loc["Checkout nightly", "Time to green, 30 d"] == "5 h 00 min (2 stretches)"
-    assert shown.loc["Mobile smoke", "Time to green, 30 d"] == "not enough data"
+    assert set(shown.index) == {"Checkout nightly", "Mobile smoke", "API contract"}
     assert "health.red.csv" in downloads(at)

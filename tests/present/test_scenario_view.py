@@ -1,13 +1,18 @@
 """The scenario page's words and pictures: too few runs said right, no "None" cell, and runtime
-lines that coincide still told apart."""
+lines that coincide still told apart; its whole view (`present.scenario_view`) from frames."""
 
 from __future__ import annotations
+
+from datetime import date
 
 import pandas as pd
 
 from dashboard.analytics.history import RuntimeRegression, scenario_history
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.shapes import empty
 from dashboard.present import analytics_charts
 from dashboard.present import scenario as scenario_view
+from dashboard.present import scenario_view as page_view
 from dashboard.present.csv import to_csv
 from tests.analytics.frames import CHROME, DESKTOP, execution, executions, result, results
 
@@ -89,3 +94,80 @@ def test_identical_runtime_lines_do_not_hide_one_another() -> None:
     assert len({t.line.dash for t in traces}) == 3
     assert len({t.marker.symbol for t in traces}) == 3
     assert all(str(t.marker.symbol).endswith("-open") for t in traces)
+
+
+def _page_view(rows: list[dict[str, object]], runs: int = 12) -> page_view.ScenarioView:
+    found = history(runs)
+    return page_view.scenario_view(
+        found,
+        found,
+        results(rows),
+        empty(MARK_COLUMNS),
+        plan=1,
+        scenario=7,
+        plan_name="Checkout",
+        window=20,
+        tz="UTC",
+        today=date(2025, 3, 31),
+        results_link=lambda e, p, s: f"results?plan={p}&execution={e}",
+    )
+
+
+def _slowing() -> list[dict[str, object]]:
+    """Scenario 7 passes on Chrome, 30 s a run, then 60 s in the last 5 of 12; it fails twice
+    on Safari."""
+    rows: list[dict[str, object]] = [
+        result(i, 7, "SUCCESS", CHROME, start=f"2025-03-{i:02d} 10:05", runtime_s=30 + 30 * (i > 7))
+        for i in range(1, 13)
+    ]
+    rows += [
+        result(i, 7, "FAILURE", DESKTOP, start=f"2025-03-{i:02d} 10:05", message=f"boom {i}")
+        for i in (3, 9)
+    ]
+    return rows
+
+
+def test_the_page_view_tables_the_history_with_its_links_and_says_the_regression() -> None:
+    view = _page_view(_slowing())
+
+    assert not view.empty
+    assert "its last 20 finished executions" in view.basis
+    assert view.outcomes_caption == view.basis + ". One row per environment, one dot per execution."
+    table = view.table.display
+    assert table["Execution"].nunique() == 12
+    assert set(table["Outcome"]) == {"\u2714 passed", "\u2716 failed"}
+    assert all(link.startswith("results?plan=1&execution=") for link in table["Results"])
+    assert (view.table.key, view.table.file_name) == ("scenario.table", "plan-1-scenario-7.csv")
+    assert view.table.columns["Results"].kind == "link"
+    assert view.table.columns["Started"].tz == "UTC"
+    assert view.regression.how == "warning"
+    (said,) = view.regression.texts
+    assert said.startswith("Runtime regression: ")
+    assert "the median of its last 5 completed runs is 1 min 00 s, against 30 s" in said
+    assert (view.timeline.key, view.runtime.key) == ("scenario.timeline", "scenario.runtime")
+    assert view.regressions.file_name == "plan-1-scenario-7-runtime.csv"
+    assert view.known is not None
+    assert view.known.caption.startswith("0 of the 2 failures are known (marked), 2 unresolved.")
+    assert list(view.known.to_mark["execution_id"]) == [3]  # one failure per environment
+    assert len(view.known.signatures) == 2
+
+
+def test_the_page_view_of_a_steady_scenario_says_so_in_a_caption_and_offers_nothing_to_mark() -> (
+    None
+):
+    rows = [
+        result(i, 7, "SUCCESS", CHROME, start=f"2025-03-{i:02d} 10:05", runtime_s=30)
+        for i in range(1, 13)
+    ]
+    view = _page_view(rows)
+
+    assert view.regression.how == "caption"
+    assert view.regression.texts[0].startswith("No runtime regression: ")
+    assert view.known is None
+
+
+def test_the_page_view_of_a_scenario_without_results_is_empty() -> None:
+    view = _page_view([result(1, 8, "SUCCESS", CHROME, start="2025-03-01 10:05")], runs=3)
+
+    assert view.empty
+    assert view.table.display.empty

@@ -1,0 +1,144 @@
+"""Everything the Scenario history page draws for one scenario of one plan, built in one go:
+what it was computed from, its outcomes (chart and table, with messages and log links), what
+the team knows of its failures, and whether it became slower.
+
+The page keeps its controls, the loading and the mark form; this turns the window's frames,
+the marks that apply and the viewer's zone into the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import pandas as pd
+
+from dashboard.analytics import history as history_analytics
+from dashboard.analytics import marks as mark_analytics
+from dashboard.analytics import plans as plan_analytics
+from dashboard.present import analytics_charts
+from dashboard.present import known as known_words
+from dashboard.present import scenario as words
+from dashboard.present import table_view as columns
+from dashboard.present.captions import describe_window, scope_text
+from dashboard.present.scenario import ResultsLink
+from dashboard.present.table_view import TableView
+from dashboard.present.view_parts import ChartView, Said, caption, note
+
+PICK = "Pick a plan and one of its scenarios."
+NO_RESULTS = "The scenario has no results in these executions."
+
+
+def plan_scenarios(plans: pd.DataFrame, plan: int | None) -> tuple[int, ...] | None:
+    """The scenarios the plan lists (None without a plan, or for a plan not in `plans`)."""
+    return plan_analytics.plan_scenarios(plans, plan) if plan is not None else None
+
+
+def scenarios_ran(results: pd.DataFrame) -> set[int]:
+    """The scenarios that have a result among `results`."""
+    return set(results["scenario_id"].dropna().astype(int))
+
+
+@dataclass(frozen=True, eq=False)
+class KnownFailures:
+    """The scenario's failures in the window: how many are known (caption), one failed cell
+    per environment to mark (to_mark) and the failures' message signatures."""
+
+    caption: str
+    to_mark: pd.DataFrame
+    signatures: pd.Series
+
+
+@dataclass(frozen=True, eq=False)
+class ScenarioView:
+    """basis: what it was computed from; empty: the scenario has no results there (nothing
+    more is drawn). Outcomes: outcomes_caption, timeline, table. known: its failures (None
+    when none failed). Runtime: regression (a warning when it regressed, else a caption),
+    runtime (the chart), regressions (per environment)."""
+
+    basis: str
+    empty: bool
+    outcomes_caption: str
+    timeline: ChartView
+    table: TableView
+    known: KnownFailures | None
+    regression: Said
+    runtime: ChartView
+    regressions: TableView
+
+
+def scenario_view(
+    executions: pd.DataFrame,
+    analysed: pd.DataFrame,
+    results: pd.DataFrame,
+    marks: pd.DataFrame,
+    *,
+    plan: int,
+    scenario: int,
+    plan_name: str | None,
+    window: int,
+    tz: str,
+    today: date,
+    results_link: ResultsLink,
+) -> ScenarioView:
+    """Scenario `scenario` of `plan` over the window's executions (`analysed`, among the
+    lookback's `executions`) and their `results`, with the `marks` that apply now."""
+    history = history_analytics.scenario_history(analysed, results, plan, scenario)
+    basis = describe_window(
+        history.basis, executions, today=today, scope=scope_text(plan=plan_name), window=window
+    )
+    named = f"plan-{plan}-scenario-{scenario}"
+    regression = words.regression_text(
+        history.overall, history_analytics.RECENT, history_analytics.MIN_EARLIER
+    )
+    return ScenarioView(
+        basis=basis,
+        empty=history.cells.empty,
+        outcomes_caption=words.outcomes_caption(basis),
+        timeline=ChartView(
+            analytics_charts.scenario_timeline_chart(history.cells, tz),
+            key="scenario.timeline",
+            file_name=f"{named}-outcomes-chart.csv",
+        ),
+        table=TableView(
+            words.history_display(history, results_link),
+            key="scenario.table",
+            file_name=f"{named}.csv",
+            columns={
+                "Started": columns.moment(tz),
+                "Execution": columns.ident(),
+                "Message": columns.wide_text(),
+                "Node log": columns.link("node log"),
+                "Executor log": columns.link("executor log"),
+                "Results": columns.link("results"),
+            },
+        ),
+        known=_known(results, marks, plan, scenario),
+        regression=note(regression) if history.overall.regressed else caption(regression),
+        runtime=ChartView(
+            analytics_charts.scenario_runtime_chart(history.cells, tz),
+            key="scenario.runtime",
+            file_name=f"{named}-runtime-chart.csv",
+        ),
+        regressions=TableView(
+            words.regression_display(history.by_environment),
+            key="scenario.regressions",
+            file_name=f"{named}-runtime.csv",
+        ),
+    )
+
+
+def _known(
+    results: pd.DataFrame, marks: pd.DataFrame, plan: int, scenario: int
+) -> KnownFailures | None:
+    """What the team knows about the scenario's failures (None when none failed)."""
+    own = results[(results["plan_id"] == plan) & (results["scenario_id"] == scenario)]
+    failed = mark_analytics.failed_of(own)
+    if failed.empty:
+        return None
+    known = int(mark_analytics.known_per_execution(own, marks).sum())
+    return KnownFailures(
+        caption=known_words.known_caption(known, len(failed)),
+        to_mark=failed.drop_duplicates(["environment"]),
+        signatures=failed["signature"],
+    )

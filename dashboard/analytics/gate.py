@@ -28,13 +28,12 @@ import pandas as pd
 from dashboard.analytics import marks as mark_rules
 from dashboard.analytics.evidence import missing_evidence as missing_evidence
 from dashboard.analytics.outcomes import FAIL, level_outcomes
-from dashboard.columns import marks as mark_columns
 
 APPLIED_COLUMNS = ("mark_id", "kind", "created_by", "ticket", "expires_on", "failures")
 """What the verdict says of each mark it applied: who made it, its ticket, its last day, and
 how many of the execution's failures it covered."""
 
-UNKNOWN_KIND = "of an unknown kind"
+UNKNOWN_KIND = "malformed"
 UNSIGNED = "without an author"
 UNENDING = "without an expiry"
 
@@ -125,25 +124,23 @@ def gate_marks(
     marks: pd.DataFrame, now: object, rules: GateRules
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """The marks the gate may use at `now` (MARK_COLUMNS), and how many that apply it leaves
-    out, by why. A mark whose kind its target does not take is never used: a mark the program
-    does not understand must not let a failure through."""
+    out, by why."""
+    # A mark the program does not understand (an unknown kind, a kind its target does not take,
+    # a field its target needs missing) must not let a failure through: `applying` leaves such
+    # marks out (`marks.well_formed`, the one rule); they are counted here, to be said.
+    malformed = int((~mark_rules.well_formed(marks)).sum()) if not marks.empty else 0
+    ignored: dict[str, int] = {UNKNOWN_KIND: malformed} if malformed else {}
     applying = mark_rules.applying(marks, now)
     if applying.empty:
-        return applying, {}
-    allowed = mark_columns.KINDS_FOR
-    well_formed = [
-        isinstance(target, str) and isinstance(kind, str) and kind in allowed.get(target, ())
-        for target, kind in zip(applying["target"], applying["kind"], strict=True)
-    ]
+        return applying, ignored
     signed = applying["created_by"].fillna("").astype(str).str.strip() != ""
     ending = applying["expires_on"].notna()
-    checks = [(UNKNOWN_KIND, pd.Series(well_formed, index=applying.index))]
+    checks: list[tuple[str, pd.Series]] = []
     if rules.signed_marks_only:
         checks.append((UNSIGNED, signed))
     if rules.require_mark_expiry:
         checks.append((UNENDING, ending))
     keep = pd.Series(True, index=applying.index)
-    ignored: dict[str, int] = {}
     for why, passes in checks:
         dropped = int((keep & ~passes).sum())
         if dropped:

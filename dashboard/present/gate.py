@@ -23,7 +23,7 @@ SHOWN = 20
 MESSAGE_WIDTH = 120
 
 IGNORED_BECAUSE = {
-    UNKNOWN_KIND: "of a kind this gate does not know",
+    UNKNOWN_KIND: "malformed (a kind or target this gate does not know, or a field missing)",
     UNSIGNED: "without an author (--signed-marks-only)",
     UNENDING: "without an expiry (--require-mark-expiry)",
 }

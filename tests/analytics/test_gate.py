@@ -107,7 +107,7 @@ def test_a_mark_of_an_unknown_kind_or_of_a_kind_its_target_does_not_take_covers_
     assert verdict.split.known == 0
     assert verdict.split.unresolved == 2
     assert verdict.applied.empty
-    assert verdict.ignored == {"of an unknown kind": 2}
+    assert verdict.ignored == {"malformed": 2}
 
 
 def test_the_gate_can_be_told_to_use_only_signed_marks_with_an_expiry() -> None:

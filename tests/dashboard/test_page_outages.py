@@ -46,7 +46,7 @@ from tests.dashboard.outage_history import (
     outage_execution,
     serve_outage_history,
 )
-from tests.dashboard.test_page_known import mark
+from tests.dashboard.test_page_known import ANN, mark, sign_in
 
 KNOWN = "app_pages/known.py"
 OUTAGE = outage_execution(10)  # 1011
@@ -286,8 +286,9 @@ def test_a_mark_that_looks_fixed_is_closed_in_one_click_and_logged(
     app: AppFactory, early: OutageHistory
 ) -> None:
     """Marked from the early outage's results: scenario 33 on Chrome failed only there (its
-    last 10 runs passed), scenario 32 on Safari fails in every run."""
-    at = app(RESULTS, tz="UTC", execution=str(outage_execution(EARLY)))
+    last 10 runs passed), scenario 32 on Safari fails in every run. A team's dashboard (its
+    connection is configured): Ann signs in to mark and close."""
+    at = sign_in(app(RESULTS, tz="UTC", execution=str(outage_execution(EARLY))))
     at.run()
     assert_no_failure(at)
     mark(at, "results", f"Scenario {hand.SLOWING} of {hand.PLAN_NAME} on CHROME 134 / Windows 10")
@@ -320,13 +321,13 @@ def test_a_mark_that_looks_fixed_is_closed_in_one_click_and_logged(
     at.run()
     closed = table_with(at, "Mark", "State")
     assert closed[["Target", "State", "Closed by"]].values.tolist() == [
-        [fixed_target, "Closed", "Ann"]
+        [fixed_target, "Closed", ANN]
     ]
     assert pd.Timestamp(closed["Closed"].iloc[0]) >= pd.Timestamp(clicked_at).floor("s")
     (log,) = [f.value for f in at.dataframe if "What" in f.value.columns]
     assert log["#"].tolist() == [1, 2]
     last = log.iloc[-1]
-    assert last["Who"] == "Ann"
+    assert last["Who"] == ANN
     assert pd.Timestamp(last["When"]) >= pd.Timestamp(clicked_at).floor("s")
     assert f"looks fixed: 0 failures in the last 10 runs since {since}" in last["What"]
 

@@ -64,9 +64,6 @@ def test_the_heat_map_shows_pass_rates_with_counts_on_hover(app: AppFactory) -> 
     column = heat["x"].index(SAFARI_18)
     assert heat["z"][row][column] == 0
     assert heat["customdata"][row][column].startswith("0 passed, 5 failed")
-    matrix = table_with(at, "Pass rate", "Warnings")
-    cell = matrix[(matrix["Scenario"] == 5) & (matrix["Environment"] == SAFARI_18)].iloc[0]
-    assert (cell["Passed"], cell["Failed"], cell["Pass rate"]) == (0, 5, 0.0)
     assert "its last 20 finished executions" in captions(at)
     assert {
         "environments.specific.csv",
@@ -100,18 +97,7 @@ def test_the_hand_built_history_flags_its_cases_and_nothing_else(
         (hand.SPECIFIC, hand.SAFARI_LABEL),
         (hand.VERSIONED, hand.FIREFOX_NEW_LABEL),
     ]
-    assert specific["Finding"].iloc[0] == (
-        f"fails on {hand.SAFARI_LABEL} in 12 of 12 runs, passes elsewhere (24 of 24 runs on 3 "
-        "environments)"
-    )
     versions = table_with(at, "Previous", "Finding")
     assert list(versions["Environment"]) == [hand.FIREFOX_NEW_LABEL]
     assert list(versions["Scenarios"]) == [str(hand.VERSIONED)]
-    assert (
-        versions["Finding"]
-        .iloc[0]
-        .startswith(
-            f"failures started with {hand.FIREFOX_NEW_LABEL} (was 128): 1 scenario, 6 of 6 runs"
-        )
-    )
     assert "1 execution still running is not counted" in captions(at)

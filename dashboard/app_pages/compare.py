@@ -45,11 +45,11 @@ with top[0]:
 with top[1]:
     tz = viewer_zone(widgets, state)
 if choice is not None:
-    sides = st.columns([2, 2, 1], vertical_alignment="bottom")
+    options, sides = choice.options(tz), st.columns([2, 2, 1], vertical_alignment="bottom")
     with sides[0]:
-        widgets.selectbox("Before", BEFORE, choice.options(tz))
+        widgets.selectbox("Before", BEFORE, options)
     with sides[1]:
-        widgets.selectbox("After", AFTER, choice.options(tz))
+        widgets.selectbox("After", AFTER, options)
     with sides[2]:
         widgets.toggle("Only changes", CHANGES)
 page.settle()

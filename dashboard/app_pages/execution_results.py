@@ -8,7 +8,7 @@ from dashboard.present import results_view as views
 from dashboard.present.notes import execution_not_found
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
-from dashboard.ui import notices, table_views, url_filters, viewer, zones
+from dashboard.ui import notices, url_filters, viewer, zones
 from dashboard.ui import results_layout as layout
 from dashboard.ui import triage as triage_view
 from dashboard.ui.kpis import kpi_row
@@ -85,7 +85,7 @@ shown = view.shown
 notices.show_notes(shown.contradictions)
 st.header("Results", divider="gray")
 notices.caption(shown.table_caption)
-selected = table_views.show(shown.table, selectable=True)
+selected = layout.results_table(shown)
 notices.full_message(shown.message(selected), key="results.message")
 
 layout.known_failures(shown, triage.ledger, connection=connection, now=now, plan_id=plan_id)

@@ -13,7 +13,7 @@ from dashboard.data.connection import Connection
 from dashboard.present.results_view import ResultsShown
 from dashboard.state import routes
 from dashboard.state.params import ViewState
-from dashboard.ui import marking, notices, url_filters, view_parts
+from dashboard.ui import marking, notices, table_views, tables, url_filters, view_parts
 
 
 def execution_or_back(state: ViewState) -> int:
@@ -32,6 +32,22 @@ def execution_or_back(state: ViewState) -> int:
         icon=":material/arrow_back:",
     )
     return state.execution
+
+
+def results_table(shown: ResultsShown) -> int | None:
+    """The results table with its CSV download; the selected row, if any. Drawn through
+    `ui.tables.table` by its module (as `table_views.show` would draw it), so what patches that
+    one drawer sees this table too, whatever was imported first."""
+    view = shown.table
+    return tables.table(
+        view.display,
+        key=view.key,
+        file_name=view.file_name,
+        column_config=table_views.column_settings(view.columns),
+        selectable=True,
+        tz=view.tz,
+        max_rows=view.max_rows,
+    )
 
 
 def known_failures(

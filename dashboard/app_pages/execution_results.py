@@ -57,9 +57,14 @@ if not scenarios:
     st.stop()
 data = notices.loaded_or_stop(
     # A finished execution's results come from the history store once fetched (even after a
-    # restart); a running one's are fetched afresh and never stored.
+    # restart), and are kept only once they hold every failure its summary counts; a running
+    # one's are fetched afresh and never stored.
     lambda: cache.execution_results(
-        connection, execution_id=execution_id, scenario_ids=scenarios, finished=top.finished
+        connection,
+        execution_id=execution_id,
+        scenario_ids=scenarios,
+        finished=top.finished,
+        failures_counted=header.failed if header.summary else None,
     ),
     part=f"the results of execution {execution_id}",
 )

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.dashboard.apptest import FAILURES, assert_no_failure, notes
+from tests.dashboard.apptest import FAILURES, RESULTS, assert_no_failure, notes
 from tests.dashboard.conftest import AppFactory
-from tests.short_history import SHORT_EXECUTION, LaggingService, serve_lagging
+from tests.short_history import HIDDEN_PAIR, SHORT_EXECUTION, LaggingService, serve_lagging
 
 SAID = (
     "results incomplete: 1 failure counted by the service is not in its results yet "
@@ -56,3 +56,21 @@ def test_the_failures_page_says_its_results_are_incomplete_then_shows_the_failur
     assert_no_failure(again)
     assert "results incomplete" not in notes(again).lower()
     assert lagging.asked == []
+
+
+def test_the_results_page_keeps_no_short_answer_so_a_later_visit_shows_the_failure(
+    app: AppFactory, lagging: LaggingService
+) -> None:
+    at = app(RESULTS, tz="UTC", execution=str(SHORT_EXECUTION))
+    at.run()
+    assert_no_failure(at)
+
+    lagging.hidden.clear()  # the service lists it now
+    lagging.asked.clear()
+    again = app(RESULTS, tz="UTC", execution=str(SHORT_EXECUTION))  # a restart, the store kept
+    again.run()
+    assert_no_failure(again)
+    # The short answer was not kept as final: its pairs are asked for again, the failure shown.
+    assert HIDDEN_PAIR in lagging.asked
+    (table,) = [f.value for f in again.dataframe if "Level" in f.value.columns]
+    assert "FAILURE" in set(table["Level"]), table["Level"].tolist()

@@ -430,3 +430,21 @@ def _is_stdlib(name: str) -> bool:
     import sys
 
     return name in sys.stdlib_module_names or name == "__future__"
+
+
+PAGE_LINES_MAX = 100
+"""A page script lays out its view (#36): controls, load, `view = ...`, lay it out."""
+
+
+@pytest.mark.parametrize("path", _sources("dashboard/app_pages"), ids=str)
+def test_a_page_lays_out_a_view_and_computes_nothing(path: Path) -> None:
+    """Pages read views (`present/`), never the analytics or pandas: an answer is computed once,
+    in its view, where the digest, the alerts and the gate read it too."""
+    computing = sorted(
+        i
+        for i in _imports(path)
+        if i.startswith("dashboard.analytics") or i.split(".")[0] in {"pandas", "numpy"}
+    )
+    assert not computing, f"{_module_name(path)} computes: it imports {computing}"
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= PAGE_LINES_MAX, f"{_module_name(path)} is {lines} lines"

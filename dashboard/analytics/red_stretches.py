@@ -10,10 +10,14 @@ then (`from_is_bound`): its true start is older than the history, so its length 
 to green and is left out of the medians.
 
 Time to green over D days: the median length of the stretches that ended (turned green) in the
-last D days. Its trend compares the last 30 days' median with the median of the 60 days before
-them (both needed; either missing is "not enough data"). Turned red / back to green in the last
-7 days count stretches that started / ended then (a stretch whose start is a bound did not
-start in the history, so it is not counted as turned red).
+last D days. Its trend sets the newer half of the stretches that ended in the long period (90
+days) against the older half (the newer half holds the odd one): the median of the newer over
+the median of the older, minus 1. It needs `TREND_MIN_STRETCHES` (4) such stretches, two a
+half: a median of one stretch is that stretch, and one slow fix is not a trend. It needs no
+history older than the short period: a plan red eight times in four weeks has a trend.
+Turned red / back to green in the last 7 days count stretches that started / ended then (a
+stretch whose start is a bound did not start in the history, so it is not counted as turned
+red).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ DURATION = "timedelta64[us]"
 SHORT_DAYS = 30
 LONG_DAYS = 90
 WEEK_DAYS = 7
+TREND_MIN_STRETCHES = 4
+"""Stretches that ended in the long period a trend needs: two for each half it compares."""
 
 STRETCH_COLUMNS: dict[str, str] = {
     **PLAN_AND_PROJECT,
@@ -66,9 +72,9 @@ TIME_TO_GREEN_COLUMNS: dict[str, str] = {
     "median_short": DURATION,  # their median length (missing when none)
     "stretches_long": "int64",  # ended in the last `long_days`
     "median_long": DURATION,
-    "stretches_before": "int64",  # ended in the `long - short` days before the short period
-    "median_before": DURATION,
-    "trend": "float64",  # median_short / median_before - 1 (-0.5: turns green twice as fast)
+    "median_newer": DURATION,  # the newer half of the stretches that ended in the long period
+    "median_older": DURATION,  # the older half (both missing below `TREND_MIN_STRETCHES`)
+    "trend": "float64",  # median_newer / median_older - 1 (-0.5: turns green twice as fast)
 }
 
 
@@ -85,7 +91,8 @@ class RedTurns:
 class TimeToGreen:
     """stretches: `STRETCH_COLUMNS`, newest start first. plans: `TIME_TO_GREEN_COLUMNS`, one
     row per plan with a judged execution, red ones first (longest red first), then by name.
-    turns: the last week's turns. basis: the executions given."""
+    turns: the last week's turns. basis: the executions given. trend_min_stretches: the
+    stretches that ended in the long period a trend needs."""
 
     stretches: pd.DataFrame
     plans: pd.DataFrame
@@ -94,6 +101,7 @@ class TimeToGreen:
     now: pd.Timestamp
     short_days: int
     long_days: int
+    trend_min_stretches: int = TREND_MIN_STRETCHES
 
 
 def red_stretches(executions: pd.DataFrame, *, now: datetime | pd.Timestamp) -> pd.DataFrame:
@@ -225,16 +233,18 @@ def _per_plan(
     periods = {
         "short": closed[closed["red_to"] >= short_start],
         "long": closed[closed["red_to"] >= long_start],
-        "before": closed[(closed["red_to"] >= long_start) & (closed["red_to"] < short_start)],
     }
     for name, chosen in periods.items():
         lengths = chosen.groupby("plan_id")["duration"]
         out[f"stretches_{name}"] = lengths.size()
         out[f"stretches_{name}"] = out[f"stretches_{name}"].fillna(0)
         out[f"median_{name}"] = lengths.median()
+    newer, older = _halves(periods["long"])
+    out["median_newer"] = newer.groupby("plan_id")["duration"].median()
+    out["median_older"] = older.groupby("plan_id")["duration"].median()
     with np.errstate(divide="ignore", invalid="ignore"):
         out["trend"] = (
-            out["median_short"] / out["median_before"].where(out["median_before"] > pd.Timedelta(0))
+            out["median_newer"] / out["median_older"].where(out["median_older"] > pd.Timedelta(0))
             - 1
         )
     out = out.reset_index()
@@ -246,6 +256,18 @@ def _per_plan(
         na_position="last",
     )
     return typed(out, TIME_TO_GREEN_COLUMNS)
+
+
+def _halves(ended: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each plan's stretches of `ended` (closed, in the long period) in two halves by when
+    they turned green, newer and older (the newer holds the odd one); plans with fewer than
+    `TREND_MIN_STRETCHES` are left out of both."""
+    ordered = ended.sort_values(["plan_id", "red_to"], kind="stable")
+    count = ordered.groupby("plan_id")["red_to"].transform("size")
+    rank = ordered.groupby("plan_id").cumcount()  # 0: the oldest
+    enough = count >= TREND_MIN_STRETCHES
+    newer = rank >= count // 2
+    return ordered[enough & newer], ordered[enough & ~newer]
 
 
 GROUP_AGE_COLUMNS: dict[str, str] = {

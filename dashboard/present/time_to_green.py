@@ -34,10 +34,11 @@ def duration_text(value: object, *, bound: bool = False) -> str:
     return f"at least {text}" if bound else text
 
 
-def trend_text(trend: object) -> str:
-    """ "\u221240 % (faster)", "+25 % (slower)", "no change"; "not enough data" without both."""
+def trend_text(trend: object, *, has: int = 0, needs: int = 4, long_days: int = 90) -> str:
+    """ "\u221240 % (faster)", "+25 % (slower)", "no change"; without a trend, how many
+    stretches it needs and has: "needs 4 red stretches that ended in 90 d, has 1"."""
     if trend is None or pd.isna(trend):
-        return NOT_ENOUGH_DATA
+        return f"needs {needs} red stretches that ended in {long_days} d, has {has}"
     value = float(trend)  # type: ignore[arg-type]
     if abs(value) < 0.005:
         return "no change"
@@ -99,7 +100,10 @@ def plans_display(found: TimeToGreen) -> pd.DataFrame:
                 _median(n, m)
                 for n, m in zip(plans["stretches_long"], plans["median_long"], strict=True)
             ],
-            "Trend": [trend_text(t) for t in plans["trend"]],
+            "Trend": [
+                trend_text(t, has=int(n), needs=found.trend_min_stretches, long_days=long)
+                for t, n in zip(plans["trend"], plans["stretches_long"], strict=True)
+            ],
             "Red stretches": plans["stretches"].astype("int64").to_numpy(),
             "Ever green": ["yes" if g else "no, never" for g in plans["ever_green"]],
         }
@@ -204,8 +208,9 @@ def plans_caption(basis: Basis, found: TimeToGreen, *, today: date, scope: str) 
         describe_basis(basis, today=today, scope=scope)
         + f". A red stretch runs from a plan's first failing execution to the next passing one; "
         f"time to green is the median length of the stretches that ended in the last "
-        f"{found.short_days} or {found.long_days} days, and the trend sets the last "
-        f"{found.short_days} days against the {found.long_days - found.short_days} before. "
+        f"{found.short_days} or {found.long_days} days, and the trend sets the newer half of "
+        f"the {found.long_days} days' stretches against the older half (it needs "
+        f"{found.trend_min_stretches}). "
         "A stretch already red at the start of the history is at least as long as shown and "
         "is left out of the medians."
     )

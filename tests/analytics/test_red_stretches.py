@@ -6,7 +6,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dashboard.analytics.red_stretches import failure_group_ages, red_stretches, time_to_green
+from dashboard.analytics.red_stretches import (
+    TREND_MIN_STRETCHES,
+    failure_group_ages,
+    red_stretches,
+    time_to_green,
+)
 from tests.analytics.frames import execution, executions, ts
 
 NOW = ts("2025-06-30 12:00")
@@ -110,7 +115,8 @@ def test_time_to_green_medians_over_30_and_90_days_and_the_trend() -> None:
     one = plans.loc[1]
     assert (one["stretches_short"], one["median_short"]) == (3, 2 * H)
     assert (one["stretches_long"], one["median_long"]) == (5, 3 * H)
-    assert (one["stretches_before"], one["median_before"]) == (2, 6 * H)
+    # The trend: the newer half of the 5 stretches (1 h, 2 h, 3 h) against the older (4 h, 8 h).
+    assert (one["median_newer"], one["median_older"]) == (2 * H, 6 * H)
     assert one["trend"] == pytest.approx(2 / 6 - 1)
     assert not one["red_now"]
     assert one["ever_green"]
@@ -131,6 +137,46 @@ def test_time_to_green_medians_over_30_and_90_days_and_the_trend() -> None:
     assert pd.isna(never["median_long"])
     # Red plans first.
     assert list(found.plans["plan_id"]) == [3, 1, 2]
+
+
+def _stretches(plan_id: int, first_id: int, ends: list[tuple[str, int]]) -> list[dict]:
+    """One closed red stretch per (day it turned green, its length in hours), each between
+    passes."""
+    rows: list[dict] = []
+    for n, (day, hours) in enumerate(ends):
+        green = ts(f"{day} 12:00")
+        rows += [
+            execution(first_id + 3 * n, plan_id, str(green - (hours + 1) * H), "pass"),
+            execution(first_id + 3 * n + 1, plan_id, str(green - hours * H), "fail"),
+            execution(first_id + 3 * n + 2, plan_id, str(green), "pass"),
+        ]
+    return rows
+
+
+def test_the_trend_needs_enough_stretches_not_history_older_than_30_days() -> None:
+    """Four stretches that all turned green in the last 30 days are enough: the newer two
+    (1 h, 3 h: median 2 h) against the older two (6 h, 10 h: median 8 h), -75 %. Three are not;
+    the plan says how many it has."""
+    four = [("2025-06-10", 6), ("2025-06-14", 10), ("2025-06-20", 1), ("2025-06-25", 3)]
+    rows = _stretches(1, 100, four) + _stretches(2, 200, four[:3])
+    found = time_to_green(executions(rows), now=NOW)
+    plans = found.plans.set_index("plan_id")
+
+    assert found.trend_min_stretches == TREND_MIN_STRETCHES == 4
+    assert plans.loc[1, "trend"] == pytest.approx(2 / 8 - 1)
+    assert (plans.loc[1, "median_newer"], plans.loc[1, "median_older"]) == (2 * H, 8 * H)
+    assert pd.isna(plans.loc[2, "trend"])
+    assert plans.loc[2, "stretches_long"] == 3
+
+
+def test_the_trend_leaves_out_stretches_older_than_the_long_period_and_open_ones() -> None:
+    # Two stretches ended 100 and 95 days ago: outside 90 days. Two inside, and one still red.
+    ends = [("2025-03-22", 50), ("2025-03-27", 50), ("2025-06-10", 2), ("2025-06-20", 4)]
+    rows = [*_stretches(1, 100, ends), execution(200, 1, "2025-06-29 00:00", "fail")]
+    plans = time_to_green(executions(rows), now=NOW).plans.set_index("plan_id")
+
+    assert plans.loc[1, "stretches_long"] == 2
+    assert pd.isna(plans.loc[1, "trend"])
 
 
 def test_the_week_counts_turns_red_and_back() -> None:

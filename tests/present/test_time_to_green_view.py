@@ -103,13 +103,16 @@ def test_each_plan_s_time_to_green_its_trend_and_the_week() -> None:
     never = plans.loc["Mobile smoke"]
     assert never["Now"].startswith("\u2716 red for at least 4 d ")
     assert never["Now"].endswith("(3 executions)")
-    assert (never["Time to green, 30 d"], never["Trend"]) == ("not enough data", "not enough data")
+    assert (never["Time to green, 30 d"], never["Trend"]) == (
+        "not enough data",
+        "needs 4 red stretches that ended in 90 d, has 0",
+    )
     assert never["Ever green"] == "no, never"
     api = plans.loc["API contract"]
     assert (api["Now"], api["Time to green, 30 d"], api["Trend"]) == (
         "\u2714 green",
         "10 h 00 min (1 stretch)",
-        "not enough data",
+        "needs 4 red stretches that ended in 90 d, has 1",
     )
     # Red plans first, longest red first.
     assert list(plans.index) == ["Mobile smoke", "Checkout nightly", "API contract"]
@@ -174,3 +177,19 @@ def test_nothing_to_measure_is_said_in_a_note() -> None:
     assert shown.no_plan == NO_PLAN
     assert shown.plans.display.empty
     assert shown.failure_ages(failed_results().head(0)).none_failed == NONE_FAILED
+
+
+def test_the_trend_is_worded_from_four_stretches_within_the_last_30_days() -> None:
+    """The demo's case: a plan red four times in three weeks, nothing older, has a trend (the
+    newer two stretches, 2 h and 4 h, against the older two, 8 h and 12 h: 3 h against 10 h)."""
+    rows = []
+    for n, (days_ago, hours) in enumerate([(20, 8), (15, 12), (10, 2), (5, 4)]):
+        green = NOW - pd.Timedelta(days=days_ago)
+        rows += [
+            execution(10 * n + 1, 9, str(green - pd.Timedelta(hours=hours + 1)), "pass"),
+            execution(10 * n + 2, 9, str(green - pd.Timedelta(hours=hours)), "fail"),
+            execution(10 * n + 3, 9, str(green), "pass"),
+        ]
+    plans = _plans(view(executions(rows)))
+
+    assert plans.loc["Plan 9", "Trend"] == "\u221270 % (faster)"

@@ -1,0 +1,651 @@
+"""One verdict per failed result: the label every face reads, and the evidence behind it.
+
+Each failed result (FAILURE or ERROR, `verdicts`) of the executions judged gets exactly one
+label, the first of `PRECEDENCE` that holds, and the numbers that put it there as data (the
+words are `present.triage`'s). The rules are the existing ones, composed here once:
+
+    label                 holds when                                      rule from
+ 1  incomplete            the evidence is short (below: "Bad input")      evidence, verdicts, marks
+ 2  outage                its execution is a likely or confirmed outage   outages.outages
+ 3  known                 a mark that applies at `now` covers it          marks.covering_marks
+ 4  flaky                 its scenario flips, or its environment does     flaky, via states
+ 5  recovering            its scenario's latest run passed, and so did    states, flaky sequences
+                          the latest run on its environment
+ 6  environment-specific  its scenario fails on its environment and       environments, via states
+                          passes elsewhere
+ 7  broken                its scenario failed >= 90 % of its last N runs  states rule 4
+ 8  new                   the first failure of its scenario on its        results given
+                          environment, after an earlier run of it
+ 9  unresolved            none of the above
+
+Why this order:
+
+- **incomplete first**: nothing is judged, and nothing excused, on evidence the program does
+  not have. A label further down (outage, known) excuses a failure; a gate or a lead must see
+  that the evidence is short before anything else. A bad input is said, never a crash and
+  never a silent pass.
+- **outage before known**: a night the grid was down says nothing about the tests; an outage
+  comes first whatever mark covers its failures (as on Compare).
+- **known before every state**: the team has said what it is, with a ticket and an owner; the
+  state is still in the row's data for a face that wants it.
+- **flaky before recovering**: a flaky scenario passes half the time, so its latest pass is no
+  sign of a fix (as in `states`, where flaky comes before recovering).
+- **recovering before every failing state** (environment-specific, broken, new, unresolved): a
+  passing latest run outranks them, so a just-fixed scenario is never called broken. This is
+  where the label parts from `states`, which calls a scenario that failed 9 of its last 10 runs
+  broken even when the 10th passed.
+- **environment-specific before broken**: as in `states`; the environment is the better lead.
+- **broken and flaky before new**: a scenario's state describes all its failures alike, so the
+  first failure of a scenario broken since is broken, not new; new is left for a failure no
+  state explains yet (a scenario that passed until its latest run).
+
+The states are those of each plan's last `rules.window` finished executions *without the
+outages* (an outage night's failures would otherwise make flips), read per failed result: a
+flaky environment makes only its own failures flaky, an environment-specific scenario only
+its failures on those environments. The flaky, environment-specific and broken rules need K
+runs (`rules.min_runs`); recovering and new are facts, not rates, and need none.
+
+Bad input (reason in `incomplete`, in the order tried; see `INCOMPLETE_REASONS`):
+- `UNKNOWN_EXECUTION`: the result's execution is not among `executions` (its summary cannot
+  be checked, nor whether it was an outage);
+- `RUNNING`: the execution has no end, or a result of it still runs;
+- `SHORT`: a finished execution whose summary counts more failures than its results hold
+  (`missing_failures`; an execution with none of them at all gets one row of its own, without a
+  result);
+- `UNKNOWN_STATUS`: a result whose status this program does not know (it is given a row too:
+  it might be a failure);
+- `UNREADABLE_MARK`: an open, unexpired mark of an unknown kind or target (or lacking what its
+  target needs) whose fields name this failure (every one of its plan, scenario, environment,
+  execution and message signature it sets equals the failure's). It is never applied, and the
+  failure cannot be told known or not. A mark that sets none of them names nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dashboard.analytics import states as state_rules
+from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
+from dashboard.analytics.evidence import Expected, shortfall
+from dashboard.analytics.failure_groups import normalise_messages
+from dashboard.analytics.marks import EXPIRING as MARK_EXPIRING
+from dashboard.analytics.marks import OPEN as MARK_OPEN
+from dashboard.analytics.marks import applying, covering_marks, mark_states
+from dashboard.analytics.outages import outages, without_outages
+from dashboard.analytics.outcomes import FAIL, PASS, failed_levels, result_cells
+from dashboard.analytics.states import StateRules, scenario_states
+from dashboard.analytics.verdicts import KNOWN_STATUSES, RUNNING_STATUSES
+from dashboard.columns.schemas import UTC_TIME
+from dashboard.columns.shapes import empty, require_columns, typed
+
+INCOMPLETE = "incomplete"
+OUTAGE = "outage"
+KNOWN = "known"
+FLAKY = "flaky"
+RECOVERING = "recovering"
+ENVIRONMENT_SPECIFIC = "environment-specific"
+BROKEN = "broken"
+NEW = "new"
+UNRESOLVED = "unresolved"
+
+PRECEDENCE: tuple[str, ...] = (
+    INCOMPLETE,
+    OUTAGE,
+    KNOWN,
+    FLAKY,
+    RECOVERING,
+    ENVIRONMENT_SPECIFIC,
+    BROKEN,
+    NEW,
+    UNRESOLVED,
+)
+"""Every label, the first that holds naming a failed result (the module docstring says why)."""
+
+UNKNOWN_EXECUTION = "unknown execution"
+RUNNING = "running"
+SHORT = "short"
+UNKNOWN_STATUS = "unknown status"
+UNREADABLE_MARK = "unreadable mark"
+INCOMPLETE_REASONS: tuple[str, ...] = (
+    UNKNOWN_EXECUTION,
+    RUNNING,
+    SHORT,
+    UNKNOWN_STATUS,
+    UNREADABLE_MARK,
+)
+"""Why a row is incomplete, the first that holds named."""
+
+TRIAGE_COLUMNS: dict[str, str] = {
+    "result_id": "Int64",  # missing on an execution's row for failures it lacks (SHORT)
+    "execution_id": "int64",
+    "plan_id": "Int64",
+    "scenario_id": "Int64",
+    "env_key": "str",
+    "environment": "str",  # the environment's label ("SAFARI 17 / macOS")
+    "level": "str",
+    "start": UTC_TIME,  # its execution's start
+    "label": "str",  # one of PRECEDENCE
+    "scenario_state": "str",  # `states`' state of its scenario, missing outside the window
+    # incomplete
+    "incomplete": "str",  # one of INCOMPLETE_REASONS
+    "missing_failures": "Int64",  # SHORT: failures its summary counts that its results lack
+    # outage
+    "outage": "str",  # `outages.LIKELY` or `outages.CONFIRMED`
+    "outage_start": UTC_TIME,
+    "outage_failed": "Int64",
+    "outage_verdicts": "Int64",
+    "outage_share": "float64",  # failed / verdicts
+    "outage_signature": "str",  # the message most of its failures share
+    "outage_signature_failures": "Int64",
+    # known (and the mark confirming an outage, or the unreadable mark of an incomplete row)
+    "mark_id": "str",
+    "mark_kind": "str",
+    "mark_target": "str",
+    "ticket": "str",
+    "owner": "str",
+    "until": UTC_TIME,  # the mark's last day, missing when it does not expire
+    # the state labels' numbers, over the window's runs
+    "runs": "Int64",  # runs counted (flaky, broken: its last N, environment-specific, ...)
+    "failed_runs": "Int64",  # of those, failed
+    "flips": "Int64",  # flaky
+    "since": UTC_TIME,  # the start of the first run counted
+    "evidence_environment": "str",  # the environment the numbers are of, when not the scenario
+    "elsewhere_passed": "Int64",  # environment-specific: passes on its other environments
+    "elsewhere_runs": "Int64",
+    "clean_runs": "Int64",  # recovering: runs passed in a row, newest back
+    "passed_at": UTC_TIME,  # recovering: the start of its latest (passing) run
+    "earlier_runs": "Int64",  # new: executions before it in which the scenario ran
+    "earlier_environment_runs": "Int64",  # new: of those, on its environment
+}
+"""One row per failed result (and per result of an unknown status, and per execution that
+lacks failures its summary counts): its label and the evidence of that label."""
+
+_RESULT_INPUT = (
+    "result_id",
+    "execution_id",
+    "plan_id",
+    "scenario_id",
+    "level",
+    "message",
+    "start",
+    *ENVIRONMENT_COLUMNS,
+)
+_EXECUTION_INPUT = ("execution_id", "start", "plan_id", "finished", "verdicts", "failed")
+_MARK_INPUT = (
+    "mark_id",
+    "target",
+    "kind",
+    "ticket",
+    "owner",
+    "expires_on",
+    "created_at",
+    "closed_at",
+    "plan_id",
+    "scenario_id",
+    "environment",
+    "execution_id",
+    "signature",
+)
+_MARK_NAMES = ("plan_id", "scenario_id", "execution_id", "environment", "signature")
+"""What a mark may name of a failure: an unreadable mark names what these of its fields say."""
+
+
+def failure_verdicts(
+    results: pd.DataFrame,
+    executions: pd.DataFrame,
+    marks: pd.DataFrame,
+    *,
+    now: object,
+    rules: StateRules | None = None,
+    judged: Iterable[int] | None = None,
+) -> pd.DataFrame:
+    """One verdict per failed result of the `judged` executions (TRIAGE_COLUMNS, oldest
+    execution first; module docstring).
+
+    `results`: a results-history frame, the judged executions' results and the history the
+    states are read from (each plan's last `rules.window` finished executions); `executions`:
+    the executions frame (their summaries, `finished`, starts); `marks`: the company's marks,
+    all of them (those that apply at `now` are applied; the unreadable ones are said).
+    `judged`: the executions whose failures get a row; by default those with a result in
+    `results` (an execution given here without any result is said to lack its failures)."""
+    require_columns(results, _RESULT_INPUT, "failure verdicts")
+    require_columns(executions, _EXECUTION_INPUT, "failure verdicts")
+    require_columns(marks, _MARK_INPUT, "failure verdicts")
+    rules = rules or StateRules()
+    # Oldest first, as the marks' tie rule wants: made independent of the rows' order.
+    marks = marks.sort_values(["created_at", "mark_id"], kind="stable", na_position="last")
+    current = applying(marks, now)
+    found = outages(executions, current, results)
+
+    wanted = (
+        set(results["execution_id"].dropna().astype("int64").tolist())
+        if judged is None
+        else {int(i) for i in judged}
+    )
+    failed = failed_levels(results["level"])
+    unknown = ~_known_levels(results["level"])
+    of_judged = results["execution_id"].isin(wanted).to_numpy(dtype=bool)
+    rows = with_environments(results[(failed | unknown) & of_judged])
+    rows = rows.assign(
+        env_key=rows["env_key"].astype("str"), environment=rows["environment"].astype("str")
+    )
+    rows = pd.concat([rows, _lacking(results, executions, rows, wanted)], ignore_index=True)
+    if rows.empty:
+        return empty(TRIAGE_COLUMNS)
+    rows = rows.assign(_unknown=~_known_levels(rows["level"]))
+
+    order = _execution_order(executions, results)
+    rows["start"] = rows["execution_id"].map(order["start"])
+    incomplete = _incomplete(rows, results, executions, marks, now)
+    cover = covering_marks(rows, current)
+    outage_of = found.drop_duplicates("execution_id").set_index("execution_id")
+    by_id = marks.drop_duplicates("mark_id").set_index("mark_id")
+    scored = _StateEvidence(executions, results, found, order, rules)
+
+    out: list[dict[str, Any]] = []
+    for position, row in enumerate(rows.to_dict("records")):
+        verdict: dict[str, Any] = {name: row.get(name) for name in _CARRIED}
+        execution_id = int(row["execution_id"])
+        reason, extra = incomplete[position]
+        state = scored.scenario(row)
+        verdict["scenario_state"] = None if state is None else state["state"]
+        if reason is not None:
+            verdict.update(label=INCOMPLETE, incomplete=reason, **extra)
+        elif execution_id in outage_of.index:
+            outage = outage_of.loc[execution_id]
+            verdict.update(label=OUTAGE, **_outage_fields(outage))
+            if isinstance(outage["mark_id"], str) and outage["mark_id"] in by_id.index:
+                verdict.update(_mark_fields(by_id.loc[outage["mark_id"]], outage["mark_id"]))
+        elif isinstance(mark_id := cover["mark_id"].iloc[position], str):
+            verdict.update(label=KNOWN, **_mark_fields(by_id.loc[mark_id], mark_id))
+        else:
+            verdict.update(scored.label(row, state))
+        out.append(verdict)
+    frame = pd.DataFrame(out, columns=list(TRIAGE_COLUMNS))
+    for name, dtype in TRIAGE_COLUMNS.items():
+        if dtype == UTC_TIME:  # a column of only missing times is read as naive
+            frame[name] = pd.to_datetime(frame[name], utc=True)
+    frame = frame.sort_values(
+        ["start", "execution_id", "scenario_id", "env_key", "result_id"],
+        kind="stable",
+        na_position="first",
+    )
+    return typed(frame, TRIAGE_COLUMNS)
+
+
+_CARRIED = (
+    "result_id",
+    "execution_id",
+    "plan_id",
+    "scenario_id",
+    "env_key",
+    "environment",
+    "level",
+    "start",
+)
+
+
+def label_counts(verdicts: pd.DataFrame) -> dict[str, int]:
+    """Rows per label of a `failure_verdicts` frame, every label present, in PRECEDENCE order."""
+    tally = verdicts["label"].value_counts()
+    return {label: int(tally.get(label, 0)) for label in PRECEDENCE}
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+def _known_levels(levels: pd.Series) -> np.ndarray:
+    """Whether each level is a status this program knows (`verdicts.KNOWN_STATUSES`)."""
+    codes, uniques = pd.factorize(levels, use_na_sentinel=True)
+    known = {status.upper() for status in KNOWN_STATUSES}
+    table = np.array(
+        [isinstance(u, str) and u.strip().upper() in known for u in uniques] + [False],
+        dtype=bool,
+    )
+    return table[codes]
+
+
+def _lacking(
+    results: pd.DataFrame, executions: pd.DataFrame, rows: pd.DataFrame, wanted: set[int]
+) -> pd.DataFrame:
+    """One row, without a result, per judged execution whose summary counts failures and that
+    has no row of its own: nothing else would say that its failures are missing."""
+    counted = executions[
+        executions["execution_id"].isin(wanted - set(rows["execution_id"].astype("int64")))
+        & (executions["failed"].fillna(0).astype("int64") > 0)
+    ].drop_duplicates("execution_id")
+    if counted.empty:
+        return rows.iloc[0:0]
+    return pd.DataFrame(
+        {
+            "result_id": pd.array([None] * len(counted), dtype="Int64"),
+            "execution_id": counted["execution_id"].astype("int64").to_numpy(),
+            "plan_id": counted["plan_id"].astype("Int64").to_numpy(),
+            "scenario_id": pd.array([None] * len(counted), dtype="Int64"),
+            "level": pd.array([None] * len(counted), dtype="str"),
+        }
+    )
+
+
+def _incomplete(
+    rows: pd.DataFrame,
+    results: pd.DataFrame,
+    executions: pd.DataFrame,
+    marks: pd.DataFrame,
+    now: object,
+) -> list[tuple[str | None, dict[str, Any]]]:
+    """For each of `rows`, why it cannot be judged (INCOMPLETE_REASONS, None when it can) and
+    the fields that say more."""
+    given = executions.drop_duplicates("execution_id").set_index("execution_id")
+    ids = rows["execution_id"].astype("int64")
+    running_levels = {status.upper() for status in RUNNING_STATUSES}
+    running_results = results["level"].astype("str").str.strip().str.upper().isin(running_levels)
+    still_running = set(results.loc[running_results.to_numpy(), "execution_id"].astype("int64"))
+    unfinished = set(given.index[~given["finished"].fillna(False).astype(bool)].astype("int64"))
+    missing = _missing_failures(results, given, set(ids) - unfinished - still_running)
+    unreadable = _unreadable_marks(rows, marks, now)
+
+    reasons: list[tuple[str | None, dict[str, Any]]] = []
+    for position, execution_id in enumerate(ids.tolist()):
+        if execution_id not in given.index:
+            reasons.append((UNKNOWN_EXECUTION, {}))
+        elif execution_id in unfinished or execution_id in still_running:
+            reasons.append((RUNNING, {}))
+        elif execution_id in missing:
+            reasons.append((SHORT, {"missing_failures": missing[execution_id]}))
+        elif bool(rows["_unknown"].iloc[position]) and pd.notna(rows["result_id"].iloc[position]):
+            reasons.append((UNKNOWN_STATUS, {}))
+        elif position in unreadable:
+            reasons.append((UNREADABLE_MARK, unreadable[position]))
+        else:
+            reasons.append((None, {}))
+    return reasons
+
+
+def _missing_failures(
+    results: pd.DataFrame, given: pd.DataFrame, finished: set[int]
+) -> dict[int, int]:
+    """Per finished execution among `finished`, the failures its summary counts that its results
+    lack (`evidence.shortfall`, the one completeness rule), where any are lacking."""
+    own = results[results["execution_id"].isin(finished)]
+    present = own[failed_levels(own["level"])].groupby("execution_id").size()
+    counted = given.loc[sorted(finished & set(given.index)), "failed"].fillna(0).astype("int64")
+    short = counted[counted > counted.index.map(present).fillna(0).astype("int64")]
+    found: dict[int, int] = {}
+    for execution_id, count in short.items():
+        of_it = own[own["execution_id"] == execution_id]
+        gap = shortfall(Expected(failed=int(count)), of_it)
+        if gap is not None and gap.failures:
+            found[int(execution_id)] = gap.failures
+    return found
+
+
+def _unreadable_marks(
+    rows: pd.DataFrame, marks: pd.DataFrame, now: object
+) -> dict[int, dict[str, Any]]:
+    """Per position of `rows`, the first open, unexpired mark that cannot be applied
+    (`marks.well_formed` refuses it) and whose fields name the row."""
+    if marks.empty or rows.empty:
+        return {}
+    states = mark_states(marks, now)
+    open_now = states["state"].isin([MARK_OPEN, MARK_EXPIRING]).to_numpy(dtype=bool)
+    bad = marks[open_now & ~states["applies"].to_numpy(dtype=bool)]
+    if bad.empty:
+        return {}
+    values = {
+        "plan_id": rows["plan_id"].astype("Int64"),
+        "scenario_id": rows["scenario_id"].astype("Int64"),
+        "execution_id": rows["execution_id"].astype("Int64"),
+        "environment": rows["environment"].astype("str"),
+        "signature": normalise_messages(rows["message"]).fillna("").astype("str")
+        if "message" in rows.columns
+        else pd.Series("", index=rows.index, dtype="str"),
+    }
+    found: dict[int, dict[str, Any]] = {}
+    for mark in bad.to_dict("records"):
+        named = {k: mark[k] for k in _MARK_NAMES if k in mark and not _missing(mark[k])}
+        if not named:
+            continue
+        hit = np.ones(len(rows), dtype=bool)
+        for name, value in named.items():
+            column = values[name]
+            same = column == (int(value) if name.endswith("_id") else str(value))
+            hit &= same.fillna(False).to_numpy(dtype=bool)
+        for position in np.flatnonzero(hit).tolist():
+            found.setdefault(position, _mark_fields(mark, str(mark["mark_id"])))
+    return found
+
+
+def _missing(value: object) -> bool:
+    return value is None or bool(pd.isna(value))
+
+
+# -- outages and marks -------------------------------------------------------------------------
+
+
+def _outage_fields(outage: pd.Series) -> dict[str, Any]:
+    return {
+        "outage": outage["state"],
+        "outage_start": outage["start"],
+        "outage_failed": outage["failed"],
+        "outage_verdicts": outage["verdicts"],
+        "outage_share": outage["failed_share"],
+        "outage_signature": outage["signature"],
+        "outage_signature_failures": outage["signature_failures"],
+    }
+
+
+def _mark_fields(mark: Mapping[str, Any] | pd.Series, mark_id: str) -> dict[str, Any]:
+    return {
+        "mark_id": mark_id,
+        "mark_kind": mark["kind"],
+        "mark_target": mark["target"],
+        "ticket": mark["ticket"],
+        "owner": mark["owner"],
+        "until": mark["expires_on"],
+    }
+
+
+# -- the states, per failed result ------------------------------------------------------------
+
+
+def _execution_order(executions: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """Every execution of `executions` and `results` with its start (the executions frame's,
+    else its first result's) and its rank by (start, id), a missing start the oldest."""
+    listed = executions[["execution_id", "start"]].drop_duplicates("execution_id")
+    listed = listed.assign(execution_id=listed["execution_id"].astype("int64"))
+    seen = results.groupby(results["execution_id"].astype("int64"))["start"].min()
+    extra = seen[~seen.index.isin(listed["execution_id"])]
+    every = pd.concat(
+        [listed, pd.DataFrame({"execution_id": extra.index, "start": extra.to_numpy()})],
+        ignore_index=True,
+    )
+    every["start"] = pd.to_datetime(every["start"], utc=True)
+    every = every.sort_values(["start", "execution_id"], kind="stable", na_position="first")
+    every["rank"] = np.arange(len(every), dtype="int64")
+    return every.set_index("execution_id")
+
+
+class _StateEvidence:
+    """The scenario states of the window without outages, and the runs before each failure,
+    looked up per failed result."""
+
+    def __init__(
+        self,
+        executions: pd.DataFrame,
+        results: pd.DataFrame,
+        found: pd.DataFrame,
+        order: pd.DataFrame,
+        rules: StateRules,
+    ) -> None:
+        self.rules = rules
+        judged = without_outages(executions, found)
+        states = scenario_states(judged, results, rules)
+        keys = ["plan_id", "scenario_id"]
+        self.scenarios: dict[tuple[int, int], dict[str, Any]] = {
+            _key(r, keys): r for r in states.scenarios.to_dict("records")
+        }
+        env_keys = ["plan_id", "scenario_id", "env_key"]
+        envs = states.flakiness.environments
+        self.environments: dict[tuple[Any, ...], dict[str, Any]] = {
+            _key(r, env_keys): r for r in envs.to_dict("records")
+        }
+        positions = states.flakiness.positions
+        self.starts: dict[tuple[int, int], pd.Timestamp] = {
+            (int(p), int(q)): s
+            for p, q, s in zip(
+                positions["plan_id"], positions["position"], positions["start"], strict=True
+            )
+        }
+        self._earlier(results[~results["execution_id"].isin(found["execution_id"])], order)
+
+    def _earlier(self, results: pd.DataFrame, order: pd.DataFrame) -> None:
+        """The ranks of the runs of each scenario, of each scenario on each environment, and of
+        its failures there: what `new` counts back from (outages left out)."""
+        cells = result_cells(results, details=False)
+        cells = cells[cells["outcome"].isin([PASS, FAIL])]
+        cells = cells.assign(
+            _rank=cells["execution_id"].map(order["rank"]).to_numpy(),
+            env_key=cells["env_key"].astype("str"),
+        )
+        self.scenario_runs = _ranks(cells.drop_duplicates(["plan_id", "scenario_id", "_rank"]))
+        self.cell_runs = _ranks(cells, environment=True)
+        self.cell_fails = _ranks(cells[cells["outcome"] == FAIL], environment=True)
+        self.rank = order["rank"]
+
+    def scenario(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
+            return None
+        return self.scenarios.get((int(row["plan_id"]), int(row["scenario_id"])))
+
+    def label(self, row: Mapping[str, Any], state: dict[str, Any] | None) -> dict[str, Any]:
+        """The first state label of PRECEDENCE (after known) that holds, and its numbers."""
+        env = None
+        if state is not None:
+            env = self.environments.get(
+                (int(row["plan_id"]), int(row["scenario_id"]), str(row["env_key"]))
+            )
+            enough = state["state"] != state_rules.NOT_ENOUGH_DATA
+            if env is not None and bool(env["flagged"]):
+                return {"label": FLAKY, **self._flaky(env, row, scope=env)}
+            if state["flaky_reason"] == "scenario":
+                return {"label": FLAKY, **self._flaky(state, row, scope=None)}
+            if self._latest_passed(state) and (env is None or self._latest_passed(env)):
+                return {"label": RECOVERING, **self._recovering(state, row)}
+            specific = state["specific_environments"]
+            if enough and isinstance(specific, tuple) and row["environment"] in specific:
+                return {"label": ENVIRONMENT_SPECIFIC, **self._specific(state, env, row)}
+            last = int(state["last_runs"])
+            broken = last > 0 and state["last_fails"] >= self.rules.broken_share * last - 1e-9
+            if enough and broken:  # `states` rule 4, read again: it is not exposed on its own
+                since = self._since(state["sequence"], row, last=last)
+                return {
+                    "label": BROKEN,
+                    "runs": last,
+                    "failed_runs": state["last_fails"],
+                    "since": since,
+                }
+        earlier = self._count(self.scenario_runs, row, environment=False)
+        earlier_here = self._count(self.cell_runs, row, environment=True)
+        if earlier > 0 and self._count(self.cell_fails, row, environment=True) == 0:
+            return {
+                "label": NEW,
+                "earlier_runs": earlier,
+                "earlier_environment_runs": earlier_here,
+            }
+        if state is None:
+            return {"label": UNRESOLVED}
+        return {
+            "label": UNRESOLVED,
+            "runs": state["runs"],
+            "failed_runs": state["fails"],
+            "since": self._since(state["sequence"], row),
+        }
+
+    def _flaky(
+        self, of: Mapping[str, Any], row: Mapping[str, Any], *, scope: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        return {
+            "runs": of["runs"],
+            "failed_runs": of["fails"],
+            "flips": of["flips"],
+            "since": self._since(of["sequence"], row),
+            "evidence_environment": None if scope is None else scope["environment"],
+        }
+
+    def _recovering(self, state: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+        runs = _run_positions(state["sequence"])
+        return {
+            "runs": state["runs"],
+            "failed_runs": state["fails"],
+            "clean_runs": state["clean_runs"],
+            "passed_at": self.starts.get((int(row["plan_id"]), runs[-1][0])),
+        }
+
+    def _specific(
+        self, state: Mapping[str, Any], env: Mapping[str, Any] | None, row: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        of = env if env is not None else state
+        return {
+            "runs": of["runs"],
+            "failed_runs": of["fails"],
+            "since": self._since(of["sequence"], row),
+            "evidence_environment": row["environment"],
+            "elsewhere_passed": state["elsewhere_passed"],
+            "elsewhere_runs": state["elsewhere_runs"],
+        }
+
+    def _latest_passed(self, of: Mapping[str, Any]) -> bool:
+        runs = _run_positions(of["sequence"])
+        return bool(runs) and runs[-1][1] == "P"
+
+    def _since(self, sequence: object, row: Mapping[str, Any], *, last: int = 0) -> Any:
+        """The start of the first run of `sequence` counted (of its `last` runs, when given)."""
+        runs = _run_positions(sequence)
+        counted = runs[-last:] if last else runs
+        if not counted:
+            return None
+        return self.starts.get((int(row["plan_id"]), counted[0][0]))
+
+    def _count(
+        self, table: dict[tuple[Any, ...], np.ndarray], row: Mapping[str, Any], *, environment: bool
+    ) -> int:
+        """How many of the ranks `table` holds for the row's scenario (on its environment) are
+        before its own execution's."""
+        if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
+            return 0
+        key: tuple[Any, ...] = (int(row["plan_id"]), int(row["scenario_id"]))
+        if environment:
+            key = (*key, str(row["env_key"]))
+        ranks = table.get(key)
+        if ranks is None:
+            return 0
+        own = int(self.rank.loc[int(row["execution_id"])])
+        return int(np.searchsorted(ranks, own, side="left"))
+
+
+def _ranks(cells: pd.DataFrame, *, environment: bool = False) -> dict[tuple[Any, ...], np.ndarray]:
+    """The sorted execution ranks of `cells` per plan and scenario (and environment key)."""
+    keys = ["plan_id", "scenario_id", *(["env_key"] if environment else [])]
+    cells = cells[cells["plan_id"].notna() & cells["scenario_id"].notna()]
+    table: dict[tuple[Any, ...], np.ndarray] = {}
+    for key, group in cells.groupby(keys, sort=False, observed=True):
+        parts = key if isinstance(key, tuple) else (key,)
+        named = (int(parts[0]), int(parts[1]), *(str(p) for p in parts[2:]))
+        table[named] = np.sort(group["_rank"].to_numpy(dtype="int64"))
+    return table
+
+
+def _key(row: Mapping[str, Any], keys: list[str]) -> tuple[Any, ...]:
+    return tuple(str(row[k]) if k == "env_key" else int(row[k]) for k in keys)
+
+
+def _run_positions(sequence: object) -> list[tuple[int, str]]:
+    """The runs of a `flaky` sequence (a character per position of its plan's window, oldest
+    first): each one's position and whether it passed (P) or failed (F)."""
+    text = sequence if isinstance(sequence, str) else ""
+    return [(at, char) for at, char in enumerate(text) if char in "PF"]

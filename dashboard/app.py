@@ -23,7 +23,7 @@ if _ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from dashboard.state import routes  # noqa: E402
-from dashboard.ui import notices, server, session, sidebar, theme, viewer  # noqa: E402
+from dashboard.ui import server  # noqa: E402
 
 
 def main() -> None:
@@ -33,6 +33,11 @@ def main() -> None:
     sentence): no page list, no sidebar, and nothing is loaded. The pages are still declared
     (hidden), so the address and its query parameters stay as the link gave them.
     """
+    # The script's own helpers, imported here and not at the top: they declare `st.cache_data`
+    # functions, which log "No runtime found" when declared before Streamlit's runtime exists,
+    # as they would be by `streamlit run` importing this file for `app` (see `_lifespan`).
+    from dashboard.ui import notices, session, sidebar, theme, viewer
+
     st.set_page_config(page_title="QA dashboard", page_icon=":material/fact_check:", layout="wide")
     notices.styles()
     theme.keep_theme()
@@ -63,7 +68,21 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 else:
+    from collections.abc import AsyncIterator
+    from contextlib import asynccontextmanager
+    from typing import Any
+
     from starlette.middleware import Middleware
+
+    @asynccontextmanager
+    async def _lifespan(app: Any) -> AsyncIterator[None]:
+        """Load the script's modules now that the runtime has started (their `st.cache_data`
+        functions then find it), before the server's lifespan keeps what is loaded out of the
+        garbage collector's passes."""
+        from dashboard.ui import notices, session, sidebar, theme, viewer  # noqa: F401
+
+        async with server.lifespan(app):
+            yield
 
     _pages = [route.url_path for route in routes.ALL]
     _base_path = st.get_option("server.baseUrlPath") or ""
@@ -78,5 +97,5 @@ else:
             ),
             Middleware(server.ReturnAfterSignIn, pages=_pages, base_path=_base_path),
         ],
-        lifespan=server.lifespan,
+        lifespan=_lifespan,
     )

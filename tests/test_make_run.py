@@ -7,6 +7,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -104,3 +105,83 @@ def test_make_run_says_first_which_url_to_open() -> None:
         process.wait(timeout=30)
         if process.stdout is not None:
             process.stdout.close()
+
+
+def test_make_run_first_lines_are_only_where_to_look() -> None:
+    """After "Open http://..." a first run prints Streamlit's own address lines and nothing a
+    newcomer could take for a failure: no warning, no "No runtime found" (which each
+    `st.cache_data` declared before Streamlit's runtime exists used to log, eight of them)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QA_DASHBOARD_", "STREAMLIT_"))}
+    # -o: the environment exists already; do not reinstall it, and say nothing about it.
+    command = ["make", "--no-print-directory", "-o", ".venv/.installed-stamp", "run"]
+    process = subprocess.Popen(
+        [*command, f"PORT={port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # what the terminal shows: both, in order
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    try:
+        deadline = time.monotonic() + 90
+        while not listening_addresses(port):
+            assert process.poll() is None, "make run exited"
+            assert time.monotonic() < deadline, "make run never listened"
+            time.sleep(0.2)  # a poll interval between two state checks
+        # Answered by the app, so `streamlit run` has imported it and started its runtime: what
+        # a start logs is logged by now.
+        assert httpx.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=30).text == "ok"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        output, _ = process.communicate(timeout=30)
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    opened = f"Open http://127.0.0.1:{port} in your browser (Ctrl+C stops the dashboard)"
+    assert lines[0] == opened, output
+    # Then Streamlit's address, and then only what stopping it says (make's "Terminated").
+    assert lines[1:3] == [
+        "You can now view your Streamlit app in your browser.",
+        f"URL: http://127.0.0.1:{port}",
+    ], output
+    assert all(line.startswith("make: ***") for line in lines[3:]), output
+    assert "No runtime found" not in output
+    assert "Warning" not in output
+
+
+def test_editable_install_prints_no_warning_box(tmp_path: Path) -> None:
+    """`make run`'s first install (`pip install -e .`) is quiet: setuptools' boxed
+    BuildBackendWarning ("Editable installation", printed by its import-finder strategy for a
+    package at the top of the repository) made a newcomer wonder whether it failed. The same
+    build, without dependencies, into a throwaway environment; pip fetches its build backend as
+    `make run` does."""
+    target = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True)
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(target / "bin" / "python"),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--editable",
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr
+    shown = install.stdout + install.stderr
+    assert "BuildBackendWarning" not in shown, shown
+    assert "Editable installation" not in shown, shown
+    assert "!!" not in shown, shown
+    # The checkout on sys.path by one .pth line, no import finder.
+    editable = [p.name for p in (target / "lib").glob("python3*/site-packages/__editable__*")]
+    assert len(editable) == 1, editable
+    assert editable[0].endswith(".pth"), editable

@@ -44,17 +44,23 @@ def main() -> None:
     theme.chart_text()
     admitted = viewer.admitted()
     page = st.navigation(
-        [
-            st.Page(
-                route.script,
-                title=route.title,
-                icon=route.icon,
-                url_path=route.url_path,
-                default=route.default,
-            )
-            for route in routes.ALL
-        ],
+        {
+            label: [
+                st.Page(
+                    route.script,
+                    title=route.title,
+                    icon=route.icon,
+                    url_path=route.url_path,
+                    default=route.default,
+                )
+                for route in section
+            ]
+            for label, section in routes.SECTIONS
+        },
         position="sidebar" if admitted else "hidden",
+        # Every page in view on arrival: by default Streamlit shows ten of more than twelve
+        # and hides the rest behind "View N more".
+        expanded=True,
     )
     if not admitted:
         viewer.door()

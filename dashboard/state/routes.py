@@ -1,5 +1,6 @@
 """The dashboard's pages: where their scripts are, at which URL path they are served, and which
-query parameters each takes. A new page is one route here (the navigation lists `ALL`).
+query parameters each takes. A new page is one route here, in one of the `SECTIONS` the
+navigation lists.
 
 Paths are relative to `dashboard/app.py`, which is how `st.Page`, `st.switch_page` and
 `st.page_link` name a page. The scripts live in `app_pages/`, not `pages/`, which Streamlit
@@ -31,7 +32,7 @@ class Route:
     default: bool = False
 
 
-# The pages in the order the navigation lists them.
+# The pages; `SECTIONS` below orders them in the navigation.
 PLANS = Route(
     script="app_pages/plans.py",
     url_path="plans",
@@ -178,5 +179,15 @@ KNOWN = Route(
     params=(params.MARKS, params.TZ),
 )
 
-ALL: tuple[Route, ...] = tuple(route for route in globals().values() if isinstance(route, Route))
-"""Every route above, in order."""
+SECTIONS: tuple[tuple[str, tuple[Route, ...]], ...] = (
+    ("Today", (STANDUP, PLANS, FAILURES, KNOWN)),
+    ("Trends", (HEALTH, TIME_TO_GREEN, EXECUTIONS)),
+    ("Scenarios", (FLAKY, STATES, SLOWER, ENVIRONMENTS, SCENARIO, COMPARE)),
+    ("Runs", (RESULTS,)),
+)
+"""The navigation's sections, each with its pages in the order the sidebar lists them. Every
+route above is in exactly one (tests/browser/test_navigation.py); all of them are in view on
+arrival, none behind "View N more"."""
+
+ALL: tuple[Route, ...] = tuple(route for _, section in SECTIONS for route in section)
+"""Every route, in the order the navigation lists them."""

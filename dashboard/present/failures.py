@@ -10,6 +10,7 @@ from datetime import date, datetime
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
+from dashboard.columns.cells import EN_DASH
 from dashboard.present.captions import describe_basis
 from dashboard.present.failure_groups import signature_text
 from dashboard.present.formatting import plural, weekday_time
@@ -40,7 +41,7 @@ execution ran and the words (the widest) before the logs."""
 def since_text(since: object, bound: object, in_a_row: object, tz: str) -> str:
     """ "Tue 18 Nov 17:00 (3 in a row)", "at least Mon 17 Nov 09:00 (2 in a row)"."""
     if since is None or pd.isna(since):
-        return "\u2013"
+        return EN_DASH
     prefix = "at least " if bool(bound) else ""
     return f"{prefix}{weekday_time(since, tz)} ({int(in_a_row)} in a row)"  # type: ignore[call-overload]
 
@@ -52,8 +53,14 @@ def _plan(plan_names: Mapping[int, str], name: object, plan_id: object) -> str:
     return known or (name if isinstance(name, str) and name else f"Plan {int(plan_id)}")  # type: ignore[call-overload]
 
 
-def _link(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
+def _link(value: object) -> str:
+    """A link, or an empty cell: Streamlit draws a missing value as "None"."""
+    return value if isinstance(value, str) and value else ""
+
+
+def _message(value: object) -> str:
+    """The message, or a dash when the service sent none."""
+    return value if isinstance(value, str) and value else EN_DASH
 
 
 def failures_display(
@@ -83,7 +90,7 @@ def failures_display(
                 )
             ],
             "History": [
-                None if pd.isna(p) or pd.isna(s) else scenario_link(int(p), int(s))
+                "" if pd.isna(p) or pd.isna(s) else scenario_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
             "Failing since": [
@@ -96,7 +103,7 @@ def failures_display(
                 )
             ],
             "Failure group": [signature_text(s) for s in rows["signature"]],
-            "Message": rows["message"].to_numpy(),
+            "Message": [_message(m) for m in rows["message"]],
             "Node log": [_link(v) for v in rows["node_log"]],
             "Executor log": [_link(v) for v in rows["executor_log"]],
         }

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
+from dashboard.columns.cells import EN_DASH
 from dashboard.present.colors import status_label
-from dashboard.present.csv import to_csv, with_seconds
+from dashboard.present.csv import to_csv, with_numbers, with_seconds
 from dashboard.present.formatting import human_duration, in_zone, visible_frame
 
 TABLE_ROW_LIMIT = 2_000
@@ -45,7 +46,7 @@ class PreparedTable:
         shown = None if shown_rows is None or shown_rows >= rows else shown_rows
         # Names from the service cannot reorder or hide text, on the page or in the file.
         self.display = visible_frame(in_zone(make(shown), tz))
-        self._csv: bytes | None = None
+        self._csv: dict[tuple[tuple[str, ...], str | None], bytes] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -59,14 +60,17 @@ class PreparedTable:
     def __len__(self) -> int:
         return self.rows
 
-    def csv(self) -> bytes:
+    def csv(self, *, links: tuple[str, ...] = (), base_url: str | None = None) -> bytes:
+        """The CSV of every row, its `links` columns absolute against `base_url` (`to_csv`);
+        made once for each address asked."""
+        key = (links, base_url)
         with self._lock:
-            if self._csv is None:
+            if key not in self._csv:
                 whole = self.display if len(self.display) == self.rows else None
                 if whole is None:
                     whole = visible_frame(in_zone(self._make(None), self.tz))
-                self._csv = to_csv(whole, tz=self.tz)
-            return self._csv
+                self._csv[key] = to_csv(whole, tz=self.tz, links=links, base_url=base_url)
+            return self._csv[key]
 
 
 PLAN_NOW_LABELS = {
@@ -225,9 +229,9 @@ def results_display(
 
 
 def signed_percent(change: float | None) -> str:
-    """ "+98 %", "\u221212 %"; "0 %" when it rounds to nothing; "" when unknown."""
+    """ "+98 %", "\u221212 %"; "0 %" when it rounds to nothing; a dash when unknown."""
     if change is None or pd.isna(change):
-        return ""
+        return EN_DASH
     points = round(change * 100)
     if points == 0:
         return "0 %"
@@ -236,7 +240,8 @@ def signed_percent(change: float | None) -> str:
 
 def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
     """The plan health table (`analytics.health.HEALTH_COLUMNS`) as shown: rates in %, the
-    daily pass rate as a list for a sparkline, durations in words. What a lead scans first
+    daily pass rate as a list for a sparkline, durations and the runtime trend in words (the
+    CSV holds their numbers: seconds, and the trend in signed percent). What a lead scans first
     (where it stands, its rate, its runtime and trend) comes first, in view on a laptop
     (`present.key_columns`)."""
 
@@ -274,6 +279,11 @@ def health_display(health: pd.DataFrame, *, now: pd.Timestamp) -> pd.DataFrame:
             "Executions 30 d": health["executions_long"],
         }
     ).reset_index(drop=True)
+    with_numbers(
+        display,
+        {"Runtime trend": [None if pd.isna(t) else round(t * 100) for t in health.runtime_trend]},
+        unit="%",
+    )
     return with_seconds(
         display,
         {

@@ -13,8 +13,9 @@ import pandas as pd
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.red_stretches import RedTurns, TimeToGreen
 from dashboard.present.captions import describe_basis
+from dashboard.present.csv import with_moments
 from dashboard.present.failure_groups import signature_text
-from dashboard.present.formatting import human_duration, plural
+from dashboard.present.formatting import human_duration, plural, weekday_time
 
 NOT_ENOUGH_DATA = "not enough data"
 STILL_RED = "still red"
@@ -123,19 +124,26 @@ STRETCH_COLUMNS = (
 
 
 def stretches_display(
-    stretches: pd.DataFrame, results_link: ResultsLink, compare_link: CompareLink
+    stretches: pd.DataFrame,
+    results_link: ResultsLink,
+    compare_link: CompareLink,
+    *,
+    tz: str = "UTC",
 ) -> pd.DataFrame:
-    """Every red stretch, newest first: from, to (or still red), how long, how many failing
-    executions, and links to its first red execution, to it beside the last green one, and to
-    the execution that turned it green."""
+    """Every red stretch, newest first: from, to ("still red" while it is; the CSV holds the
+    time, in `tz`), how long, how many failing executions, and links to its first red
+    execution, to it beside the last green one, and to the execution that turned it green (an
+    empty cell where there is none: Streamlit draws a missing value as "None")."""
     if stretches.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in STRETCH_COLUMNS})
     rows = stretches
-    return pd.DataFrame(
+    display = pd.DataFrame(
         {
             "Plan": [_plan(n, p) for n, p in zip(rows["plan"], rows["plan_id"], strict=True)],
             "Red from": rows["red_from"].to_numpy(),
-            "Green again": rows["red_to"].to_numpy(),
+            "Green again": [
+                STILL_RED if pd.isna(t) else weekday_time(t, tz) for t in rows["red_to"]
+            ],
             "How long": [
                 (f"{STILL_RED}, " if o else "") + duration_text(d, bound=b)
                 for d, b, o in zip(
@@ -150,7 +158,7 @@ def stretches_display(
                 )
             ],
             "What changed": [
-                None if pd.isna(g) else compare_link(int(p), int(g), int(e))
+                "" if pd.isna(g) else compare_link(int(p), int(g), int(e))
                 for p, g, e in zip(
                     rows["plan_id"],
                     rows["last_green_execution_id"],
@@ -159,13 +167,14 @@ def stretches_display(
                 )
             ],
             "Green run": [
-                None if pd.isna(e) else results_link(int(e), int(p), s)
+                "" if pd.isna(e) else results_link(int(e), int(p), s)
                 for e, p, s in zip(
                     rows["green_execution_id"], rows["plan_id"], rows["red_to"], strict=True
                 )
             ],
         }
     )
+    return with_moments(display, {"Green again": rows["red_to"].to_list()})
 
 
 GROUP_COLUMNS = (

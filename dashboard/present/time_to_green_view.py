@@ -110,13 +110,12 @@ def time_to_green_view(
         ),
         stretches_caption=words.stretches_caption(found),
         stretches=TableView(
-            words.stretches_display(found.stretches, results_link, compare_link),
+            words.stretches_display(found.stretches, results_link, compare_link, tz=tz),
             key="red.stretches",
             file_name="red-stretches.csv",
             tz=tz,
             columns={
                 "Red from": columns.moment(tz),
-                "Green again": columns.moment(tz),
                 "First red": columns.link("results"),
                 "What changed": columns.link("compare"),
                 "Green run": columns.link("results"),

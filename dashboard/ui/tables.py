@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,9 +50,12 @@ def table(
             selected = rows[0] if rows else None
         else:
             st.dataframe(shown, key=key, hide_index=True, column_config=config)
+    links = link_columns(config)
+    base_url = dashboard_address()
     st.download_button(
         "Download CSV",
-        data=prepared.csv,  # made on the first click, then kept with the table
+        # Made on the first click, then kept with the table; its links absolute.
+        data=lambda: prepared.csv(links=links, base_url=base_url),
         file_name=file_name,
         mime="text/csv",
         key=f"{key}.csv",
@@ -59,6 +63,30 @@ def table(
         on_click="ignore",
     )
     return selected
+
+
+PUBLIC_URL_ENV = "QA_DASHBOARD_PUBLIC_URL"
+"""The dashboard's public address, as the digest and alerts commands read it."""
+
+
+def dashboard_address() -> str | None:
+    """The address a CSV's links are made absolute against: the configured public address
+    (`QA_DASHBOARD_PUBLIC_URL`, as a folder), else the page's as the viewer opened it."""
+    configured = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if configured:
+        return configured if configured.endswith("/") else configured + "/"
+    return st.context.url
+
+
+def link_columns(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The columns `config` shows as links (`st.column_config.LinkColumn`)."""
+    return tuple(
+        name
+        for name, setting in config.items()
+        if isinstance(setting, Mapping)
+        and isinstance(setting.get("type_config"), Mapping)
+        and setting["type_config"].get("type") == "link"
+    )
 
 
 # -- the looks of columns the pages share ---------------------------------------------------------

@@ -167,3 +167,85 @@ def test_a_long_prepared_table_builds_its_shown_rows_then_the_whole_csv_on_deman
     assert len(prepared) == 10
     assert prepared.csv() == csv_export.to_csv(visible_frame(display))
     assert built == [3, None]
+
+
+def test_links_are_absolute_against_the_dashboard_s_address() -> None:
+    """A spreadsheet has no page to resolve "results?execution=5" against: the file holds
+    the address, behind the dashboard's path prefix; a missing link stays an empty cell."""
+    display = pd.DataFrame(
+        {"Results": ["results?execution=5", None, "https://elsewhere.test/log"], "n": [1, 2, 3]}
+    )
+    rows = read(
+        csv_export.to_csv(
+            display,
+            links=("Results",),
+            base_url="https://qa.example.test/dashboard/failures?range=7d",
+        )
+    )
+
+    assert [row[0] for row in rows[1:]] == [
+        "https://qa.example.test/dashboard/results?execution=5",
+        "",
+        "https://elsewhere.test/log",
+    ]
+
+
+def test_without_an_address_links_stay_as_they_are() -> None:
+    display = pd.DataFrame({"Results": ["results?execution=5"]})
+
+    assert read(csv_export.to_csv(display, links=("Results",)))[1] == ["results?execution=5"]
+
+
+def test_a_list_column_is_written_as_its_numbers_not_a_python_list() -> None:
+    display = pd.DataFrame({"Daily": [[98.5, 100.0, 97.0], []], "Plan": ["a", "b"]})
+
+    frame = pd.read_csv(io.BytesIO(csv_export.to_csv(display)), encoding="utf-8-sig")
+
+    assert list(frame["Daily"].fillna("")) == ["98.5 100.0 97.0", ""]
+
+
+def test_numbers_noted_for_the_file_are_signed_numbers_with_their_unit_in_the_header() -> None:
+    """The page shows "\u221212 %"; the file a number a spreadsheet computes with. A negative
+    number is not guarded as a formula: it is a number."""
+    display = pd.DataFrame({"Runtime trend": ["+5 %", "\u221212 %", "\u2013"]})
+    csv_export.with_numbers(display, {"Runtime trend": [5.0, -12.0, None]}, unit="%")
+
+    rows = read(csv_export.to_csv(display))
+    frame = pd.read_csv(io.BytesIO(csv_export.to_csv(display)), encoding="utf-8-sig")
+
+    assert rows == [["Runtime trend (%)"], ["5.0"], ["-12.0"], [""]]
+    assert frame["Runtime trend (%)"].tolist()[:2] == [5.0, -12.0]
+
+
+def test_moments_noted_for_the_file_are_times_in_the_viewer_s_zone() -> None:
+    """A column the page words ("still red") holds the instants in the file."""
+    display = pd.DataFrame({"Green again": ["20 Nov, 15:00", "still red"]})
+    csv_export.with_moments(
+        display, {"Green again": [pd.Timestamp("2026-11-20 12:00", tz="UTC"), None]}
+    )
+
+    rows = read(csv_export.to_csv(display, tz="Europe/Istanbul"))
+
+    assert rows == [["Green again (Europe/Istanbul)"], ["2026-11-20 15:00:00+03:00"], [""]]
+
+
+def test_plan_health_s_file_holds_numbers_not_a_python_list_nor_a_unicode_minus() -> None:
+    from tests.present.test_health_view import view
+
+    display = view().with_known(pd.Series(dtype="int64")).table.display
+    shown = display.set_index("Plan")["Runtime trend"]
+    frame = pd.read_csv(io.BytesIO(csv_export.to_csv(display)), encoding="utf-8-sig")
+    by_plan = frame.set_index("Plan")
+
+    assert "Runtime trend" not in frame.columns
+    assert pd.api.types.is_float_dtype(by_plan["Runtime trend (%)"])
+    for plan, words in shown.items():
+        number = by_plan.loc[plan, "Runtime trend (%)"]
+        if words == "\u2013":
+            assert pd.isna(number)
+        else:  # "+25 %" on the page, 25.0 in the file; "\u221212 %", -12.0
+            assert number == float(words.replace("\u2212", "-").rstrip(" %"))
+    daily = by_plan["Daily pass rate, 30 d"].astype(str)
+    assert not daily.str.contains(r"[\[\]]").any()
+    assert all(float(v) >= 0 for cell in daily for v in cell.split())
+    assert "\u2212" not in csv_export.to_csv(display).decode("utf-8-sig")

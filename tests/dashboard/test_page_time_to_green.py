@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from sandbox.data import planted
 from tests.dashboard import red_history as red
 from tests.dashboard.apptest import (
@@ -21,6 +19,7 @@ from tests.dashboard.apptest import (
     table_with,
 )
 from tests.dashboard.conftest import AppFactory
+from tests.present.test_no_missing_cells import missing_cells
 
 
 def _plans(at: Any) -> Any:
@@ -70,7 +69,10 @@ def test_the_page_draws_the_view_s_figures_tables_and_links(
         newest["What changed"] == f"compare?plan={red.CHECKOUT}&before={red.GREEN}&after={red.RED}"
     )
     assert newest["First red"].startswith(f"results?plan={red.CHECKOUT}&execution={red.RED}&")
-    assert pd.isna(newest["Green run"])  # still red: no green run yet
+    # Still red: no green run yet, and no cell on the page reads "None".
+    assert (newest["Green again"], newest["Green run"]) == ("still red", "")
+    for table in at.dataframe:
+        assert not missing_cells(table.value), missing_cells(table.value)
     assert stretches.iloc[1]["Green run"].startswith(f"results?plan={red.CHECKOUT}&execution=2132&")
     assert {"red.plans.csv", "red.stretches.csv", "red.groups.csv"} <= set(downloads(at))
     assert "From 15 executions of plan Checkout nightly" in captions(at)

@@ -60,7 +60,9 @@ def test_durations_trends_and_bounds() -> None:
     assert red_view.trend_text(-0.4) == "\u221240 % (faster)"
     assert red_view.trend_text(0.25) == "+25 % (slower)"
     assert red_view.trend_text(0.001) == "no change"
-    assert red_view.trend_text(float("nan")) == "not enough data"
+    assert red_view.trend_text(float("nan"), has=1) == (
+        "needs 4 red stretches that ended in 90 d, has 1"
+    )
 
 
 def env(change: str, green: tuple[str, ...], red: tuple[str, ...], **more: object) -> pd.Series:

@@ -141,7 +141,8 @@ def test_every_red_stretch_with_its_evidence() -> None:
         newest["What changed"] == f"compare?plan={red.CHECKOUT}&before={red.GREEN}&after={red.RED}"
     )
     assert newest["First red"] == f"results?plan={red.CHECKOUT}&execution={red.RED}"
-    assert pd.isna(newest["Green run"])  # still red: no green run yet
+    assert newest["Green run"] == ""  # still red: no green run yet, an empty cell
+    assert newest["Green again"] == "still red"
     assert stretches.iloc[1]["Green run"] == f"results?plan={red.CHECKOUT}&execution=2132"
     assert (shown.plans.key, shown.stretches.key) == ("red.plans", "red.stretches")
     assert "From 15 executions of plan Checkout nightly" in shown.plans_caption

@@ -4,7 +4,9 @@ resource, frames as data (the executions of a window as a resource: one object, 
 Cached functions take plain arguments (a `Connection` and values), never read widgets or the
 URL, and key on `cache_connection.data_key` (a hash of the connection, never its token; its
 Refresh generation; the store access check's slot). Only frames, counts and typed errors are
-cached, never model objects: nothing sensitive is pickled.
+cached, never model objects: nothing sensitive is pickled. What the process keeps beside them
+(windows held across keys, one object per load, short answers' attempts) is in `cachetools`
+maps under a lock (`Timed`).
 
 What is kept per connection (its client, its generation, its store access) is
 `cache_connection`'s, and its history store `cache_history`'s; the names pages use from them are
@@ -14,17 +16,20 @@ layer that import Streamlit.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import logging
+import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import pandas as pd
 import streamlit as st
+from cachetools import FIFOCache, TTLCache
 
 from api_client import ExecutionQuery
 from api_client.operations import Operation
@@ -57,6 +62,8 @@ from dashboard.data.store.errors import StoreError
 
 _LOG = logging.getLogger(__name__)
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @st.cache_resource(show_spinner="Starting the demo service…")
@@ -97,36 +104,52 @@ def executions(connection: Connection, query: ExecutionQuery) -> live.Executions
         bar.empty()
     if window is not None:
         HELD.put(window, query, loaded)
-    LOADED.note(_loaded_key(connection, query))
+    key = _loaded_key(connection, query)
+    with LOADED.at() as queries:
+        queries[key] = True
     return dataclasses.replace(loaded, loaded_at=time.time())
 
 
-class HeldWindows:
-    """The executions of the open-ended windows ("the last 90 days") this process loaded last,
-    per connection data and filters (thread-safe): when the clock moves the window's start on
-    (`state.query.PERIOD_GRANULARITY`), or its cached data expires, the window is made from
-    the held one by fetching only what is newer (`live.load_newer`), not walked again.
+class Timed(Generic[K, V]):
+    """A `cachetools.TTLCache` with the lock its use needs (its caches are not thread-safe),
+    read and written `at` a moment: a call's `now` (tests), else the monotonic clock. An entry
+    lives `max_age` from when it was last written; past `max_entries`, the least recently used
+    goes first."""
 
-    A few windows are held (the most recently loaded), each for at most `max_age`: beyond
-    that, and after Refresh (a new generation in the key), a window is walked whole again."""
-
-    def __init__(self, *, max_entries: int, max_age: timedelta) -> None:
-        self._max_entries = max_entries
-        self._max_age = max_age.total_seconds()
+    def __init__(self, *, max_entries: float, max_age: timedelta) -> None:
         self._lock = threading.Lock()
-        self._held: dict[str, tuple[datetime, float, live.ExecutionsData]] = {}
+        self._now = 0.0
+        ttl = max_age.total_seconds()
+        self._cache: TTLCache[K, V] = TTLCache(max_entries, ttl, timer=lambda: self._now)
+
+    @contextlib.contextmanager
+    def at(self, now: float | None = None) -> Iterator[TTLCache[K, V]]:
+        with self._lock:
+            self._now = time.monotonic() if now is None else now
+            yield self._cache
+
+    def forget(self) -> None:
+        with self.at() as cache:
+            cache.clear()
+
+
+class HeldWindows(Timed[str, tuple[datetime, live.ExecutionsData]]):
+    """The executions of the open-ended windows ("the last 90 days") this process loaded last,
+    per connection data and filters, with the start each was loaded from: when the clock moves
+    the window's start on (`state.query.PERIOD_GRANULARITY`), or its cached data expires, the
+    window is made from the held one by fetching only what is newer (`live.load_newer`), not
+    walked again. A few windows are held, each for at most `max_age`: beyond that, and after
+    Refresh (a new generation in the key), a window is walked whole again."""
 
     def get(
         self, key: str, query: ExecutionQuery, *, now: float | None = None
     ) -> live.ExecutionsData | None:
         """The held executions of `key` when they start no later than `query`."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            entry = self._held.get(key)
-        if entry is None or query.date_from is None:
+        if query.date_from is None:
             return None
-        start, when, data = entry
-        return data if start <= query.date_from and now - when < self._max_age else None
+        with self.at(now) as held:
+            entry = held.get(key)
+        return entry[1] if entry is not None and entry[0] <= query.date_from else None
 
     def put(
         self,
@@ -136,18 +159,9 @@ class HeldWindows:
         *,
         now: float | None = None,
     ) -> None:
-        if query.date_from is None:
-            return
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            self._held.pop(key, None)
-            self._held[key] = (query.date_from, now, data)
-            fresh = {k: v for k, v in self._held.items() if now - v[1] < self._max_age}
-            self._held = dict(list(fresh.items())[-self._max_entries :])
-
-    def forget(self) -> None:
-        with self._lock:
-            self._held = {}
+        if query.date_from is not None:
+            with self.at(now) as held:
+                held[key] = (query.date_from, data)
 
 
 HELD = HeldWindows(max_entries=4, max_age=3 * DATA_TTL)
@@ -173,34 +187,10 @@ def _window_key(connection: Connection, query: ExecutionQuery) -> str | None:
     return f"{fingerprint}:{generation}:{query.with_changes(date_from=None)!r}"
 
 
-class Loaded:
-    """Which executions queries this process holds loaded (thread-safe): a narrower view of a
-    loaded window (one plan or project of it) is then cut from it instead of fetched again.
-    An entry is trusted for a little less than `DATA_TTL`, the life of the cached data."""
-
-    def __init__(self, *, ttl: timedelta) -> None:
-        self._ttl = ttl.total_seconds() - 15.0
-        self._lock = threading.Lock()
-        self._when: dict[str, float] = {}
-
-    def note(self, key: str, *, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            self._when = {k: t for k, t in self._when.items() if now - t < self._ttl}
-            self._when[key] = now
-
-    def holds(self, key: str, *, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            since = self._when.get(key)
-        return since is not None and now - since < self._ttl
-
-    def forget(self) -> None:
-        with self._lock:
-            self._when = {}
-
-
-LOADED = Loaded(ttl=DATA_TTL)
+LOADED: Timed[str, bool] = Timed(max_entries=math.inf, max_age=DATA_TTL - timedelta(seconds=15))
+"""Which executions queries this process holds loaded: a narrower view of a loaded window (one
+plan or project of it) is then cut from it instead of fetched again. An entry is trusted for a
+little less than `DATA_TTL`, the life of the cached data."""
 
 
 def _loaded_key(connection: Connection, query: ExecutionQuery) -> str:
@@ -218,7 +208,10 @@ def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.E
         data = executions(connection, query)
     else:
         wider = dataclasses.replace(query, plan_id=None, project_id=None)
-        if LOADED.holds(_loaded_key(connection, wider)) or _holds_earlier(connection, wider):
+        key = _loaded_key(connection, wider)
+        with LOADED.at() as queries:
+            loaded = key in queries
+        if loaded or _holds_earlier(connection, wider):
             data = live.narrowed(
                 executions(connection, wider), plan_id=query.plan_id, project_id=query.project_id
             )
@@ -227,43 +220,25 @@ def executions_in_scope(connection: Connection, query: ExecutionQuery) -> live.E
     return SAME_LOADS.one(_loaded_key(connection, query), data)
 
 
-class SameLoads:
-    """One object per load of an executions query (thread-safe). A plan or project cut from a
-    loaded window (`live.narrowed`) is made anew at every run, and the views made of it
-    (`built`) keep it alive: each run's copy lived as long as its view. Handing every run of
-    the same load (the same key and `loaded_at`) the object met first, the views share its
-    frames (`executions` itself hands every run the same object). A few loads are kept, each
-    for at most `max_age`; what is handed out is shared between runs and viewers of the
-    connection: never mutated (as `built`'s values)."""
-
-    def __init__(self, *, max_entries: int, max_age: timedelta) -> None:
-        self._max_entries = max_entries
-        self._max_age = max_age.total_seconds()
-        self._lock = threading.Lock()
-        self._kept: dict[str, tuple[float, live.ExecutionsData]] = {}
+class SameLoads(Timed[str, live.ExecutionsData]):
+    """One object per load of an executions query. A plan or project cut from a loaded window
+    (`live.narrowed`) is made anew at every run, and the views made of it (`built`) keep it
+    alive: each run's copy lived as long as its view. Handing every run of the same load (the
+    same key and `loaded_at`) the object met first, the views share its frames (`executions`
+    itself hands every run the same object). A few loads are kept, each for at most `max_age`;
+    what is handed out is shared between runs and viewers of the connection: never mutated
+    (as `built`'s values)."""
 
     def one(
         self, key: str, data: live.ExecutionsData, *, now: float | None = None
     ) -> live.ExecutionsData:
         """The object of `data`'s load under `key`: the one met first, else `data` (kept)."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            entry = self._kept.get(key)
-            if (
-                entry is not None
-                and entry[1].loaded_at == data.loaded_at
-                and now - entry[0] < self._max_age
-            ):
-                return entry[1]
-            self._kept.pop(key, None)
-            self._kept[key] = (now, data)
-            fresh = {k: v for k, v in self._kept.items() if now - v[0] < self._max_age}
-            self._kept = dict(list(fresh.items())[-self._max_entries :])
+        with self.at(now) as kept:
+            first = kept.get(key)
+            if first is not None and first.loaded_at == data.loaded_at:
+                return first
+            kept[key] = data
             return data
-
-    def forget(self) -> None:
-        with self._lock:
-            self._kept = {}
 
 
 SAME_LOADS = SameLoads(max_entries=8, max_age=DATA_TTL)
@@ -375,40 +350,20 @@ def _fan_out(
     # Streamlit hashes a cached function's arguments at every call: a long window's 18,000
     # pairs cost a quarter of a second a rerun, so they are keyed by a digest.
     digest = hashlib.sha256(repr((pairs, finished, expected)).encode()).hexdigest()
-    attempt = SHORT_ANSWERS.attempt(digest)
+    with _SHORT_LOCK:
+        attempt = SHORT_ANSWERS.get(digest, 0)
     answer = _fan_out_of(connection, f"{digest}:{attempt}", pairs, finished, failed, expected)
     if answer.short:
-        SHORT_ANSWERS.ask_again(digest, attempt)
+        with _SHORT_LOCK:
+            if SHORT_ANSWERS.get(digest, 0) == attempt:  # once, however many viewers saw it
+                SHORT_ANSWERS[digest] = attempt + 1
     return answer
 
 
-class ShortAnswers:
-    """The fan-outs whose last answer was short of what the service's record says, by digest
-    (thread-safe): each such answer's next run is keyed anew, so it is fetched again."""
-
-    def __init__(self, *, max_entries: int) -> None:
-        self._max_entries = max_entries
-        self._lock = threading.Lock()
-        self._attempts: dict[str, int] = {}
-
-    def attempt(self, digest: str) -> int:
-        with self._lock:
-            return self._attempts.get(digest, 0)
-
-    def ask_again(self, digest: str, attempt: int) -> None:
-        with self._lock:
-            if self._attempts.get(digest, 0) == attempt:  # once, however many viewers saw it
-                self._attempts.pop(digest, None)
-                self._attempts[digest] = attempt + 1
-                while len(self._attempts) > self._max_entries:
-                    self._attempts.pop(next(iter(self._attempts)))
-
-    def forget(self) -> None:
-        with self._lock:
-            self._attempts = {}
-
-
-SHORT_ANSWERS = ShortAnswers(max_entries=256)
+SHORT_ANSWERS: FIFOCache[str, int] = FIFOCache(maxsize=256)
+"""The fan-outs whose last answer was short of what the service's record says, by digest: each
+such answer's next run is keyed anew (its attempt), so it is fetched again."""
+_SHORT_LOCK = threading.Lock()
 
 
 @st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
@@ -618,5 +573,6 @@ def clear_all() -> None:
     _results_by_id.clear()
     _stored_around.clear()
     _fan_out_of.clear()
-    SHORT_ANSWERS.forget()
+    with _SHORT_LOCK:
+        SHORT_ANSWERS.clear()
     fetch_jobs.JOBS.forget()

@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from cachetools import LRUCache
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from dashboard.columns.marks import MARK_COLUMNS, MARK_LOG_COLUMNS
@@ -176,9 +177,10 @@ class Written:
         return self.mark_id is not None
 
 
-_LAST_READ: dict[str, tuple[pd.DataFrame, pd.DataFrame, str | None]] = {}
-"""The marks last read per connection fingerprint: shown (read-only) while the store is busy or
-cannot be reached, so a page never forgets what the team knows for a moment's contention."""
+_LAST_READ: LRUCache[str, tuple[pd.DataFrame, pd.DataFrame, str | None]] = LRUCache(maxsize=32)
+"""The marks last read per connection fingerprint (of the 32 connections that read them last, as
+many as keep a client): shown (read-only) while the store is busy or cannot be reached, so a
+page never forgets what the team knows for a moment's contention."""
 _LAST_LOCK = threading.Lock()
 
 WITHHELD = (

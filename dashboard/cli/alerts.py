@@ -19,14 +19,17 @@ change found in quiet hours waits in the store until they end.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from datetime import time as time_of_day
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from dashboard.cli.common import USAGE, CliError, open_store, store_problem
+import typer
+
+from dashboard.cli.common import USAGE, Args, CliError, open_store, store_problem
+from dashboard.cli.digest import dashboard_url, notifier
+from dashboard.cli.options import zone_checked
 
 if TYPE_CHECKING:
     from dashboard.analytics.alerts import AlertChoice, Change
@@ -39,6 +42,7 @@ ALERTS_LOCK = "alerts"
 ALERT_DAYS = 14
 """Days of stored history the changes are looked for in (the states' windows fit in it)."""
 KIND_WORDS = ("red", "green", "broken", "flaky", "expiring", "looks-fixed")
+ALL_KINDS = "all"
 MAX_MESSAGES = 10
 """Messages a pass sends at most (`--alerts-max`); the other changes are said in one more."""
 
@@ -51,23 +55,37 @@ def _kinds(text: str) -> frozenset[str]:
         return frozenset(KIND_WORDS)
     unknown = words - set(KIND_WORDS)
     if unknown or not words:
-        raise argparse.ArgumentTypeError(
+        raise typer.BadParameter(
             f"not kinds of change: {text!r} (use {', '.join(KIND_WORDS)}, all or none)"
         )
     return frozenset(words)
 
 
-def _scoped(text: str) -> tuple[str, int, frozenset[str]]:
+class Scoped(NamedTuple):
+    """One --alerts-for: a plan's or a project's own choice of kinds."""
+
+    scope: str  # "plan" or "project"
+    ident: int
+    kinds: frozenset[str]
+
+
+class QuietHours(NamedTuple):
+    start: time_of_day
+    end: time_of_day
+
+
+def _scoped(text: str) -> Scoped:
     scope, equals, kinds = text.partition("=")
     kind, colon, ident = scope.strip().partition(":")
     if not equals or not colon or kind not in ("plan", "project") or not ident.isdigit():
-        raise argparse.ArgumentTypeError(
+        raise typer.BadParameter(
             f"not plan:ID=KINDS or project:ID=KINDS (like plan:42=red,green): {text!r}"
         )
-    return kind, int(ident), _kinds(kinds)
+    return Scoped(kind, int(ident), _kinds(kinds))
 
 
-def _quiet(text: str) -> tuple[time_of_day, time_of_day]:
+def _quiet(text: str) -> QuietHours:
+    # Lazy: analytics.windows imports pandas, needed only when quiet hours are given.
     from dashboard.analytics.windows import parse_time_of_day
 
     first, dash, last = text.partition("-")
@@ -76,72 +94,86 @@ def _quiet(text: str) -> tuple[time_of_day, time_of_day]:
             raise ValueError(text)
         start, end = parse_time_of_day(first.strip()), parse_time_of_day(last.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not quiet hours like 20:00-07:00: {text!r}") from None
+        raise typer.BadParameter(f"not quiet hours like 20:00-07:00: {text!r}") from None
     if start == end:
-        raise argparse.ArgumentTypeError("quiet hours must not start when they end")
-    return start, end
+        raise typer.BadParameter("quiet hours must not start when they end")
+    return QuietHours(start, end)
 
 
-def _most(text: str) -> int:
+def _most(text: str | int) -> int:
+    text = str(text)
     if not text.strip().isdigit() or not 1 <= int(text) <= 1000:
-        raise argparse.ArgumentTypeError(f"not a number of messages from 1 to 1000: {text!r}")
+        raise typer.BadParameter(f"not a number of messages from 1 to 1000: {text!r}")
     return int(text)
 
 
-def add_alert_options(parser: argparse.ArgumentParser) -> None:
-    from dashboard.cli.digest import _zone
+# -- the worker's alert options (`store sync`) -----------------------------------------------
 
-    group = parser.add_argument_group(
-        "alerts",
-        "After each pass, send a message per change (a plan turned red or back to green, a "
-        "scenario became broken or flaky, a known-failure mark expires tomorrow or looks "
-        "fixed) to --alerts-to; the store remembers what it announced, so however many "
-        "workers share it, a change is announced once. Needs --dashboard-url for the links.",
-    )
-    group.add_argument(
+AlertsTo = Annotated[
+    str | None,
+    typer.Option(
         "--alerts-to",
         metavar="URL",
         help=f"an apprise URL for the alerts (default: ${ENV_ALERTS_TO}, else `to` in "
-        f"[{SECRETS_ALERTS}] of the secrets file); without one, no alerts",
-    )
-    group.add_argument(
+        f"[{SECRETS_ALERTS}] of the secrets file); without one, no alerts. After each pass, "
+        "a message per change (a plan turned red or back to green, a scenario became broken "
+        "or flaky, a known-failure mark expires tomorrow or looks fixed); the store remembers "
+        "what it announced, so however many workers share it, a change is announced once. "
+        "Needs --dashboard-url for the links.",
+        show_default=False,
+    ),
+]
+AlertsOn = Annotated[
+    frozenset[str],
+    typer.Option(
         "--alerts-on",
-        type=_kinds,
-        default=frozenset(KIND_WORDS),
+        parser=_kinds,
         metavar="KINDS",
         help=f"which changes to announce: {','.join(KIND_WORDS)} (the default), or some",
-    )
-    group.add_argument(
+        show_default=False,
+    ),
+]
+AlertsFor = Annotated[
+    list[Scoped],
+    typer.Option(
         "--alerts-for",
-        type=_scoped,
-        action="append",
-        default=[],
+        parser=_scoped,
         metavar="plan:ID=KINDS",
         help="the changes announced for one plan or project instead (plan:42=red,green, "
         "project:3=none); a plan's choice comes before its project's; repeat for several",
-    )
-    group.add_argument(
+        show_default=False,
+    ),
+]
+AlertsQuiet = Annotated[
+    QuietHours | None,
+    typer.Option(
         "--alerts-quiet",
-        type=_quiet,
+        parser=_quiet,
         metavar="HH:MM-HH:MM",
         help="send nothing in these hours (--alerts-tz); what is found meanwhile is sent at "
         "the first pass after them",
-    )
-    group.add_argument(
+        show_default=False,
+    ),
+]
+AlertsMax = Annotated[
+    int,
+    typer.Option(
         "--alerts-max",
-        type=_most,
-        default=MAX_MESSAGES,
+        parser=_most,
         metavar="N",
-        help=f"send at most N messages a pass (default: {MAX_MESSAGES}), then one that says how "
-        "many more changes there are, with a link to the dashboard",
-    )
-    group.add_argument(
+        help="send at most N messages a pass, then one that says how many more changes "
+        "there are, with a link to the dashboard",
+    ),
+]
+AlertsZone = Annotated[
+    str,
+    typer.Option(
         "--alerts-tz",
-        type=_zone,
-        default="UTC",
+        callback=zone_checked,
         metavar="ZONE",
-        help="the time zone of --alerts-quiet (default: UTC)",
-    )
+        help="the time zone of --alerts-quiet",
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -157,12 +189,11 @@ class AlertOptions:
 
 
 def alert_options(
-    args: argparse.Namespace, secrets: Mapping[str, Any], env: Mapping[str, str]
+    args: Args, secrets: Mapping[str, Any], env: Mapping[str, str]
 ) -> AlertOptions | None:
     """The worker's alerts from its options, the environment or the secrets file; None when
     no destination is configured. Refuses at once what cannot be sent."""
-    from dashboard.analytics.alerts import AlertChoice
-    from dashboard.cli.digest import dashboard_url, notifier
+    from dashboard.analytics.alerts import AlertChoice  # lazy: analytics loads pandas
 
     table = secrets.get(SECRETS_ALERTS)
     configured = table.get("to") if isinstance(table, Mapping) else None
@@ -200,6 +231,7 @@ def is_quiet(options: AlertOptions, now: datetime) -> bool:
     """Whether `now` falls in the quiet hours (which may span midnight)."""
     if options.quiet is None:
         return False
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics.windows import zone
 
     local = now.astimezone(zone(options.tz)).time().replace(tzinfo=None)
@@ -211,6 +243,7 @@ def found_changes(
     store: HistoryStore, company_id: int, options: AlertOptions, now: datetime
 ) -> list[Change]:
     """Every change the stored history shows at `now` that the options announce."""
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics import alerts
     from dashboard.data.frames import executions_of_history
 
@@ -232,6 +265,7 @@ def found_changes(
 def evidence_link(change: Change) -> str:
     """The page that shows why: the two executions side by side, the scenario's history, or
     the known failures."""
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics import alerts
     from dashboard.state import links
 
@@ -256,6 +290,7 @@ def alert_pass(
     """Note the changes of `target`'s stored history, then send what is pending (unless in
     quiet hours); the log line. Never raises for the store or the destination: what was not
     sent is sent on a later pass."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.alerts import Alert
     from dashboard.data.store.errors import StoreError
     from dashboard.present.alerts import alert_body, alert_title
@@ -307,9 +342,9 @@ def _send_pending(
     `options.most` messages and one that says how many more), noting each message's changes
     announced once it is accepted; stop at the first refusal. (Changes announced, messages
     sent, the refusing destination's kind of URL or None.)"""
+    # Lazy: apprise is optional and only sending needs it; the views load pandas.
     import apprise
 
-    from dashboard.cli.digest import notifier
     from dashboard.present.alerts import alert_messages
     from dashboard.state import links
 

@@ -1,5 +1,5 @@
-"""What every command of `python -m dashboard` shares: exit codes, argument types, the secrets
-file, the connection (or the embedded demo), opening the store, and one-sentence problems.
+"""What every command of `python -m dashboard` shares: exit codes, the parsed command, the
+secrets file, the connection (or the embedded demo), opening the store, and one-sentence problems.
 
 Nothing heavy is imported at module level: a usage error answers at once, without loading
 pandas, DuckDB and the client. Output names the service by its host and the store by its path:
@@ -8,14 +8,18 @@ never a token.
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
+
+import typer
+
+from dashboard.cli.options import DEFAULT_SECRETS
 
 if TYPE_CHECKING:
     from api_client import ApiError
@@ -26,13 +30,23 @@ if TYPE_CHECKING:
 OK, PARTIAL, USAGE, SERVICE, STORE = 0, 1, 2, 3, 4
 INTERRUPTED = 130
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
-# Copies of the library defaults, so that parsing the command line imports nothing heavy
-# (a test checks they agree with dashboard.data).
-DEFAULT_DAYS = 90
-DEFAULT_CONCURRENCY = 16
-MAX_CONCURRENCY = 32
-DEFAULT_WAIT = 20.0
-DEFAULT_SECRETS = Path(".streamlit") / "secrets.toml"
+
+Args = SimpleNamespace
+"""A command's parsed options, by their names (`--digest-at` is `args.digest_at`)."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What the command line asked for: the command's function and its options. `main` runs
+    it outside Typer, so that its own safety nets (exit 4, 141, 130) see what it raises."""
+
+    run: Callable[[Args, Mapping[str, str]], int]
+    args: Args
+
+
+def parsed(ctx: typer.Context, run: Callable[[Args, Mapping[str, str]], int]) -> Parsed:
+    """A command's answer to Typer: `run` with the options of `ctx`, for `main` to run."""
+    return Parsed(run, Args(**ctx.params))
 
 
 class CliError(Exception):
@@ -41,64 +55,6 @@ class CliError(Exception):
     def __init__(self, message: str, code: int) -> None:
         super().__init__(message)
         self.code = code
-
-
-# -- argument types ------------------------------------------------------------------------------
-
-
-def seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 3600, got {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-_INTERVAL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, None: 1}
-MIN_INTERVAL = 10.0
-MAX_INTERVAL = 24 * 3600.0
-
-
-def interval(text: str) -> float:
-    """ "5m", "90s", "1h" or a number of seconds, between 10 s and 24 h."""
-    match = _INTERVAL.match(text.lower())
-    if not match:
-        raise argparse.ArgumentTypeError(f"not an interval like 5m, 90s or 1h: {text!r}")
-    value = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-    if not MIN_INTERVAL <= value <= MAX_INTERVAL:
-        raise argparse.ArgumentTypeError(
-            f"must be between {MIN_INTERVAL:.0f} s and 24 h, got {value:.0f} s"
-        )
-    return value
-
-
-def add_connection_options(sub: argparse.ArgumentParser) -> None:
-    """--secrets and --wait, which every command that reads a connection's store takes."""
-    sub.add_argument(
-        "--secrets",
-        type=Path,
-        default=DEFAULT_SECRETS,
-        help="the secrets file to read the connection from (default: %(default)s)",
-    )
-    sub.add_argument(
-        "--wait",
-        type=seconds,
-        default=DEFAULT_WAIT,
-        help="seconds to wait for another process using the store (default: %(default)s)",
-    )
 
 
 # -- secrets, connection, store ------------------------------------------------------------------
@@ -124,6 +80,7 @@ def read_configuration(path: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """The secrets file (`read_secrets`), with the store URL it or the environment names checked
     before anything runs: a malformed one is the operator's configuration (exit 2), not a store
     that cannot be opened, and its text is never echoed (it may hold a password anywhere)."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.location import store_url
 
     secrets = read_secrets(path)
@@ -142,6 +99,7 @@ def read_configuration(path: Path, env: Mapping[str, str]) -> dict[str, Any]:
 @contextmanager
 def default_connection(secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[Connection]:
     """The configured connection, or the embedded demo (started here) when none is."""
+    # Lazy, for a fast --help: the connection loads the client (pydantic, httpx).
     from dashboard.data.connection import resolve
 
     resolution = resolve(session=None, secrets=secrets, env=env)
@@ -173,6 +131,7 @@ def demo_connection() -> Iterator[Connection]:
 def open_store(
     connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str], *, wait: float
 ) -> HistoryStore:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store import open_for
     from dashboard.data.store.errors import StoreError
 
@@ -184,6 +143,7 @@ def open_store(
 
 def client_for(connection: Connection, *, max_concurrency: int = 4) -> Any:
     """An `ApiClient` for `connection` (its token, or its token source, stays inside)."""
+    # Lazy, for a fast --help: the connection loads the client (pydantic, httpx).
     from dashboard.data.connection import api_client
 
     return api_client(connection, max_concurrency=max_concurrency)
@@ -200,6 +160,7 @@ def service_words(connection: Connection) -> str:
 
 def service_problem(error: ApiError, connection: Connection) -> str:
     """One sentence from the error's class and typed attributes (never a token)."""
+    # Lazy, for a fast --help: the client loads pydantic and httpx.
     from api_client import (
         ApiConnectionError,
         ApiStatusError,
@@ -232,6 +193,7 @@ def _operation(error: ApiError) -> str:
 
 
 def store_problem(error: StoreError) -> str:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.errors import StoreBusyError
 
     if isinstance(error, StoreBusyError):

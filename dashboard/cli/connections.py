@@ -53,6 +53,7 @@ class Target:
 
 def named_connection(secrets: Mapping[str, Any], name: str) -> Connection:
     """The connection of table `[connections.NAME]`; `CliError` (USAGE) when it is not usable."""
+    # Lazy, for a fast --help: the connection loads the client (pydantic, httpx).
     from dashboard.data.connection import SECRETS_SECTION, resolve
 
     if not _NAME.match(name):

@@ -15,24 +15,38 @@ failure names the kind of service only. apprise is an optional dependency (`pip 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
+
+import typer
 
 from dashboard.cli.common import (
     OK,
     SERVICE,
     USAGE,
+    Args,
     CliError,
-    add_connection_options,
+    Parsed,
     client_for,
     open_store,
+    parsed,
     read_configuration,
     service_problem,
+)
+from dashboard.cli.connections import targets
+from dashboard.cli.options import (
+    DEFAULT_SECRETS,
+    DEFAULT_WAIT,
+    DEFAULT_ZONE,
+    ConnectionName,
+    DashboardUrl,
+    Secrets,
+    Wait,
+    zone_checked,
 )
 
 if TYPE_CHECKING:
@@ -64,81 +78,7 @@ class DigestOptions:
     tz: str = "UTC"
 
 
-def add_parser(commands: Any) -> None:
-    digest = commands.add_parser(
-        "digest",
-        help="compute the standup digest and send it to a chat (or print it)",
-        description="Compute the standup digest, as the Standup page shows it, and send it as "
-        "Markdown through apprise (or print it with --to -).",
-    )
-    digest.add_argument(
-        "--standup",
-        action="store_true",
-        required=True,
-        help="the standup digest: what changed since the last standup (the only digest so far)",
-    )
-    add_digest_options(digest, prefix="")
-    digest.add_argument(
-        "--connection",
-        metavar="NAME",
-        help="the table [connections.NAME] of the secrets file (default: the dashboard's own)",
-    )
-    add_connection_options(digest)
-    digest.set_defaults(run=run)
-
-
-def add_digest_options(parser: argparse.ArgumentParser, *, prefix: str) -> None:
-    """The digest's options; the worker takes them as --digest-to, --digest-project, ..."""
-    flag = f"--{prefix}" if prefix else "--"
-    parser.add_argument(
-        f"{flag}to",
-        dest=f"{prefix.replace('-', '_')}to",
-        metavar="URL",
-        help="an apprise URL (slack://..., msteams://..., mailto://..., json://host/path), "
-        f"or - to print the Markdown (default: ${ENV_DIGEST_TO}, else `to` in "
-        f"[{SECRETS_DIGEST}] of the secrets file: a webhook URL holds a secret, better kept "
-        "out of the command line)",
-    )
-    parser.add_argument(
-        f"{flag}project",
-        dest=f"{prefix.replace('-', '_')}project",
-        type=_project,
-        metavar="ID",
-        help="only this project's plans",
-    )
-    if not prefix:
-        parser.add_argument(
-            "--at",
-            type=_time_of_day,
-            metavar="HH:MM",
-            help="the standup's local time (default: the page's, 09:30)",
-        )
-    if prefix:
-        parser.add_argument(
-            f"{flag}weekdays",
-            dest=f"{prefix.replace('-', '_')}weekdays",
-            type=parse_weekdays,
-            default=WORKING_DAYS,
-            metavar="DAYS",
-            help="the days of the week (in --digest-tz) the daily digest goes out: mon-fri (the "
-            "default), mon,wed,fri, sun-thu, mon-sun",
-        )
-    parser.add_argument(
-        f"{flag}tz",
-        dest=f"{prefix.replace('-', '_')}tz",
-        type=_zone,
-        default="UTC",
-        metavar="ZONE",
-        help="the time zone of the standup and of the times shown (default: UTC)",
-    )
-    parser.add_argument(
-        "--dashboard-url",
-        metavar="URL",
-        help=f"the dashboard's public address, for absolute links (default: ${ENV_PUBLIC_URL}, "
-        f"else public_url in [{SECRETS_DASHBOARD}] of the secrets file)",
-    )
-
-
+DEFAULT_WEEKDAYS = "mon-fri"
 DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WORKING_DAYS = frozenset(range(5))
 """Monday to Friday (`date.weekday()` numbers): the days a scheduled digest goes out by default,
@@ -164,7 +104,7 @@ def parse_weekdays(text: str) -> frozenset[int]:
             end = day(last) if dash else start
             days.update((start + i) % 7 for i in range((end - start) % 7 + 1))
     except ValueError:
-        raise argparse.ArgumentTypeError(
+        raise typer.BadParameter(
             f"not days of the week like mon-fri or mon,wed,fri: {text!r}"
         ) from None
     return frozenset(days)
@@ -172,27 +112,108 @@ def parse_weekdays(text: str) -> frozenset[int]:
 
 def _project(text: str) -> int:
     if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**63:
-        raise argparse.ArgumentTypeError(f"not a project id: {text!r}")
+        raise typer.BadParameter(f"not a project id: {text!r}")
     return int(text)
 
 
 def _time_of_day(text: str) -> time:
+    # Lazy: analytics.windows imports pandas, needed only when a time is given.
     from dashboard.analytics.windows import parse_time_of_day
 
     try:
         return parse_time_of_day(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a time of day like 09:15: {text!r}") from None
+        raise typer.BadParameter(f"not a time of day like 09:15: {text!r}") from None
 
 
-def _zone(text: str) -> str:
-    from dashboard.analytics.windows import zone
+# -- the digest's options; the worker takes them as --digest-to, --digest-project, ... ----------
 
-    try:
-        zone(text)
-    except (ValueError, KeyError):
-        raise argparse.ArgumentTypeError(f"not a time zone like Europe/Berlin: {text!r}") from None
-    return text
+
+def _to(flag: str) -> Any:
+    return typer.Option(
+        flag,
+        metavar="URL",
+        help="an apprise URL (slack://..., msteams://..., mailto://..., json://host/path), "
+        f"or - to print the Markdown (default: ${ENV_DIGEST_TO}, else `to` in "
+        f"[{SECRETS_DIGEST}] of the secrets file: a webhook URL holds a secret, better kept "
+        "out of the command line)",
+        show_default=False,
+    )
+
+
+def _project_option(flag: str) -> Any:
+    return typer.Option(
+        flag, parser=_project, metavar="ID", help="only this project's plans", show_default=False
+    )
+
+
+def _zone_option(flag: str) -> Any:
+    return typer.Option(
+        flag,
+        callback=zone_checked,
+        metavar="ZONE",
+        help="the time zone of the standup and of the times shown",
+    )
+
+
+To = Annotated[str | None, _to("--to")]
+Project = Annotated[int | None, _project_option("--project")]
+Zone = Annotated[str, _zone_option("--tz")]
+DigestTo = Annotated[str | None, _to("--digest-to")]
+DigestProject = Annotated[int | None, _project_option("--digest-project")]
+DigestZone = Annotated[str, _zone_option("--digest-tz")]
+DigestAt = Annotated[
+    str | None,
+    typer.Option(
+        "--digest-at",
+        metavar="HH:MM",
+        help="the local time (--digest-tz) after which the day's digest is sent; it is also "
+        "the standup time its window counts from",
+        show_default=False,
+    ),
+]
+DigestWeekdays = Annotated[
+    frozenset[int],
+    typer.Option(
+        "--digest-weekdays",
+        parser=parse_weekdays,
+        metavar="DAYS",
+        help="the days of the week (in --digest-tz) the daily digest goes out: mon-fri (the "
+        "default), mon,wed,fri, sun-thu, mon-sun",
+        show_default=False,
+    ),
+]
+
+
+def digest_command(
+    ctx: typer.Context,
+    standup: Annotated[
+        bool,
+        typer.Option(
+            "--standup",
+            help="the standup digest: what changed since the last standup (the only digest so far)",
+        ),
+    ],
+    to: To = None,
+    project: Project = None,
+    at: Annotated[
+        time | None,
+        typer.Option(
+            parser=_time_of_day,
+            metavar="HH:MM",
+            help="the standup's local time (default: the page's, 09:30)",
+            show_default=False,
+        ),
+    ] = None,
+    tz: Zone = DEFAULT_ZONE,
+    dashboard_url: DashboardUrl = None,
+    connection: ConnectionName = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    """Compute the standup digest, as the Standup page shows it, and send it as Markdown through
+    apprise (or print it with --to -)."""
+    return parsed(ctx, run)
 
 
 def dashboard_url(
@@ -229,9 +250,7 @@ def destination(given: str | None, secrets: Mapping[str, Any], env: Mapping[str,
     return to.strip()
 
 
-def run(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    from dashboard.cli.connections import targets
-
+def run(args: Args, env: Mapping[str, str]) -> int:
     secrets = read_configuration(args.secrets, env)
     options = DigestOptions(
         to=destination(args.to, secrets, env),
@@ -281,6 +300,7 @@ def standup_markdown(
 ) -> str:
     """The standup's view (`present.standup_view`, the page's own) over the same data, in
     Markdown with absolute links, `SHOWN_PER_SECTION` items a section."""
+    # Lazy: the client, the data and the views load pydantic, pandas and DuckDB.
     from api_client import ApiError
     from dashboard.data import live, results_fanout
     from dashboard.data.pairs import result_pairs
@@ -338,6 +358,7 @@ def standup_markdown(
 def _marks_of(store: HistoryStore | None, connection: Connection) -> pd.DataFrame:
     """The company's marks in its store (none without a store, or when it cannot be read:
     the digest then says every failure as unresolved, as the page would)."""
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.columns.marks import MARK_COLUMNS
     from dashboard.columns.shapes import empty
     from dashboard.data.store.errors import StoreError
@@ -357,7 +378,7 @@ def deliver(text: str, options: DigestOptions) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    import apprise
+    import apprise  # lazy: optional (the "team" extra), and only sending needs it
 
     sender, kind = notifier(options.to)
     sent = sender.notify(body=text, title=TITLE, body_format=apprise.NotifyFormat.MARKDOWN)
@@ -369,6 +390,7 @@ def deliver(text: str, options: DigestOptions) -> None:
 def notifier(url: str) -> tuple[Any, str]:
     """An apprise notifier for `url` and the kind of service it is (its URL is never shown)."""
     try:
+        # Lazy, for a fast --help: apprise is optional, and only sending needs it.
         import apprise
     except ImportError:
         raise CliError(APPRISE_MISSING, USAGE) from None

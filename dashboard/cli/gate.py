@@ -25,28 +25,39 @@ the team's known failures).
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Protocol
+
+import typer
 
 from dashboard.cli.common import (
-    DEFAULT_SECRETS,
-    DEFAULT_WAIT,
     SERVICE,
     STORE,
     USAGE,
+    Args,
     CliError,
+    Parsed,
     client_for,
     open_store,
+    parsed,
     read_configuration,
     service_problem,
     store_problem,
+)
+from dashboard.cli.connections import targets
+from dashboard.cli.digest import dashboard_url
+from dashboard.cli.options import (
+    DEFAULT_SECRETS,
+    DEFAULT_WAIT,
+    ConnectionName,
+    DashboardUrl,
+    Secrets,
+    duration,
+    identifier,
 )
 
 if TYPE_CHECKING:
@@ -59,9 +70,9 @@ if TYPE_CHECKING:
 
 PASS, FAIL = 0, 1
 LATEST = "latest"
-DEFAULT_POLL = 15.0
+DEFAULT_GATE_WAIT = "30m"
+DEFAULT_POLL = "15s"
 PAGE_SIZE = 50
-MAX_WAIT = 24 * 3600.0
 
 
 class Clock(Protocol):
@@ -85,34 +96,14 @@ class SystemClock:
         return datetime.now(UTC)
 
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-_UNIT = {"s": 1, "m": 60, "h": 3600, None: 1}
-
-
-def duration(text: str) -> float:
-    """ "30m", "90s", "2h", "0" (do not wait) or a number of seconds, at most 24 h."""
-    match = _DURATION.match(text.lower())
-    if not match:
-        raise argparse.ArgumentTypeError(f"not a duration like 30m, 90s or 2h: {text!r}")
-    value = float(match.group(1)) * _UNIT[match.group(2)]
-    if value > MAX_WAIT:
-        raise argparse.ArgumentTypeError(f"at most 24 h, got {value:.0f} s")
-    return value
-
-
-def _positive_id(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**63:
-        raise argparse.ArgumentTypeError(f"not an id: {text!r}")
-    return int(text)
-
-
 def _execution(text: str) -> int | None:
-    return None if text.strip().lower() == LATEST else _positive_id(text.strip())
+    return None if text.strip().lower() == LATEST else identifier(text.strip())
 
 
-def _count(text: str) -> int:
+def _count(text: str | int) -> int:
+    text = str(text)
     if not text.isascii() or not text.isdigit():
-        raise argparse.ArgumentTypeError(f"not a whole number of failures: {text!r}")
+        raise typer.BadParameter(f"not a whole number of failures: {text!r}")
     return int(text)
 
 
@@ -120,93 +111,87 @@ def _percent(text: str) -> float:
     try:
         value = float(text.strip().rstrip("%"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a percentage like 95: {text!r}") from None
+        raise typer.BadParameter(f"not a percentage like 95: {text!r}") from None
     if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"a percentage between 0 and 100, got {value:g}")
+        raise typer.BadParameter(f"a percentage between 0 and 100, got {value:g}")
     return value / 100
 
 
-def _poll(text: str) -> float:
+def _poll(text: str | float) -> float:
     value = duration(text)
     if value < 1:
-        raise argparse.ArgumentTypeError("poll at most once a second")
+        raise typer.BadParameter("poll at most once a second")
     return value
 
 
-def add_parser(commands: Any) -> None:
-    gate = commands.add_parser(
-        "gate",
-        help="pass or fail a plan's execution for CI (exit 0 pass, 1 fail, 2-4 undecided)",
-        description="Wait for a plan's execution to finish and judge it: exit 0 when it "
-        "passes, 1 when it fails, 2 (configuration), 3 (service) or 4 (store) when the gate "
-        "cannot decide. Known failures (marked in the dashboard) never fail it.",
-    )
-    gate.add_argument("--plan", type=_positive_id, required=True, metavar="ID", help="the plan")
-    gate.add_argument(
-        "--execution",
-        type=_execution,
-        default=None,
-        metavar="latest|ID",
-        help="the execution to judge: the plan's newest (latest, the default) or its id",
-    )
-    gate.add_argument(
-        "--wait",
-        type=duration,
-        default=30 * 60.0,
-        metavar="DURATION",
-        help="how long to wait for the execution to finish, like 30m (the default), 90s; 0 "
-        "judges only a finished one",
-    )
-    gate.add_argument(
-        "--poll",
-        type=_poll,
-        default=DEFAULT_POLL,
-        metavar="DURATION",
-        help="how often to ask the service while it runs (default: 15s)",
-    )
-    gate.add_argument(
-        "--max-unresolved",
-        type=_count,
-        default=0,
-        metavar="N",
-        help="unresolved failures allowed (default: 0); known failures are not counted",
-    )
-    gate.add_argument(
-        "--min-pass-rate",
-        type=_percent,
-        default=None,
-        metavar="PERCENT",
-        help="the least pass rate, known failures left out (default: not checked)",
-    )
-    gate.add_argument(
-        "--signed-marks-only",
-        action="store_true",
-        help="use only known-failure marks that name who made them (default: every mark)",
-    )
-    gate.add_argument(
-        "--require-mark-expiry",
-        action="store_true",
-        help="use only known-failure marks with an expiry (default: every mark)",
-    )
-    gate.add_argument(
-        "--dashboard-url",
-        metavar="URL",
-        help="the dashboard's public address, for absolute links (default: "
-        "$QA_DASHBOARD_PUBLIC_URL, else public_url in [dashboard] of the secrets file; "
-        "without one, links are relative)",
-    )
-    gate.add_argument(
-        "--connection",
-        metavar="NAME",
-        help="the table [connections.NAME] of the secrets file (default: the dashboard's own)",
-    )
-    gate.add_argument(
-        "--secrets",
-        type=Path,
-        default=DEFAULT_SECRETS,
-        help="the secrets file to read the connection from (default: %(default)s)",
-    )
-    gate.set_defaults(run=run)
+def gate_command(
+    ctx: typer.Context,
+    plan: Annotated[int, typer.Option(parser=identifier, metavar="ID", help="the plan")],
+    execution: Annotated[
+        int | None,
+        typer.Option(
+            parser=_execution,
+            metavar="latest|ID",
+            help="the execution to judge: the plan's newest (latest, the default) or its id",
+            show_default=False,
+        ),
+    ] = None,
+    wait: Annotated[
+        float,
+        typer.Option(
+            parser=duration,
+            metavar="DURATION",
+            help="how long to wait for the execution to finish, like 30m, 90s; 0 judges only "
+            "a finished one",
+        ),
+    ] = DEFAULT_GATE_WAIT,  # type: ignore[assignment]  # written as shown; the parser reads it
+    poll: Annotated[
+        float,
+        typer.Option(
+            parser=_poll,
+            metavar="DURATION",
+            help="how often to ask the service while it runs",
+        ),
+    ] = DEFAULT_POLL,  # type: ignore[assignment]  # written as shown; the parser reads it
+    max_unresolved: Annotated[
+        int,
+        typer.Option(
+            parser=_count,
+            metavar="N",
+            help="unresolved failures allowed; known failures are not counted",
+        ),
+    ] = 0,
+    min_pass_rate: Annotated[
+        float | None,
+        typer.Option(
+            parser=_percent,
+            metavar="PERCENT",
+            help="the least pass rate, known failures left out (default: not checked)",
+            show_default=False,
+        ),
+    ] = None,
+    signed_marks_only: Annotated[
+        bool,
+        typer.Option(
+            "--signed-marks-only",
+            help="use only known-failure marks that name who made them (default: every mark)",
+        ),
+    ] = False,
+    require_mark_expiry: Annotated[
+        bool,
+        typer.Option(
+            "--require-mark-expiry",
+            help="use only known-failure marks with an expiry (default: every mark)",
+        ),
+    ] = False,
+    dashboard_url: DashboardUrl = None,
+    connection: ConnectionName = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+) -> Parsed:
+    """Wait for a plan's execution to finish and judge it: exit 0 when it passes, 1 when it
+    fails, 2 (configuration), 3 (service) or 4 (store) when the gate cannot decide. Known
+    failures (marked in the dashboard) never fail it."""
+    return parsed(ctx, run)
 
 
 @dataclass(frozen=True)
@@ -215,8 +200,8 @@ class Judged:
     lines: list[str]
 
 
-def run(args: argparse.Namespace, env: Mapping[str, str], clock: Clock | None = None) -> int:
-    from dashboard.present.formatting import visible_text
+def run(args: Args, env: Mapping[str, str], clock: Clock | None = None) -> int:
+    from dashboard.present.formatting import visible_text  # lazy: present loads pandas
 
     try:
         judged = judge(args, env, clock or SystemClock())
@@ -227,17 +212,14 @@ def run(args: argparse.Namespace, env: Mapping[str, str], clock: Clock | None = 
     return judged.code
 
 
-def judge(args: argparse.Namespace, env: Mapping[str, str], clock: Clock) -> Judged:
+def judge(args: Args, env: Mapping[str, str], clock: Clock) -> Judged:
     """Find, wait for and judge the execution; `CliError` when the gate cannot decide."""
-    from dashboard.cli.connections import targets
-    from dashboard.cli.digest import dashboard_url
-
     secrets = read_configuration(args.secrets, env)
     base_url = dashboard_url(args.dashboard_url, secrets, env)
     names = [args.connection] if args.connection else []
     with targets(secrets, env, names) as (target, *_):
         connection = target.connection
-        from api_client import ApiError
+        from api_client import ApiError  # lazy: the client loads pydantic and httpx
 
         try:
             with client_for(connection) as client:
@@ -254,6 +236,7 @@ def plan_of(client: ApiClient, plan_id: int) -> pd.DataFrame:
     """The service's plans (`PLAN_COLUMNS`, inactive ones too), once `plan_id` is known to be
     among them: a plan that does not exist is said at once (exit 2), not waited for as one
     that has not run yet."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data import live
 
     loaded = live.load_plans(client, active_only=False)
@@ -277,7 +260,7 @@ class Found:
     result_ids: tuple[int, ...]
 
 
-def await_finished(client: ApiClient, args: argparse.Namespace, clock: Clock) -> Found:
+def await_finished(client: ApiClient, args: Args, clock: Clock) -> Found:
     """The execution once it has finished, asking every `--poll` seconds; `CliError` when it
     is not the plan's, or still running after `--wait`."""
     started = clock.monotonic()
@@ -313,6 +296,7 @@ def await_finished(client: ApiClient, args: argparse.Namespace, clock: Clock) ->
 def find_execution(client: ApiClient, plan_id: int, wanted: int | None) -> Found | None:
     """The plan's newest execution (`wanted` None) or execution `wanted`, looked for among the
     plan's executions newest first (the API fetches no execution by id); None when absent."""
+    # Lazy, for a fast --help: the client loads pydantic and httpx.
     from api_client import ExecutionQuery
     from dashboard.data.frames import executions_frame
 
@@ -343,12 +327,13 @@ def _verdict(
     connection: Connection,
     found: Found,
     plans: pd.DataFrame,
-    args: argparse.Namespace,
+    args: Args,
     secrets: Mapping[str, Any],
     env: Mapping[str, str],
     clock: Clock,
     base_url: str | None,
 ) -> Judged:
+    # Lazy, for a fast --help: pandas.
     import pandas as pd
 
     from dashboard.analytics.gate import GateRules, gate_verdict, missing_evidence
@@ -453,6 +438,7 @@ def _open_store(
     """The connection's history store, as every command opens it, except that a DuckDB file
     that is there but cannot be read is exit 4. `open_for` would set it aside and start an
     empty store, and the team's marks would silently be gone from the verdict."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store import HistoryStore, identity_of
     from dashboard.data.store.errors import StoreError
     from dashboard.data.store.location import store_path, store_url
@@ -468,6 +454,7 @@ def _open_store(
 
 
 def _store_failed(error: Exception) -> NoReturn:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.errors import StoreError
 
     problem = store_problem(error) if isinstance(error, StoreError) else str(error)

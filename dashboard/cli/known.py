@@ -19,7 +19,6 @@ reached; 4 the store is busy or cannot be used.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import getpass
 import io
@@ -29,19 +28,33 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
+
+import typer
 
 from dashboard.cli.common import (
     OK,
     SERVICE,
     STORE,
     USAGE,
+    Args,
     CliError,
-    add_connection_options,
+    Parsed,
     open_store,
+    parsed,
     read_configuration,
     service_words,
     store_problem,
+)
+from dashboard.cli.connections import targets
+from dashboard.cli.options import (
+    DEFAULT_SECRETS,
+    DEFAULT_WAIT,
+    ConnectionName,
+    Secrets,
+    Wait,
+    identifier,
+    one_of,
 )
 
 if TYPE_CHECKING:
@@ -85,110 +98,176 @@ LOG_COLUMNS = ("revision", "at", "actor", "action", "what")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
-def add_parser(commands: Any) -> None:
-    known = commands.add_parser(
-        "known",
-        help="the known-failure ledger: list, add, close, export and import marks",
-        description="The known-failure ledger of the history store: what the team knows about "
-        "failures. Marks change nothing on the service.",
-    )
-    actions = known.add_subparsers(dest="action", required=True, metavar="ACTION")
-
-    listing = actions.add_parser("list", help="the marks, as a table (or --format csv/json)")
-    listing.add_argument("--state", choices=STATES, default="all", help="only marks in this state")
-    listing.add_argument("--format", choices=("table", *FORMATS), default="table")
-    _common(listing)
-    listing.set_defaults(run=run_list)
-
-    add = actions.add_parser("add", help="mark a failure group, a scenario or an execution")
-    target = add.add_mutually_exclusive_group(required=True)
-    target.add_argument("--group", metavar="MESSAGE", help="a failure message (its group)")
-    target.add_argument("--scenario", type=_id, metavar="ID", help="a scenario of --plan")
-    target.add_argument("--execution", type=_id, metavar="ID", help="an execution (an outage)")
-    add.add_argument("--plan", type=_id, metavar="ID", help="the plan (a group: only this plan)")
-    add.add_argument(
-        "--environment",
-        metavar="NAME",
-        help='a scenario on this environment only, as the environments page names it ("SAFARI '
-        '17 / macOS")',
-    )
-    add.add_argument(
-        "--kind",
-        choices=tuple(KIND_WORDS),
-        help="known (the default for failures), accepted, outage (the default for an "
-        "execution) or not-an-outage",
-    )
-    add.add_argument("--ticket", metavar="URL", help="the ticket's http(s) link")
-    add.add_argument("--note", help="a note (at most 2,000 characters)")
-    add.add_argument("--owner", help="who looks after it")
-    add.add_argument("--expires", type=_day, metavar="YYYY-MM-DD", help="its last day")
-    _common(add, by=True)
-    add.set_defaults(run=run_add)
-
-    close = actions.add_parser("close", help="close a mark (it is kept, and stops applying)")
-    close.add_argument("mark_id", metavar="MARK", help="the mark's id (twelve hex digits)")
-    close.add_argument("--reason", help="why, for its log")
-    _common(close, by=True)
-    close.set_defaults(run=run_close)
-
-    export = actions.add_parser("export", help="every mark, as JSON (with logs) or CSV")
-    export.add_argument("--format", choices=FORMATS, help="default: by the file's name, else json")
-    export.add_argument(
-        "--output", "-o", type=Path, metavar="FILE", help="where to write (default: stdout)"
-    )
-    _common(export)
-    export.set_defaults(run=run_export)
-
-    imported = actions.add_parser(
-        "import", help="marks from a JSON export, or a CSV (an export, or new marks)"
-    )
-    imported.add_argument("file", type=Path, metavar="FILE", help="the file (- for stdin)")
-    imported.add_argument(
-        "--format", choices=FORMATS, help="default: by the file's name (.csv, .json)"
-    )
-    _common(imported, by=True)
-    imported.set_defaults(run=run_import)
-
-
-def _common(parser: argparse.ArgumentParser, *, by: bool = False) -> None:
-    parser.add_argument(
-        "--connection",
-        metavar="NAME",
-        help="the table [connections.NAME] of the secrets file (default: the dashboard's own)",
-    )
-    if by:
-        parser.add_argument(
-            "--by",
-            metavar="NAME",
-            help="who is recorded as making the change (default: your user name)",
-        )
-    add_connection_options(parser)
-
-
-def _id(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or not 0 < int(text) < 2**63:
-        raise argparse.ArgumentTypeError(f"not an id: {text!r}")
-    return int(text)
+app = typer.Typer(
+    name="known",
+    help="The known-failure ledger of the history store: what the team knows about failures. "
+    "Marks change nothing on the service.",
+    short_help="the known-failure ledger: list, add, close, export and import marks",
+    rich_markup_mode=None,
+)
 
 
 def _day(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a day like 2026-12-31: {text!r}") from None
+        raise typer.BadParameter(f"not a day like 2026-12-31: {text!r}") from None
+
+
+By = Annotated[
+    str | None,
+    typer.Option(
+        metavar="NAME",
+        help="who is recorded as making the change (default: your user name)",
+        show_default=False,
+    ),
+]
+Format = Annotated[
+    str | None,
+    typer.Option(
+        parser=one_of(FORMATS),
+        metavar="csv|json",
+        help="default: by the file's name (.csv, .json), else json",
+        show_default=False,
+    ),
+]
+
+
+def _id_option(help: str) -> Any:
+    return typer.Option(parser=identifier, metavar="ID", help=help, show_default=False)
+
+
+@app.command("list", help="The marks, as a table (or --format csv/json).")
+def list_command(
+    ctx: typer.Context,
+    state: Annotated[
+        str,
+        typer.Option(
+            parser=one_of(STATES), metavar="|".join(STATES), help="only marks in this state"
+        ),
+    ] = "all",
+    format: Annotated[
+        str, typer.Option(parser=one_of(("table", *FORMATS)), metavar="table|csv|json")
+    ] = "table",
+    connection: ConnectionName = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    return parsed(ctx, run_list)
+
+
+@app.command("add", help="Mark a failure group, a scenario or an execution.")
+def add_command(
+    ctx: typer.Context,
+    group: Annotated[
+        str | None,
+        typer.Option(metavar="MESSAGE", help="a failure message (its group)", show_default=False),
+    ] = None,
+    scenario: Annotated[int | None, _id_option("a scenario of --plan")] = None,
+    execution: Annotated[int | None, _id_option("an execution (an outage)")] = None,
+    plan: Annotated[int | None, _id_option("the plan (a group: only this plan)")] = None,
+    environment: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="a scenario on this environment only, as the environments page names it "
+            '("SAFARI 17 / macOS")',
+            show_default=False,
+        ),
+    ] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            parser=one_of(tuple(KIND_WORDS)),
+            metavar="|".join(KIND_WORDS),
+            help="known (the default for failures), accepted, outage (the default for an "
+            "execution) or not-an-outage",
+            show_default=False,
+        ),
+    ] = None,
+    ticket: Annotated[
+        str | None,
+        typer.Option(metavar="URL", help="the ticket's http(s) link", show_default=False),
+    ] = None,
+    note: Annotated[
+        str | None,
+        typer.Option(help="a note (at most 2,000 characters)", show_default=False),
+    ] = None,
+    owner: Annotated[
+        str | None, typer.Option(help="who looks after it", show_default=False)
+    ] = None,
+    expires: Annotated[
+        date | None,
+        typer.Option(parser=_day, metavar="YYYY-MM-DD", help="its last day", show_default=False),
+    ] = None,
+    connection: ConnectionName = None,
+    by: By = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    given = [name for name in ("group", "scenario", "execution") if ctx.params[name] is not None]
+    if len(given) != 1:
+        ctx.fail("give one of --group, --scenario or --execution")
+    return parsed(ctx, run_add)
+
+
+@app.command("close", help="Close a mark (it is kept, and stops applying).")
+def close_command(
+    ctx: typer.Context,
+    mark_id: Annotated[
+        str, typer.Argument(metavar="MARK", help="the mark's id (twelve hex digits)")
+    ],
+    reason: Annotated[str | None, typer.Option(help="why, for its log", show_default=False)] = None,
+    connection: ConnectionName = None,
+    by: By = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    return parsed(ctx, run_close)
+
+
+@app.command("export", help="Every mark, as JSON (with logs) or CSV.")
+def export_command(
+    ctx: typer.Context,
+    format: Format = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="where to write (default: stdout)",
+            show_default=False,
+        ),
+    ] = None,
+    connection: ConnectionName = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    return parsed(ctx, run_export)
+
+
+@app.command("import", help="Marks from a JSON export, or a CSV (an export, or new marks).")
+def import_command(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="the file (- for stdin)")],
+    format: Format = None,
+    connection: ConnectionName = None,
+    by: By = None,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    return parsed(ctx, run_import)
 
 
 # -- the ledger of one connection, once the service accepts its credential ------------------------
 
 
 @contextmanager
-def ledger(
-    args: argparse.Namespace, env: Mapping[str, str]
-) -> Iterator[tuple[Connection, HistoryStore]]:
+def ledger(args: Args, env: Mapping[str, str]) -> Iterator[tuple[Connection, HistoryStore]]:
     """The connection and its store, once the service has accepted the connection's credential
     for its company (`store.access`)."""
-    from dashboard.cli.connections import targets
-    from dashboard.data.store.access import ask_service
+    from dashboard.data.store.access import ask_service  # lazy: the store loads DuckDB
 
     secrets = read_configuration(args.secrets, env)
     names = [args.connection] if args.connection else []
@@ -204,6 +283,7 @@ def ledger(
 def _read_marks(store: HistoryStore, company_id: int) -> pd.DataFrame:
     """The company's well-formed marks; those left out as malformed are said on stderr (never
     listed, exported or applied: `store.stored_marks`)."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.stored_marks import malformed_words
 
     read = store.read_marks(company_id)
@@ -228,6 +308,7 @@ def _withheld(connection: Connection, reason: str) -> str:
 
 @contextmanager
 def _store_errors() -> Iterator[None]:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.errors import StoreError
     from dashboard.data.store.marks import MarkRefused
 
@@ -239,7 +320,7 @@ def _store_errors() -> Iterator[None]:
         raise CliError(store_problem(error), STORE) from None
 
 
-def _by(args: argparse.Namespace) -> str:
+def _by(args: Args) -> str:
     if args.by is not None:
         return str(args.by)
     try:
@@ -251,7 +332,8 @@ def _by(args: argparse.Namespace) -> str:
 # -- list ------------------------------------------------------------------------------------------
 
 
-def run_list(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_list(args: Args, env: Mapping[str, str]) -> int:
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics.marks import mark_states
 
     with ledger(args, env) as (connection, store), _store_errors():
@@ -270,6 +352,7 @@ def run_list(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 
 def _print_table(marks: pd.DataFrame, states: list[str], out: TextIO) -> None:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.ledger import describe_target
 
     rows = [("MARK", "STATE", "KIND", "TARGET", "TICKET", "OWNER", "EXPIRES", "BY")]
@@ -303,7 +386,8 @@ def _one_line(text: str, limit: int) -> str:
 # -- add, close ------------------------------------------------------------------------------------
 
 
-def run_add(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_add(args: Args, env: Mapping[str, str]) -> int:
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics.failure_groups import normalise_message
     from dashboard.columns import marks as columns
     from dashboard.data.store.marks import MarkDraft, MarkTarget, draft_problems
@@ -350,6 +434,7 @@ def run_add(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
     """Why the store does not know `target` (a script could name anything), or None."""
+    # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics.environment_names import environment_label
     from dashboard.analytics.failure_groups import normalise_message
     from dashboard.columns import marks as columns
@@ -377,7 +462,7 @@ def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
     return None
 
 
-def run_close(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_close(args: Args, env: Mapping[str, str]) -> int:
     by = _by(args)
     with ledger(args, env) as (connection, store), _store_errors():
         revision = store.close_mark(connection.company_id, args.mark_id, by=by, reason=args.reason)
@@ -395,7 +480,7 @@ def _format(given: str | None, path: Path | None) -> str:
     return suffix if suffix in FORMATS else "json"
 
 
-def run_export(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_export(args: Args, env: Mapping[str, str]) -> int:
     chosen = _format(args.format, args.output)
     with ledger(args, env) as (connection, store), _store_errors():
         marks = _read_marks(store, connection.company_id)
@@ -435,6 +520,7 @@ def _write(marks: pd.DataFrame, log: pd.DataFrame, chosen: str, out: TextIO) -> 
 def _plain(value: Any) -> Any:
     """A frame's value as JSON and CSV hold it: None, int, str; times in ISO 8601 UTC, an
     expiry as its day."""
+    # Lazy, for a fast --help: pandas.
     import pandas as pd
 
     if value is None or (not isinstance(value, str) and pd.isna(value)):
@@ -460,7 +546,7 @@ def _live(value: str) -> str:
     return value[1:] if value.startswith("'") else value
 
 
-def run_import(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_import(args: Args, env: Mapping[str, str]) -> int:
     chosen = _format(args.format, None if str(args.file) == "-" else args.file)
     records, log = read_marks(args.file, chosen)
     by = _by(args)
@@ -481,12 +567,14 @@ def run_import(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 
 def _short(record: Mapping[str, Any]) -> str:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.ledger import describe_target
 
     return _one_line(describe_target(record), 80)
 
 
 def _target_of(record: Mapping[str, Any]) -> MarkTarget:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.marks import MarkTarget
 
     def number(name: str) -> int | None:

@@ -6,28 +6,38 @@ worker (`dashboard.cli.worker`): one log line per pass, a clean stop on SIGTERM 
 
 from __future__ import annotations
 
-import argparse
 import socket
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
+import typer
+
+from dashboard.cli import worker
+from dashboard.cli.alerts import (
+    ALL_KINDS,
+    MAX_MESSAGES,
+    AlertsFor,
+    AlertsMax,
+    AlertsOn,
+    AlertsQuiet,
+    AlertsTo,
+    AlertsZone,
+    alert_options,
+)
 from dashboard.cli.common import (
-    DEFAULT_CONCURRENCY,
-    DEFAULT_DAYS,
-    MAX_CONCURRENCY,
     OK,
     PARTIAL,
     SERVICE,
     STORE,
-    USAGE,
+    Args,
     CliError,
-    add_connection_options,
+    Parsed,
+    client_for,
     default_connection,
-    interval,
     open_store,
-    positive_int,
+    parsed,
     read_configuration,
     service_problem,
     service_words,
@@ -35,6 +45,29 @@ from dashboard.cli.common import (
     store_problem,
     when,
 )
+from dashboard.cli.connections import targets
+from dashboard.cli.digest import (
+    DEFAULT_WEEKDAYS,
+    DigestAt,
+    DigestProject,
+    DigestTo,
+    DigestWeekdays,
+    DigestZone,
+)
+from dashboard.cli.options import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_DAYS,
+    DEFAULT_SECRETS,
+    DEFAULT_WAIT,
+    DEFAULT_ZONE,
+    MAX_CONCURRENCY,
+    DashboardUrl,
+    Secrets,
+    Wait,
+    interval,
+    positive_int,
+)
+from dashboard.cli.options import concurrency as concurrency_check
 
 if TYPE_CHECKING:
     from dashboard.data.connection import Connection
@@ -42,86 +75,95 @@ if TYPE_CHECKING:
     from dashboard.data.sync import SyncReport
 
 
-def add_parser(commands: Any) -> None:
-    store = commands.add_parser("store", help="the history store of finished executions")
-    actions = store.add_subparsers(dest="action", required=True, metavar="ACTION")
+app = typer.Typer(
+    name="store",
+    help="the history store of finished executions",
+    no_args_is_help=False,
+    rich_markup_mode=None,
+)
 
-    sync = actions.add_parser(
-        "sync",
-        help="fetch the history that is not stored yet (once, or --every INTERVAL)",
-    )
-    sync.add_argument(
-        "--days",
-        type=positive_int,
-        default=DEFAULT_DAYS,
-        help="how many days back from now to sync (default: %(default)s)",
-    )
-    sync.add_argument(
-        "--concurrency",
-        type=positive_int,
-        default=DEFAULT_CONCURRENCY,
-        help=f"results requests in flight at once, 1-{MAX_CONCURRENCY} (default: %(default)s)",
-    )
-    sync.add_argument("--quiet", action="store_true", help="no progress bar")
-    sync.add_argument(
-        "--every",
-        type=interval,
-        metavar="INTERVAL",
-        help="keep running: a pass every INTERVAL (5m, 90s, 1h), one log line per pass, until "
-        "SIGTERM or Ctrl-C",
-    )
-    sync.add_argument(
-        "--connection",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="sync the table [connections.NAME] of the secrets file; repeat for several "
-        "(default: the dashboard's own connection)",
-    )
-    sync.add_argument(
-        "--name",
-        default=f"the worker on {socket.gethostname()}",
-        help="who is recorded as having synced, shown by the dashboard (default: %(default)s)",
-    )
-    from dashboard.cli.digest import add_digest_options
 
-    digest = sync.add_argument_group(
-        "daily digest",
-        "Send the standup digest once a day, at or after --digest-at, to --digest-to. The day "
-        "it was last sent is kept in the store, so a restart does not send it twice.",
-    )
-    digest.add_argument(
-        "--digest-at",
-        metavar="HH:MM",
-        help="the local time (--digest-tz) after which the day's digest is sent; it is also "
-        "the standup time its window counts from",
-    )
-    add_digest_options(digest, prefix="digest-")
-    from dashboard.cli.alerts import add_alert_options
+@app.command(
+    "sync",
+    help="Fetch the history that is not stored yet (once, or --every INTERVAL).",
+    short_help="fetch the history that is not stored yet (once, or --every INTERVAL)",
+)
+def sync_command(
+    ctx: typer.Context,
+    days: Annotated[
+        int,
+        typer.Option(parser=positive_int, metavar="N", help="how many days back from now to sync"),
+    ] = DEFAULT_DAYS,
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            parser=concurrency_check,
+            metavar="N",
+            help=f"results requests in flight at once, 1-{MAX_CONCURRENCY}",
+        ),
+    ] = DEFAULT_CONCURRENCY,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    every: Annotated[
+        float | None,
+        typer.Option(
+            parser=interval,
+            metavar="INTERVAL",
+            help="keep running: a pass every INTERVAL (5m, 90s, 1h), one log line per pass, "
+            "until SIGTERM or Ctrl-C",
+            show_default=False,
+        ),
+    ] = None,
+    connection: Annotated[
+        list[str],
+        typer.Option(
+            metavar="NAME",
+            help="sync the table [connections.NAME] of the secrets file; repeat for several "
+            "(default: the dashboard's own connection)",
+            show_default=False,
+        ),
+    ] = [],  # noqa: B006  (Typer's way to declare a repeated option; never mutated)
+    name: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME", help="who is recorded as having synced, shown by the dashboard"
+        ),
+    ] = f"the worker on {socket.gethostname()}",
+    digest_at: DigestAt = None,
+    digest_to: DigestTo = None,
+    digest_project: DigestProject = None,
+    digest_weekdays: DigestWeekdays = DEFAULT_WEEKDAYS,  # type: ignore[assignment]  # parsed
+    digest_tz: DigestZone = DEFAULT_ZONE,
+    dashboard_url: DashboardUrl = None,
+    alerts_to: AlertsTo = None,
+    alerts_on: AlertsOn = ALL_KINDS,  # type: ignore[assignment]  # parsed, as typed
+    alerts_for: AlertsFor = [],  # noqa: B006  (a repeated option; never mutated)
+    alerts_quiet: AlertsQuiet = None,
+    alerts_max: AlertsMax = MAX_MESSAGES,
+    alerts_tz: AlertsZone = DEFAULT_ZONE,
+    secrets: Secrets = DEFAULT_SECRETS,
+    wait: Wait = DEFAULT_WAIT,
+) -> Parsed:
+    return parsed(ctx, run_sync)
 
-    add_alert_options(sync)
-    add_connection_options(sync)
-    sync.set_defaults(run=run_sync)
 
-    info = actions.add_parser("info", help="where the store is and what it holds")
-    add_connection_options(info)
-    info.set_defaults(run=run_info)
+@app.command("info", help="Where the store is and what it holds.")
+def info_command(
+    ctx: typer.Context, secrets: Secrets = DEFAULT_SECRETS, wait: Wait = DEFAULT_WAIT
+) -> Parsed:
+    return parsed(ctx, run_info)
 
-    clear = actions.add_parser("clear", help="empty the store (the next sync fills it again)")
-    add_connection_options(clear)
-    clear.set_defaults(run=run_clear)
+
+@app.command("clear", help="Empty the store (the next sync fills it again).")
+def clear_command(
+    ctx: typer.Context, secrets: Secrets = DEFAULT_SECRETS, wait: Wait = DEFAULT_WAIT
+) -> Parsed:
+    return parsed(ctx, run_clear)
 
 
 # -- sync ----------------------------------------------------------------------------------------
 
 
-def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
-    from dashboard.cli import worker
-    from dashboard.cli.alerts import alert_options
-    from dashboard.cli.connections import targets
-
-    if args.concurrency > MAX_CONCURRENCY:
-        raise CliError(f"--concurrency must be at most {MAX_CONCURRENCY}", USAGE)
+def run_sync(args: Args, env: Mapping[str, str]) -> int:
     secrets = read_configuration(args.secrets, env)
     schedule = worker.digest_schedule(args, secrets, env)
     alerts = alert_options(args, secrets, env)
@@ -147,13 +189,13 @@ def run_sync(args: argparse.Namespace, env: Mapping[str, str]) -> int:
 
 def _sync_verbose(
     connection: Connection,
-    args: argparse.Namespace,
+    args: Args,
     secrets: dict[str, Any],
     env: Mapping[str, str],
 ) -> int:
     """One sync of one connection, with a progress bar and a full account at the end."""
+    # Lazy, as every use of the client and the store: they load pydantic, pandas and DuckDB.
     from api_client import ApiError
-    from dashboard.cli.common import client_for
     from dashboard.data.store.errors import StoreError
     from dashboard.data.sync import sync_history
 
@@ -186,7 +228,8 @@ def _sync_verbose(
 # -- info, clear ---------------------------------------------------------------------------------
 
 
-def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_info(args: Args, env: Mapping[str, str]) -> int:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store import HistoryStore, open_url
     from dashboard.data.store.errors import StoreError, StoreMissingError
     from dashboard.data.store.location import store_path, store_url
@@ -218,7 +261,8 @@ def run_info(args: argparse.Namespace, env: Mapping[str, str]) -> int:
     return OK
 
 
-def run_clear(args: argparse.Namespace, env: Mapping[str, str]) -> int:
+def run_clear(args: Args, env: Mapping[str, str]) -> int:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.errors import StoreError
     from dashboard.data.store.location import store_path, store_url
 
@@ -251,6 +295,7 @@ def _accepted_for_clearing(connection: Connection) -> None:
     now (one read of a page of one execution, with that credential: `store.access`), as
     reading it is: a credential refused, revoked or of another company clears nothing (exit 3).
     A service that cannot be asked clears nothing either: it would have to be trusted blind."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.access import ask_service
 
     access = ask_service(connection)
@@ -268,6 +313,7 @@ def _accepted_for_clearing(connection: Connection) -> None:
 
 def shared_location(url: str, connection: Connection) -> str:
     """Where a shared store keeps a connection's history: server and schema, no password."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.location import store_schema
     from dashboard.data.store.pg_pool import safe_url
 
@@ -283,6 +329,7 @@ def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None
     if quiet or not sys.stderr.isatty():
         yield None
         return
+    # Lazy: rich is needed only for a bar on a terminal.
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -305,6 +352,7 @@ def _progress(*, quiet: bool) -> Iterator[Callable[[str, int, int], None] | None
 
 
 def safe_info(store: HistoryStore) -> StoreInfo | None:
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
     from dashboard.data.store.errors import StoreError
 
     try:
@@ -314,6 +362,7 @@ def safe_info(store: HistoryStore) -> StoreInfo | None:
 
 
 def print_sync(report: SyncReport, connection: Connection) -> None:
+    # Lazy, for a fast --help: the client loads pydantic and httpx.
     from api_client import ApiStatusError
 
     counts = report.results

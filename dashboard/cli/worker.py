@@ -28,7 +28,6 @@ however many workers share it.
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
@@ -50,6 +49,7 @@ from dashboard.cli.common import (
     SERVICE,
     STORE,
     USAGE,
+    Args,
     CliError,
     client_for,
     open_store,
@@ -62,7 +62,9 @@ from dashboard.cli.digest import (
     DigestOptions,
     check_destination,
     dashboard_url,
+    deliver,
     destination,
+    standup_markdown,
 )
 
 DIGEST_SENT_DAY = "digest_sent_day"
@@ -160,11 +162,12 @@ def log(text: str) -> None:
 
 def sync_pass(
     target: Target,
-    args: argparse.Namespace,
+    args: Args,
     secrets: Mapping[str, Any],
     env: Mapping[str, str],
 ) -> PassLine:
     """Sync one connection once; never raises for the service or the store (the line says)."""
+    # Lazy: the client and the store load pydantic, pandas and DuckDB.
     from api_client import ApiError
     from dashboard.data.store.errors import StoreError
     from dashboard.data.sync import sync_history
@@ -213,7 +216,7 @@ def sync_pass(
 
 def run_once(
     targets: Sequence[Target],
-    args: argparse.Namespace,
+    args: Args,
     secrets: Mapping[str, Any],
     env: Mapping[str, str],
     *,
@@ -244,7 +247,7 @@ def run_once(
 
 def run_every(
     targets: Sequence[Target],
-    args: argparse.Namespace,
+    args: Args,
     secrets: Mapping[str, Any],
     env: Mapping[str, str],
     *,
@@ -288,9 +291,10 @@ class DigestSchedule:
 
 
 def digest_schedule(
-    args: argparse.Namespace, secrets: Mapping[str, Any], env: Mapping[str, str]
+    args: Args, secrets: Mapping[str, Any], env: Mapping[str, str]
 ) -> DigestSchedule | None:
     """The worker's daily digest from --digest-at and its options; None without --digest-at."""
+    # Lazy: analytics.windows imports pandas, needed only for a scheduled digest.
     from dashboard.analytics.windows import parse_time_of_day
 
     if args.digest_at is None:
@@ -317,6 +321,7 @@ def digest_schedule(
 def due_day(schedule: DigestSchedule, now: datetime, last_sent: str | None) -> str | None:
     """The local day (ISO) whose digest is due at `now`, or None: sent already, too early, or
     not one of the schedule's days of the week."""
+    # Lazy: analytics.windows imports pandas.
     from dashboard.analytics.windows import zone
 
     local = now.astimezone(zone(schedule.options.tz))
@@ -342,8 +347,7 @@ def send_if_due(
     seconds, else it logs that the store is busy and looks again next pass), then finds the
     day noted. A digest that could not be computed or sent is logged and tried again on the
     next pass."""
-    from dashboard.cli.digest import deliver, standup_markdown
-    from dashboard.data.store.errors import StoreError
+    from dashboard.data.store.errors import StoreError  # lazy: the store loads DuckDB
 
     connection = target.connection
     try:

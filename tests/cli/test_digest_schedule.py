@@ -8,7 +8,6 @@ with a fixed clock: the digest is not due on a Saturday by default, and is with 
 
 from __future__ import annotations
 
-import argparse
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -16,9 +15,11 @@ from datetime import time as time_of_day
 from pathlib import Path
 
 import pytest
+import typer
 from pydantic import SecretStr
 
-from dashboard.cli import build_parser
+from dashboard.cli import parse
+from dashboard.cli.common import Parsed
 from dashboard.cli.connections import Target
 from dashboard.cli.digest import WORKING_DAYS, DigestOptions, parse_weekdays
 from dashboard.cli.worker import DIGEST_SENT_DAY, DigestSchedule, due_day, send_if_due
@@ -155,16 +156,17 @@ def test_weekdays_read_as_people_write_them(text: str, days: set[int]) -> None:
 
 @pytest.mark.parametrize("text", ["", "funday", "mo", "mon-", "t", "mon;fri", "mon-fri-sat"])
 def test_days_that_are_not_days_are_refused(text: str) -> None:
-    with pytest.raises(argparse.ArgumentTypeError, match="not days of the week"):
+    with pytest.raises(typer.BadParameter, match="not days of the week"):
         parse_weekdays(text)
 
 
 def test_the_worker_takes_digest_weekdays_and_defaults_to_monday_to_friday(cli: Cli) -> None:
-    parse = build_parser().parse_args
     default = parse(["store", "sync", "--digest-at", "09:15", "--digest-to", "-"])
-    assert default.digest_weekdays == WORKING_DAYS
+    assert isinstance(default, Parsed)
+    assert default.args.digest_weekdays == WORKING_DAYS
     chosen = parse(["store", "sync", "--digest-at", "09:15", "--digest-weekdays", "sat,sun"])
-    assert chosen.digest_weekdays == frozenset({5, 6})
+    assert isinstance(chosen, Parsed)
+    assert chosen.args.digest_weekdays == frozenset({5, 6})
 
     wrong = cli("store", "sync", "--digest-at", "09:15", "--digest-weekdays", "funday")
     assert wrong.returncode == 2

@@ -4,7 +4,6 @@ sandbox as a real process."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -15,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from dashboard.cli import build_parser, gate
-from dashboard.cli.common import CliError
+from dashboard.cli import gate, parse
+from dashboard.cli.common import CliError, Parsed
 from dashboard.data.connection import resolve
 from dashboard.data.store import open_for
 from dashboard.data.store.marks import MarkDraft, MarkTarget
@@ -54,9 +53,10 @@ def run_gate(
 ) -> tuple[int, str]:
     """The gate's exit code (as `python -m dashboard` maps a `CliError`) and what it printed."""
     # The default secrets file, relative to the working folder: the repository has none.
-    parsed: argparse.Namespace = build_parser().parse_args(["gate", *args])
+    parsed = parse(["gate", *args])
+    assert isinstance(parsed, Parsed)
     try:
-        code = gate.run(parsed, env, clock or DrivenClock())
+        code = gate.run(parsed.args, env, clock or DrivenClock())
     except CliError as error:
         print(f"error: {error}")
         code = error.code

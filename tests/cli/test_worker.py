@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.cli.common import interval
 from dashboard.cli.digest import DigestOptions
+from dashboard.cli.options import interval
 from dashboard.cli.worker import DigestSchedule, due_day
 from dashboard.data.store import HistoryStore
 from sandbox import RunningSandbox

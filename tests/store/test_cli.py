@@ -348,7 +348,7 @@ def test_without_configuration_the_embedded_demo_has_its_own_store(cli: Cli, cac
 
 
 def test_the_command_lines_defaults_are_the_librarys() -> None:
-    import dashboard.cli.common as cli_module
+    import dashboard.cli.options as cli_module
     from dashboard.data import results_fanout, store, sync
 
     assert cli_module.DEFAULT_DAYS == sync.DEFAULT_DAYS

@@ -6,7 +6,9 @@ import re
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
 
+from dashboard.state import routes
 from dashboard.ui.notices import CAPTION_KEY, NOTE_KEY
 
 PLANS = "app_pages/plans.py"
@@ -22,6 +24,26 @@ STATES = "app_pages/states.py"
 SLOWER = "app_pages/slower.py"
 FAILURES = "app_pages/failures.py"
 TIME_TO_GREEN = "app_pages/time_to_green.py"
+
+
+def page_hash(script: str) -> str:
+    """The hash `st.navigation` gives the page of `script` (`app_pages/...`): Streamlit 1.67's
+    `st.Page._script_hash`, a hash of the page's URL path (`routes`), not of its file name."""
+    return calc_hash(next(route.url_path for route in routes.ALL if route.script == script))
+
+
+def start_on(at: AppTest, script: str) -> AppTest:
+    """Make the first run of `at` open the page of `script`, as a link to that page does.
+
+    `AppTest.switch_page` resolves a page through the pages a previous run registered, so
+    it needs a run of the default page (Plans, over the whole demo) first: the page tests paid
+    for two page runs each. This sets what `switch_page` sets, the page hash the next run asks
+    for, without that run; `test_apptest_start.py` checks it against `switch_page` itself and
+    that the first run lands on every page, so a Streamlit upgrade that changes either fails
+    there, not in every page test.
+    """
+    at._page_hash = page_hash(script)
+    return at
 
 
 def texts(elements: Any) -> list[str]:

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient
 from sandbox import DemoUser, FaultSettings, RunningSandbox, serve_in_thread
+from tests.dashboard.apptest import start_on
 from tests.today import today_settings
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
@@ -99,6 +100,10 @@ def connect(monkeypatch: pytest.MonkeyPatch, sandbox: RunningSandbox) -> Connect
 
 Requests = Callable[[], list[str]]
 
+# The one request of a session's first page that is not the page's own: the history store asks
+# once per connection whether its credential is accepted (`store.access.ask_service`).
+ACCESS_CHECK = "/api/executions/filter?page=1&size=1"
+
 
 class _AccessLog(logging.Handler):
     """Collects the request targets (path and query) of uvicorn's access log records."""
@@ -157,12 +162,13 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactor
         from dashboard.data import cache
 
         cache.clear_all()  # every test starts from the service, not an earlier test's data
-        at = AppTest.from_file(str(APP), default_timeout=60)
+        # A guard against a hang, not a time limit: one page's run takes seconds, but a loaded
+        # two-core machine (other runs, a browser) can stretch it several times over.
+        at = AppTest.from_file(str(APP), default_timeout=120)
         # Non-empty secrets replace any .streamlit/secrets.toml of the machine running the tests.
         at.secrets["tests"] = "isolated from local secrets"
         if page is not None:
-            at.run()  # switch_page needs the pages st.navigation registers
-            at.switch_page(page)
+            start_on(at, page)  # the page's first run is the page: no run of Plans before it
         at.query_params.update(query)
         return at
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from sandbox import Authority, DemoUser, RunningSandbox, serve_in_thread
 from tests.today import today_settings
@@ -13,6 +14,12 @@ from tests.today import today_settings
 pytest_plugins = ["tests.pg_server"]
 
 UserPicker = Callable[..., DemoUser]
+
+# No time limit per example (Hypothesis's default is 200 ms): on a loaded two-core machine a fast
+# property's example can take longer, and the run would fail on the load, not on a bug. Later
+# profiles (tests/client/conftest.py's "ci") inherit it.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

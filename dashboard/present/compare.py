@@ -18,9 +18,7 @@ from dashboard.analytics.compare import (
     failure_split,
     with_outage_sides,
 )
-from dashboard.columns.cells import EN_DASH
 from dashboard.present.captions import describe_basis
-from dashboard.present.csv import with_seconds
 from dashboard.present.formatting import human_duration, weekday_time
 from dashboard.present.known import KNOWN_RULE, ticket_label
 from dashboard.present.known import outage_line as known_outage_line
@@ -38,21 +36,19 @@ COLUMNS = (
     "After",
     "History",
     "Message after",
-    "Runtime change",
-    "Runtime before",
-    "Runtime after",
+    "Runtime change (s)",
+    "Runtime before (s)",
+    "Runtime after (s)",
     "Message before",
 )
 """The comparison table's columns: what changed and its history link first, in view on a
-laptop (`present.key_columns`); the runtimes and the message before a scroll away. Runtimes
-read as words ("+57 s", "\u2013" when unknown); the CSV holds their seconds ("Runtime change
-(s)", signed)."""
+laptop (`present.key_columns`); the runtimes and the message before a scroll away."""
 
 
 def signed_duration(seconds: float | None) -> str:
     """ "+57 s", "\u22123 min 05 s", "no change"; an en dash when unknown."""
     if seconds is None or pd.isna(seconds):
-        return EN_DASH
+        return "\u2013"
     if seconds == 0:
         return "no change"
     sign = "+" if seconds > 0 else MINUS
@@ -100,7 +96,7 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
     """The comparison table as shown and downloaded (`COLUMNS`), in bucket order."""
     if cells.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in COLUMNS})
-    display = pd.DataFrame(
+    return pd.DataFrame(
         {
             "Scenario": cells["scenario_id"].astype("int64"),
             "Environment": cells["environment"].astype("str"),
@@ -124,32 +120,14 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
                 )
             ],
             "History": [scenario_link(plan_id, int(s)) for s in cells["scenario_id"]],
-            "Message after": [_message(m) for m in cells["after_message"]],
-            "Runtime change": [signed_duration(v) for v in cells["runtime_delta_s"]],
-            "Runtime before": [_duration(v) for v in cells["before_runtime_s"]],
-            "Runtime after": [_duration(v) for v in cells["after_runtime_s"]],
-            "Message before": [_message(m) for m in cells["before_message"]],
+            "Message after": cells["after_message"],
+            "Runtime change (s)": cells["runtime_delta_s"],
+            "Runtime before (s)": cells["before_runtime_s"],
+            "Runtime after (s)": cells["after_runtime_s"],
+            "Message before": cells["before_message"],
             **_mark_column(cells),
         }
     ).reset_index(drop=True)
-    return with_seconds(
-        display,
-        {
-            "Runtime change": cells["runtime_delta_s"].to_numpy(),
-            "Runtime before": cells["before_runtime_s"].to_numpy(),
-            "Runtime after": cells["after_runtime_s"].to_numpy(),
-        },
-    )
-
-
-def _duration(seconds: object) -> str:
-    """ "1 min 05 s", or a dash when unknown (Streamlit draws a missing value as "None")."""
-    return EN_DASH if seconds is None or pd.isna(seconds) else human_duration(float(seconds))  # type: ignore[arg-type]
-
-
-def _message(value: object) -> str:
-    """The message, or a dash when there is none (the cell passed, or is absent)."""
-    return value if isinstance(value, str) and value else EN_DASH
 
 
 def _mark_column(cells: pd.DataFrame) -> dict[str, list[str]]:

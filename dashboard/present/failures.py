@@ -53,14 +53,9 @@ def _plan(plan_names: Mapping[int, str], name: object, plan_id: object) -> str:
     return known or (name if isinstance(name, str) and name else f"Plan {int(plan_id)}")  # type: ignore[call-overload]
 
 
-def _link(value: object) -> str:
-    """A link, or an empty cell: Streamlit draws a missing value as "None"."""
-    return value if isinstance(value, str) and value else ""
-
-
-def _message(value: object) -> str:
-    """The message, or a dash when the service sent none."""
-    return value if isinstance(value, str) and value else EN_DASH
+def _link(value: object) -> str | None:
+    """A link, or a missing value: the table draws its placeholder (a dash), and no link."""
+    return value if isinstance(value, str) and value else None
 
 
 def failures_display(
@@ -90,7 +85,7 @@ def failures_display(
                 )
             ],
             "History": [
-                "" if pd.isna(p) or pd.isna(s) else scenario_link(int(p), int(s))
+                None if pd.isna(p) or pd.isna(s) else scenario_link(int(p), int(s))
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
             "Failing since": [
@@ -103,7 +98,7 @@ def failures_display(
                 )
             ],
             "Failure group": [signature_text(s) for s in rows["signature"]],
-            "Message": [_message(m) for m in rows["message"]],
+            "Message": rows["message"].to_numpy(),
             "Node log": [_link(v) for v in rows["node_log"]],
             "Executor log": [_link(v) for v in rows["executor_log"]],
         }

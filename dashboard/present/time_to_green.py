@@ -132,8 +132,8 @@ def stretches_display(
 ) -> pd.DataFrame:
     """Every red stretch, newest first: from, to ("still red" while it is; the CSV holds the
     time, in `tz`), how long, how many failing executions, and links to its first red
-    execution, to it beside the last green one, and to the execution that turned it green (an
-    empty cell where there is none: Streamlit draws a missing value as "None")."""
+    execution, to it beside the last green one, and to the execution that turned it green (a
+    missing one draws the table's placeholder, a dash)."""
     if stretches.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in STRETCH_COLUMNS})
     rows = stretches
@@ -158,7 +158,7 @@ def stretches_display(
                 )
             ],
             "What changed": [
-                "" if pd.isna(g) else compare_link(int(p), int(g), int(e))
+                None if pd.isna(g) else compare_link(int(p), int(g), int(e))
                 for p, g, e in zip(
                     rows["plan_id"],
                     rows["last_green_execution_id"],
@@ -167,7 +167,7 @@ def stretches_display(
                 )
             ],
             "Green run": [
-                "" if pd.isna(e) else results_link(int(e), int(p), s)
+                None if pd.isna(e) else results_link(int(e), int(p), s)
                 for e, p, s in zip(
                     rows["green_execution_id"], rows["plan_id"], rows["red_to"], strict=True
                 )

@@ -9,8 +9,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard.columns.cells import EN_DASH
 from dashboard.present.key_columns import table_anchor
 from dashboard.present.tables import PreparedTable
+
+NO_VALUE = EN_DASH
+"""What a missing cell (None, NaN, NaT: a plan with no verdict in 7 days, a stretch with no
+green run yet) shows: Streamlit's own placeholder is the word "None". A missing link is a dash
+and no link; the CSV leaves the cell empty."""
 
 
 def table(
@@ -30,7 +36,8 @@ def table(
     browser (the page says so); the CSV still holds every row. The selected row is a position in
     `display` (Streamlit reports positions in the data it was given, whatever sorting the viewer
     applied in the browser). The table sits in a container named by `key` (`table_anchor`), by
-    which the browser tests find it (`present.key_columns`).
+    which the browser tests find it (`present.key_columns`). A missing value shows as a dash
+    (`NO_VALUE`), never "None".
     """
     prepared = display if isinstance(display, PreparedTable) else PreparedTable.of(display, tz=tz)
     shown = prepared.display if max_rows is None else prepared.display.head(max_rows)
@@ -45,11 +52,14 @@ def table(
                 column_config=config,
                 on_select="rerun",
                 selection_mode="single-row",
+                placeholder=NO_VALUE,
             )
             rows: Sequence[int] = event.selection.rows
             selected = rows[0] if rows else None
         else:
-            st.dataframe(shown, key=key, hide_index=True, column_config=config)
+            st.dataframe(
+                shown, key=key, hide_index=True, column_config=config, placeholder=NO_VALUE
+            )
     links = link_columns(config)
     base_url = dashboard_address()
     st.download_button(

@@ -16,6 +16,7 @@ from sandbox import SandboxSettings
 from tests.browser import screen
 from tests.browser.conftest import DemoPlan
 from tests.browser.harness import Secrets, StreamlitServer
+from tests.browser.test_analytics_pages import download, grid_with
 
 pytestmark = pytest.mark.browser
 
@@ -79,3 +80,20 @@ def test_executions_csv_matches_the_table(
     assert len(by_column["Id"]) == len(expected_ids), "an execution appears twice"
     secrets.assert_absent(text, "the executions CSV")
     screen.expect_no_failure_shown(page)
+
+
+def test_the_failures_csv_links_are_absolute_to_the_page_s_address(
+    page: Page, dashboard: StreamlitServer, downloads: Path
+) -> None:
+    """A spreadsheet has no page to resolve "results?execution=5" against (#39)."""
+    screen.open_app(page, f"{dashboard.url}/failures?tz=UTC&range=24h")
+    grid_with(page, "Failure group")
+
+    _, rows = download(page, "failures.table", downloads)
+
+    header, body = rows[0], rows[1:]
+    assert body
+    for row in body:
+        results, history = row[header.index("Results")], row[header.index("History")]
+        assert results.startswith(f"{dashboard.url}/results?"), results
+        assert history.startswith(f"{dashboard.url}/scenario?"), history

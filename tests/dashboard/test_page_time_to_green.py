@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
+
+from dashboard.ui.tables import NO_VALUE
 from sandbox.data import planted
 from tests.dashboard import red_history as red
 from tests.dashboard.apptest import (
@@ -69,9 +72,12 @@ def test_the_page_draws_the_view_s_figures_tables_and_links(
         newest["What changed"] == f"compare?plan={red.CHECKOUT}&before={red.GREEN}&after={red.RED}"
     )
     assert newest["First red"].startswith(f"results?plan={red.CHECKOUT}&execution={red.RED}&")
-    # Still red: no green run yet, and no cell on the page reads "None".
-    assert (newest["Green again"], newest["Green run"]) == ("still red", "")
+    # Still red: no green run yet; no cell on the page reads "None": a missing value is drawn
+    # as the tables' placeholder, a dash.
+    assert newest["Green again"] == "still red"
+    assert pd.isna(newest["Green run"])
     for table in at.dataframe:
+        assert table.proto.placeholder == NO_VALUE
         assert not missing_cells(table.value), missing_cells(table.value)
     assert stretches.iloc[1]["Green run"].startswith(f"results?plan={red.CHECKOUT}&execution=2132&")
     assert {"red.plans.csv", "red.stretches.csv", "red.groups.csv"} <= set(downloads(at))

@@ -167,7 +167,7 @@ def test_the_comparison_in_words() -> None:
         "\u2714 passed",
         "\u2716 failed",
     )
-    assert (first["Runtime change"], first["Message after"]) == ("+12 s", "boom")
+    assert (first["Runtime change (s)"], first["Message after"]) == (12, "boom")
     missing = display[display["Scenario"] == 4].iloc[0]
     assert missing["After"] == "\u2013 absent"
     assert compare_view.signed_duration(-65) == "\u22121 min 05 s"

@@ -1,9 +1,11 @@
-"""No table cell reads "None" (#39): Streamlit draws any missing value (None, NaN, NaT) as a
-faded "None", so a display frame says a dash or a sentence instead, and a missing link is an
-empty cell. Each view is driven on hand-built data where the values are missing: a stretch
-still red (no green run, no end), a plan never green (no last green), a scenario absent on one
-side (no message, no runtime), a plan with no verdict in the last 7 days, failures without
-logs."""
+"""No table cell reads "None" (#39). Streamlit draws a missing value (None, NaN, NaT) as the
+table's placeholder, which `ui.tables.table` sets to a dash (`NO_VALUE`; Streamlit's own is the
+word "None"); a view's display frame may hold missing values, but never text that reads as
+nothing ("None", "nan", "NaT": a value turned into text before it was found missing), nor a
+sparkline's list with a gap. Each view is driven on hand-built data where the values are
+missing: a stretch still red (no green run, no end), a plan never green (no last green), a
+scenario absent on one side (no message, no runtime), a plan with no verdict in the last 7
+days, failures without logs."""
 
 from __future__ import annotations
 
@@ -25,23 +27,19 @@ from tests.present import test_health_view as health
 from tests.present import test_time_to_green_view as time_to_green
 from tests.present.test_time_to_green_view import NOW
 
-WORDS_OF_NOTHING = {"None", "none", "nan", "NaN", "NaT", "<NA>"}
-NUMBER_GAPS = {("plan health", "Pass rate 7 d"), ("plan health", "7 d without known")}
-"""Left as they are: a plan with no verdict in the last 7 days has no 7-day rate, and a dash
-would turn the column into text that sorts "100.0" before "45.0"."""
+WORDS_OF_NOTHING = {"None", "none", "nan", "NaN", "NaT", "<NA>", "[]"}
 
 
 def missing_cells(frame: pd.DataFrame) -> list[tuple[object, str, object]]:
-    """(row, column, value) of each cell a viewer would read as "None" (or "nan", "NaT")."""
+    """(row, column, value) of each cell a viewer would read as "None" (or "nan", "NaT") even
+    with the placeholder: text saying nothing, or a list with a gap."""
     found = []
     for column in frame.columns:
         for row, value in frame[column].items():
             if isinstance(value, list | tuple):
                 bad = any(v is None or pd.isna(v) for v in value)
-            elif isinstance(value, str):
-                bad = value.strip() in WORDS_OF_NOTHING
             else:
-                bad = value is None or bool(pd.isna(value))
+                bad = isinstance(value, str) and value.strip() in WORDS_OF_NOTHING
             if bad:
                 found.append((row, str(column), value))
     return found
@@ -97,17 +95,20 @@ def _compare_with_gaps() -> compare.CompareView:
 
 
 def test_no_table_cell_reads_none() -> None:
-    shown = {
-        name: [cell for cell in missing_cells(table.display) if (name, cell[1]) not in NUMBER_GAPS]
-        for name, table in _tables()
-    }
+    shown = {name: missing_cells(table.display) for name, table in _tables()}
 
     assert {name: cells for name, cells in shown.items() if cells} == {}
 
 
-def test_the_sweep_sees_what_streamlit_would_draw_as_none() -> None:
-    frame = pd.DataFrame(
-        {"a": [None, "x"], "b": [float("nan"), 1.0], "c": [pd.NaT, pd.Timestamp(0)]}
-    )
+def test_the_sweep_sees_text_that_reads_as_nothing() -> None:
+    frame = pd.DataFrame({"a": ["None", "x"], "b": ["nan", "1"], "c": [[1.0, None], [2.0]]})
     assert [(r, c) for r, c, _ in missing_cells(frame)] == [(0, "a"), (0, "b"), (0, "c")]
-    assert missing_cells(pd.DataFrame({"d": [[1.0, None]], "e": ["None"]})) != []
+    assert missing_cells(pd.DataFrame({"d": [None], "e": [float("nan")]})) == []
+
+
+def test_still_red_is_a_sentence_and_each_time_stays_a_time_in_the_file() -> None:
+    stretches = time_to_green.view().stretches.display
+    still = stretches[stretches["How long"].str.startswith("still red")]
+
+    assert set(still["Green again"]) == {"still red"}
+    assert stretches["Green again"].str.match(r"^(still red|\w{3} \d{1,2} \w{3} \d\d:\d\d)$").all()

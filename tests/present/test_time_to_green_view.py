@@ -141,7 +141,7 @@ def test_every_red_stretch_with_its_evidence() -> None:
         newest["What changed"] == f"compare?plan={red.CHECKOUT}&before={red.GREEN}&after={red.RED}"
     )
     assert newest["First red"] == f"results?plan={red.CHECKOUT}&execution={red.RED}"
-    assert newest["Green run"] == ""  # still red: no green run yet, an empty cell
+    assert pd.isna(newest["Green run"])  # still red: no green run yet (the table draws a dash)
     assert newest["Green again"] == "still red"
     assert stretches.iloc[1]["Green run"] == f"results?plan={red.CHECKOUT}&execution=2132"
     assert (shown.plans.key, shown.stretches.key) == ("red.plans", "red.stretches")

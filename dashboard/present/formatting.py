@@ -73,7 +73,11 @@ def escape_chat_markdown(text: object) -> str:
 # Where a chat makes a link or a mention of plain text: a URL's "://", a dot inside a word (a
 # bare domain: "evil.example", "www.evil.example"), an "@" before a word (@channel, @here, @all,
 # @everyone, an address) and Slack's "<!channel>" / "<@U123>" forms.
-_CHAT_SEAMS = re.compile(r"(?<=:)(?=//)|(?<=\w)(?=\.\w)|(?<=@)(?=\w)|(?<=<)(?=[!@#])")
+# A backslash in the name is no seam of its own: a chat may drop it as an escape, so each seam
+# looks through backslashes ("www.\\http://" reads as "www.http://" there).
+_CHAT_SEAMS = re.compile(
+    r"(?<=:)(?=\\*/\\*/)|(?<=\w)(?=\\*\.\\*\w)|(?<=@)(?=\\*\w)|(?<=<)(?=\\*[!@#])"
+)
 # What may not stand as it is in a chat link's address: what ends or splits a Markdown link or a
 # Slack `<url|text>` one, what RFC 3986 leaves out of a URL, and every space.
 _URL_ESCAPED = frozenset(' ()<>[]|`"\\^{}')

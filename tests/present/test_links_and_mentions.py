@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from dashboard.analytics.standup import standup_digest
@@ -91,6 +91,8 @@ def test_a_name_in_chat_mentions_and_links_nobody_and_reads_as_the_pages_show_it
 
 
 @given(link_shaped)
+@example("www.\\http://")  # a backslash between the dot and the word: a chat drops it
+@example("a\\.b @\\here <\\!channel> http:\\/\\/x")
 def test_no_name_in_chat_makes_a_link_or_a_mention(text: str) -> None:
     chat = chat_text(text)
 

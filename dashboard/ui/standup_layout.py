@@ -1,5 +1,6 @@
 """The standup's screen, drawn from its view (`present.standup_view`): the figures, the five
-sections, what marks and outages folded away, and "Copy for chat". Only layout lives here."""
+sections, what marks and outages folded away (in view; only its forms fold), and "Copy for
+chat". Only layout lives here."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from dashboard.data.connection import Connection
 from dashboard.data.fanout_answer import FanOut
 from dashboard.present import help_texts
 from dashboard.present import known as known_words
+from dashboard.present.formatting import visible_text
 from dashboard.present.standup_view import (
     LINK_COLUMNS,
     NORMAL_COLUMNS,
@@ -173,33 +175,41 @@ def sections(view: StandupView, *, present: bool) -> None:
 def known_block(
     view: StandupView, *, present: bool, ledger: Ledger, connection: Connection, now: datetime
 ) -> None:
-    """What marks and outages folded away, collapsed under one line (one line per mark, per
-    outage, per mark expiring soon inside); marking and confirming (not on a shared screen)."""
+    """What marks and outages folded away, in view: its one line, then one line per mark, per
+    outage, per mark expiring soon, and why they are not in the sections. Only the forms that
+    mark and confirm fold away (popovers; none on a shared screen)."""
     if present:
         # A shared screen has no room for a block: the one line, when there is something.
         if not view.folded.empty:
             notices.caption(view.folded_title)
         return
-    with st.expander(view.folded_title, icon=":material/bookmark:"):
-        for line in view.folded_lines:
-            notices.plain(line)
+    # The forms beside the words, not under them, and the words close together as one block:
+    # a row less keeps the page on one screen.
+    words, known_form, outage_form = st.columns([3, 1, 1])
+    with words, st.container(gap="xsmall"):
+        notices.plain(view.folded_title)
+        if view.folded_lines:
+            # One text for every line (a name from the service, never markdown): the lines sit
+            # close together, as a list does.
+            notices.plain(
+                "\n".join(visible_text(line, one_line=True) for line in view.folded_lines)
+            )
         notices.caption(view.folded_caption)
         marking.notice(ledger)
-        left, right = st.columns(2)
-        with left:
-            marking.mark_form(
-                "standup", view.mark_choices, ledger=ledger, connection=connection, now=now
-            )
-        with right:
-            marking.mark_form(
-                "standup.outages",
-                view.outage_choices,
-                ledger=ledger,
-                connection=connection,
-                now=now,
-                kinds=known_words.OUTAGE_KINDS,
-                label="Confirm or dismiss an outage…",
-            )
+    with known_form:
+        marking.mark_form(
+            "standup", view.mark_choices, ledger=ledger, connection=connection, now=now
+        )
+    with outage_form:
+        marking.mark_form(
+            "standup.outages",
+            view.outage_choices,
+            ledger=ledger,
+            connection=connection,
+            now=now,
+            kinds=known_words.OUTAGE_KINDS,
+            label="Confirm or dismiss an outage…",
+        )
 
 
 def copy_for_chat(view: StandupView, place: DeltaGenerator) -> None:

@@ -112,7 +112,14 @@ def test_make_run_first_lines_are_only_where_to_look() -> None:
     newcomer could take for a failure: no warning, no "No runtime found" (which each
     `st.cache_data` declared before Streamlit's runtime exists used to log, eight of them)."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("QA_DASHBOARD_", "STREAMLIT_"))}
+    # As typed in a terminal: not a make inside `make test` (its MAKELEVEL would make the
+    # stopping line "make[1]: ***" instead of "make: ***").
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("QA_DASHBOARD_", "STREAMLIT_"))
+        and k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")
+    }
     # -o: the environment exists already; do not reinstall it, and say nothing about it.
     command = ["make", "--no-print-directory", "-o", ".venv/.installed-stamp", "run"]
     process = subprocess.Popen(

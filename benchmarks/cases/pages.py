@@ -604,7 +604,7 @@ def _switch(page: Page, view: View, timeout_ms: float) -> float:
     """Seconds from a click on the page's link in the sidebar to the page drawn."""
 
     def go() -> None:
-        page.get_by_test_id("stSidebarNav").get_by_role("link", name=view.title).click()
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=view.title, exact=True).click()
         _ready(page, view, timeout_ms)
 
     return timed(go)[0]

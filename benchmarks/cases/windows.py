@@ -266,7 +266,7 @@ def _switch(page: Page, view: pages.View) -> None:
     """Open `view` through the sidebar (its "View more" opened first when the link is folded
     away: the analytics pages lie past the first ten)."""
     nav = page.get_by_test_id("stSidebarNav")
-    if not nav.get_by_role("link", name=view.title).count():
+    if not nav.get_by_role("link", name=view.title, exact=True).count():
         page.get_by_test_id("stSidebarNavViewButton").click()
-    nav.get_by_role("link", name=view.title).click()
+    nav.get_by_role("link", name=view.title, exact=True).click()
     pages._ready(page, view, pages.WARM_MS)

@@ -88,7 +88,7 @@ def test_a_token_typed_into_the_connection_form_stays_out_of_the_page(
     check(page, secrets, "the plans page after connecting")
 
     # Moving to another page keeps the session's connection and still shows no token.
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Executions").click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Executions", exact=True).click()
     expect(page).to_have_url(re.compile(r"/executions"))
     screen.wait_until_idle(page)
     expect(sidebar).to_contain_text("Live: ")

@@ -34,7 +34,19 @@ def typed(frame: pd.DataFrame, schema: Mapping[str, str]) -> pd.DataFrame:
 
 def typed_rows(rows: Sequence[Mapping[str, Any]], schema: Mapping[str, str]) -> pd.DataFrame:
     """A frame of `rows` with exactly the columns and dtypes of `schema`, even when empty."""
-    return pd.DataFrame(list(rows), columns=list(schema)).astype(dict(schema))
+    frame = pd.DataFrame(list(rows), columns=list(schema))
+    for name, dtype in schema.items():
+        column = frame[name]
+        # A column of missing times only (NaT in every row: every execution still running) is
+        # read as naive, which `astype` refuses to make zoned; it holds no instant to misplace.
+        if (
+            isinstance(pd.api.types.pandas_dtype(dtype), pd.DatetimeTZDtype)
+            and column.dtype.kind == "M"
+            and column.dt.tz is None
+            and column.isna().all()
+        ):
+            frame[name] = column.dt.tz_localize("UTC")
+    return frame.astype(dict(schema))
 
 
 def empty(schema: Mapping[str, str]) -> pd.DataFrame:

@@ -76,19 +76,30 @@ class Stopped(BaseException):
     `except Exception` on the way swallows it)."""
 
 
-class Stop:
-    """The stop request: an event the loop sleeps on, raised as `Stopped` during a pass."""
+STOP_GRACE_S = 20.0
+"""How long a stop may take before the process ends anyway. `Stopped` is raised wherever the
+main thread is, and a library on the way may swallow it and go on waiting for a held request
+(a minute a response): the promise is a stop within seconds whatever the service does. Ending
+then loses nothing: what was stored is committed, and a sync killed mid-way is made whole by
+the next (the store's SIGKILL tests)."""
 
-    def __init__(self) -> None:
+
+class Stop:
+    """The stop request: an event the loop sleeps on, raised as `Stopped` during a pass; past
+    `grace` seconds after the signal the process ends with `forced_code` all the same."""
+
+    def __init__(self, *, grace: float = STOP_GRACE_S, forced_code: int = INTERRUPTED) -> None:
         self.event = threading.Event()
         self.signal_name: str | None = None
+        self.grace = grace
+        self.forced_code = forced_code
         self._in_pass = False
 
     @classmethod
     @contextmanager
-    def installed(cls) -> Iterator[Stop]:
+    def installed(cls, *, grace: float = STOP_GRACE_S) -> Iterator[Stop]:
         """A `Stop` that SIGTERM and SIGINT trigger, the previous handlers put back after."""
-        stop = cls()
+        stop = cls(grace=grace)
         previous = {
             sig: signal.signal(sig, stop._handle) for sig in (signal.SIGTERM, signal.SIGINT)
         }
@@ -108,8 +119,20 @@ class Stop:
         first = not self.event.is_set()
         self.signal_name = signal.Signals(signum).name
         self.event.set()
+        if first:
+            watchdog = threading.Timer(self.grace, self._end_anyway)
+            watchdog.daemon = True  # a stop that ends in time ends the process without it
+            watchdog.start()
         if first and self._in_pass:
             raise Stopped(self.signal_name)
+
+    def _end_anyway(self) -> None:
+        log(
+            f"worker stopped by {self.signal_name}: the pass did not end within "
+            f"{self.grace:g} s, so the process ends now (what was stored is kept)"
+        )
+        sys.stderr.flush()
+        os._exit(self.forced_code)
 
     @contextmanager
     def in_pass(self) -> Iterator[None]:
@@ -256,7 +279,8 @@ def run_every(
     digest: DigestSchedule | None,
     alerts: AlertOptions | None = None,
 ) -> int:
-    """Pass after pass until a stop is requested; 0 on a clean stop."""
+    """Pass after pass until a stop is requested; 0 on a stop (one that had to be forced, too)."""
+    stop.forced_code = OK
     names = ", ".join(t.name for t in targets)
     log(f"worker started: {len(targets)} connection(s) ({names}), a pass every {every:.0f} s")
     try:

@@ -54,7 +54,15 @@ class Worker:
         """Send `sig`; the exit code and how long it took to end."""
         began = time.monotonic()
         self.process.send_signal(sig)
-        code = self.process.wait(timeout=60)
+        try:
+            code = self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            while not self._queue.empty() and (line := self._queue.get()) is not None:
+                self.lines.append(line)
+            raise AssertionError(
+                f"the worker did not end within 60 s of {signal.Signals(sig).name}:\n"
+                + "\n".join(self.lines)
+            ) from None
         took = time.monotonic() - began
         while (line := self._queue.get(timeout=10)) is not None:
             self.lines.append(line)

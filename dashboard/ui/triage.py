@@ -6,6 +6,7 @@ figures, said in a caption.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -15,6 +16,8 @@ from api_client import ApiError
 from dashboard.analytics.marks import applying, marks_key
 from dashboard.analytics.marks import known_per_execution as known_counts
 from dashboard.analytics.outages import OUTAGE_COLUMNS, outages
+from dashboard.analytics.states import StateRules
+from dashboard.analytics.triage import failure_verdicts
 from dashboard.columns.shapes import empty
 from dashboard.data import cache, cache_history
 from dashboard.data.cache_history import Ledger
@@ -110,3 +113,48 @@ def known_per_execution(
     except ApiError as error:
         notices.show_error(error, part="the results that tell known failures apart")
         return pd.Series(dtype="int64")
+
+
+def verdicts_of(
+    connection: Connection,
+    results: pd.DataFrame,
+    executions: pd.DataFrame,
+    ledger: Ledger,
+    *,
+    now: datetime,
+    judged: Iterable[int] | None = None,
+    rules: StateRules | None = None,
+) -> pd.DataFrame:
+    """The one verdict per failed result (`analytics.triage.failure_verdicts`) that every page
+    reads: of the `judged` executions' failures (default: every execution with a result in
+    `results`), over `results` (the judged executions' results and each plan's window, outages
+    included: the triage leaves them out itself) and the company's whole ledger.
+
+    Made once per input and shared by every viewer and page (`cache.built`): the key names the
+    results and executions by their ids and outcomes, the judged ids, the marks by id and
+    revision, the rules, and the day of `now` (a mark applies by the day)."""
+    judged_ids = None if judged is None else sorted({int(i) for i in judged})
+    day = pd.Timestamp(now).tz_convert("UTC").date().isoformat()
+    inputs = (
+        _frame_digest(results, ("result_id", "execution_id", "level")),
+        _frame_digest(executions, ("execution_id", "finished", "failed", "verdicts")),
+        None if judged_ids is None else hashlib.sha256(repr(judged_ids).encode()).hexdigest(),
+        marks_key(ledger.marks),
+        repr(rules or StateRules()),
+        day,
+    )
+    return cache.built(
+        connection,
+        "triage.failure_verdicts",
+        inputs,
+        lambda: failure_verdicts(
+            results, executions, ledger.marks, now=now, rules=rules, judged=judged_ids
+        ),
+    )
+
+
+def _frame_digest(frame: pd.DataFrame, columns: tuple[str, ...]) -> str:
+    """A short name of `frame`'s rows by `columns` (those it has), their order included."""
+    present = [name for name in columns if name in frame.columns]
+    hashed = pd.util.hash_pandas_object(frame[present], index=False).to_numpy()
+    return hashlib.sha256(hashed.tobytes()).hexdigest()

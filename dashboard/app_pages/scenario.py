@@ -47,8 +47,11 @@ if state.plan is None or state.scenario is None:
 loaded = choice.past or analytics_input.load_window(
     connection, now=now, window=state.window, plan=state.plan
 )
-# What the team knows about this scenario's failures, and marking them from here.
+# What the team knows of its failures (marking them from here), and its one verdict now.
 triage = triage_view.triage_of(connection, None, now=now, state=state)
+verdicts = triage_view.verdicts_of(
+    connection, loaded.results, loaded.executions, triage.ledger, now=now
+)
 view = scenario_view.scenario_view(
     loaded.executions,
     loaded.analysed,
@@ -61,7 +64,9 @@ view = scenario_view.scenario_view(
     tz=tz,
     today=now.date(),
     results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+    verdicts=verdicts,
 )
+view_parts.say(view.current)
 url_filters.page_link(
     routes.FLAKY, state, label="Flaky scenarios of this plan", icon=":material/shuffle:"
 )

@@ -12,6 +12,10 @@ from dashboard.analytics.history import RuntimeRegression, ScenarioHistory
 from dashboard.present.csv import with_seconds
 from dashboard.present.formatting import human_duration, plural
 from dashboard.present.outcome_marks import outcome_label
+from dashboard.present.triage import label_text
+
+PASSING = "passing"
+"""The scenario page's word for a scenario with no failure in the window but in outages."""
 
 ResultsLink = Callable[[int, int | None, datetime | None], str]
 
@@ -121,3 +125,18 @@ def _instant(value: object) -> datetime | None:
 
 def outcomes_caption(basis_text: str) -> str:
     return basis_text + ". One row per environment, one dot per execution."
+
+
+def current_text(label: str, evidence: str) -> str:
+    """The scenario's label now, with its evidence ("Now: \u2716 broken \u2014 failed 10 of its
+    last 10 runs since 10 Nov")."""
+    return f"Now: {label_text(label)} \u2014 {evidence}"
+
+
+def passing_text(runs: int, *, outage: str | None) -> str:
+    """A scenario with no failure in the window, outages aside (`outage`: the evidence of its
+    latest failure in one)."""
+    text = f"Now: \u2714 passing \u2014 no failure in its {plural(runs, 'run')} of the window"
+    if outage:
+        text += f" but in an outage ({outage})"
+    return text

@@ -25,6 +25,13 @@ def _history(at: Any) -> Any:
     return table_with(at, "Outcome", "Execution")
 
 
+def _now(at: Any) -> str:
+    """The scenario's label now, said at the top."""
+    said = [str(t.value) for t in at.text if str(t.value).startswith("Now: ")]
+    assert len(said) == 1, said
+    return said[0]
+
+
 def _regressed(at: Any) -> bool:
     return REGRESSION in notes(at)
 
@@ -54,6 +61,7 @@ def test_the_slowing_scenarios_history(app: AppFactory) -> None:
     history = _history(at)
     assert history["Execution"].nunique() == 20
     assert "\u2716 failed" not in set(history["Outcome"])  # it only slows down
+    assert _now(at).startswith("Now: \u2714 passing \u2014 no failure in its 20 runs")
     assert all(
         link.startswith("https://") or link.startswith("http://") for link in history["Node log"]
     )
@@ -75,6 +83,8 @@ def test_the_flaky_scenario_shows_its_failure_messages(app: AppFactory) -> None:
     assert len(failed) > 0
     assert all(m.startswith("SessionNotCreatedException: node ") for m in failed["Message"])
     assert not _regressed(at)
+    # Its label now is the one verdict of its latest failure, with the evidence (#37).
+    assert _now(at).startswith("Now: \u21c4 flaky \u2014 ")
 
 
 def test_bad_links_are_named(app: AppFactory) -> None:
@@ -119,6 +129,9 @@ def test_the_hand_built_scenario_shows_messages_logs_and_environments(
     assert all(m.startswith("AssertionError: expected ") for m in failed["Message"])
     assert all(link.startswith("https://logs.example.test/") for link in failed["Node log"])
     assert "1 execution still running is not counted" in captions(at)
+    assert _now(at).startswith(
+        f"Now: \u25d0 environment-specific \u2014 fails only on {hand.SAFARI_LABEL}: "
+    )
 
 
 def test_a_scenario_no_longer_in_the_plan_shows_its_past_runs(

@@ -17,6 +17,22 @@ A mark lets a failure through the gate, so only a well-formed one counts: a kind
 takes (`columns.marks.KINDS_FOR`; anything else is a mark this program does not understand),
 and, when the rules ask for it, an author and an expiry. The verdict names every mark it
 applied, so a CI log shows who let which failures through, under which ticket, until when.
+
+Each failure is also given its one triage verdict (`analytics.triage.failure_verdicts`, the
+label every page, the digest and the alerts read), and the verdict line counts by it
+("3 unresolved; 17 in a likely outage, 2 known"). Which failures the gate lets through:
+
+- a failure a usable mark covers (a known issue, an accepted failure, or an outage mark that
+  confirms its execution is an outage): the #35 rule, unchanged;
+- never one labelled *incomplete* (the evidence is short, or a mark this program cannot read
+  names it), whatever else covers it;
+- every other label fails: *unresolved*, *new*, *broken*, *environment-specific*, *flaky* and
+  *recovering* (the build under judgement did fail; that the scenario flips or passed
+  elsewhere since is no sign this build works), and a *likely* outage no mark confirms (a night
+  the grid was down shows nothing works: run it again, or confirm the outage with a mark, which
+  is then named in the log).
+
+So labels only word what fails; what passes is decided by marks, as before, each one named.
 """
 
 from __future__ import annotations
@@ -26,12 +42,18 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from dashboard.analytics import marks as mark_rules
+from dashboard.analytics import triage
 from dashboard.analytics.evidence import missing_evidence as missing_evidence
 from dashboard.analytics.outcomes import FAIL, level_outcomes
 
 APPLIED_COLUMNS = ("mark_id", "kind", "created_by", "ticket", "expires_on", "failures")
 """What the verdict says of each mark it applied: who made it, its ticket, its last day, and
 how many of the execution's failures it covered."""
+
+LINE_UNRESOLVED = "unresolved"
+LINE_OUTAGE = "in a likely outage"
+LINE_INCOMPLETE = "incomplete"
+LINE_KNOWN = "known"
 
 UNKNOWN_KIND = "malformed"
 UNSIGNED = "without an author"
@@ -65,10 +87,34 @@ class GateVerdict:
     ignored: dict[str, int] = field(default_factory=dict)
     """Marks that would apply but were not used, counted by why (UNKNOWN_KIND, UNSIGNED,
     UNENDING); a mark is counted under the first of these that holds."""
+    verdicts: pd.DataFrame | None = field(default=None, repr=False)
+    """The triage verdict of each failed result (`triage.TRIAGE_COLUMNS`) plus `let_through`
+    (whether the gate let it through)."""
+
+    @property
+    def line_counts(self) -> dict[str, int]:
+        """The failures by what the verdict line calls them: LINE_UNRESOLVED (every label that
+        fails but the two below), LINE_OUTAGE (a likely outage no mark confirms),
+        LINE_INCOMPLETE, and LINE_KNOWN (let through by a mark)."""
+        return line_counts(self.verdicts, self.split)
+
+    @property
+    def unresolved_labels(self) -> dict[str, int]:
+        """The labels of the failures counted unresolved on the line, in PRECEDENCE order."""
+        frame = self.verdicts
+        if frame is None or frame.empty:
+            return {}
+        held = frame[~frame["let_through"] & ~frame["label"].isin(_APART)]
+        counts = triage.label_counts(held)
+        return {label: n for label, n in counts.items() if n}
 
     @property
     def pass_rate(self) -> float | None:
         return self.split.pass_rate_without_known
+
+
+_APART = (triage.OUTAGE, triage.INCOMPLETE)
+"""Labels the verdict line counts on their own when the gate does not let them through."""
 
 
 def gate_verdict(
@@ -79,16 +125,25 @@ def gate_verdict(
     marks: pd.DataFrame,
     now: object,
     rules: GateRules,
+    executions: pd.DataFrame | None = None,
+    history: pd.DataFrame | None = None,
 ) -> GateVerdict:
     """The verdict on one execution: its counts (`passed` of `verdicts`, as its summary says),
     its `results` (the columns `marks.covering_marks` reads, plus result_id and start) and the
-    company's `marks` (every one: those that apply at `now` and that `rules` accept are used)."""
+    company's `marks` (every one: those that apply at `now` and that `rules` accept are used).
+
+    `executions`: the execution's row (EXECUTION_COLUMNS; by default one made of the counts and
+    `results`), and any earlier ones of `history`, the results its triage labels read back
+    from (by default none: the labels that need earlier runs then read unresolved)."""
     failed_mask = (level_outcomes(results["level"]) == FAIL).to_numpy()
     usable, ignored = gate_marks(marks, now, rules)
     if usable.empty or not failed_mask.any():
         covering = pd.Series(None, index=results.index, dtype="str")
     else:
         covering = mark_rules.covering_marks(results, usable)["mark_id"]
+    labels = _triage(results, executions, history, marks, usable, now, passed, verdicts)
+    judged = results.assign(label=labels.to_numpy())
+    covering = covering.where(judged["label"] != triage.INCOMPLETE)  # never a pass
     known_mask = covering.notna().to_numpy() & failed_mask
     failed = int(failed_mask.sum())
     split = mark_rules.KnownSplit(
@@ -101,10 +156,20 @@ def gate_verdict(
     if verdicts == 0:
         reasons.append("no result had a verdict")
     if split.unresolved > rules.max_unresolved:
-        reasons.append(
-            f"{split.unresolved} unresolved failure{'s' if split.unresolved != 1 else ''} "
-            f"(at most {rules.max_unresolved} allowed)"
-        )
+        held = judged[failed_mask & ~known_mask]["label"]
+        apart = [
+            f"{int((held == label).sum())} {word}"
+            for label, word in ((triage.OUTAGE, LINE_OUTAGE), (triage.INCOMPLETE, LINE_INCOMPLETE))
+            if (held == label).any()
+        ]
+        plural = "s" if split.unresolved != 1 else ""
+        if apart:
+            rest = split.unresolved - sum(int((held == label).sum()) for label in _APART)
+            said = f"{split.unresolved} failure{plural} no mark lets through ({rest} unresolved, "
+            said += ", ".join(apart) + ")"
+        else:
+            said = f"{split.unresolved} unresolved failure{plural}"
+        reasons.append(f"{said} (at most {rules.max_unresolved} allowed)")
     rate = split.pass_rate_without_known
     floor = rules.min_pass_rate
     if floor is not None and verdicts > 0 and (rate is None or rate < floor - 1e-12):
@@ -117,6 +182,80 @@ def gate_verdict(
         reasons=tuple(reasons),
         applied=_applied(usable, covering[known_mask]),
         ignored=ignored,
+        verdicts=judged[failed_mask].assign(let_through=known_mask[failed_mask]),
+    )
+
+
+def line_counts(frame: pd.DataFrame | None, split: mark_rules.KnownSplit) -> dict[str, int]:
+    """`GateVerdict.line_counts` of a verdicts frame with `let_through`."""
+    if frame is None or frame.empty:
+        return {
+            LINE_UNRESOLVED: split.unresolved,
+            LINE_OUTAGE: 0,
+            LINE_INCOMPLETE: 0,
+            LINE_KNOWN: split.known,
+        }
+    held = frame[~frame["let_through"]]
+    outage = int((held["label"] == triage.OUTAGE).sum())
+    incomplete = int((held["label"] == triage.INCOMPLETE).sum())
+    return {
+        LINE_UNRESOLVED: len(held) - outage - incomplete,
+        LINE_OUTAGE: outage,
+        LINE_INCOMPLETE: incomplete,
+        LINE_KNOWN: int(frame["let_through"].sum()),
+    }
+
+
+def _triage(
+    results: pd.DataFrame,
+    executions: pd.DataFrame | None,
+    history: pd.DataFrame | None,
+    marks: pd.DataFrame,
+    usable: pd.DataFrame,
+    now: object,
+    passed: int,
+    verdicts: int,
+) -> pd.Series:
+    """The triage label of each of `results` (missing where it is not a failure), by the
+    marks the gate may use plus the malformed ones (which make the failures they name
+    incomplete: never a pass)."""
+    none = pd.Series(None, index=results.index, dtype="str")
+    if results.empty:
+        return none
+    ids = sorted({int(e) for e in results["execution_id"].dropna()})
+    if executions is None:
+        executions = _executions_of(results, passed, verdicts)
+    every = results if history is None else pd.concat([history, results], ignore_index=True)
+    every = every.drop_duplicates("result_id", keep="last")
+    malformed = marks[~mark_rules.well_formed(marks)] if not marks.empty else marks
+    shown = usable
+    if not malformed.empty:
+        shown = pd.concat([usable.reindex(columns=marks.columns), malformed], ignore_index=True)
+    found = triage.failure_verdicts(every, executions, shown, now=now, judged=ids)
+    by_result = found.dropna(subset=["result_id"]).drop_duplicates("result_id")
+    labels = results["result_id"].map(by_result.set_index("result_id")["label"])
+    return labels.astype("object").where(labels.notna(), None)
+
+
+def _executions_of(results: pd.DataFrame, passed: int, verdicts: int) -> pd.DataFrame:
+    """The executions of `results` as the triage reads them: finished, with the counts given
+    (one execution) or counted from the results (several)."""
+    outcomes = level_outcomes(results["level"])
+    by = results["execution_id"].astype("int64")
+    failed = (outcomes == FAIL).groupby(by).sum()
+    counted = outcomes.notna().groupby(by).sum()
+    starts = pd.to_datetime(results.groupby(by)["start"].min(), utc=True)
+    plans = results.groupby(by)["plan_id"].first()
+    one = len(failed) == 1
+    return pd.DataFrame(
+        {
+            "execution_id": failed.index.to_numpy(dtype="int64"),
+            "start": starts.reindex(failed.index).to_numpy(),
+            "plan_id": plans.reindex(failed.index).astype("Int64").to_numpy(),
+            "finished": True,
+            "verdicts": [verdicts] if one else counted.to_numpy(dtype="int64"),
+            "failed": failed.to_numpy(dtype="int64"),
+        }
     )
 
 

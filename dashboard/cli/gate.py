@@ -401,6 +401,7 @@ def _verdict(
         marks=marks,
         now=clock.now(),
         rules=rules,
+        executions=pd.DataFrame([row]),
     )
     plan_name = row["plan"]
     plan = f"plan {args.plan}" + ("" if pd.isna(plan_name) else f" ({plan_name})")

@@ -15,7 +15,17 @@ from collections.abc import Callable
 import pandas as pd
 
 from dashboard.analytics.environment_names import with_environments
-from dashboard.analytics.gate import UNENDING, UNKNOWN_KIND, UNSIGNED, GateRules, GateVerdict
+from dashboard.analytics.gate import (
+    LINE_INCOMPLETE,
+    LINE_KNOWN,
+    LINE_OUTAGE,
+    LINE_UNRESOLVED,
+    UNENDING,
+    UNKNOWN_KIND,
+    UNSIGNED,
+    GateRules,
+    GateVerdict,
+)
 from dashboard.present.formatting import visible_text
 
 SHOWN = 20
@@ -42,8 +52,8 @@ def verdict_lines(
     split = verdict.split
     rate = verdict.pass_rate
     figures = (
-        f"{split.unresolved} unresolved failure{'s' if split.unresolved != 1 else ''}, "
-        f"{split.known} known; pass rate "
+        verdict_figures(verdict)
+        + "; pass rate "
         + ("-" if rate is None else f"{rate:.2%}")
         + " without known failures"
         + f" ({split.passed} of {split.verdicts - split.known} verdicts)"
@@ -73,6 +83,18 @@ def verdict_lines(
             lines.append(f"- and {len(unresolved) - SHOWN} more (see the results page)")
     lines += mark_lines(verdict)
     return lines
+
+
+def verdict_figures(verdict: GateVerdict) -> str:
+    """The failures by their triage verdict, as the line says them: "3 unresolved (1 new,
+    2 broken); 17 in a likely outage, 2 known" (a count of nothing left out, but known)."""
+    counts = verdict.line_counts
+    labels = verdict.unresolved_labels
+    unresolved = f"{counts[LINE_UNRESOLVED]} {LINE_UNRESOLVED}"
+    if set(labels) - {LINE_UNRESOLVED}:
+        unresolved += " (" + ", ".join(f"{n} {label}" for label, n in labels.items()) + ")"
+    apart = [f"{counts[name]} {name}" for name in (LINE_OUTAGE, LINE_INCOMPLETE) if counts[name]]
+    return f"{unresolved}; " + ", ".join([*apart, f"{counts[LINE_KNOWN]} {LINE_KNOWN}"])
 
 
 def mark_lines(verdict: GateVerdict) -> list[str]:

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.analytics.gate import GateRules, gate_verdict, missing_evidence
+from dashboard.analytics.gate import GateRules, GateVerdict, gate_verdict, missing_evidence
+from dashboard.analytics.triage import failure_verdicts
 from dashboard.columns import marks as columns
+from dashboard.present.gate import verdict_figures
+from tests.analytics import triage_frames as world
 from tests.analytics.frames import result, results, ts
 from tests.analytics.test_marks import mark, marks
+
+WORLD_RESULTS, WORLD_EXECUTIONS = world.world()
 
 NOW = ts("2026-11-24 10:00")
 
@@ -158,3 +163,85 @@ def test_results_short_of_what_the_summary_counts_are_named_as_missing_evidence(
     assert missing_evidence(failed=0, results=3, result_ids=[], fetched=rows) == (
         "1 result counted by the service is not in its results"
     )
+
+
+# -- the gate reads the one triage verdict (#37), on the hand-built world of triage_frames ----
+
+
+def judged(execution_id: int, marks_given: object = None, *, history: bool = True) -> GateVerdict:
+    own = WORLD_RESULTS[WORLD_RESULTS["execution_id"] == execution_id]
+    row = WORLD_EXECUTIONS[WORLD_EXECUTIONS["execution_id"] == execution_id].iloc[0]
+    return gate_verdict(
+        passed=int(row["passed"]),
+        verdicts=int(row["verdicts"]),
+        results=own,
+        marks=world.NO_MARKS if marks_given is None else marks_given,
+        now=world.NOW,
+        rules=GateRules(),
+        executions=WORLD_EXECUTIONS if history else None,
+        history=WORLD_RESULTS if history else None,
+    )
+
+
+def test_the_verdict_line_counts_each_failure_by_its_one_label() -> None:
+    verdict = judged(10)
+    assert not verdict.passed
+    assert verdict_figures(verdict) == (
+        "7 unresolved (1 flaky, 2 environment-specific, 2 broken, 1 new, 1 unresolved); 0 known"
+    )
+    # The same labels as the triage itself gives the execution's failures.
+    found = failure_verdicts(
+        WORLD_RESULTS, WORLD_EXECUTIONS, world.NO_MARKS, now=world.NOW, judged=[10]
+    )
+    mine = verdict.verdicts
+    assert mine is not None
+    assert dict(zip(mine["result_id"], mine["label"], strict=True)) == dict(
+        zip(found["result_id"], found["label"], strict=True)
+    )
+    # Without the history the labels that read earlier runs cannot hold: all unresolved.
+    assert verdict_figures(judged(10, history=False)) == "7 unresolved; 0 known"
+
+
+def test_a_known_mark_lets_its_failures_through_and_the_line_says_known() -> None:
+    known = world.marks(world.mark("m2", columns.SCENARIO, plan_id=1, scenario_id=2))
+    verdict = judged(10, known)
+    assert verdict_figures(verdict) == (
+        "5 unresolved (1 flaky, 2 environment-specific, 1 new, 1 unresolved); 2 known"
+    )
+    assert verdict.reasons == ("5 unresolved failures (at most 0 allowed)",)
+    assert list(verdict.applied["mark_id"]) == ["m2"]
+
+
+def test_a_likely_outage_is_named_apart_and_still_fails_unless_a_mark_confirms_it() -> None:
+    verdict = judged(world.OUTAGE_ID)
+    assert not verdict.passed
+    assert verdict_figures(verdict) == "0 unresolved; 13 in a likely outage, 0 known"
+    assert verdict.reasons == (
+        "13 failures no mark lets through (0 unresolved, 13 in a likely outage) "
+        "(at most 0 allowed)",
+    )
+    confirmed = world.marks(
+        world.mark("o", columns.EXECUTION, kind=columns.OUTAGE, execution_id=world.OUTAGE_ID)
+    )
+    verdict = judged(world.OUTAGE_ID, confirmed)
+    assert verdict.passed
+    assert list(verdict.applied["mark_id"]) == ["o"]
+
+
+def test_a_failure_labelled_incomplete_is_never_let_through() -> None:
+    # A malformed mark names scenario 2; a good one covers it too: the failure cannot be told
+    # known (the team wrote something this program cannot read about it), so it fails.
+    both = world.marks(
+        world.mark("bad", columns.SCENARIO, plan_id=1, scenario_id=2, kind="wont_fix_ever"),
+        world.mark("m2", columns.SCENARIO, plan_id=1, scenario_id=2),
+    )
+    verdict = judged(10, both)
+    assert verdict.line_counts == {
+        "unresolved": 5,
+        "in a likely outage": 0,
+        "incomplete": 2,
+        "known": 0,
+    }
+    assert verdict.split.known == 0
+    assert verdict.applied.empty
+    assert verdict.ignored == {"malformed": 1}

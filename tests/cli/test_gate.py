@@ -111,7 +111,7 @@ def test_a_known_failure_does_not_fail_the_gate_but_the_thresholds_count_the_res
         )
     code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
     assert code == gate.FAIL
-    assert "1 unresolved failure, 1 known" in out
+    assert "1 unresolved; 1 known; pass rate" in out
     assert "scenario 53" in out
     assert "scenario 52" not in out
 
@@ -380,7 +380,7 @@ def test_the_gate_prints_every_mark_it_applied_and_can_refuse_marks_without_an_e
 
     code, out = run_gate(["--plan", str(PLAN_ID), "--require-mark-expiry"], env, None, capsys)
     assert code == gate.FAIL, out
-    assert "1 unresolved failure, 1 known" in out
+    assert "1 unresolved; 1 known; pass rate" in out
     assert "- scenario 53 on" in out
     assert "Marks not used: 1 without an expiry (--require-mark-expiry)." in out
     assert forever not in out.split("Marks applied")[1].split("Marks not used")[0]

@@ -1,0 +1,174 @@
+"""What the assistant's tools read, without Streamlit: the pages' own loads (`ui.analytics_input`,
+`ui.triage`) done the CLI's way (`cli.digest`, `cli.gate`): the service through `api_client`,
+finished executions' results through the history store, the team's marks from it.
+
+One `Reading` serves one tool call: it opens the client and the store, remembers what it loaded
+(a tool that needs the lookback twice reads it once) and closes both at the end, so a worker
+syncing the same DuckDB file is never held off for longer than one answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from dashboard.analytics import plans as plan_analytics
+from dashboard.analytics.evidence import expected_failures
+from dashboard.analytics.flaky import last_finished
+from dashboard.analytics.marks import applying
+from dashboard.analytics.outages import outages
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
+from dashboard.columns.shapes import empty
+from dashboard.data import live, results_fanout
+from dashboard.data.pairs import result_pairs
+from dashboard.state.params import DateRange
+from dashboard.state.query import preset_query
+
+if TYPE_CHECKING:
+    from api_client import ApiClient, ExecutionQuery
+    from dashboard.data.connection import Connection
+    from dashboard.data.fanout_answer import FanOut
+    from dashboard.data.store import HistoryStore
+
+LOOKBACK = DateRange.LAST_90_DAYS
+"""The pages' lookback (`ui.analytics_input.LOOKBACK`): each plan's last W runs are in it."""
+STORE_WAIT_S = 10.0
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where answers come from: the connection (service and company), the configuration the
+    store is found by, and the dashboard's public address for `view_url` (None: no links)."""
+
+    connection: Connection
+    secrets: Mapping[str, Any] = field(repr=False)
+    env: Mapping[str, str] = field(repr=False)
+    dashboard_url: str | None = None
+
+    @contextmanager
+    def reading(self) -> Iterator[Reading]:
+        """A reading for one answer: the client and the store open for its length."""
+        # Lazy: the CLI's helpers import Typer; the server itself imports them only here.
+        from dashboard.cli.common import client_for, open_store
+
+        with ExitStack() as stack:
+            client = stack.enter_context(client_for(self.connection))
+            store = open_store(self.connection, self.secrets, self.env, wait=STORE_WAIT_S)
+            stack.enter_context(store)
+            yield Reading(self.connection, client, store)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The lookback's executions in scope (running ones too), each plan's last W finished ones
+    among them (`analysed`), and their results: what `ui.analytics_input.load_window` gives."""
+
+    executions: pd.DataFrame
+    analysed: pd.DataFrame
+    results: pd.DataFrame
+    fan_out: FanOut | None
+
+
+class Reading:
+    """The loads of one answer, each made once."""
+
+    def __init__(self, connection: Connection, client: ApiClient, store: HistoryStore) -> None:
+        self.connection = connection
+        self.client = client
+        self.store = store
+        self.now: datetime = connection.clock or datetime.now(UTC)
+        self._memo: dict[Any, Any] = {}
+
+    def _once(self, key: Any, make: Any) -> Any:
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    # -- plans and executions ------------------------------------------------------------------
+
+    def plans(self) -> pd.DataFrame:
+        """Every plan (inactive ones too), `PLAN_COLUMNS`."""
+        return self._once("plans", lambda: live.load_plans(self.client, active_only=False).plans)
+
+    def plan_names(self) -> dict[int, str]:
+        return plan_analytics.plan_names(self.plans())
+
+    def executions(self, query: ExecutionQuery) -> pd.DataFrame:
+        return self._once(("executions", query), lambda: self._load(query))
+
+    def _load(self, query: ExecutionQuery) -> pd.DataFrame:
+        return live.load_executions(self.client, query).executions
+
+    def lookback(
+        self, *, project: int | None = None, plan: int | None = None, preset: DateRange = LOOKBACK
+    ) -> pd.DataFrame:
+        """The executions of a preset period (the lookback by default), as the pages ask."""
+        return self.executions(preset_query(preset, now=self.now, project=project, plan=plan))
+
+    # -- results -------------------------------------------------------------------------------
+
+    def results(self, execution_ids: Iterable[int], executions: pd.DataFrame) -> FanOut:
+        """The results of some executions (rows of `executions`) through the history store, as
+        `cache.history_results` reads them (finished ones kept once whole)."""
+        ids = tuple(dict.fromkeys(int(i) for i in execution_ids))
+
+        def load() -> FanOut:
+            pairs, finished = result_pairs(executions, self.plans(), ids)
+            return results_fanout.fetch_results(
+                self.client,
+                pairs,
+                finished=finished,
+                store=self.store,
+                reader=self.connection.fingerprint,
+                expected=expected_failures(executions[executions["execution_id"].isin(ids)]),
+            )
+
+        return self._once(("results", ids), load)
+
+    def window(
+        self,
+        window: int,
+        *,
+        project: int | None = None,
+        plan: int | None = None,
+        leave_out: frozenset[int] = frozenset(),
+    ) -> Window:
+        """`ui.analytics_input.load_window` without Streamlit."""
+        executions = self.lookback(project=project, plan=plan)
+        if leave_out:
+            executions = executions[~executions["execution_id"].isin(leave_out)]
+        scoped = executions if plan is None else executions[executions["plan_id"] == plan]
+        positions = last_finished(scoped, window)
+        chosen = scoped[scoped["execution_id"].isin(positions["execution_id"])]
+        if chosen.empty:
+            return Window(scoped, chosen, empty(RESULT_HISTORY_COLUMNS), None)
+        fan_out = self.results(chosen["execution_id"], executions)
+        return Window(scoped, chosen, fan_out.results, fan_out)
+
+    # -- marks and outages ---------------------------------------------------------------------
+
+    def ledger_marks(self) -> pd.DataFrame:
+        """Every mark of the company (the whole ledger, `MARK_COLUMNS`)."""
+        return self._once("marks", lambda: self.store.marks(self.connection.company_id))
+
+    def mark_log(self) -> pd.DataFrame:
+        return self._once("log", lambda: self.store.mark_log(self.connection.company_id))
+
+    def marks(self) -> pd.DataFrame:
+        """The marks that apply now."""
+        ledger = self.ledger_marks()
+        return applying(ledger, self.now) if not ledger.empty else empty(MARK_COLUMNS)
+
+    def outages(self, executions: pd.DataFrame) -> pd.DataFrame:
+        """The outages among `executions` (`analytics.outages`, as `ui.triage.triage_of`)."""
+        return outages(executions, self.marks())
+
+    def without_outages(self, executions: pd.DataFrame) -> pd.DataFrame:
+        left_out = set(self.outages(executions)["execution_id"])
+        return executions[~executions["execution_id"].isin(left_out)] if left_out else executions

@@ -37,8 +37,10 @@ from dashboard.data.store.frames import (
     utc,
     windowed,
 )
+from dashboard.data.store.group_rules import GroupRuleStore
 from dashboard.data.store.lease import LeaseOptions
 from dashboard.data.store.ledger import LedgerStore
+from dashboard.data.store.scenario_names import ScenarioNameStore
 from dashboard.data.store.types import (
     INFO_COLUMNS,
     RESULT_IDS_COLUMNS,
@@ -47,14 +49,15 @@ from dashboard.data.store.types import (
 from dashboard.data.store.writing import HistoryWriter
 
 
-class HistoryStore(HistoryWriter, LedgerStore, AlertStore):
+class HistoryStore(HistoryWriter, LedgerStore, AlertStore, ScenarioNameStore, GroupRuleStore):
     """One history store; share one instance per process (e.g. through `st.cache_resource`).
 
     Every public method is safe to call from several threads: they take turns. The database is
     opened when an operation needs it and let go `idle` seconds after the last one (at once
     with `idle=0`), or at the end of a `held()` block, so other processes can have their turn.
     Writes are `store.writing.HistoryWriter`'s, the known-failure ledger `store.ledger`'s, what
-    the worker announced `store.alerts`'; this adds what a page reads.
+    the worker announced `store.alerts`', scenario names `store.scenario_names`' and rules for
+    failure groups `store.group_rules`'; this adds what a page reads.
     """
 
     @classmethod

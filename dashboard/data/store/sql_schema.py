@@ -199,6 +199,38 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        8,
+        "a team's words for its history: scenario names and owners, and rules for failure "
+        "groups (categories, merges), each with who changed it and when (not history: kept by "
+        "`clear`)",
+        (
+            """CREATE TABLE scenario_names (
+                company_id BIGINT NOT NULL,
+                scenario_id BIGINT NOT NULL,
+                name VARCHAR NOT NULL,
+                owner_address VARCHAR,
+                tags VARCHAR,
+                changed_by VARCHAR NOT NULL,
+                changed_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (company_id, scenario_id)
+            )""",
+            """CREATE TABLE group_rules (
+                rule_id VARCHAR PRIMARY KEY,
+                company_id BIGINT NOT NULL,
+                message_pattern VARCHAR NOT NULL,
+                scenario_pattern VARCHAR,
+                plan_id BIGINT,
+                environment_pattern VARCHAR,
+                action VARCHAR NOT NULL,
+                label VARCHAR NOT NULL,
+                created_by VARCHAR NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL,
+                removed_by VARCHAR,
+                removed_at TIMESTAMPTZ
+            )""",
+        ),
+    ),
 )
 """Every schema version in order. A new version is a new entry here, never an edit of an old
 one: stores in the field are at any of these versions and are brought forward step by step."""

@@ -88,3 +88,29 @@ class StoreInfo:
     @property
     def bytes_per_result(self) -> float | None:
         return self.size_bytes / self.results if self.size_bytes and self.results else None
+
+
+SCENARIO_NAME_COLUMNS: dict[str, str] = {
+    "scenario_id": "int64",
+    "name": "str",
+    "owner": "str",  # an e-mail address, or missing
+    "tags": "str",  # comma-separated, or missing
+    "changed_by": "str",
+    "changed_at": "datetime64[us, UTC]",
+}
+"""`HistoryStore.scenario_names()`: a company's names of its scenarios (`store.scenario_names`)."""
+
+GROUP_RULE_COLUMNS: dict[str, str] = {
+    "rule_id": "str",
+    "message_pattern": "str",
+    "scenario_pattern": "str",  # missing: every scenario
+    "plan_id": "Int64",  # missing: every plan
+    "environment_pattern": "str",  # missing: every environment
+    "action": "str",  # "category" or "merge"
+    "label": "str",  # the category, or the merged group's name
+    "created_by": "str",
+    "created_at": "datetime64[us, UTC]",
+    "removed_by": "str",
+    "removed_at": "datetime64[us, UTC]",
+}
+"""`HistoryStore.group_rules()`: a company's rules for failure groups (`store.group_rules`)."""

@@ -8,12 +8,20 @@ credential for its company: the same check as a page's stored history (`store.ac
 
 Marks are checked as the dashboard's form checks them (`store.marks`), and a script's target
 must be one the store has seen (a stored plan, scenario, environment, execution or failure).
+`add` on a plan or execution the store has not seen (the pages read the service, so they show
+what a store not synced lately lacks) syncs the store's window first, saying so on stderr.
+
+Time is the data's own, as on the pages (`demo.now_of`): on the embedded demo, its clock (the
+sandbox's "now"), so `list` gives a mark the state the Known failures page shows and `add`
+accepts the expiry the page's form accepts; elsewhere the wall clock. The demo's sandbox is
+started only when a command needs the service (a sync): its store is read and written without
+it, in well under two seconds at any size.
 CSV is read and written by the csv module; a cell a spreadsheet would run as a formula is
 written with a leading `'` (and a cell that begins with `'` gets one more), which `import` takes
 off again, so an export imports back exactly.
 
 Exit codes as every command's (`dashboard.cli`): 0 done; 2 a bad argument, file or mark (the
-sentence says which; nothing is written); 3 the service refused the credential or could not be
+sentence says which; no mark is written); 3 the service refused the credential or could not be
 reached; 4 the store is busy or cannot be used.
 """
 
@@ -40,9 +48,13 @@ from dashboard.cli.common import (
     Args,
     CliError,
     Parsed,
+    client_for,
+    default_connection,
+    demo_connection,
     open_store,
     parsed,
     read_configuration,
+    service_problem,
     service_words,
     store_problem,
 )
@@ -266,18 +278,50 @@ def import_command(
 @contextmanager
 def ledger(args: Args, env: Mapping[str, str]) -> Iterator[tuple[Connection, HistoryStore]]:
     """The connection and its store, once the service has accepted the connection's credential
-    for its company (`store.access`)."""
+    for its company (`store.access`). The embedded demo is its own service and its login the
+    demo's: nothing to ask, so its sandbox is not started for a command on its store (it is,
+    by `_served`, when a command needs the service)."""
     from dashboard.data.store.access import ask_service  # lazy: the store loads DuckDB
 
     secrets = read_configuration(args.secrets, env)
-    names = [args.connection] if args.connection else []
-    with targets(secrets, env, names) as (target, *_):
-        connection = target.connection
-        access = ask_service(connection)
-        if not access.allowed:
-            raise CliError(_withheld(connection, access.reason), SERVICE)
+    with _connection(args, secrets, env) as connection:
+        if not connection.is_demo:
+            access = ask_service(connection)
+            if not access.allowed:
+                raise CliError(_withheld(connection, access.reason), SERVICE)
         with open_store(connection, secrets, env, wait=args.wait) as store:
             yield connection, store
+
+
+@contextmanager
+def _connection(
+    args: Args, secrets: Mapping[str, Any], env: Mapping[str, str]
+) -> Iterator[Connection]:
+    if args.connection:
+        with targets(secrets, env, [args.connection]) as (target, *_):
+            yield target.connection
+        return
+    with default_connection(secrets, env, start_demo=False) as connection:
+        yield connection
+
+
+@contextmanager
+def _served(connection: Connection) -> Iterator[Connection]:
+    """`connection` with its service answering: the demo's sandbox is started for it."""
+    if not connection.is_demo:
+        yield connection
+        return
+    with demo_connection(quiet=True) as started:
+        yield started
+
+
+def now_of(connection: Connection) -> datetime:
+    """The time the connection's data is read at, as the page reads it (`demo.now_of`): the
+    demo's own clock, else the wall clock. A mark's state and the first day an expiry may
+    name are reckoned from it."""
+    from dashboard.data.demo import now_of as data_now  # lazy: the data layer loads pydantic
+
+    return data_now(connection)
 
 
 def _read_marks(store: HistoryStore, company_id: int) -> pd.DataFrame:
@@ -339,7 +383,7 @@ def run_list(args: Args, env: Mapping[str, str]) -> int:
     with ledger(args, env) as (connection, store), _store_errors():
         marks = _read_marks(store, connection.company_id)
         log = store.mark_log(connection.company_id)
-    states = mark_states(marks, datetime.now(UTC))
+    states = mark_states(marks, now_of(connection))
     if args.state != "all":
         keep = (states["state"] == args.state).to_numpy()
         marks, states = marks[keep], states[keep]
@@ -419,14 +463,17 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
         expires_on=args.expires,
     )
     by = _by(args)
-    problems = draft_problems(draft, by=by, today=datetime.now(UTC).date())
-    if problems:
-        raise CliError(" ".join(problems), USAGE)
     with ledger(args, env) as (connection, store), _store_errors():
+        now = now_of(connection)
+        problems = draft_problems(draft, by=by, today=now.astimezone(UTC).date())
+        if problems:
+            raise CliError(" ".join(problems), USAGE)
         problem = unknown_target(store, target)
+        if problem and _not_synced(store, target):
+            problem = _sync_for(problem, connection, store, target)
         if problem:
             raise CliError(problem, USAGE)
-        mark_id = store.add_mark(connection.company_id, draft, by=by)
+        mark_id = store.add_mark(connection.company_id, draft, by=by, now=now)
     print(mark_id)
     print(f"Marked: {mark_id} ({draft.kind.replace('_', ' ')}).", file=sys.stderr)
     return OK
@@ -462,10 +509,66 @@ def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
     return None
 
 
+def _not_synced(store: HistoryStore, target: MarkTarget) -> bool:
+    """Whether a sync could make the store know `target`: it has never been synced, or it has
+    not stored the plan or the execution the target names (the dashboard's pages read the
+    service, so they show plans a store that was not synced lately lacks)."""
+    from dashboard.columns import marks as columns  # lazy: it loads pandas
+
+    if store.info().last_sync is None:
+        return True
+    stored = store.stored_target(target)
+    if target.target == columns.EXECUTION:
+        return not stored.execution
+    return target.plan_id is not None and not stored.plan
+
+
+def _sync_for(
+    problem: str, connection: Connection, store: HistoryStore, target: MarkTarget
+) -> str | None:
+    """Sync the store's window from the service, saying so, and ask again what the store
+    lacks of `target` (None: nothing now)."""
+    from api_client import ApiError  # lazy: the client loads pydantic and httpx
+    from dashboard.data.sync import DEFAULT_DAYS, sync_history
+
+    where = service_words(connection)
+    print(
+        f"{problem.removesuffix(' sync the store first, or check the id.').rstrip(':.')}: "
+        f"syncing the last {DEFAULT_DAYS} days from {where} first (as `store sync` does).",
+        file=sys.stderr,
+    )
+    with _served(connection) as served, client_for(served) as client:
+        try:
+            report = sync_history(
+                client,
+                store,
+                days=DEFAULT_DAYS,
+                now=connection.clock,
+                synced_by="known add",
+                reader=served.fingerprint,
+            )
+        except ApiError as error:
+            raise CliError(service_problem(error, served), SERVICE) from None
+    print(
+        f"Synced {report.plans:,} plans and {report.finished:,} finished executions.",
+        file=sys.stderr,
+    )
+    still = unknown_target(store, target)
+    return still and still.replace(
+        ": sync the store first, or check the id.", ", even after a sync: check the id."
+    )
+
+
 def run_close(args: Args, env: Mapping[str, str]) -> int:
     by = _by(args)
     with ledger(args, env) as (connection, store), _store_errors():
-        revision = store.close_mark(connection.company_id, args.mark_id, by=by, reason=args.reason)
+        revision = store.close_mark(
+            connection.company_id,
+            args.mark_id,
+            by=by,
+            reason=args.reason,
+            now=now_of(connection),
+        )
     print(f"Closed {args.mark_id} (revision {revision}): it is kept and no longer applies.")
     return OK
 

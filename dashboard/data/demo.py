@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
@@ -17,12 +18,15 @@ from pydantic import SecretStr
 from dashboard.data.connection import Connection
 
 if TYPE_CHECKING:
-    from sandbox import RunningSandbox
+    from sandbox import RunningSandbox, SandboxSettings
 
 
 # How many executions the demo holds (`make demo N=100000`); the sandbox's default when unset.
 ENV_DEMO_EXECUTIONS = "QA_DASHBOARD_DEMO_EXECUTIONS"
 MAX_DEMO_EXECUTIONS = 1_000_000
+DEFAULT_DEMO_EXECUTIONS = 300
+"""The sandbox's default size (`SandboxSettings.executions`, a test keeps them equal): the demo
+of this size is the one started without QA_DASHBOARD_DEMO_EXECUTIONS."""
 
 
 def demo_executions(environ: Mapping[str, str] | None = None) -> int | None:
@@ -40,6 +44,47 @@ def demo_executions(environ: Mapping[str, str] | None = None) -> int | None:
     return int(raw)
 
 
+def data_set(environ: Mapping[str, str] | None = None) -> str | None:
+    """Which demo data set the environment asks for, as the history store names it: None for
+    the default size (its store keeps the name it always had), else "executions=N". The two
+    sizes are different data (other executions under the same ids), so each keeps its own
+    store and its own marks. Raises ValueError as `demo_executions` does."""
+    size = demo_executions(environ)
+    return None if size in (None, DEFAULT_DEMO_EXECUTIONS) else f"executions={size}"
+
+
+def now_of(connection: Connection) -> datetime:
+    """The time a connection's data is read at: the demo's own clock (the sandbox's "now", the
+    end of its data), else the wall clock. The page (`ui.session.now`) and the CLI use it, so
+    both give a mark the same state and accept the same expiry."""
+    return connection.clock or datetime.now(UTC)
+
+
+def login(base_url: str, settings: SandboxSettings | None = None) -> Connection:
+    """The demo's full-authority login of company 1 at `base_url`, with the demo's clock; the
+    same connection whether or not the sandbox is running (`start` serves it)."""
+    # Imported here: the sandbox (FastAPI, uvicorn, SQLite) is only needed for the demo.
+    from sandbox import demo_users
+
+    settings = settings or _settings()
+    user = demo_users(settings)[0]  # the full-authority user of company 1
+    return Connection(
+        base_url=base_url,
+        token=SecretStr(user.token),
+        company_id=user.company_id,
+        email=user.email,
+        source="demo",
+        clock=settings.now,
+    )
+
+
+def _settings() -> SandboxSettings:
+    from sandbox import SandboxSettings
+
+    size = demo_executions()
+    return SandboxSettings() if size is None else SandboxSettings(executions=size)
+
+
 @dataclass(frozen=True)
 class DemoService:
     connection: Connection
@@ -49,18 +94,8 @@ class DemoService:
 def start() -> DemoService:
     """Start the sandbox on a free loopback port and return how to connect to it."""
     # Imported here: the sandbox (FastAPI, uvicorn, SQLite) is only needed for the demo.
-    from sandbox import SandboxSettings, demo_users, serve_in_thread
+    from sandbox import serve_in_thread
 
-    size = demo_executions()
-    settings = SandboxSettings() if size is None else SandboxSettings(executions=size)
+    settings = _settings()
     server = serve_in_thread(settings, host="127.0.0.1", port=0)
-    login = demo_users(settings)[0]  # the full-authority user of company 1
-    connection = Connection(
-        base_url=server.base_url,
-        token=SecretStr(login.token),
-        company_id=login.company_id,
-        email=login.email,
-        source="demo",
-        clock=settings.now,
-    )
-    return DemoService(connection=connection, server=server)
+    return DemoService(connection=login(server.base_url, settings), server=server)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,21 @@ def test_make_demo_refuses_a_size_that_is_not_a_number() -> None:
     )
     assert done.returncode != 0
     assert "N must be a whole number of executions" in done.stderr
+
+
+def test_the_default_size_is_the_sandboxs() -> None:
+    # The demo started without a size and with N=300 are the same data, and share a store.
+    assert SandboxSettings().executions == demo.DEFAULT_DEMO_EXECUTIONS
+    assert demo.data_set({}) is None
+    assert demo.data_set({demo.ENV_DEMO_EXECUTIONS: "300"}) is None
+    assert demo.data_set({demo.ENV_DEMO_EXECUTIONS: "100000"}) == "executions=100000"
+
+
+def test_the_demo_reads_its_data_at_its_own_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(demo.ENV_DEMO_EXECUTIONS, raising=False)
+    login = demo.login("http://127.0.0.1:1")
+    assert login.is_demo
+    assert demo.now_of(login) == SandboxSettings().now
+    service = replace(login, source="environment", clock=None)
+    before = datetime.now(UTC)
+    assert before <= demo.now_of(service) <= datetime.now(UTC)

@@ -129,3 +129,24 @@ def test_open_for_makes_the_folder_and_records_the_service_without_credentials(
         open_for(
             connection(), secrets=None, env={"QA_DASHBOARD_CACHE_DIR": str(tmp_path / "a-file")}
         )
+
+
+def test_each_demo_size_keeps_its_own_store() -> None:
+    # `make demo N=100000` is other data under the same ids: its marks are not the small demo's.
+    clock = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+    demo = connection("http://127.0.0.1:40001", 1, source="demo", clock=clock)
+    size = "QA_DASHBOARD_DEMO_EXECUTIONS"
+    default = store_name(demo, {})
+
+    assert store_name(demo, {size: "100000"}) != default
+    assert store_name(demo, {size: "100000"}) != store_name(demo, {size: "3000"})
+    assert store_name(demo, {size: "100000"}).startswith("history-demo-c1-")
+    # The default size named or not is one data set, and keeps the file it always had.
+    assert store_name(demo, {size: "300"}) == default == store_name(demo, {size: " "})
+    assert default == "history-demo-c1-d1d6d89476ab6bd8.duckdb"
+    cache = {"QA_DASHBOARD_CACHE_DIR": "/c"}
+    assert store_path(demo, secrets=None, env={**cache, size: "100000"}) != store_path(
+        demo, secrets=None, env=cache
+    )
+    # A service's store is named by its address and company only.
+    assert store_name(connection(), {size: "100000"}) == store_name(connection(), {})

@@ -7,8 +7,9 @@ per-user cache folder (`$XDG_CACHE_HOME/qa-dashboard`, else `~/.cache/qa-dashboa
 A file's name is made from the service's address and the company, never from a token: a
 readable host part and a hash (`history-ci.example.com-c7-3f9a0c1d2e4b5a69.duckdb`). Two
 viewers of one company with different tokens share one file; another company, or another
-service, gets its own. The embedded demo has its own file, named by its fixed clock, because
-its address (a loopback port) changes at every start.
+service, gets its own. The embedded demo has its own file, named by its fixed clock and its
+size (`QA_DASHBOARD_DEMO_EXECUTIONS`: the 100,000-execution demo is other data than the default
+one, so its marks are its own), because its address (a loopback port) changes at every start.
 
 A team's shared store is a PostgreSQL database instead, named by `QA_DASHBOARD_STORE_URL` or
 `url` in the `[store]` table (`store_url`); each (service, company) is a schema of its own
@@ -18,12 +19,14 @@ there, named like the file (`store_schema`).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from dashboard.data import demo
 from dashboard.data.connection import Connection
 
 ENV_CACHE_DIR = "QA_DASHBOARD_CACHE_DIR"
@@ -62,11 +65,15 @@ def private_folder(folder: Path) -> Path:
     return folder
 
 
-def store_name(connection: Connection) -> str:
-    """The file name of a connection's store: host part, company and a hash; never a token."""
+def store_name(connection: Connection, env: Mapping[str, str] | None = None) -> str:
+    """The file name of a connection's store: host part, company and a hash; never a token.
+    The demo's is named by its clock and its size (`demo.data_set`, read from `env`, default
+    the process's environment, which started the demo)."""
     if connection.is_demo:
         clock = connection.clock.isoformat() if connection.clock else "wall-clock"
-        digest = hashlib.sha256(f"demo\n{clock}".encode()).hexdigest()[:16]
+        data_set = demo.data_set(os.environ if env is None else env)
+        material = f"demo\n{clock}" + (f"\n{data_set}" if data_set else "")
+        digest = hashlib.sha256(material.encode()).hexdigest()[:16]
         return f"history-demo-c{connection.company_id}-{digest}{SUFFIX}"
     address = service_address(connection.base_url)
     digest = hashlib.sha256(f"{address}\n{connection.company_id}".encode()).hexdigest()[:16]
@@ -78,7 +85,7 @@ def store_path(
     connection: Connection, *, secrets: Mapping[str, Any] | None, env: Mapping[str, str]
 ) -> Path:
     """Where `connection`'s store is (the folder is not created here)."""
-    return cache_dir(secrets=secrets, env=env) / store_name(connection)
+    return cache_dir(secrets=secrets, env=env) / store_name(connection, env)
 
 
 def service_address(base_url: str) -> str:
@@ -104,10 +111,10 @@ def store_url(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> s
     return configured or None
 
 
-def store_schema(connection: Connection) -> str:
+def store_schema(connection: Connection, env: Mapping[str, str] | None = None) -> str:
     """The PostgreSQL schema of a connection's store: the file name's parts as an identifier
     (`history_ci_example_com_c7_3f9a0c1d2e4b5a69`), at most 63 characters; never a token."""
-    stem = store_name(connection).removesuffix(SUFFIX)
+    stem = store_name(connection, env).removesuffix(SUFFIX)
     host_part, _, rest = stem.rpartition("-c")
     company, _, digest = rest.partition("-")
     host = re.sub(r"[^a-z0-9]+", "_", host_part.lower()).strip("_")

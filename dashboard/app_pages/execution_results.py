@@ -8,7 +8,7 @@ from dashboard.present import results_view as views
 from dashboard.present.notes import execution_not_found
 from dashboard.state import links, routes
 from dashboard.state.query import execution_query
-from dashboard.ui import notices, url_filters, viewer, zones
+from dashboard.ui import analytics_input, notices, url_filters, viewer, zones
 from dashboard.ui import results_layout as layout
 from dashboard.ui import triage as triage_view
 from dashboard.ui.kpis import kpi_row
@@ -22,7 +22,6 @@ tz = zones.sidebar_zone(ROUTE, state)
 page.settle()
 execution_id = layout.execution_or_back(state)
 
-# -- the execution (the API has no "get one execution": see live.find_execution) ------------
 listed = execution_query(state, now=now, email=viewer.only_mine_email(connection), tz=tz)
 found = notices.loaded_or_stop(
     lambda: cache.find_execution(
@@ -35,18 +34,15 @@ if found.header is None:
     notices.show_notes([execution_not_found(found, listed)], severity="warning")
     st.stop()
 header = found.header
-# The address bar now holds when the execution started, so a copy of it finds the execution
-# directly, whatever its filters select by the time it is opened.
+# The address bar holds when it started: a copy finds it directly, whatever its filters select.
 url_filters.write_url(state.with_changes(execution_start=header.start), ROUTE)
 
-# -- header -----------------------------------------------------------------------------------
 top = views.header_view(header, tz=tz, now=now)
 notices.plain(top.line)
 kpi_row(top.kpis)
 notices.show_notes(top.notes)
 notices.caption(top.summary)
 
-# -- results of every scenario of the plan -----------------------------------------------------
 plans = notices.loaded_or_stop(
     lambda: cache.plans(connection, active_only=False).plans,
     part="the plan's scenario list, so the results cannot be listed",
@@ -56,9 +52,8 @@ if not scenarios:
     notices.show_notes([views.NO_SCENARIOS], severity="info")
     st.stop()
 data = notices.loaded_or_stop(
-    # A finished execution's results come from the history store once fetched (even after a
-    # restart), and are kept only once they hold every failure its summary counts; a running
-    # one's are fetched afresh and never stored.
+    # A finished execution's results come from the history store once fetched, kept once they
+    # hold every failure its summary counts; a running one's are fetched afresh, never stored.
     lambda: cache.execution_results(
         connection,
         execution_id=execution_id,
@@ -69,19 +64,28 @@ data = notices.loaded_or_stop(
     part=f"the results of execution {execution_id}",
 )
 triage = triage_view.triage_of(connection, None, now=now, state=state)
-plan_id = header.plan_id
+plan_id, finished = header.plan_id, top.finished
+# Its failures' verdicts, judged on its plan's window (their states) unless it is an outage.
+window = (
+    analytics_input.load_window(connection, now=now, window=state.window, plan=plan_id)
+    if views.wants_window(header, triage.marks, finished=finished)
+    else None
+)
+of = views.verdict_input(header, data.results, finished=finished, window=window)
+verdicts = triage_view.verdicts_of(connection, *of, triage.ledger, now=now, judged=[execution_id])
 view = views.results_view(
     data,
     header,
     triage.marks,
-    finished=top.finished,
+    finished=finished,
     tz=tz,
     now=now,
     source=connection.source,
     scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario),
+    verdicts=verdicts,
 )
-# Each failure names its scenario; the others' results are shown below as usual.
-notices.show_messages(view.failures, severity="warning")
+notices.show_notes([view.outage or ""], severity="warning")  # a likely outage, said first
+notices.show_messages(view.failures, severity="warning")  # each names its scenario
 notices.show_notes(view.notes)
 if view.shown is None:
     st.info(views.NO_RESULTS)
@@ -92,6 +96,5 @@ st.header("Results", divider="gray")
 notices.caption(shown.table_caption)
 selected = layout.results_table(shown)
 notices.full_message(shown.message(selected), key="results.message")
-
 layout.known_failures(shown, triage.ledger, connection=connection, now=now, plan_id=plan_id)
 layout.charts(shown)

@@ -3,7 +3,12 @@ charts were computed from."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import pandas as pd
+
 from dashboard.analytics.executions import ExecutionHeader
+from dashboard.analytics.outages import CONFIRMED
 from dashboard.present.formatting import plural, times_note, visible_text, zone_text
 
 
@@ -43,3 +48,26 @@ def page_title(execution: int | None) -> str:
 
 def environments_caption(slice_text: str) -> str:
     return slice_text + ", by operating system and browser"
+
+
+def outage_line(verdict: Mapping[str, object]) -> str:
+    """An outage execution said at the top, from one of its outage verdicts: "likely outage:
+    95 % of the run failed with one message: UnreachableBrowser: grid down"."""
+    kind = "confirmed outage" if verdict.get("outage") == CONFIRMED else "likely outage"
+    share, failed = verdict.get("outage_share"), verdict.get("outage_failed")
+    text = kind
+    if _given(share):
+        text += f": {float(share) * 100:.0f} % of the run failed"  # type: ignore[arg-type]
+    message, alike = verdict.get("outage_signature"), verdict.get("outage_signature_failures")
+    if _given(message) and str(message) and _given(alike):
+        same, of = int(alike), int(failed) if _given(failed) else 0  # type: ignore[call-overload]
+        with_one = " with one message" if same >= of else f", {same} of {of} with one message"
+        text += f"{with_one}: {visible_text(message, one_line=True)}"
+    return (
+        text + ". Its failures are labelled outage; the trend pages leave it out unless "
+        "outages are included."
+    )
+
+
+def _given(value: object) -> bool:
+    return value is not None and not bool(pd.isna(value))

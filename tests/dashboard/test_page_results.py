@@ -10,7 +10,16 @@ import pytest
 from api_client import ApiClient, Execution, ExecutionQuery, TestPlan
 from dashboard.analytics import plans as plan_analytics
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import RESULTS, assert_no_failure, captions, joined, metrics, notes
+from sandbox.data import planted
+from tests.dashboard.apptest import (
+    RESULTS,
+    assert_no_failure,
+    captions,
+    joined,
+    metrics,
+    notes,
+    table_with,
+)
 from tests.dashboard.conftest import ACCESS_CHECK, AppFactory, Connect, Requests, user
 from tests.today import TODAY
 
@@ -70,6 +79,9 @@ def test_drill_down_state_in_the_url_shows_that_executions_results(
     # The demo's logs are served by the sandbox itself (docs/spec-decisions.md, decision 22).
     assert table["Node log"].str.startswith(f"{sandbox.base_url}/storage/").all()
     assert f"{len(expected)} results from {len(plan.scenarios)} of" in captions(at)
+    # Each failed result's one verdict beside its level (#37); this one is no outage.
+    assert list(table.columns[:3]) == ["Scenario", "Level", "Verdict"]
+    assert "likely outage" not in notes(at)
     assert len(at.get("plotly_chart")) == 2
     # The address bar gains the start time, so that a copy finds the execution directly.
     assert at.query_params == {
@@ -237,3 +249,34 @@ def test_each_result_links_to_its_scenarios_history(
     assert list(table["History"]) == [
         f"scenario?plan={plan.id}&scenario={scenario}" for scenario in table["Scenario"]
     ]
+
+
+def test_the_demo_s_outage_night_says_so_at_the_top_and_labels_its_failures(
+    app: AppFactory, connect: Connect, oracle: ApiClient
+) -> None:
+    """The planted outage night of plan 6: "likely outage" with its dominant message at the
+    top, and each failed row's verdict is outage; an ordinary execution says nothing of it
+    (#37)."""
+    connect()
+    plan_executions = [e for e in oracle.all_executions() if e.plan_id == planted.OUTAGE_PLAN]
+
+    def failed_share(execution: Execution) -> float:
+        summary = execution.result_summary
+        verdicts = sum(summary.get(s, 0) for s in ("SUCCESS", "FAILURE", "ERROR", "WARNING"))
+        failed = summary.get("FAILURE", 0) + summary.get("ERROR", 0)
+        return failed / verdicts if verdicts else 0.0
+
+    night = max(plan_executions, key=failed_share)
+    assert failed_share(night) >= 0.8
+    at = app(RESULTS, execution=str(night.id), plan=str(planted.OUTAGE_PLAN))
+
+    at.run()
+
+    assert_no_failure(at)
+    said = notes(at)
+    assert "likely outage: " in said
+    assert "% of the run failed with one message: WebDriverException: Selenium grid" in said
+    table = table_with(at, "Level", "Verdict")
+    failed = table[table["Level"].isin(["FAILURE", "ERROR"])]
+    assert len(failed) > 0
+    assert set(failed["Verdict"]) == {"\u26a1 outage"}

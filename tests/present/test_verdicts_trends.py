@@ -4,15 +4,20 @@ green's outage stretches, each on `triage_frames`' hand-built world with known a
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pandas as pd
 import pytest
 
 from dashboard.analytics import triage
-from dashboard.present import scenario_view
+from dashboard.analytics.executions import ExecutionHeader
+from dashboard.data.live import ResultsData
+from dashboard.present import results_view, scenario_view
 from tests.analytics.triage_frames import (
     CHROME_LABEL,
     NO_MARKS,
     NOW,
+    OUTAGE_ID,
     SAFARI_LABEL,
     WORLD,
     mark,
@@ -99,3 +104,103 @@ def test_a_scenario_without_a_run_says_nothing() -> None:
     now = scenario_view.current_label(verdicts, results, plan=1, scenario=99, tz="UTC")
 
     assert now.text is None
+
+
+# -- Execution results: a likely outage said at the top, each failed row's label ------------
+
+
+def header_of(executions: pd.DataFrame, execution_id: int) -> ExecutionHeader:
+    row = executions[executions["execution_id"] == execution_id].iloc[0]
+    failed, results = int(row["failed"]), int(row["results"])
+    return ExecutionHeader(
+        execution_id=execution_id,
+        plan_id=1,
+        plan="Web Shop",
+        project="Web",
+        user="ada",
+        start=row["start"].to_pydatetime(),
+        end=row["start"].to_pydatetime(),
+        runtime_s=60.0,
+        results=results,
+        failed=failed,
+        pass_rate=(results - failed) / results,
+        summary=(("SUCCESS", results - failed), ("FAILURE", failed)),
+    )
+
+
+def results_page(execution_id: int, the_marks: pd.DataFrame = NO_MARKS) -> results_view.ResultsView:
+    """The results page's view of one execution of the world, judged as the page judges it."""
+    found, executions = world()
+    header = header_of(executions, execution_id)
+    own = found[found["execution_id"] == execution_id]
+    window = (
+        SimpleNamespace(results=found, executions=executions)
+        if results_view.wants_window(header, the_marks, finished=True)
+        else None
+    )
+    given, listed = results_view.verdict_input(header, own, finished=True, window=window)
+    verdicts = triage.failure_verdicts(given, listed, the_marks, now=NOW, judged=[execution_id])
+    return results_view.results_view(
+        ResultsData(own.reset_index(drop=True), scenarios=7),
+        header,
+        the_marks,
+        finished=True,
+        tz="UTC",
+        now=NOW,
+        source="demo",
+        scenario_link=str,
+        verdicts=verdicts,
+    )
+
+
+def test_an_outage_execution_says_so_at_the_top_with_its_one_message() -> None:
+    view = results_page(OUTAGE_ID)
+
+    assert view.outage == (
+        "likely outage: 93 % of the run failed with one message: UnreachableBrowser: grid "
+        "down. Its failures are labelled outage; the trend pages leave it out unless outages "
+        "are included."
+    )
+    assert view.shown is not None
+    table = view.shown.table.display
+    failed = table[table["Level"] == "FAILURE"]
+    assert set(failed["Verdict"]) == {"\u26a1 outage"}
+    assert table.loc[table["Level"] == "SUCCESS", "Verdict"].isna().all()
+
+
+def test_an_outage_needs_no_window_and_an_ordinary_failure_does() -> None:
+    _, executions = world()
+
+    assert not results_view.wants_window(header_of(executions, OUTAGE_ID), NO_MARKS, finished=True)
+    assert results_view.wants_window(header_of(executions, 10), NO_MARKS, finished=True)
+    assert not results_view.wants_window(header_of(executions, 10), NO_MARKS, finished=False)
+
+
+def test_each_failed_row_shows_its_verdict_beside_its_level() -> None:
+    """Execution 10 (19 Nov): scenario 1 new on CHROME, 2 broken, 3 flaky on CHROME, 4
+    environment-specific on SAFARI, 6 on CHROME, 7 unresolved; scenario 5 passed."""
+    view = results_page(10)
+
+    assert view.outage is None
+    assert view.shown is not None
+    table = view.shown.table.display
+    assert list(table.columns[:3]) == ["Scenario", "Level", "Verdict"]
+    failed = table[table["Level"] == "FAILURE"]
+    assert sorted(zip(failed["Scenario"], failed["Verdict"], strict=True)) == [
+        (1, "\u2731 new"),
+        (2, "\u2716 broken"),
+        (2, "\u2716 broken"),
+        (3, "\u21c4 flaky"),
+        (4, "\u25d0 environment-specific"),
+        (6, "\u25d0 environment-specific"),
+        (7, "\u2716 unresolved"),
+    ]
+    assert table.loc[table["Level"] == "SUCCESS", "Verdict"].isna().all()
+
+
+def test_a_known_failure_reads_known_on_its_row() -> None:
+    known = marks(mark("shop-123", "scenario", plan_id=1, scenario_id=2))
+
+    table = results_page(10, known).shown.table.display  # type: ignore[union-attr]
+
+    assert set(table.loc[table["Scenario"] == 2, "Verdict"]) == {"\u25c6 known"}

@@ -93,7 +93,7 @@ def pattern_problem(pattern: str | None, what: str) -> str | None:
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
         hint = ""
-        if any(word in str(reason) for word in ("escape", "perl operator", "repetition", "big")):
+        if any(word in str(reason) for word in ("escape", "perl operator", "repetition", "large")):
             hint = (
                 " Patterns run in RE2, which matches in time linear in the message: "
                 "backreferences and lookarounds are not supported, and a pattern may not grow "
@@ -114,7 +114,7 @@ def draft_problems(draft: RuleDraft, *, by: str | None) -> list[str]:
         problems.append(f"A rule gives a category or merges groups, not {draft.action[:30]!r}.")
     label = " ".join(draft.label.split())
     if not label:
-        what = "category" if draft.action == CATEGORY else "name of the merged group"
+        what = "name of the merged group" if draft.action == MERGE else "category"
         problems.append(f"Give the rule its {what}.")
     elif len(label) > MAX_LABEL:
         problems.append(f"The rule's label has {len(label):,} characters; at most {MAX_LABEL}.")

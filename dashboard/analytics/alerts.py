@@ -16,6 +16,13 @@ worker it is found again:
 
 Plan and scenario changes are only looked for at executions that started within `horizon` of
 now, so a worker started on an old store does not announce last month's changes.
+
+Outages (`analytics.outages`: likely by their share, or confirmed by a mark) are left out before
+a plan or a scenario is judged, as every page does by default: a plan that was red only during
+an outage night neither turned red nor is green again, and an outage's failures make no
+scenario broken or flaky. A red change carries the triage verdicts of its execution's failures
+(`split`, counted by `analytics.triage` label), which the message names ("3 unresolved,
+2 known").
 """
 
 from __future__ import annotations
@@ -27,9 +34,12 @@ import pandas as pd
 
 from dashboard.analytics import marks as mark_rules
 from dashboard.analytics import states as scenario_states
+from dashboard.analytics import triage
+from dashboard.analytics.outages import outages, without_outages
 from dashboard.analytics.outcomes import FAIL, PASS
 from dashboard.analytics.plan_state import plan_states
-from dashboard.columns.shapes import as_utc
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.shapes import as_utc, empty
 
 RED, GREEN, BROKEN, FLAKY, EXPIRING, LOOKS_FIXED = (
     "red",
@@ -61,13 +71,35 @@ class Change:
     ticket: str | None = None
     target: str | None = None  # what a mark is about, in words
     detail: str | None = None  # the numbers behind it
+    split: tuple[tuple[str, int], ...] = ()
+    """A red change's failures by their triage label (`triage.PRECEDENCE` order, the labels
+    that have any), when its results were read."""
+
+
+def without_the_outages(
+    executions: pd.DataFrame,
+    marks: pd.DataFrame | None,
+    now: object,
+    results: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """`executions` less their outages (`analytics.outages`, by the marks that apply at
+    `now`): what plans and scenarios are judged on."""
+    applying = mark_rules.applying(empty(MARK_COLUMNS) if marks is None else marks, now)
+    return without_outages(executions, outages(executions, applying, results))
 
 
 def plan_changes(
-    executions: pd.DataFrame, now: object, *, horizon: timedelta = HORIZON
+    executions: pd.DataFrame,
+    now: object,
+    *,
+    horizon: timedelta = HORIZON,
+    results: pd.DataFrame | None = None,
+    marks: pd.DataFrame | None = None,
 ) -> list[Change]:
-    """Plans that turned red or back to green at their latest judged execution."""
-    states = plan_states(executions)
+    """Plans that turned red or back to green at their latest judged execution, outages left
+    out (by `marks`, those that apply at `now`; none given: the likely ones by their share).
+    With `results`, a red change carries its execution's failures by triage label."""
+    states = plan_states(without_the_outages(executions, marks, now, results))
     since = as_utc(now, "now") - horizon
     found: list[Change] = []
     for row in states.itertuples(index=False):
@@ -95,7 +127,33 @@ def plan_changes(
                 detail=None if failed is None else f"{failed} of {verdicts} verdicts failed",
             )
         )
-    return found
+    if results is None:
+        return found
+    return _with_splits(found, executions, results, marks, now)
+
+
+def _with_splits(
+    found: list[Change],
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+    marks: pd.DataFrame | None,
+    now: object,
+) -> list[Change]:
+    """Each red change with its execution's failures counted by triage label."""
+    red = [c.execution_id for c in found if c.kind == RED and c.execution_id is not None]
+    if not red or results.empty:
+        return found
+    verdicts = triage.failure_verdicts(
+        results, executions, empty(MARK_COLUMNS) if marks is None else marks, now=now, judged=red
+    )
+    out = []
+    for change in found:
+        if change.kind == RED:
+            own = verdicts[verdicts["execution_id"] == change.execution_id]
+            counts = triage.label_counts(own)
+            change = replace(change, split=tuple((k, n) for k, n in counts.items() if n))
+        out.append(change)
+    return out
 
 
 def scenario_changes(
@@ -105,8 +163,12 @@ def scenario_changes(
     *,
     rules: scenario_states.StateRules | None = None,
     horizon: timedelta = HORIZON,
+    marks: pd.DataFrame | None = None,
 ) -> list[Change]:
-    """Scenarios that became broken or flaky at their plan's latest judged execution."""
+    """Scenarios that became broken or flaky at their plan's latest judged execution, outages
+    left out (`without_the_outages`)."""
+    executions = without_the_outages(executions, marks, now, results)
+    results = results[results["execution_id"].isin(executions["execution_id"])]
     plans = plan_states(executions)
     since = as_utc(now, "now") - horizon
     recent = plans[plans["latest_start"].notna() & (plans["latest_start"] >= since)]

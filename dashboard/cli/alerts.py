@@ -254,8 +254,10 @@ def found_changes(
     results = store.results_in_window(date_from=since)
     marks = store.marks(company_id)
     changes = [
-        *alerts.plan_changes(executions, now, horizon=options.horizon),
-        *alerts.scenario_changes(executions, results, now, horizon=options.horizon),
+        *alerts.plan_changes(
+            executions, now, horizon=options.horizon, results=results, marks=marks
+        ),
+        *alerts.scenario_changes(executions, results, now, horizon=options.horizon, marks=marks),
         *alerts.mark_changes(marks, results, now),
     ]
     changes = alerts.with_projects(changes, executions)

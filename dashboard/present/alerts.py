@@ -17,8 +17,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from dashboard.analytics import triage
 from dashboard.analytics.alerts import BROKEN, EXPIRING, FLAKY, GREEN, LOOKS_FIXED, RED, Change
 from dashboard.present.formatting import chat_link, chat_text
+
+_APART = {
+    triage.KNOWN: "known",
+    triage.OUTAGE: "in a likely outage",
+    triage.INCOMPLETE: "incomplete",
+}
+
+
+def split_words(split: tuple[tuple[str, int], ...] | dict[str, int]) -> str:
+    """Failures by their triage label, as a chat says them: "3 unresolved (1 new, 2 broken),
+    2 known, 17 in a likely outage" (every label but known, outage and incomplete is
+    unresolved; parts with nothing are left out, unresolved always said)."""
+    counts = dict(split)
+    held = {k: n for k, n in counts.items() if k not in _APART and n}
+    unresolved = f"{sum(held.values())} unresolved"
+    if set(held) - {triage.UNRESOLVED}:
+        unresolved += " (" + ", ".join(f"{n} {label}" for label, n in held.items()) + ")"
+    parts = [unresolved]
+    for label in (triage.KNOWN, triage.OUTAGE, triage.INCOMPLETE):
+        if counts.get(label):
+            parts.append(f"{counts[label]} {_APART[label]}")
+    return ", ".join(parts)
 
 
 def _plan(change: Change) -> str:
@@ -53,7 +76,9 @@ def alert_body(change: Change, link: str | None) -> str:
     if change.kind == RED:
         text = (
             f"Execution {change.execution_id}{started} failed after execution "
-            f"{change.previous_execution_id} passed: {detail}."
+            f"{change.previous_execution_id} passed: {detail}"
+            + (f" ({split_words(change.split)})" if change.split else "")
+            + "."
         )
     elif change.kind == GREEN:
         text = (

@@ -524,3 +524,28 @@ def test_a_cap_that_is_no_number_of_messages_is_refused(
     code = main(["store", "sync", "--alerts-to", "json://127.0.0.1:9/x", "--alerts-max", most], env)
     assert code == 2
     assert "not a number of messages from 1 to 1000" in capsys.readouterr().err
+
+
+def test_a_plan_red_only_in_an_outage_neither_turned_red_nor_is_green_again(
+    service: PlanService, env: dict[str, str], receiver: Receiver
+) -> None:
+    for _ in range(3):
+        service.add(*GREEN)
+    night = service.add("FAILURE", "FAILURE", "FAILURE", "FAILURE")
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=env) as store:  # the team confirms the outage
+        store.add_mark(
+            1, MarkDraft(MarkTarget("execution", execution_id=night), "outage"), by="ann"
+        )
+    assert sync(env, receiver) == 0
+    assert titles(receiver) == []
+    service.add(*GREEN)
+    assert sync(env, receiver) == 0
+    assert titles(receiver) == []  # no "Green again" after a night the grid was down
+    red = service.add(*RED)
+    assert sync(env, receiver) == 0
+    assert titles(receiver) == ["Red: plan 5 “Checkout” failed"]
+    message = str(receiver.messages[0]["message"])
+    # The one before that passed is the green after the outage, and the split is said.
+    assert f"failed after execution {red - 1} passed: 1 of 4 verdicts failed (1 " in message

@@ -10,9 +10,13 @@ import re
 import pandas as pd
 import pytest
 
+from dashboard.analytics import alerts as alert_rules
 from dashboard.analytics.alerts import BROKEN, EXPIRING, FLAKY, GREEN, LOOKS_FIXED, RED, Change
+from dashboard.analytics.triage import failure_verdicts
+from dashboard.columns import marks as columns
 from dashboard.present import alerts, digest, formatting
 from dashboard.present.formatting import WORD_JOINER, visible_text
+from tests.analytics import triage_frames as world
 
 CHAT_LINK = re.compile(r"://|\w\.\w|@\w|<[!@#]", re.ASCII)
 MENTIONS = ("@channel", "@here", "@all", "@everyone", "<!channel>", "<!here>", "<@U0123>")
@@ -88,3 +92,76 @@ def test_markup_in_a_stored_web_link_ticket_makes_no_second_link() -> None:
     body = alerts.alert_body(Change(**{**mark.__dict__, "ticket": ticket}), None)
     assert len(LINK.findall(body)) == 1, body
     assert "(https://tracker.example/x%29%5By%5D%28https://evil.example%7C%3C!here%3E)" in body
+
+
+# -- the alerts read the one verdict (#37), on hand-built worlds of triage_frames -------------
+
+GREEN_WORLD = {s: {"chrome": "P" * 10, "safari": "P" * 10} for s in range(1, 7)}
+"""Six scenarios passing every day; the outage night (execution 11) fails 11 of 12."""
+TWO_DAYS = pd.Timedelta(days=2).to_pytimedelta()
+
+
+def world_of(scenarios: dict[int, dict[str, str]], outage_at: str) -> tuple[object, object]:
+    rows = world.world_results(scenarios)
+    return world.results(rows), world.summaries(rows, starts={world.OUTAGE_ID: outage_at})
+
+
+@pytest.mark.parametrize(
+    "outage_at", ["2026-11-19 02:00", "2026-11-20 02:00"], ids=["before-latest", "latest"]
+)
+def test_a_plan_red_only_in_an_outage_is_neither_red_nor_green_again(outage_at: str) -> None:
+    results, executions = world_of(GREEN_WORLD, outage_at)
+    assert alert_rules.plan_changes(executions, world.NOW, horizon=TWO_DAYS) == []
+    assert (
+        alert_rules.plan_changes(
+            executions, world.NOW, horizon=TWO_DAYS, results=results, marks=world.NO_MARKS
+        )
+        == []
+    )
+    # A "not an outage" mark makes it count like any other execution: then it is said.
+    dismissed = world.marks(
+        world.mark("d", columns.EXECUTION, kind=columns.NOT_AN_OUTAGE, execution_id=world.OUTAGE_ID)
+    )
+    kinds = [
+        c.kind
+        for c in alert_rules.plan_changes(
+            executions, world.NOW, horizon=TWO_DAYS, results=results, marks=dismissed
+        )
+    ]
+    assert kinds == (["green"] if outage_at.startswith("2026-11-19") else ["red"])
+
+
+def test_an_outage_makes_no_scenario_flaky_or_broken() -> None:
+    results, executions = world_of(GREEN_WORLD, "2026-11-19 02:00")
+    assert alert_rules.scenario_changes(executions, results, world.NOW, horizon=TWO_DAYS) == []
+
+
+def test_a_red_alert_names_its_failures_by_their_verdict() -> None:
+    scenarios = {**GREEN_WORLD, 1: {"chrome": "P" * 9 + "F", "safari": "P" * 10}}
+    scenarios[2] = {"chrome": "P" * 9 + "F", "safari": "P" * 10}
+    results, executions = world_of(scenarios, world.OUTAGE_START)
+    known = world.marks(world.mark("m2", "scenario", plan_id=1, scenario_id=2))
+    (red,) = alert_rules.plan_changes(
+        executions, world.NOW, horizon=TWO_DAYS, results=results, marks=known
+    )
+    assert red.kind == RED
+    assert red.execution_id == 10
+    assert red.split == (("known", 1), ("new", 1))
+    # The split is the one `failure_verdicts` gives the execution's failures.
+    found = failure_verdicts(results, executions, known, now=world.NOW, judged=[10])
+    assert sorted(found["label"]) == ["known", "new"]
+    body = alerts.alert_body(red, None)
+    assert (
+        "failed after execution 9 passed: 2 of 12 verdicts failed (1 unresolved (1 new), "
+        "1 known)." in body
+    )
+
+
+def test_the_split_words_say_unresolved_first_then_what_is_apart() -> None:
+    assert alerts.split_words({"unresolved": 3, "known": 2, "outage": 17}) == (
+        "3 unresolved, 2 known, 17 in a likely outage"
+    )
+    assert alerts.split_words((("incomplete", 1), ("broken", 2), ("new", 1))) == (
+        "3 unresolved (2 broken, 1 new), 1 incomplete"
+    )
+    assert alerts.split_words({"known": 4}) == "0 unresolved, 4 known"

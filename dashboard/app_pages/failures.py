@@ -1,10 +1,12 @@
-"""Failures: every failed result of a period across plans, with its environment, failure group,
-message, logs, since when it has been failing and its scenario's state."""
+"""Failures: every failed result of a period across plans, with its one verdict and evidence,
+the mark's owner and ticket, its environment, failure group, message, logs, since when it has
+been failing and its scenario's state; those that need action first."""
 
 from datetime import timedelta
 
 import streamlit as st
 
+from dashboard.data import cache_history
 from dashboard.present import failures_view
 from dashboard.present.captions import scope_text
 from dashboard.present.states_view import STATE_CHOICES
@@ -12,6 +14,7 @@ from dashboard.state import links, routes
 from dashboard.state.params import FROM, RANGE, STATE, TO, DateRange
 from dashboard.state.query import execution_query, period
 from dashboard.ui import analytics_input, notices, table_views
+from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
 
@@ -33,18 +36,21 @@ with top[2]:
 with top[3]:
     tz = viewer_zone(widgets, state)
 custom = state.date_range is DateRange.CUSTOM
-second = st.columns([2, 2, 5] if custom else [5, 4], vertical_alignment="bottom")
+second = st.columns([2, 2, 5, 2] if custom else [5, 2, 2], vertical_alignment="bottom")
 if custom:
     with second[0]:
         widgets.date("From", FROM)
     with second[1]:
         widgets.date("To", TO)
-with second[-1 if custom else 0]:
+with second[-2 if custom else 0]:
     widgets.multiselect("States", STATE, STATE_CHOICES, placeholder="Every state")
+with second[-1 if custom else 1]:
+    triage_view.outages_toggle(widgets)
 page.settle()
 
 # The scenario states need each plan's last W executions; the lookback's executions also hold
-# every preset period, so a custom period is the only one loaded on its own.
+# every preset period, so a custom period is the only one loaded on its own. Outages are not
+# left out of the window: the verdicts find and label them.
 loaded = analytics_input.load_window(
     connection, now=now, window=failures_view.WINDOW, project=state.project, plan=state.plan
 )
@@ -58,14 +64,23 @@ runs = failures_view.period_runs(loaded.executions, custom_runs, start=span.star
 results = analytics_input.results_of(
     connection, runs.failing, runs.executions, part="the results of the failing executions"
 )
+# One verdict per failed result of the period's failing executions, shared by every viewer.
+history = failures_view.triage_results(loaded.results, results)
+ledger = cache_history.ledger(connection)
+verdicts = triage_view.verdicts_of(
+    connection, history, runs.executions, ledger, now=now, judged=runs.judged
+)
 view = failures_view.failures_view(
     loaded.executions,
     loaded.results,
     loaded.analysed,
     runs,
     results,
+    verdicts=verdicts,
+    include_outages=state.include_outages,
     only=state.states,
-    today=now.date(),
+    now=now,
+    standup_at=state.standup_at,
     scope=scope_text(project=page.project_name, plan=page.plan_name),
     plan_names=page.plan_names,
     scenario_link=links.scenario_link,
@@ -74,8 +89,10 @@ view = failures_view.failures_view(
 )
 
 notices.caption(view.caption)
-for place, (label, value) in zip(st.columns(4), view.figures.items(), strict=True):
-    place.metric(label, value)
+for place, (label, value) in zip(st.columns(len(view.figures)), view.figures.items(), strict=True):
+    place.metric(label, value, help=view.figure_help.get(label))
+notices.caption(view.split)
+notices.caption(view.outages_caption)
 if view.none_note:
     notices.show_notes([view.none_note], severity="info")
 notices.caption(view.shown_caption)

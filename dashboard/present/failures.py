@@ -1,6 +1,7 @@
-"""The failures page's words and table: every failed result of the period with its plan,
-scenario, environment, state, failure group, message, since when it has been failing, and its
-links (results, history, logs)."""
+"""The failures page's words and table: every failed result of the period with its verdict
+(`analytics.triage`, worded by `present.triage`) and its evidence, the mark's owner and ticket,
+its plan, scenario, environment, state, failure group, message, since when it has been failing,
+and its links (results, history, logs)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,29 @@ from datetime import date, datetime
 
 import pandas as pd
 
+from dashboard.analytics import triage
 from dashboard.analytics.basis import Basis
 from dashboard.columns.cells import EN_DASH
 from dashboard.present.captions import describe_basis
 from dashboard.present.failure_groups import signature_text
-from dashboard.present.formatting import plural, weekday_time
+from dashboard.present.formatting import plural, visible_text, weekday_time
 from dashboard.present.states import state_label
+from dashboard.present.triage import label_text, precedence_text
 
 ScenarioLink = Callable[[int, int], str]
 ResultsLink = Callable[[int, "int | None", "datetime | None"], str]
 
 COLUMNS = (
+    "Verdict",
     "Plan",
     "Scenario",
     "Environment",
-    "Failure group",
-    "Failing since",
+    "Evidence",
+    "Owner",
+    "Ticket",
     "State",
+    "Failing since",
+    "Failure group",
     "Results",
     "History",
     "Started",
@@ -33,9 +40,11 @@ COLUMNS = (
     "Node log",
     "Executor log",
 )
-"""In the order a lead reads them: what failed where and how (its failure group), since when
-and in which state, all in view at 1440x900; its evidence a click away; then when this
-execution ran and the words (the widest) before the logs."""
+"""In the order a lead reads them: the row's answer (its verdict) and what failed where, why it
+has that verdict (its evidence line, the mark's owner and ticket beside a known row) and its
+scenario's state, all in view at 1440x900; then since when it has been failing and how (its
+failure group), its evidence a click away; then when this execution ran and the words (the
+widest) before the logs."""
 
 
 def since_text(since: object, bound: object, in_a_row: object, tz: str) -> str:
@@ -58,6 +67,21 @@ def _link(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _web_link(value: object) -> str | None:
+    """An http(s) link (a mark's ticket), else a missing value: nothing else is a link."""
+    if isinstance(value, str) and value.lower().startswith(("http://", "https://")):
+        return value
+    return None
+
+
+def _name(value: object) -> str | None:
+    """A name from the team or the service on one line (made visible), or a missing value."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    text = visible_text(value, one_line=True)
+    return text or None
+
+
 def failures_display(
     rows: pd.DataFrame,
     *,
@@ -66,16 +90,22 @@ def failures_display(
     results_link: ResultsLink,
     tz: str,
 ) -> pd.DataFrame:
-    """The failures table as shown and downloaded (`COLUMNS`), newest first."""
+    """The failures table as shown and downloaded (`COLUMNS`), in the rows' order (the view
+    sorts them). `rows`: `FAILURE_COLUMNS` with each one's verdict (`label`), its `evidence`
+    line, and the mark's `owner` and `ticket`."""
     if rows.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in COLUMNS})
     return pd.DataFrame(
         {
+            "Verdict": [label_text(label) for label in rows["label"]],
+            "Evidence": [_name(line) for line in rows["evidence"]],
+            "Owner": [_name(owner) for owner in rows["owner"]],
+            "Ticket": [_web_link(ticket) for ticket in rows["ticket"]],
             "Started": rows["execution_start"].to_numpy(),
             "Plan": [
                 _plan(plan_names, n, p) for n, p in zip(rows["plan"], rows["plan_id"], strict=True)
             ],
-            "Scenario": rows["scenario_id"].astype("Int64").to_numpy(),
+            "Scenario": pd.array(rows["scenario_id"], dtype="Int64"),
             "Environment": rows["environment"].astype("str").to_numpy(),
             "State": [state_label(s) for s in rows["state"]],
             "Results": [
@@ -112,19 +142,94 @@ def basis_caption(basis: Basis, *, today: date, scope: str, window: int) -> str:
         + ". Every failed result (FAILURE or ERROR; a retry is a row) of these executions. A "
         f"scenario's state is judged over its plan's last {window} finished executions; failing "
         "since counts back through its plan's executions to its last pass on that environment "
-        "(\u201cat least\u201d where the history read ends first)."
+        "(\u201cat least\u201d where the history read ends first). Each row's verdict is the "
+        f"first that holds of: {precedence_text()}."
     )
 
 
-def summary(rows: pd.DataFrame) -> dict[str, str]:
-    """The figures above the table: failed results, scenarios, plans, failure groups."""
-    scenarios = rows[["plan_id", "scenario_id"]].drop_duplicates()
+NEEDS_ACTION_FIGURE = "Needs action"
+NEW_FIGURE = "New since standup"
+KNOWN_FIGURE = "Known"
+OUTAGE_FIGURE = "In a likely outage"
+TOTAL_FIGURE = "Failed results"
+GROUPS_FIGURE = "Failure groups"
+
+
+def summary(
+    rows: pd.DataFrame,
+    *,
+    needs_action: tuple[str, ...],
+    new_since: int,
+    outages_left_out: int | None,
+) -> dict[str, str]:
+    """The figures above the table, of the rows listed: those that need action, the new ones
+    since the standup, the known ones, those in a likely outage (`outages_left_out`: how many
+    were left out, None when they are listed: "17 left out"), every one, and their failure
+    groups."""
+    labels = rows["label"]
+    outage = int((labels == triage.OUTAGE).sum())
+    outages = f"{outage:,}" if not outages_left_out else f"{outages_left_out:,} left out"
     return {
-        "Failed results": f"{len(rows):,}",
-        "Scenarios": f"{len(scenarios):,}",
-        "Plans": f"{rows['plan_id'].nunique():,}",
-        "Failure groups": f"{rows['signature'].nunique():,}",
+        NEEDS_ACTION_FIGURE: f"{int(labels.isin(needs_action).sum()):,}",
+        NEW_FIGURE: f"{new_since:,}",
+        KNOWN_FIGURE: f"{int((labels == triage.KNOWN).sum()):,}",
+        OUTAGE_FIGURE: outages,
+        TOTAL_FIGURE: f"{len(rows):,}",
+        GROUPS_FIGURE: f"{rows['signature'].nunique():,}",
     }
+
+
+def figure_help(
+    needs_action: tuple[str, ...], *, standup_start: datetime, tz: str
+) -> dict[str, str]:
+    """What each figure counts, shown beside it."""
+    action = ", ".join(label_text(label).split(" ", 1)[-1] for label in needs_action)
+    return {
+        NEEDS_ACTION_FIGURE: f"Failed results whose verdict asks someone to act: {action}.",
+        NEW_FIGURE: (
+            "Failed results labelled new (the first failure of a scenario on an environment) "
+            f"whose execution started since the last standup ({weekday_time(standup_start, tz)}"
+            "), among those listed."
+        ),
+        KNOWN_FIGURE: "Failed results a mark of the team covers now (its ticket and owner beside).",
+        OUTAGE_FIGURE: (
+            "Failed results of an execution that is a likely outage (most of its results failed "
+            'at once) or a confirmed one; "Include outages" lists and counts them.'
+        ),
+        TOTAL_FIGURE: "Every failed result listed (FAILURE or ERROR; a retry is a row).",
+        GROUPS_FIGURE: "The failure groups (messages alike but for their numbers) listed.",
+    }
+
+
+def split_text(rows: pd.DataFrame, needs_action: tuple[str, ...], order: tuple[str, ...]) -> str:
+    """How the failed results listed split by verdict, in `order`, those with none left out:
+    "Of 48 failed results: 3 need action (2 unresolved, 1 new), 2 known, ..."."""
+    if rows.empty:
+        return "No failed result is listed."
+    tally = rows["label"].value_counts()
+    counts = [(label, int(tally.get(label, 0))) for label in order]
+
+    def said(label: str, count: int) -> str:
+        return f"{count:,} {label_text(label).split(' ', 1)[-1]}"
+
+    action = [(label, n) for label, n in counts if label in needs_action and n]
+    action_total = sum(n for _, n in action)
+    parts = [
+        f"{action_total:,} need{'s' if action_total == 1 else ''} action"
+        + (f" ({', '.join(said(label, n) for label, n in action)})" if action else "")
+    ]
+    parts += [said(label, n) for label, n in counts if label not in needs_action and n]
+    return f"Of {plural(len(rows), 'failed result')}: " + ", ".join(parts) + "."
+
+
+def outages_text(count: int, *, included: bool) -> str | None:
+    """What the "Include outages" control did to the list (nothing when no row is in one)."""
+    if not count:
+        return None
+    rows = plural(count, "failed result")
+    if included:
+        return f"{rows} in a likely outage listed and counted, labelled outage."
+    return f'{rows} in a likely outage left out: "Include outages" lists them.'
 
 
 def none_text(states: tuple[str, ...]) -> str:
@@ -139,6 +244,7 @@ def shown_text(shown: int, total: int) -> str | None:
     if shown >= total:
         return None
     return (
-        f"The newest {shown:,} of {plural(total, 'failed result')} are shown; the CSV holds "
-        "every one. Narrow the period, the plan or the states to see the rest here."
+        f"The first {shown:,} of {plural(total, 'failed result')} are shown (those that need "
+        "action first, then the newest); the CSV holds every one. Narrow the period, the plan "
+        "or the states to see the rest here."
     )

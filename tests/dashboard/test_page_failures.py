@@ -1,6 +1,8 @@
 """The Failures page on the demo and on a hand-built history: every failed result of the period
-across plans with its state, failure group, message, logs and since when it has been failing;
-the period and the state filter in the link; bad values named."""
+across plans with its one verdict and evidence, its state, failure group, message, logs and
+since when it has been failing, those that need action first; the figures split by verdict;
+the period, the state filter and "Include outages" in the link; bad values named. What each
+verdict and figure holds is tested on the view (tests/present/test_failures_view.py)."""
 
 from __future__ import annotations
 
@@ -34,6 +36,14 @@ STATES = {
     planted.FIXED_SCENARIO: "\u2197 recovering",
     planted.ENVIRONMENT_SPECIFIC[0]: "\u25d0 environment-specific",
 }
+VERDICTS = {
+    # Newly failing in plan 1's latest execution: the first failure on each environment.
+    planted.TURNED_RED_SCENARIO: "\u2731 new",
+    planted.FLAKY_SCENARIO: "\u21c4 flaky",
+    # Passed its latest run: recovering, never broken.
+    planted.FIXED_SCENARIO: "\u2197 recovering",
+    planted.ENVIRONMENT_SPECIFIC[0]: "\u25d0 environment-specific",
+}
 
 
 def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFactory) -> None:
@@ -51,8 +61,33 @@ def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFac
         normalise_message(t.format(n=30, m=2, hex="0x1f2e")) for t in planted.FAILURE_TEMPLATES
     }
     assert set(shown["Failure group"]) == groups
-    # Newest first, each with its evidence.
-    assert list(shown["Started"]) == sorted(shown["Started"], reverse=True)
+    # Each row's answer is its verdict, with its evidence; those that need action first (new,
+    # then environment-specific), then flaky and recovering; within each, the newest first.
+    assert {
+        int(s): verdict for s, verdict in zip(shown["Scenario"], shown["Verdict"], strict=True)
+    } == VERDICTS
+    assert list(dict.fromkeys(shown["Verdict"])) == [
+        VERDICTS[planted.TURNED_RED_SCENARIO],
+        VERDICTS[planted.ENVIRONMENT_SPECIFIC[0]],
+        VERDICTS[planted.FLAKY_SCENARIO],
+        VERDICTS[planted.FIXED_SCENARIO],
+    ]
+    for _, block in shown.groupby("Verdict"):
+        assert list(block["Started"]) == sorted(block["Started"], reverse=True)
+    assert all(shown["Evidence"].str.len() > 0)
+    assert metrics(at) == {
+        "Needs action": "8",
+        "New since standup": "3",
+        "Known": "0",
+        "In a likely outage": "0",
+        "Failed results": "35",
+        "Failure groups": "2",
+    }
+    assert (
+        "Of 35 failed results: 8 need action (3 new, 5 environment-specific), 18 flaky, "
+        "9 recovering." in captions(at)
+    )
+    assert at.toggle(key="failures.include_outages").value is False
     assert all(link.startswith("results?") for link in shown["Results"])
     assert all(link.startswith("scenario?") for link in shown["History"])
     assert all(str(link).endswith("/node.log") for link in shown["Node log"])
@@ -63,7 +98,6 @@ def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFac
     )
     runs = planted.STILL_FAILING_RUNS
     assert list(safari["Failing since"]) == [f"{since} ({n} in a row)" for n in range(runs, 0, -1)]
-    assert metrics(at)["Failure groups"] == "2"
     assert "Every failed result (FAILURE or ERROR; a retry is a row)" in captions(at)
     assert "failures.table.csv" in downloads(at)
 

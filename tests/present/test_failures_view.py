@@ -1,15 +1,35 @@
-"""The Failures page's view on a hand-built history: the period's executions and the failing
-ones whose results are read, the rows of the states asked for with the figures above them, the
-caption, the note when none is listed, and the table's key, rows sent and columns' looks."""
+"""The Failures page's view on hand-built histories: the period's executions and the failing
+ones whose results are read, each failed result's one verdict with its evidence and the mark's
+owner and ticket, the rows sorted those needing action first, the figures split by verdict, the
+outages left out until included, the states filter, what cannot be judged, the caption, the
+note when none is listed, and the table's key, rows sent and columns' looks."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime, time
+from typing import Any
 
+import pandas as pd
+
+from dashboard.analytics import triage
+from dashboard.columns import marks as columns
 from dashboard.present import failures_view as view_of
 from dashboard.present.failures_view import FailuresView, PeriodRuns
-from tests.analytics.frames import execution, executions, ts
+from tests.analytics.frames import execution, executions, results, ts
 from tests.analytics.test_failures import history, outcomes
+from tests.analytics.triage_frames import (
+    CHROME_LABEL,
+    NO_MARKS,
+    NOW,
+    OUTAGE_ID,
+    SAFARI_LABEL,
+    WORLD,
+    mark,
+    marks,
+    result_id,
+    summaries,
+    world_results,
+)
 
 
 def since(text: str) -> datetime:
@@ -18,14 +38,24 @@ def since(text: str) -> datetime:
 
 def view(runs: PeriodRuns, *, only: tuple[str, ...] = ()) -> FailuresView:
     read = outcomes()
+    failing = read[read["execution_id"].isin(runs.failing["execution_id"])]
+    verdicts = triage.failure_verdicts(
+        view_of.triage_results(read, failing),
+        runs.executions,
+        NO_MARKS,
+        now=ts("2025-06-07 12:00"),
+        judged=runs.judged,
+    )
     return view_of.failures_view(
         history(),
         read,
         history()[history()["finished"]],
         runs,
-        read[read["execution_id"].isin(runs.failing["execution_id"])],
+        failing,
+        verdicts=verdicts,
+        include_outages=False,
         only=only,
-        today=date(2025, 6, 7),
+        now=datetime(2025, 6, 7, 12, tzinfo=UTC),
         scope="",
         plan_names={1: "Smoke"},
         scenario_link=lambda plan, scenario: f"scenario?plan={plan}&scenario={scenario}",
@@ -59,21 +89,35 @@ def test_every_failed_result_of_the_period_with_its_state_and_the_figures() -> N
     shown = view(view_of.period_runs(history(), None, start=since("2025-06-04"), end=None))
 
     table = shown.table.display
-    assert list(zip(table["Plan"], table["Scenario"], table["State"], strict=True))[:4] == [
-        ("Smoke", 10, "\u2716 failing"),
-        ("Smoke", 10, "\u2716 failing"),
-        ("Smoke", 10, "\u2716 failing"),
-        ("Smoke", 11, "\u21c4 flaky"),
+    # Those that need action first, the newest first: scenario 10 failed twice in execution 6.
+    scenarios = [None if pd.isna(s) else int(s) for s in table["Scenario"]]
+    assert list(
+        zip(table["Verdict"], scenarios, table["State"], table["Results"], strict=True)
+    ) == [
+        ("\u2716 unresolved", 10, "\u2716 failing", "results?execution=6"),
+        ("\u2716 unresolved", 10, "\u2716 failing", "results?execution=6"),
+        ("\u2716 unresolved", 12, "? not enough data", "results?execution=6"),
+        ("\u2716 unresolved", 10, "\u2716 failing", "results?execution=4"),
+        ("\u2731 new", 12, "? not enough data", "results?execution=4"),
+        # Execution 7 still runs; execution 5's results were not read, nor 21's second failure.
+        ("\u22ef results incomplete", 10, "\u2716 failing", "results?execution=7"),
+        ("\u22ef results incomplete", None, "\u2013", "results?execution=5"),
+        ("\u22ef results incomplete", 30, "? not enough data", "results?execution=21"),
+        ("\u21c4 flaky", 11, "\u21c4 flaky", "results?execution=6"),
     ]
-    assert table["Failing since"].iloc[0] == "Mon 2 Jun 10:00 (5 in a row)"
-    assert table["Results"].iloc[0] == "results?execution=7"
+    assert table["Evidence"].iloc[0] == "failed 4 of its 5 runs since 1 Jun"
+    assert table["Failing since"].iloc[0] == "Mon 2 Jun 10:00 (4 in a row)"
     assert table["History"].iloc[0] == "scenario?plan=1&scenario=10"
+    # The 8 failed results read, and execution 5's row for the failures it lacks.
     assert shown.figures == {
-        "Failed results": "8",
-        "Scenarios": "4",
-        "Plans": "2",
+        "Needs action": "5",
+        "New since standup": "0",
+        "Known": "0",
+        "In a likely outage": "0",
+        "Failed results": "9",
         "Failure groups": "2",
     }
+    assert len(shown.found.rows) == 8
     assert shown.none_note is None
     assert shown.shown_caption is None
     assert shown.caption.startswith("From 5 executions, 4 Jun")
@@ -103,6 +147,9 @@ def test_the_table_s_key_rows_sent_and_columns_looks() -> None:
         2_000,
     )
     assert {name: look.kind for name, look in table.columns.items()} == {
+        "Verdict": "text",
+        "Evidence": "text",
+        "Ticket": "link",
         "Started": "time",
         "Scenario": "ident",
         "Failure group": "text",
@@ -113,3 +160,240 @@ def test_the_table_s_key_rows_sent_and_columns_looks() -> None:
         "Executor log": "link",
     }
     assert table.columns["Failure group"].width == "medium"
+
+
+# -- the verdicts, on the triage world (tests/analytics/triage_frames.py) ------------------------
+
+WORLD_RUNS = 10
+"""The world's 10 daily executions (1-10) and its outage night (11), all of them failing."""
+
+
+def world_view(
+    the_marks: pd.DataFrame = NO_MARKS,
+    *,
+    include_outages: bool = False,
+    only: tuple[str, ...] = (),
+    standup_at: time | None = None,
+    scenarios: dict[int, dict[str, str]] | None = None,
+    **summary_options: Any,
+) -> FailuresView:
+    """The Failures page's view of the world since 10 Nov, judged as the page judges it."""
+    rows = world_results(scenarios or WORLD, outage=scenarios is None)
+    read, runs_of = results(rows), summaries(rows, **summary_options)
+    runs = view_of.period_runs(runs_of, None, start=since("2026-11-10"), end=None)
+    failing = read[read["execution_id"].isin(runs.failing["execution_id"])]
+    verdicts = triage.failure_verdicts(
+        view_of.triage_results(read, failing), runs_of, the_marks, now=NOW, judged=runs.judged
+    )
+    return view_of.failures_view(
+        runs_of,
+        read,
+        runs_of[runs_of["finished"]],
+        runs,
+        failing,
+        verdicts=verdicts,
+        include_outages=include_outages,
+        only=only,
+        now=NOW.to_pydatetime(),
+        standup_at=standup_at,
+        scope="",
+        plan_names={1: "Shop"},
+        scenario_link=lambda plan, scenario: f"scenario?plan={plan}&scenario={scenario}",
+        results_link=lambda execution_id, plan, started: f"results?execution={execution_id}",
+        tz="UTC",
+    )
+
+
+def verdict_of(shown: FailuresView, execution_id: int, scenario_id: int, env: str) -> Any:
+    """The table's row of one failed result of the world."""
+    table = shown.table.display
+    ids = shown.rows["result_id"]
+    (position,) = ids.index[ids == result_id(execution_id, scenario_id, env)]
+    return table.iloc[position]
+
+
+def test_each_failed_result_reads_its_one_verdict_and_evidence() -> None:
+    shown = world_view()
+
+    assert verdict_of(shown, 10, 1, "chrome")[["Verdict", "Evidence"]].tolist() == [
+        "\u2731 new",
+        f"first failure on {CHROME_LABEL}, after 9 runs there without one",
+    ]
+    assert verdict_of(shown, 10, 7, "chrome")[["Verdict", "Evidence"]].tolist() == [
+        "\u2716 unresolved",
+        "failed 3 of its 10 runs since 10 Nov",
+    ]
+    assert verdict_of(shown, 10, 4, "safari")[["Verdict", "Evidence"]].tolist() == [
+        "\u25d0 environment-specific",
+        f"fails only on {SAFARI_LABEL}: 10 of 10 runs since 10 Nov; passes elsewhere in 10 of "
+        "10 runs",
+    ]
+    assert verdict_of(shown, 10, 2, "chrome")["Verdict"] == "\u2716 broken"
+    assert verdict_of(shown, 10, 3, "chrome")["Verdict"] == "\u21c4 flaky"
+    # No mark: no owner, no ticket.
+    assert shown.table.display[["Owner", "Ticket"]].isna().all().all()
+
+
+def test_a_just_fixed_scenario_reads_recovering_never_broken() -> None:
+    shown = world_view()
+
+    # Scenario 5 failed 9 of its last 10 runs and passed the 10th: its state says broken, its
+    # failures' verdict says recovering.
+    row = verdict_of(shown, 9, 5, "chrome")
+    assert row["State"] == "\u2716 broken"
+    assert row["Verdict"] == "\u2197 recovering"
+    assert (
+        row["Evidence"] == "passes now: its last run passed on 19 Nov, after failing 9 of 10 runs"
+    )
+    fives = shown.table.display[shown.rows["scenario_id"] == 5]
+    assert set(fives["Verdict"]) == {"\u2197 recovering"}
+
+
+def test_the_figures_split_the_rows_listed_by_verdict() -> None:
+    shown = world_view()
+
+    # 67 failed results without the outage's 13: 2 unresolved, 2 new, 20 broken, 20
+    # environment-specific need action; 5 flaky and 18 recovering do not.
+    assert shown.figures == {
+        "Needs action": "44",
+        "New since standup": "0",
+        "Known": "0",
+        "In a likely outage": "13 left out",
+        "Failed results": "67",
+        "Failure groups": "1",
+    }
+    assert shown.split == (
+        "Of 67 failed results: 44 need action (2 unresolved, 2 new, 20 broken, 20 "
+        "environment-specific), 5 flaky, 18 recovering."
+    )
+    assert set(shown.figure_help) == set(shown.figures)
+    assert "unresolved, new, broken, environment-specific" in shown.figure_help["Needs action"]
+
+
+def test_new_since_the_standup_counts_from_the_standup_s_window() -> None:
+    # Friday 20 Nov 10:00: the standup looks back to Thursday 19 Nov 09:30, after execution 10
+    # (19 Nov 08:00) started; a 07:00 standup looks back to before it: scenario 1's new failure.
+    assert world_view().figures["New since standup"] == "0"
+    assert world_view(standup_at=time(7, 0)).figures["New since standup"] == "1"
+    assert "Thu 19 Nov 07:00" in world_view(standup_at=time(7, 0)).figure_help["New since standup"]
+
+
+def test_rows_needing_action_come_first_then_the_newest() -> None:
+    shown = world_view(include_outages=True)
+
+    labels = shown.rows["label"].tolist()
+    # Each verdict's rows together, in the view's order.
+    blocks = [label for position, label in enumerate(labels) if labels.index(label) == position]
+    assert blocks == [
+        triage.UNRESOLVED,
+        triage.NEW,
+        triage.BROKEN,
+        triage.ENVIRONMENT_SPECIFIC,
+        triage.FLAKY,
+        triage.RECOVERING,
+        triage.OUTAGE,
+    ]
+    assert list(shown.rows["execution_id"][:4]) == [10, 9, 10, 8]  # unresolved, then new
+    broken = shown.rows[shown.rows["label"] == triage.BROKEN]
+    assert broken["execution_start"].is_monotonic_decreasing
+    assert shown.table.display["Verdict"].iloc[0] == "\u2716 unresolved"
+
+
+def test_outages_are_left_out_and_counted_until_included() -> None:
+    left = world_view()
+    assert OUTAGE_ID not in set(left.rows["execution_id"])
+    assert left.outages_caption == (
+        '13 failed results in a likely outage left out: "Include outages" lists them.'
+    )
+
+    shown = world_view(include_outages=True)
+    night = shown.table.display[shown.rows["execution_id"] == OUTAGE_ID]
+    assert len(night) == 13
+    assert set(night["Verdict"]) == {"\u26a1 outage"}
+    assert set(night["Evidence"]) == {
+        "in the likely outage of 15 Nov 02:00: 93 % of the run failed with one message"
+    }
+    assert shown.figures["In a likely outage"] == "13"
+    assert shown.figures["Failed results"] == "80"
+    assert shown.figures["Needs action"] == "44"
+    assert shown.outages_caption == (
+        "13 failed results in a likely outage listed and counted, labelled outage."
+    )
+
+
+def test_a_known_row_names_its_mark_s_owner_and_ticket() -> None:
+    the_marks = marks(
+        mark("shop-1", columns.SCENARIO, plan_id=1, scenario_id=2, expires_on=ts("2026-11-30"))
+    )
+    shown = world_view(the_marks)
+
+    row = verdict_of(shown, 10, 2, "safari")
+    assert row[["Verdict", "Evidence", "Owner", "Ticket"]].tolist() == [
+        "\u25c6 known",
+        "known: SHOP-1, owner ann, until 30 Nov",
+        "ann",
+        "https://jira.example.com/browse/SHOP-1",
+    ]
+    assert shown.figures["Known"] == "20"
+    assert shown.figures["Needs action"] == "24"
+    # Known rows come after the rows that need action.
+    assert shown.rows["label"].tolist().index(triage.KNOWN) > max(
+        position
+        for position, label in enumerate(shown.rows["label"])
+        if label in view_of.NEEDS_ACTION
+    )
+
+
+def test_the_states_filter_keeps_working_beside_the_verdicts() -> None:
+    shown = world_view(only=("broken",))
+
+    # The states call scenarios 2 and 5 broken; the verdicts say scenario 5 passes now.
+    assert set(shown.rows["scenario_id"]) == {2, 5}
+    assert dict(shown.rows.groupby("scenario_id")["label"].agg(set)) == {
+        2: {triage.BROKEN},
+        5: {triage.RECOVERING},
+    }
+    assert shown.figures["Failed results"] == "38"
+    assert shown.outages_caption == (
+        '4 failed results in a likely outage left out: "Include outages" lists them.'
+    )
+
+
+def test_a_row_that_cannot_be_judged_says_why_and_the_rest_is_listed() -> None:
+    # Execution 4's summary counts 3 failures its results do not hold; execution 10 still runs.
+    shown = world_view(
+        scenarios={1: {"chrome": "PPPPPPPPPF"}, 2: {"chrome": "PPPPPPPPFF"}},
+        extra_failed={4: 3},
+        running=[10],
+    )
+
+    table = shown.table.display
+    incomplete = table[table["Verdict"] == "\u22ef results incomplete"]
+    assert sorted(incomplete["Evidence"]) == [
+        "results incomplete: 3 failures counted by the service are not in its results",
+        "results incomplete: execution 10 is still running",
+        "results incomplete: execution 10 is still running",
+    ]
+    lacking = shown.rows[shown.rows["result_id"].isna()]
+    assert list(lacking["execution_id"]) == [4]
+    assert table.loc[lacking.index[0], "Results"] == "results?execution=4"
+    assert pd.isna(table.loc[lacking.index[0], "History"])
+    # Scenario 2's first failure, in execution 9, is judged as ever.
+    assert verdict_of(shown, 9, 2, "chrome")["Verdict"] == "\u2731 new"
+    assert shown.figures["Failed results"] == "4"
+
+
+def test_the_csv_carries_the_verdict_its_evidence_owner_and_ticket() -> None:
+    table = world_view().table
+
+    assert list(table.display.columns[:7]) == [
+        "Verdict",
+        "Plan",
+        "Scenario",
+        "Environment",
+        "Evidence",
+        "Owner",
+        "Ticket",
+    ]
+    assert table.columns["Ticket"].kind == "link"
+    assert table.columns["Evidence"].kind == "text"

@@ -7,7 +7,7 @@ from dashboard.present import health_view as views
 from dashboard.state import choices, routes
 from dashboard.state.params import PROJECT, DateRange, ViewState
 from dashboard.state.query import preset_query
-from dashboard.ui import notices, table_views, url_filters
+from dashboard.ui import analytics_input, notices, table_views, url_filters
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import rate_column, table
@@ -47,7 +47,23 @@ if view.no_plan_ran:
 
 notices.caption(view.caption)
 triage_view.outages_caption(triage)
-shown = view.with_known(triage_view.known_per_execution(page.connection, executions, triage.marks))
+# "Now" reads the one verdict of each failure of each plan's latest failing execution.
+latest = view.latest_failing(marks=triage.marks, include_outages=triage.include)
+verdicts = triage_view.verdicts_of(
+    page.connection,
+    analytics_input.results_of(
+        page.connection, latest, data.executions, part="each plan's latest failing execution"
+    ),
+    data.executions,
+    triage.ledger,
+    now=now,
+)
+shown = view.with_known(
+    triage_view.known_per_execution(page.connection, executions, triage.marks),
+    verdicts,
+    triage.outages,
+    included=triage.include,
+)
 notices.caption(shown.caption)
 sparkline, sparkline_help = shown.sparkline
 selected = table(

@@ -3,7 +3,10 @@ is known told apart, and how long plans stay red over the same 30 days.
 
 What is known needs the results of the failed executions, which the page reads only once it
 knows a plan ran (their loading may say something of its own, after the outages' caption):
-`HealthView.with_known(known)` words that part.
+`HealthView.with_known(known, verdicts, outages)` words that part, and says in the "Now" column
+what the one verdict of each failed result (`analytics.triage`) makes of each plan's latest
+finished execution: all known, or red in an outage (`HealthView.latest_failing` names the
+executions whose results that reads).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from datetime import datetime
 import pandas as pd
 
 from dashboard.analytics import health as health_analytics
-from dashboard.analytics import red_stretches
+from dashboard.analytics import red_stretches, triage
 from dashboard.analytics.health import PlanHealth
 from dashboard.analytics.known_figures import plan_known_figures
 from dashboard.present import health as words
@@ -58,12 +61,34 @@ class HealthView:
     now: datetime
     tz: str
 
-    def with_known(self, known: pd.Series) -> HealthTable:
+    def latest_failing(self, *, marks: pd.DataFrame, include_outages: bool) -> pd.DataFrame:
+        """Each plan's latest finished execution where it failed (rows of `executions`): what
+        the "Now" column's verdicts are read from. None when no verdict could change that
+        column: no mark applies and outages are left out (they are then not judged here)."""
+        plans = self.health.plans
+        if marks.empty and not include_outages:
+            return self.executions.iloc[0:0]
+        failing = plans.loc[plans["latest_outcome"] == "fail", "latest_execution_id"]
+        return self.executions[self.executions["execution_id"].isin(failing.dropna())]
+
+    def with_known(
+        self,
+        known: pd.Series,
+        verdicts: pd.DataFrame | None = None,
+        outages: pd.DataFrame | None = None,
+        *,
+        included: bool = False,
+    ) -> HealthTable:
         """The table with what is known told apart, from the known failed results per
-        execution (`marks.known_per_execution`)."""
+        execution (`marks.known_per_execution`); with the `verdicts` of each plan's latest
+        failing execution (`latest_failing`), "Now" says one whose every failure is known or
+        in an outage; with the `outages` (`analytics.outages`), unless `included` in the
+        figures, a plan whose latest finished run was one of them says so."""
         now = pd.Timestamp(self.now)
         figures = plan_known_figures(self.executions, known, now=now)
         plans = self.health.plans
+        display = tables.health_display(plans, now=now)
+        display["Now"] = now_labels(plans, display["Now"], verdicts, None if included else outages)
         return HealthTable(
             caption=known_words.known_caption(
                 int(figures["known_long"].sum()),
@@ -71,9 +96,7 @@ class HealthView:
                 counted_from="the finished executions of the last 30 days",
             ),
             table=TableView(
-                tables.health_with_known(
-                    tables.health_display(plans, now=now), plans["plan_id"], figures
-                ),
+                tables.health_with_known(display, plans["plan_id"], figures),
                 key="health.table",
                 file_name="plan-health.csv",
                 columns={
@@ -127,3 +150,33 @@ def health_view(
         now=now,
         tz=tz,
     )
+
+
+def now_labels(
+    plans: pd.DataFrame,
+    shown: pd.Series,
+    verdicts: pd.DataFrame | None,
+    outages: pd.DataFrame | None,
+) -> list[str]:
+    """Each plan's "Now" (`shown`, on `plans`' rows) as the verdicts make it: a failing plan
+    whose latest finished execution's failures are all known, or all in an outage, says so;
+    a plan whose latest finished run is an outage left out of the figures (`outages`) says
+    that after where it stands without it."""
+    labels = {} if verdicts is None else verdicts.groupby("execution_id")["label"].agg(set)
+    left_out = pd.DataFrame() if outages is None else outages.dropna(subset=["plan_id"])
+    out = []
+    for text, (_, plan) in zip(shown, plans.iterrows(), strict=True):
+        latest = plan["latest_execution_id"]
+        failed = str(plan["latest_outcome"]) == "fail"
+        found = labels.get(int(latest), set()) if failed else set()
+        if found in ({triage.KNOWN}, {triage.OUTAGE}):
+            text = words.failing_as(next(iter(found)), text)
+        if not left_out.empty:
+            after = left_out[
+                (left_out["plan_id"] == plan["plan_id"])
+                & (pd.isna(plan["latest_start"]) | (left_out["start"] > plan["latest_start"]))
+            ]
+            if not after.empty:
+                text += words.OUTAGE_AFTER
+        out.append(text)
+    return out

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
+
+import pytest
 
 from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox
-from tests.dashboard.apptest import HEALTH, assert_no_failure, assert_red_first, captions, notes
+from tests.dashboard import history_service as hand
+from tests.dashboard.apptest import (
+    HEALTH,
+    assert_no_failure,
+    assert_red_first,
+    captions,
+    notes,
+    table_with,
+)
 from tests.dashboard.conftest import AppFactory
+from tests.dashboard.outage_history import OutageHistory, serve_outage_history
+from tests.dashboard.test_page_outages import include_outages, serving
 
 
 def test_one_row_per_plan_that_ran_with_rates_and_a_sparkline(
@@ -67,3 +81,31 @@ def test_failing_plans_come_first_and_the_caption_says_what_the_trend_compares(
     assert_red_first(at)
     # What the caption says is tested on the view (tests/present/test_health_view.py).
     assert "Runtime trend: the median runtime of the last 3 days" in captions(at)
+
+
+@pytest.fixture
+def newest_is_an_outage(
+    app: AppFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[OutageHistory]:
+    """The hand-built history whose plan 7's newest finished execution (1012) is the night the
+    grid was down; 1011 before it failed 5 of 15 (after `app`)."""
+    yield from serving(monkeypatch, tmp_path, serve_outage_history(hand.FINISHED - 1))
+
+
+def test_a_plan_red_in_an_outage_says_so_in_now(
+    app: AppFactory, newest_is_an_outage: OutageHistory
+) -> None:
+    """ "Now" reads the verdicts of the plan's latest finished execution (#37): left out, the
+    outage is said after where the plan stands without it; included, it is what the plan is."""
+    at = app(HEALTH, tz="UTC")
+    at.run()
+
+    assert_no_failure(at)
+    now = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID, "Now"]
+    assert now == "\u2716 failing (one running) \u00b7 then \u26a1 red only in an outage (left out)"
+
+    include_outages(at, "health")
+
+    now = table_with(at, "Known 30 d").set_index("Id").loc[hand.PLAN_ID, "Now"]
+    assert now == "\u26a1 failing, in an outage (one running)"
+    assert 'reads "failing, all known" in "Now"; one failed in an outage says so' in captions(at)

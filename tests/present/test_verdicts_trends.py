@@ -11,8 +11,12 @@ import pytest
 
 from dashboard.analytics import triage
 from dashboard.analytics.executions import ExecutionHeader
+from dashboard.analytics.marks import applying
+from dashboard.analytics.outages import outages, without_outages
 from dashboard.data.live import ResultsData
 from dashboard.present import results_view, scenario_view
+from dashboard.present.health_view import health_view
+from tests.analytics.frames import results
 from tests.analytics.triage_frames import (
     CHROME_LABEL,
     NO_MARKS,
@@ -22,7 +26,9 @@ from tests.analytics.triage_frames import (
     WORLD,
     mark,
     marks,
+    summaries,
     world,
+    world_results,
 )
 
 PASSES_BUT_IN_THE_OUTAGE = {8: {"chrome": "PPPPPPPPPP", "safari": "PPPPPPPPPP"}}
@@ -204,3 +210,56 @@ def test_a_known_failure_reads_known_on_its_row() -> None:
     table = results_page(10, known).shown.table.display  # type: ignore[union-attr]
 
     assert set(table.loc[table["Scenario"] == 2, "Verdict"]) == {"\u25c6 known"}
+
+
+# -- Plan health: "Now" as the verdicts of each plan's latest finished execution -------------
+
+GREEN = {s: {"chrome": "PPPPPPPPPP", "safari": "PPPPPPPPPP"} for s in (1, 2, 3)}
+LAST_NIGHT = {OUTAGE_ID: "2026-11-19 20:00"}  # the outage after the world's last day
+
+
+def health_now(
+    scenarios: dict[int, dict[str, str]] = WORLD,
+    the_marks: pd.DataFrame = NO_MARKS,
+    *,
+    include_outages: bool = False,
+    starts: dict[int, str] | None = None,
+) -> str:
+    """The one plan's "Now" on Plan health, wired as the page wires it."""
+    rows = world_results(scenarios)
+    found, every = results(rows), summaries(rows, starts=starts)
+    current = applying(the_marks, NOW)
+    left_out = outages(every, current)
+    executions = every if include_outages else without_outages(every, left_out)
+    view = health_view(executions, now=NOW.to_pydatetime(), tz="UTC", project=None, plan_names={})
+    latest = view.latest_failing(marks=current, include_outages=include_outages)
+    verdicts = triage.failure_verdicts(
+        found[found["execution_id"].isin(latest["execution_id"])], every, the_marks, now=NOW
+    )
+    table = view.with_known(pd.Series(dtype="int64"), verdicts, left_out, included=include_outages)
+    return str(table.table.display["Now"].iloc[0])
+
+
+def test_a_plan_whose_every_latest_failure_is_known_reads_so() -> None:
+    every_failing = (1, 2, 3, 4, 6, 7)  # execution 10's failing scenarios
+    known = marks(*(mark(f"m{s}", "scenario", plan_id=1, scenario_id=s) for s in every_failing))
+    some = marks(mark("m2", "scenario", plan_id=1, scenario_id=2))
+
+    assert health_now(the_marks=known) == "\u25c6 failing, all known"
+    assert health_now(the_marks=some) == "\u2716 failing"
+    assert health_now() == "\u2716 failing"
+
+
+def test_a_plan_red_only_in_an_outage_reads_so() -> None:
+    """Green every day, then the grid went down last night."""
+    assert health_now(GREEN, starts=LAST_NIGHT) == (
+        "\u2714 passing \u00b7 then \u26a1 red only in an outage (left out)"
+    )
+    assert health_now(GREEN, starts=LAST_NIGHT, include_outages=True) == (
+        "\u26a1 failing, in an outage"
+    )
+
+
+def test_an_outage_before_the_latest_run_changes_nothing() -> None:
+    assert health_now(GREEN) == "\u2714 passing"
+    assert health_now(GREEN, include_outages=True) == "\u2714 passing"

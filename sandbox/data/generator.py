@@ -301,7 +301,7 @@ def _insert_scenarios(
             _, first, last = planted.POOLS[project.id]
             for name in names[first:last]:
                 kind, behaviour = _planted_behaviour(rng, next_id, project, timeline)
-                message = planted.FAILING_SCENARIOS.get(next_id, ("", ""))[0]
+                message = planted.failure_of(next_id)[0]
                 pool.append(_Scenario(next_id, project, name, kind, behaviour, message))
                 next_id += 1
         else:
@@ -681,8 +681,8 @@ def _insert_executions(
     weights = {
         company_id: [p.execution_weight for p in people] for company_id, people in executors.items()
     }
-    rows = []
-    for execution_id, slot in enumerate(_slots(rng, settings, timeline), start=1):
+    drawn: list[tuple[_Slot, _Plan, list[EnvironmentTraits], Person]] = []
+    for slot in _slots(rng, settings, timeline):
         start_ms, company_id = slot.start_ms, slot.company_id
         position = timeline.position(start_ms)
         if slot.plan_id is not None:
@@ -699,7 +699,7 @@ def _insert_executions(
                 plan = rng.choices(candidates, [p.weight for p in candidates])[0]
             else:
                 plan = rng.choice(candidates)
-        scenarios, plan_environments = inputs[plan.id]
+        _, plan_environments = inputs[plan.id]
         if slot.environment_ids is not None:
             environments = [plan_environments[env_id] for env_id in slot.environment_ids]
         elif plan.every_environment:
@@ -712,6 +712,15 @@ def _insert_executions(
             count = rng.randint(1, min(MAX_ENVIRONMENTS_PER_EXECUTION, len(choices)))
             environments = sorted(rng.sample(choices, count), key=lambda env: env.id)
         user = rng.choices(executors[company_id], weights[company_id])[0]
+        drawn.append((slot, plan, environments, user))
+    # Every draw is made: the evaluation's cases go on executions drawn (`planted.py`).
+    at_scale = scale.is_active(settings.executions, settings.days)
+    if planted.evaluation_cases_active(settings.executions, settings.days, at_scale):
+        _plant_evaluation_cases(connection, timeline, drawn, inputs)
+    rows = []
+    for execution_id, (slot, plan, environments, user) in enumerate(drawn, start=1):
+        start_ms, company_id = slot.start_ms, slot.company_id
+        scenarios, _ = inputs[plan.id]
         delay_from_ms, extra_setup_s = delays.get(plan.id, (0, 0))
         outcome = derive_outcome(
             seed=settings.seed,
@@ -743,3 +752,47 @@ def _insert_executions(
     connection.executemany(
         "INSERT INTO executions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
     )
+
+
+def _plant_evaluation_cases(
+    connection: sqlite3.Connection,
+    timeline: Timeline,
+    drawn: Sequence[tuple[_Slot, _Plan, list[EnvironmentTraits], Person]],
+    inputs: dict[int, tuple[tuple[tuple[int, Behaviour], ...], dict[int, EnvironmentTraits]]],
+) -> None:
+    """The outage night and the broken scenario (`planted.py`): fail windows on the starts of
+    executions already drawn, written to the scenarios (the results operation derives from
+    them) and to `inputs` (the generator does)."""
+
+    def starts(plan_id: int) -> list[int]:
+        return sorted(
+            slot.start_ms
+            for slot, plan, _, _ in drawn
+            if plan.id == plan_id and slot.company_id == planted.COMPANY_ID
+        )
+
+    night = planted.outage_start(starts(planted.OUTAGE_PLAN), timeline.end_ms)
+    broken = planted.broken_starts(starts(planted.BROKEN_PLAN))
+    night_window: tuple[tuple[int, int], ...] = ((night, night + 1000),)
+    windows = dict.fromkeys(planted.outage_scenarios(), night_window)
+    windows[planted.BROKEN_SCENARIO] = tuple((at, at + 1000) for at in broken)
+    for scenario_id, added in windows.items():
+        level = planted.failure_of(scenario_id)[1]
+        for plan_id, (scenarios, environments) in list(inputs.items()):
+            inputs[plan_id] = (
+                tuple(
+                    (
+                        sid,
+                        replace(b, fail_windows=b.fail_windows + added, failure_level=level)
+                        if sid == scenario_id
+                        else b,
+                    )
+                    for sid, b in scenarios
+                ),
+                environments,
+            )
+        behaviour = next(b for sc, _ in inputs.values() for sid, b in sc if sid == scenario_id)
+        connection.execute(
+            "UPDATE scenarios SET fail_windows = ?, failure_level = ? WHERE id = ?",
+            (json.dumps(behaviour.fail_windows), level, scenario_id),
+        )

@@ -38,6 +38,19 @@ when it has an end and no WAITING result; flakiness is flips / (runs - 1) over a
 
 The schedules need room: they are planted when the sandbox holds at least `MIN_EXECUTIONS`
 executions over at least `MIN_DAYS` days (the default 300 over 90 does; 100,000 does too).
+
+Two more cases, for the triage verdict's evaluation (`ground_truth.py`, `python -m dashboard
+verdicts --evaluate`), planted on executions the random draw already gave these plans (no
+execution is added or moved, so nothing else in the history changes), and only below
+`scale.MIN_EXECUTIONS` (at scale the plans of `scale.py` hold an outage and a broken scenario):
+
+- Plan 6 "Payment providers" OUTAGE NIGHT: its random execution nearest `OUTAGE_DAYS_AGO` days
+  before "now" fails in every scenario but `OUTAGE_SPARED`, on every environment it ran on,
+  each with `OUTAGE_TEMPLATE` (a likely outage: over 80 % of its results failed). Older than a
+  week, so the standup and the Failures page's default week do not meet it.
+- Plan 4 "Web Shop regression (v1)" (disabled, its last run over 30 days ago, so no standup
+  meets it) BROKEN: scenario `BROKEN_SCENARIO` fails in its last `BROKEN_RUNS` executions (in
+  all of them when it has fewer), every one with `BROKEN_TEMPLATE`.
 """
 
 from __future__ import annotations
@@ -121,6 +134,17 @@ FAILING_SCENARIOS: dict[int, tuple[str, str]] = {
 # plan 2 is no plan case; over the newest 20 it flips 12 times (score 12 / 19 = 0.63).
 FLAKY_PATTERN = "PPFPFFPPFPPFPFPPFFPP" + "PPFPPPPFPPPP"
 
+# The evaluation's cases (module docstring): an outage night and a broken scenario.
+OUTAGE_PLAN = 6
+OUTAGE_DAYS_AGO = 11
+OUTAGE_SPARED = 28  # the one scenario of plan 6 that still passes that night
+OUTAGE_TEMPLATE = "WebDriverException: Selenium grid {hex} unreachable after {n}s"
+BROKEN_PLAN = 4
+BROKEN_SCENARIO = 7
+BROKEN_RUNS = 12
+BROKEN_TEMPLATE = "NoSuchElementException: no element '#cart-remove-{n}' on page {hex}"
+EVALUATION_TEMPLATES = (OUTAGE_TEMPLATE, BROKEN_TEMPLATE)
+
 SLOW_SINCE_HOURS = 72  # plan 8's devices, and scenario 12, are slower since then
 SLOWER_PLAN_EXTRA_SETUP_S = 900
 SLOWING_STEP_FACTOR = 1.5
@@ -157,6 +181,40 @@ FIXED_FAILURES = (1, 2, 3)  # plan 5: the executions (0 = newest) where scenario
 STILL_FAILING_RUNS = 5  # plan 3: its newest five nightly executions, since Safari came
 NIGHTLY_BEFORE_SAFARI = (1, 2, 9)
 NIGHTLY_WITH_SAFARI = (1, 8, 9)
+
+
+def evaluation_cases_active(executions: int, days: int, at_scale: bool) -> bool:
+    """Whether the outage night and the broken scenario are planted (below scale only)."""
+    return is_active(executions, days) and not at_scale
+
+
+def outage_scenarios() -> tuple[int, ...]:
+    """The scenarios of plan 6 that fail in its outage night."""
+    return tuple(s for s in PLAN_SCENARIOS[OUTAGE_PLAN] if s != OUTAGE_SPARED)
+
+
+def failure_of(scenario_id: int) -> tuple[str, str]:
+    """A company-1 scenario's failure (template, level), ("", "") for one that never fails;
+    a scenario failing in the outage night fails with the outage's message."""
+    if scenario_id in FAILING_SCENARIOS:
+        return FAILING_SCENARIOS[scenario_id]
+    if scenario_id == BROKEN_SCENARIO:
+        return BROKEN_TEMPLATE, "FAILURE"
+    if scenario_id in outage_scenarios():
+        return OUTAGE_TEMPLATE, "ERROR"
+    return "", ""
+
+
+def outage_start(plan_starts_ms: list[int], now_ms: int) -> int:
+    """Which of plan 6's execution starts is its outage night: the nearest `OUTAGE_DAYS_AGO`
+    days before "now" (the earlier of two as near)."""
+    target = now_ms - OUTAGE_DAYS_AGO * DAY_MS
+    return min(plan_starts_ms, key=lambda at: (abs(at - target), at))
+
+
+def broken_starts(plan_starts_ms: list[int]) -> list[int]:
+    """Which of plan 4's execution starts the broken scenario fails in: the last `BROKEN_RUNS`."""
+    return sorted(plan_starts_ms)[-BROKEN_RUNS:]
 
 
 def is_active(executions: int, days: int) -> bool:
@@ -229,5 +287,8 @@ def fail_windows(now_ms: int, scenario_id: int) -> tuple[tuple[int, int], ...]:
 assert len(FLAKY_PATTERN) == schedule_of(SCENARIO_CASES_PLAN).count
 assert all(scenario in PLAN_SCENARIOS[TURNED_RED_PLAN] for scenario in (TURNED_RED_SCENARIO,))
 assert FIXED_SCENARIO in PLAN_SCENARIOS[FIXED_PLAN]
+assert BROKEN_SCENARIO in PLAN_SCENARIOS[BROKEN_PLAN]
+assert OUTAGE_SPARED in PLAN_SCENARIOS[OUTAGE_PLAN]
+assert not set(outage_scenarios()) & ({BROKEN_SCENARIO} | set(FAILING_SCENARIOS))
 assert ENVIRONMENT_SPECIFIC[0] in PLAN_SCENARIOS[STILL_FAILING_PLAN]
 assert {FLAKY_SCENARIO, SLOWING_SCENARIO} <= set(PLAN_SCENARIOS[SCENARIO_CASES_PLAN])

@@ -138,7 +138,9 @@ def test_flaky_page_shows_the_planted_flaky_scenario(
     secrets.assert_absent("\n".join(",".join(r) for r in rows), "the flaky CSV")
     name, rows = download(page, "groups.table", downloads)
     assert name == "failure-groups.csv"
-    assert len(rows) == 1 + len(planted.FAILURE_TEMPLATES)
+    # The two planted templates and the broken scenario's of #37's evaluation (its outage
+    # night is left out, as outages are).
+    assert len(rows) == 1 + len(planted.FAILURE_TEMPLATES) + 1
 
     # W and the threshold: changed on the page, kept in the address.
     threshold = screen.main(page).get_by_test_id("stNumberInput").filter(has_text="Threshold")

@@ -99,7 +99,10 @@ def test_the_demo_s_red_plans_are_found_with_how_long(app: AppFactory) -> None:
     # The fixed plan was red for its three failing days.
     assert plans.loc["Checkout smoke", "Time to green, 30 d"] == "3 d 00 h (1 stretch)"
     red_now = {name for name, now in plans["Now"].items() if now.startswith("\u2716")}
-    assert red_now == {"Web Shop cross-browser nightly", "Web Shop smoke"}
+    # And the retired plan of #37's evaluation, whose broken scenario failed its last runs.
+    assert red_now == {"Web Shop cross-browser nightly", "Web Shop smoke"} | (
+        {"Web Shop regression (v1)"} if hasattr(planted, "BROKEN_PLAN") else set()
+    )
 
 
 def test_plan_health_says_how_long_plans_stay_red(

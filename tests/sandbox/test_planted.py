@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from sandbox import SandboxSettings
-from sandbox.data import planted
+from sandbox.data import planted, scale
 from sandbox.data.catalog import ENVIRONMENTS
 from sandbox.data.generator import build_database
 from sandbox.store import DemoStore, ExecutionCriteria
@@ -31,6 +31,12 @@ class Demo:
     runs: list[analysis.Run]
     now_ms: int
     store: DemoStore
+    evaluation: bool  # whether the outage night and the broken scenario are planted
+
+
+def _evaluation(settings: SandboxSettings) -> bool:
+    size, days = settings.executions, settings.days
+    return planted.evaluation_cases_active(size, days, scale.is_active(size, days))
 
 
 def _demo(settings: SandboxSettings, since_ms: int | None = None) -> Iterator[Demo]:
@@ -39,7 +45,8 @@ def _demo(settings: SandboxSettings, since_ms: int | None = None) -> Iterator[De
     store = DemoStore(connection, settings)
     now_ms = int(settings.now.timestamp() * 1000)
     window = 0 if since_ms is None else now_ms - since_ms
-    yield Demo(analysis.load_runs(store, planted.COMPANY_ID, window), now_ms, store)
+    runs = analysis.load_runs(store, planted.COMPANY_ID, window)
+    yield Demo(runs, now_ms, store, _evaluation(settings))
     store.close()
 
 
@@ -56,22 +63,25 @@ def demo(request: pytest.FixtureRequest) -> Iterator[Demo]:
             SandboxSettings(executions=100_000), planted.WINDOW_DAYS * analysis.DAY_MS
         ):
             runs = [run for run in demo.runs if run.plan_id in ALL_COMPANY_PLANS]
-            yield Demo(runs, demo.now_ms, demo.store)
+            yield Demo(runs, demo.now_ms, demo.store, demo.evaluation)
 
 
 def test_the_plan_cases_are_exactly_the_planted_ones(demo: Demo) -> None:
     cases = analysis.plan_cases(demo.runs, demo.now_ms)
     assert cases.turned_red == {planted.TURNED_RED_PLAN}
     assert cases.fixed == {planted.FIXED_PLAN}
-    assert cases.still_failing == {planted.STILL_FAILING_PLAN}
+    # The broken scenario's plan is red too, since over a month (no standup reaches it).
+    evaluation = {planted.BROKEN_PLAN} if demo.evaluation else set()
+    assert cases.still_failing == {planted.STILL_FAILING_PLAN} | evaluation
     assert cases.slower == {planted.SLOWER_PLAN}
-    # Only those plans, and the one holding the scenario cases, ever fail; the rest are green.
+    # Only those plans, and the one holding the scenario cases, ever fail (and, below scale,
+    # the evaluation's: the broken scenario's and the outage night's); the rest are green.
     assert cases.with_failures == {
         planted.TURNED_RED_PLAN,
         planted.FIXED_PLAN,
         planted.STILL_FAILING_PLAN,
         planted.SCENARIO_CASES_PLAN,
-    }
+    } | ({planted.BROKEN_PLAN, planted.OUTAGE_PLAN} if demo.evaluation else set())
     assert set(planted.STEADY_GREEN_PLANS) | set(planted.SCHEDULED_PLANS) == ALL_COMPANY_PLANS
 
 
@@ -159,17 +169,25 @@ def test_failures_repeat_two_message_templates_across_scenarios_and_environments
     demo: Demo,
 ) -> None:
     groups = analysis.failure_groups(demo.runs)
-    expected = {
-        analysis.normalise(template.format(n=30, m=2, hex="0x1f2e"))
-        for template in planted.FAILURE_TEMPLATES
-    }
-    assert set(groups) == expected
-    for scenarios, environments, messages in groups.values():
+
+    def signatures(templates: tuple[str, ...]) -> set[str]:
+        return {analysis.normalise(t.format(n=30, m=2, hex="0x1f2e")) for t in templates}
+
+    expected = signatures(planted.FAILURE_TEMPLATES)
+    evaluation = signatures(planted.EVALUATION_TEMPLATES) if demo.evaluation else set()
+    assert set(groups) == expected | evaluation
+    for signature in expected:
+        scenarios, environments, messages = groups[signature]
         assert len(scenarios) >= 2
         assert len(environments) >= 2
         assert len(messages) >= 2, "the same failure should come with different numbers"
     failing = set().union(*(scenarios for scenarios, _, _ in groups.values()))
-    assert failing == set(planted.FAILING_SCENARIOS)
+    planted_failing = set(planted.FAILING_SCENARIOS)
+    if demo.evaluation:  # the outage night's message is one, on all but one of its scenarios
+        planted_failing |= {planted.BROKEN_SCENARIO, *planted.outage_scenarios()}
+        outage = groups[analysis.normalise(planted.OUTAGE_TEMPLATE.format(n=30, hex="0x1f2e"))]
+        assert outage[0] == set(planted.outage_scenarios())
+    assert failing == planted_failing
 
 
 def test_the_default_demo_is_checked_over_its_whole_history() -> None:

@@ -6,6 +6,7 @@
     python -m dashboard digest --standup --to URL # send the standup digest to a chat (- prints)
     python -m dashboard known list|add|close|export|import  # the known-failure ledger
     python -m dashboard gate --plan ID              # CI's quality gate (exit 0 pass, 1 fail)
+    python -m dashboard verdicts --evaluate         # the triage verdict's precision and recall
     python -m dashboard mcp [--http]                # the read-only MCP server for AI assistants
 
 Each command works on the connection the dashboard would use (`.streamlit/secrets.toml`, then
@@ -36,7 +37,7 @@ from typing import Any
 import typer
 
 from dashboard.assistant import command as assistant_command
-from dashboard.cli import digest, gate, known, store_commands
+from dashboard.cli import digest, gate, known, store_commands, verdicts
 from dashboard.cli.common import (
     BROKEN_PIPE,
     INTERRUPTED,
@@ -65,6 +66,9 @@ app.add_typer(known.app, name="known")
 app.command(
     "gate", short_help="pass or fail a plan's execution for CI (exit 0 pass, 1 fail, 2-4 undecided)"
 )(gate.gate_command)
+app.command(
+    "verdicts", short_help="the triage verdict measured on the demo: precision and recall per label"
+)(verdicts.verdicts_command)
 app.command(
     "mcp", short_help="serve the history read-only to AI assistants over MCP (stdio or --http)"
 )(assistant_command.mcp_command)

@@ -1,0 +1,131 @@
+"""The evaluation's ground truth (`sandbox/data/ground_truth.py`) matches the generated demo.
+
+Every rule names failed results that exist, every failed result of company 1 has exactly one
+rule, and the two cases planted for the evaluation (the outage night, the broken scenario) are
+what their labels say, by the analytics' definitions (`planted_analysis`), read from the data.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from sandbox import SandboxSettings
+from sandbox.data import ground_truth, planted
+from sandbox.data.generator import build_database
+from sandbox.store import DemoStore
+from tests.sandbox import planted_analysis as analysis
+
+
+@pytest.fixture(scope="module")
+def runs() -> Iterator[tuple[list[analysis.Run], int]]:
+    settings = SandboxSettings()
+    connection = sqlite3.connect(":memory:", check_same_thread=False)
+    build_database(connection, settings)
+    store = DemoStore(connection, settings)
+    yield analysis.load_runs(store, planted.COMPANY_ID, 0), int(settings.now.timestamp() * 1000)
+    store.close()
+
+
+def _rules(runs: list[analysis.Run], now_ms: int) -> tuple[ground_truth.Rule, ...]:
+    listed = [ground_truth.Execution(run.id, run.plan_id, run.start_ms) for run in runs]
+    return ground_truth.rules(listed, now_ms)
+
+
+def _failed(runs: list[analysis.Run]) -> list[tuple[analysis.Run, analysis.Result]]:
+    return [(run, r) for run in runs for r in run.results if r.outcome == analysis.FAIL]
+
+
+def test_every_failed_result_has_exactly_one_planted_label(
+    runs: tuple[list[analysis.Run], int],
+) -> None:
+    history, now_ms = runs
+    rules = _rules(history, now_ms)
+    failed = _failed(history)
+    assert failed
+    for run, result in failed:
+        covering = [
+            rule
+            for rule in rules
+            if rule.plan_id == run.plan_id
+            and rule.covers(run.id, result.scenario_id, result.environment_id)
+        ]
+        assert len(covering) == 1, (run.id, run.plan_id, result.scenario_id, covering)
+
+
+def test_every_rule_names_failed_results_that_exist(runs: tuple[list[analysis.Run], int]) -> None:
+    history, now_ms = runs
+    by_id = {run.id: run for run in history}
+    for rule in _rules(history, now_ms):
+        assert rule.execution_ids, rule.case
+        covered = []
+        for execution_id in rule.execution_ids:
+            run = by_id[execution_id]
+            assert run.plan_id == rule.plan_id
+            covered += [
+                r for r in run.results if rule.covers(execution_id, r.scenario_id, r.environment_id)
+            ]
+        # (Plan 2 runs on three of its four environments in turn: a run may lack the known
+        # mark's environment, never every run.)
+        assert covered, rule.case
+        if rule.label != ground_truth.OUTAGE:  # the outage night spares one scenario
+            assert all(r.outcome == analysis.FAIL for r in covered), rule.case
+
+
+def test_each_planted_label_has_its_cases(runs: tuple[list[analysis.Run], int]) -> None:
+    history, now_ms = runs
+    rules = _rules(history, now_ms)
+    labels = Counter(
+        ground_truth.label_of(rules, run.plan_id, run.id, r.scenario_id, r.environment_id)
+        for run, r in _failed(history)
+    )
+    assert set(labels) == set(ground_truth.PLANTED_LABELS)
+    plan_runs = analysis.by_plan(history)
+    latest_red = analysis.finished(plan_runs[planted.TURNED_RED_PLAN])[0]
+    assert labels[ground_truth.NEW] == len({r.environment_id for r in latest_red.results})
+    assert labels[ground_truth.ENVIRONMENT_SPECIFIC] == planted.STILL_FAILING_RUNS
+    # The known mark takes the flaky scenario's failures on one of its four environments.
+    assert labels[ground_truth.KNOWN] > 0
+    assert labels[ground_truth.FLAKY] > labels[ground_truth.KNOWN]
+
+
+def test_the_outage_night_is_a_likely_outage_with_one_message(
+    runs: tuple[list[analysis.Run], int],
+) -> None:
+    history, now_ms = runs
+    (rule,) = [r for r in _rules(history, now_ms) if r.label == ground_truth.OUTAGE]
+    (night,) = [run for run in history if run.id in rule.execution_ids]
+    verdicts = [r for r in night.results if r.outcome is not None]
+    failed = [r for r in verdicts if r.outcome == analysis.FAIL]
+    # The outages rule: at least 5 results with a verdict, at least 80 % of them failed.
+    assert len(verdicts) >= 5
+    assert len(failed) >= 0.8 * len(verdicts)
+    assert len(failed) < len(verdicts), "most of the run, not all of it"
+    assert {analysis.normalise(r.message) for r in failed} == {
+        analysis.normalise(planted.OUTAGE_TEMPLATE.format(n=30, hex="0x1f2e"))
+    }
+    days_ago = (now_ms - night.start_ms) / analysis.DAY_MS
+    assert 7 < days_ago < planted.WINDOW_DAYS  # past a week: no standup nor default week meets it
+    # Every other execution of its plan passes.
+    others = [run for run in analysis.by_plan(history)[planted.OUTAGE_PLAN] if run is not night]
+    assert not any(run.failed for run in others)
+
+
+def test_the_broken_scenario_failed_every_one_of_its_last_runs(
+    runs: tuple[list[analysis.Run], int],
+) -> None:
+    history, now_ms = runs
+    plan_runs = analysis.finished(analysis.by_plan(history)[planted.BROKEN_PLAN])  # newest first
+    outcomes = [run.scenario_outcome(planted.BROKEN_SCENARIO) for run in plan_runs]
+    last = outcomes[: planted.BROKEN_RUNS]
+    assert len(last) >= 5  # enough runs for a state
+    assert set(last) == {analysis.FAIL}
+    assert set(outcomes[planted.BROKEN_RUNS :]) <= {analysis.PASS}
+    # Only the broken scenario fails there, and no standup (30 days back) reaches the plan.
+    for run in plan_runs:
+        failing = {r.scenario_id for r in run.results if r.outcome == analysis.FAIL}
+        assert failing <= {planted.BROKEN_SCENARIO}
+    assert now_ms - plan_runs[0].start_ms > 30 * analysis.DAY_MS

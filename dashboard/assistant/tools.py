@@ -359,8 +359,8 @@ class Tools:
             raise ToolError(f"Execution {execution} has no results yet.")
         rows = view.shown.table.display
         failed = view.shown.failed
-        if failed_only and "Result id" in rows.columns and "result_id" in failed.columns:
-            rows = rows[rows["Result id"].isin(failed["result_id"])]
+        if failed_only and "Level" in rows.columns and "level" in failed.columns:
+            rows = rows[rows["Level"].isin(set(failed["level"]))]  # the mark form's failed ones
         return self._answer(
             call,
             headline=(

@@ -39,6 +39,9 @@ view = time_to_green_view(
     plan=page.plan_name,
     results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
     compare_link=lambda p, before, after: links.compare_link(p, before, after),
+    every=loaded,
+    outages=triage.outages,
+    included=triage.include,
 )
 
 for column, (label, value) in zip(st.columns(len(view.kpis)), view.kpis, strict=True):
@@ -54,6 +57,7 @@ table_views.show(view.plans)
 
 st.header("Red stretches", divider="gray")
 notices.caption(view.stretches_caption)
+notices.caption(view.outages_caption)
 table_views.show(view.stretches)
 
 st.header("How old each failure is", divider="gray")

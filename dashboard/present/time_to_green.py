@@ -270,3 +270,41 @@ def health_caption(found: TimeToGreen, *, today: date, scope: str) -> str:
         "ended (a stretch already red at the start of the period is at least as long, and left "
         "out of the median)."
     )
+
+
+OUTAGE_ONLY = "Outage only"
+"""The stretches table's column marking a stretch made only of outages (outages included)."""
+
+
+def with_outage_only(
+    display: pd.DataFrame, stretches: pd.DataFrame, only: pd.DataFrame
+) -> pd.DataFrame:
+    """`stretches_display`'s table with a stretch made only of outages (`only`, rows of the
+    same stretches) marked in its own column."""
+    marked = set(zip(only["plan_id"], only["first_red_execution_id"], strict=True))
+    out = display.copy()
+    out[OUTAGE_ONLY] = [
+        "\u26a1 outage only" if (p, e) in marked else None
+        for p, e in zip(stretches["plan_id"], stretches["first_red_execution_id"], strict=True)
+    ]
+    return out
+
+
+def outage_stretches_caption(only: pd.DataFrame, *, included: bool, tz: str) -> str:
+    """The red stretches made only of outages: left out (named, up to three), or counted and
+    marked."""
+    count = plural(len(only), "red stretch", "red stretches")
+    if included:
+        return (
+            f"{count} made only of outages, counted because outages are included: "
+            f"{OUTAGE_ONLY} marks {'it' if len(only) == 1 else 'them'}."
+        )
+    named = [
+        f"{_plan(n, p)} from {weekday_time(s, tz)}"
+        for n, p, s in zip(only["plan"], only["plan_id"], only["red_from"], strict=True)
+    ]
+    more = f" and {len(named) - 3} more" if len(named) > 3 else ""
+    return (
+        f"Left out: {count} made only of outages ({', '.join(named[:3])}{more}), as the "
+        "failure verdicts label them: a night the grid was down is not a plan turning red."
+    )

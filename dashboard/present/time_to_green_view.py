@@ -4,6 +4,11 @@ to green and its trend, every red stretch with its links, and how old each failu
 The failure groups' ages need the results of the failing executions, which the page loads under
 their own heading (what is fetched first is said there): `TimeToGreenView.failing` names them,
 and `TimeToGreenView.failure_ages(results)` words that part.
+
+Outages are the triage's (`ui.triage.triage_of`, `analytics.outages`: the rule that labels a
+failed result "outage"), never a rule of this page: left out, a red stretch made only of
+outages is no red stretch, and the caption says which were left out; included, such a stretch
+is counted and shown apart ("Outage only").
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ class FailureAgesView:
 class TimeToGreenView:
     """found: the figures; kpis: (label, value) of the figures above the tables; plans and
     stretches: the two tables with their captions (`no_plan`: a note when the first is empty);
-    failing: the executions whose results the failure groups' ages read."""
+    outages_caption: the red stretches made only of outages, left out or shown apart (None
+    when there are none); failing: the executions whose results the failure groups' ages
+    read."""
 
     found: TimeToGreen
     kpis: tuple[tuple[str, str], ...]
@@ -48,6 +55,7 @@ class TimeToGreenView:
     plans: TableView
     stretches_caption: str
     stretches: TableView
+    outages_caption: str | None
     failing: pd.DataFrame
     executions: pd.DataFrame
     now: datetime
@@ -86,12 +94,28 @@ def time_to_green_view(
     plan: str | None,
     results_link: words.ResultsLink,
     compare_link: words.CompareLink,
+    every: pd.DataFrame | None = None,
+    outages: pd.DataFrame | None = None,
+    included: bool = False,
 ) -> TimeToGreenView:
     """The page's figures and tables from the lookback's `executions` (outages already left
-    out unless included), `project` and `plan` naming the scope."""
+    out unless `included`), `project` and `plan` naming the scope; `every`: the lookback's
+    executions with the outages, and `outages` (`analytics.outages`, the triage's) to say
+    which red stretches were made only of them."""
     found = red_stretches.time_to_green(executions, now=pd.Timestamp(now))
     scope = scope_text(project=project, plan=plan)
     turns = found.turns
+    only = (
+        outage_only(
+            red_stretches.red_stretches(every if every is not None else executions, now=now),
+            outages,
+        )
+        if outages is not None and not outages.empty
+        else None
+    )
+    stretches = words.stretches_display(found.stretches, results_link, compare_link, tz=tz)
+    if included and only is not None and not only.empty:
+        stretches = words.with_outage_only(stretches, found.stretches, only)
     return TimeToGreenView(
         found=found,
         kpis=(
@@ -110,7 +134,7 @@ def time_to_green_view(
         ),
         stretches_caption=words.stretches_caption(found),
         stretches=TableView(
-            words.stretches_display(found.stretches, results_link, compare_link, tz=tz),
+            stretches,
             key="red.stretches",
             file_name="red-stretches.csv",
             tz=tz,
@@ -121,9 +145,36 @@ def time_to_green_view(
                 "Green run": columns.link("results"),
             },
         ),
+        outages_caption=(
+            None
+            if only is None or only.empty
+            else words.outage_stretches_caption(only, included=included, tz=tz)
+        ),
         failing=executions[executions["failed"].fillna(0) > 0],
         executions=executions,
         now=now,
         tz=tz,
         scope=scope,
     )
+
+
+def outage_only(stretches: pd.DataFrame, outages: pd.DataFrame) -> pd.DataFrame:
+    """The red stretches (`red_stretches.red_stretches`, with the outages) every failing
+    execution of which is an outage of `outages`: counted by plan and start, a stretch's
+    failing executions being those of its plan from its first red one to its last."""
+    if stretches.empty or outages.empty:
+        return stretches.iloc[0:0]
+    failing = outages[outages["failed"] > 0]
+    counted = [
+        int(
+            (
+                (failing["plan_id"] == plan)
+                & (failing["start"] >= red_from)
+                & (failing["start"] <= last_red)
+            ).sum()
+        )
+        for plan, red_from, last_red in zip(
+            stretches["plan_id"], stretches["red_from"], stretches["last_red_start"], strict=True
+        )
+    ]
+    return stretches[pd.Series(counted, index=stretches.index) >= stretches["executions"]]

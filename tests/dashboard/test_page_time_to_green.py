@@ -119,3 +119,30 @@ def test_plan_health_says_how_long_plans_stay_red(
     shown = table_with(at, "Now", "Time to green, 30 d").set_index("Plan")
     assert set(shown.index) == {"Checkout nightly", "Mobile smoke", "API contract"}
     assert "health.red.csv" in downloads(at)
+
+
+def test_the_demo_s_outage_night_is_no_red_stretch_unless_outages_are_included(
+    app: AppFactory,
+) -> None:
+    """Plan 6's outage night, green before and after it, is left out by the triage's outage
+    rule and said so; included, it is counted and shown apart (#37)."""
+    at = app(TIME_TO_GREEN, tz="UTC")
+    at.run()
+
+    assert_no_failure(at)
+    left_out = [c for c in captions(at).split("\n") if c.startswith("Left out: ")]
+    assert len(left_out) == 1
+    assert left_out[0].startswith("Left out: 1 red stretch made only of outages (Payment ")
+    assert "Outage only" not in _stretches(at).columns
+
+    at.query_params["outages"] = "true"
+    at.run()
+
+    assert_no_failure(at)
+    stretches = _stretches(at)
+    marked = stretches[stretches["Outage only"].notna()]
+    assert list(marked["Plan"]) == ["Payment providers"]  # plan `planted.OUTAGE_PLAN`
+    assert list(marked["Executions"]) == [1]
+    assert "1 red stretch made only of outages, counted because outages are included" in (
+        captions(at)
+    )

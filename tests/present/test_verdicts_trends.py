@@ -16,6 +16,7 @@ from dashboard.analytics.outages import outages, without_outages
 from dashboard.data.live import ResultsData
 from dashboard.present import results_view, scenario_view
 from dashboard.present.health_view import health_view
+from dashboard.present.time_to_green_view import TimeToGreenView, time_to_green_view
 from tests.analytics.frames import results
 from tests.analytics.triage_frames import (
     CHROME_LABEL,
@@ -263,3 +264,60 @@ def test_a_plan_red_only_in_an_outage_reads_so() -> None:
 def test_an_outage_before_the_latest_run_changes_nothing() -> None:
     assert health_now(GREEN) == "\u2714 passing"
     assert health_now(GREEN, include_outages=True) == "\u2714 passing"
+
+
+# -- Time to green: a red stretch made only of outages, by the triage's outage rule ----------
+
+
+def green_view(
+    scenarios: dict[int, dict[str, str]] = GREEN, *, include_outages: bool = False
+) -> TimeToGreenView:
+    """Time to green on a world, wired as the page wires it (`triage_of`'s outages)."""
+    every = summaries(world_results(scenarios))
+    found = outages(every, applying(NO_MARKS, NOW))
+    return time_to_green_view(
+        every if include_outages else without_outages(every, found),
+        now=NOW.to_pydatetime(),
+        tz="UTC",
+        project=None,
+        plan=None,
+        results_link=lambda e, p, s: f"results?execution={e}",
+        compare_link=lambda p, before, after: f"compare?before={before}&after={after}",
+        every=every,
+        outages=found,
+        included=include_outages,
+    )
+
+
+def test_a_stretch_made_only_of_an_outage_is_no_red_stretch_and_the_caption_says_so() -> None:
+    """Green every day but the night of 15 Nov, when the grid was down."""
+    view = green_view()
+
+    assert view.found.stretches.empty
+    assert view.kpis[0][1] == "0"  # turned red in the last 7 days
+    assert view.outages_caption is not None
+    assert view.outages_caption.startswith("Left out: 1 red stretch made only of outages (")
+    assert "15 Nov" in view.outages_caption
+
+
+def test_included_a_stretch_made_only_of_an_outage_is_counted_and_shown_apart() -> None:
+    view = green_view(include_outages=True)
+
+    table = view.stretches.display
+    assert len(table) == 1
+    assert list(table["Outage only"]) == ["\u26a1 outage only"]
+    assert list(table["Executions"]) == [1]
+    assert view.outages_caption == (
+        "1 red stretch made only of outages, counted because outages are included: Outage "
+        "only marks it."
+    )
+
+
+def test_a_stretch_with_failures_besides_the_outage_stays_a_red_stretch() -> None:
+    """In the world every execution fails something (scenario 2 is broken)."""
+    for include in (False, True):
+        view = green_view(WORLD, include_outages=include)
+
+        assert len(view.found.stretches) == 1
+        assert view.outages_caption is None
+        assert "Outage only" not in view.stretches.display.columns

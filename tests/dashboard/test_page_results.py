@@ -9,6 +9,7 @@ import pytest
 
 from api_client import ApiClient, Execution, ExecutionQuery, TestPlan
 from dashboard.analytics import plans as plan_analytics
+from dashboard.present.triage import LABEL_TEXT
 from sandbox import RunningSandbox
 from sandbox.data import planted
 from tests.dashboard.apptest import (
@@ -280,3 +281,31 @@ def test_the_demo_s_outage_night_says_so_at_the_top_and_labels_its_failures(
     failed = table[table["Level"].isin(["FAILURE", "ERROR"])]
     assert len(failed) > 0
     assert set(failed["Verdict"]) == {"\u26a1 outage"}
+
+
+def test_a_failing_execution_s_failures_are_judged_on_its_plan_s_window(
+    app: AppFactory, connect: Connect, oracle: ApiClient
+) -> None:
+    """Every failed row of an ordinary failing execution has its one verdict, judged with its
+    plan's window (#37): none is "results incomplete", and no row that passed has one."""
+    connect()
+    plans = {plan.id: plan for plan in oracle.plans(active=False)}
+    execution = next(
+        e
+        for e in oracle.all_executions()
+        if e.plan_id in plans
+        and e.plan_id != planted.OUTAGE_PLAN
+        and "WAITING" not in e.result_summary
+        and 0 < e.result_summary.get("FAILURE", 0) < sum(e.result_summary.values()) / 2
+    )
+    at = app(RESULTS, execution=str(execution.id), plan=str(execution.plan_id))
+
+    at.run()
+
+    assert_no_failure(at)
+    table = table_with(at, "Level", "Verdict")
+    failed = table["Level"].isin(["FAILURE", "ERROR"])
+    assert failed.any()
+    labels = set(table.loc[failed, "Verdict"])
+    assert labels <= set(LABEL_TEXT.values()) - {LABEL_TEXT["incomplete"], LABEL_TEXT["outage"]}
+    assert table.loc[~failed, "Verdict"].isna().all()

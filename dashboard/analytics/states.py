@@ -18,6 +18,11 @@ execution, as in `flaky.py`). The first rule that holds names its state:
    fewer than K runs in a row since.
 6. *failing*: its latest run failed (a new failure, or one that is none of the above).
 7. *passing*: the rest: its latest run passed, K or more times in a row, or it never failed.
+
+`latest_pass_first` reads the states as the failure verdicts (`triage.PRECEDENCE`) order them:
+a passing latest run outranks every failing state, so a scenario that failed 9 of its last 10
+runs and passed the 10th is recovering, never broken. `scenario_states` keeps the rules above
+as written (the verdicts carry its state in their rows); the pages show `latest_pass_first`.
 """
 
 from __future__ import annotations
@@ -197,6 +202,42 @@ def scenario_states(
         ["_order", "plan_id", "scenario_id"], kind="stable"
     )
     return ScenarioStates(typed(out, STATE_COLUMNS), flakiness, rules, flakiness.basis)
+
+
+def latest_pass_first(found: ScenarioStates) -> ScenarioStates:
+    """`found` with a passing latest run outranking every failing state, as in the failure
+    verdicts: an environment-specific or broken scenario whose latest run passed, and whose
+    latest run passed on every environment it failed on in the window (so each of its failures
+    is judged recovering), is recovering (fewer than K clean runs) or passing. Flaky and not
+    enough data stay: a flaky scenario's latest pass is no sign of a fix."""
+    scenarios = found.scenarios
+    failing = scenarios["state"].isin([ENVIRONMENT_SPECIFIC, BROKEN])
+    if not failing.any():
+        return found
+    keys = ["plan_id", "scenario_id"]
+    envs = found.flakiness.environments
+    env_runs = [_runs_only(s) for s in envs["sequence"]]
+    still_failing = pd.Series(
+        [bool(r) and "F" in r and r[-1] == "F" for r in env_runs], index=envs.index
+    )
+    held = envs.loc[still_failing.to_numpy(dtype=bool), keys].drop_duplicates()
+    fails_somewhere = pd.MultiIndex.from_frame(held.astype("int64"))
+    at = pd.MultiIndex.from_frame(scenarios[keys].astype("int64"))
+    passes_now = (
+        (scenarios["trailing_fails"] == 0)
+        & (scenarios["runs"] > 0)
+        & ~np.asarray(at.isin(fails_somewhere), dtype=bool)
+    )
+    moved = failing & passes_now
+    if not moved.any():
+        return found
+    recovering = scenarios["clean_runs"] < found.rules.min_runs
+    state = scenarios["state"].where(~moved, np.where(recovering, RECOVERING, PASSING))
+    order = {name: i for i, name in enumerate(STATES)}
+    out = scenarios.assign(state=state, _order=state.map(order)).sort_values(
+        ["_order", "plan_id", "scenario_id"], kind="stable"
+    )
+    return replace(found, scenarios=typed(out, STATE_COLUMNS))
 
 
 def _runs_only(sequence: object) -> str:

@@ -1,6 +1,8 @@
 """Flaky scenarios: which scenarios flip between pass and fail, with the evidence, and the
 failures of the same window grouped by their message."""
 
+from functools import partial
+
 import streamlit as st
 
 from dashboard.data import cache
@@ -34,19 +36,19 @@ page.settle()
 with st.expander("How a scenario is judged flaky", icon=":material/help:"):
     st.markdown(flaky_view.rule(state.window, state.threshold))
 
-# Outages are found among the lookback's executions (their status counts), and left out
-# before each plan's last W are counted, unless the viewer includes them.
+# Outages never count in the scores (as in the verdicts); included, their failures are grouped.
 lookback = analytics_input.lookback_executions(
     connection, now=now, project=state.project, plan=state.plan
 )
 triage = triage_view.triage_of(connection, lookback, now=now, state=state)
-loaded = analytics_input.load_window(
-    connection,
-    now=now,
-    window=state.window,
-    project=state.project,
-    plan=state.plan,
-    leave_out=triage.left_out,
+outages = flaky_view.left_out(triage.outages)
+load = partial(analytics_input.load_window, connection, now=now, window=state.window)
+loaded = load(project=state.project, plan=state.plan, leave_out=outages)
+grouped = load(project=state.project, plan=state.plan) if triage.include and outages else loaded
+read = flaky_view.verdict_results(loaded.results, grouped.results)
+judged, rules = flaky_view.judged(grouped.analysed), flaky_view.rules(state.window, state.threshold)
+verdicts = triage_view.verdicts_of(
+    connection, read, lookback, triage.ledger, now=now, judged=judged, rules=rules
 )
 # Scores, tables and the chart are made once per input, not at every load (cache.built).
 shown = flaky_view.flaky_page(
@@ -65,11 +67,13 @@ shown = flaky_view.flaky_page(
     scenario_link=lambda p, s: links.scenario_link(p, s, window=state.window),
     results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
     memo=lambda inputs, build: cache.built(connection, "flaky.view", inputs, build),
+    verdicts=verdicts,
+    grouped_window=None if grouped is loaded else (grouped.analysed, grouped.results),
+    outages=(len(outages), triage.include),
 )
 
 st.header("Flaky", divider="gray")
 notices.caption(shown.window_caption)
-triage_view.outages_caption(triage)
 if shown.chart is None:
     notices.show_notes([shown.none_flaky], severity="info")
 else:

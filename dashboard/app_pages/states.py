@@ -1,6 +1,8 @@
 """Scenario states: every scenario flaky, broken, environment-specific, recovering, failing,
-passing or without enough data, with the numbers behind it; other settings previewed before
-they are applied."""
+passing or without enough data, with the numbers behind it and the verdict of its latest
+failure (outages left out, as every verdict does); other settings previewed before applied."""
+
+from typing import Any
 
 import streamlit as st
 
@@ -8,8 +10,9 @@ from dashboard.present import states_view
 from dashboard.present.captions import scope_text
 from dashboard.present.states import rules_text
 from dashboard.state import links, routes
-from dashboard.state.params import BROKEN_RUNS, MIN_RUNS, STATE, THRESHOLD, WINDOW
+from dashboard.state.params import BROKEN_RUNS, MIN_RUNS, STATE, THRESHOLD, WINDOW, Param
 from dashboard.ui import analytics_input, notices, table_views
+from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
 
@@ -42,35 +45,32 @@ with settings[2]:
     min_runs = widgets.draft_number("Runs needed (K)", MIN_RUNS, step=1)
 with settings[3]:
     broken_runs = widgets.draft_number("Broken over (N)", BROKEN_RUNS, step=1)
-proposed = applied.with_changes(
-    window=int(window),
-    threshold=float(threshold),
-    min_runs=int(min_runs),
-    broken_runs=int(broken_runs),
-)
+proposed = states_view.proposed(applied, window, threshold, min_runs, broken_runs)
 with settings[4]:
-    widgets.apply(
-        "Apply",
-        {
-            WINDOW: proposed.window,
-            THRESHOLD: proposed.threshold,
-            MIN_RUNS: proposed.min_runs,
-            BROKEN_RUNS: proposed.broken_runs,
-        },
-        disabled=proposed == applied,
-        icon=":material/check:",
-    )
+    settled: dict[Param[Any], Any] = {WINDOW: proposed.window, THRESHOLD: proposed.threshold}
+    settled |= {MIN_RUNS: proposed.min_runs, BROKEN_RUNS: proposed.broken_runs}
+    widgets.apply("Apply", settled, disabled=proposed == applied, icon=":material/check:")
 preview = st.container()
 with st.expander("How a state is decided", icon=":material/help:"):
     st.markdown(rules_text(applied))
 
 # One load serves both settings: each plan's last max(W, proposed W) executions hold both.
+# The outages are found among the lookback's executions and never counted (as the verdicts).
+lookback = analytics_input.lookback_executions(
+    connection, now=now, project=state.project, plan=state.plan
+)
+triage = triage_view.triage_of(connection, lookback, now=now, state=state)
 loaded = analytics_input.load_window(
     connection,
     now=now,
     window=max(applied.window, proposed.window),
     project=state.project,
     plan=state.plan,
+    leave_out=states_view.left_out(triage.outages),
+)
+judged = states_view.judged(loaded.executions, applied)
+verdicts = triage_view.verdicts_of(
+    connection, loaded.results, lookback, triage.ledger, now=now, judged=judged, rules=applied
 )
 view = states_view.states_view(
     loaded.executions,
@@ -82,6 +82,9 @@ view = states_view.states_view(
     scope=scope_text(project=page.project_name, plan=page.plan_name),
     plan_names=page.plan_names,
     scenario_link=lambda plan, scenario: links.scenario_link(plan, scenario, window=applied.window),
+    verdicts=verdicts,
+    outages=len(triage.outages),
+    tz=tz,
 )
 with preview:
     notices.caption(view.preview_caption)
@@ -89,6 +92,7 @@ with preview:
 
 st.header("Every scenario's state", divider="gray")
 notices.caption(view.caption)
+notices.caption(view.outages_caption)
 if view.none_note:
     notices.show_notes([view.none_note], severity="info")
 table_views.show(view.table)

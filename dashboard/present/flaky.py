@@ -15,6 +15,7 @@ import pandas as pd
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.flaky import Flakiness
 from dashboard.analytics.known_figures import KnownRuns
+from dashboard.analytics.outages import OUTAGE_MIN_RESULTS, OUTAGE_SHARE
 from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import plural
 from dashboard.present.known import ticket_label
@@ -236,4 +237,34 @@ def more_groups_caption(groups: int, listed: int) -> str | None:
     return (
         f"The {listed} largest groups are listed with their results; the table and its CSV hold "
         "every group."
+    )
+
+
+def verdicts_caption(precedence: str) -> str:
+    """What the verdict columns hold (`precedence`: the labels in the order they are tried)."""
+    return (
+        "Verdict: the label every page gives a failed result, the first that holds of "
+        f"{precedence}; here of each row's latest failure, with its evidence. A listed scenario "
+        "whose failure is not judged flaky says why (known, with its mark)."
+    )
+
+
+def outages_text(outages: int, *, included: bool) -> str | None:
+    """What the outage rule did to the page (None when there was none): never counted in the
+    scores, as every failure verdict leaves them out; "Include outages" shows their failures
+    in the failure groups."""
+    if not outages:
+        return None
+    rule = (
+        f"an execution where at least {OUTAGE_SHARE:.0%} of its {OUTAGE_MIN_RESULTS} or more "
+        "results failed, or one a viewer confirmed"
+    )
+    if included:
+        return (
+            f"{plural(outages, 'outage')} ({rule}) shown in the failure groups, labelled "
+            "outage; never counted in the scores, as no verdict counts them."
+        )
+    return (
+        f"{plural(outages, 'likely outage')} ({rule}) left out of the scores and the failure "
+        'groups: "Include outages" shows their failures in the groups (never in the scores).'
     )

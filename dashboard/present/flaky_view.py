@@ -6,6 +6,12 @@ view opened again (a shared link, a rerun that changed nothing) redraws from wha
 instead of scoring some 36,000 results of a 200-run window again. `flaky_page` words what the
 page draws around it (captions, notes, the tables with their columns' looks, the marking form's
 choices) from the view and what the page loaded; the page lays it out.
+
+Outages are handled as the failure verdicts handle them (`analytics.triage`): the scores are
+always over each plan's last W finished executions *without* the outages; "Include outages"
+decides only whether their failures are shown in the failure groups (labelled outage). Each
+flaky row and each group carries the verdicts of its failures, so a scenario listed here whose
+failure is not judged flaky says why (known, with its mark; an outage).
 """
 
 from __future__ import annotations
@@ -23,11 +29,15 @@ from dashboard.analytics import known_figures
 from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics.failure_groups import FailureGroups
 from dashboard.analytics.flaky import Flakiness
+from dashboard.analytics.states import StateRules
+from dashboard.analytics.triage import PRECEDENCE, TRIAGE_COLUMNS
+from dashboard.columns.shapes import empty
 from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present import analytics_charts
 from dashboard.present import failure_groups as groups_view
 from dashboard.present import flaky as flaky_words
 from dashboard.present import known as known_words
+from dashboard.present import states as states_words
 from dashboard.present import table_view as columns
 from dashboard.present.captions import describe_window
 from dashboard.present.chart_data import Chart
@@ -35,6 +45,36 @@ from dashboard.present.failure_groups import ResultsLink
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.present.known import Choice
 from dashboard.present.table_view import TableView
+from dashboard.present.triage import label_text, precedence_text
+
+VERDICT_COLUMNS = ("Verdict", "Verdict evidence")
+"""The flaky table's verdict of each row's latest failure and its evidence line, after the
+columns a laptop keeps in view (`present.key_columns`)."""
+
+
+def left_out(outages: pd.DataFrame) -> frozenset[int]:
+    """The executions the scores leave out, whatever the page shows: the outages (as the
+    verdicts do)."""
+    return frozenset(int(e) for e in outages["execution_id"])
+
+
+def rules(window: int, threshold: float) -> StateRules:
+    """The verdicts' rules for the page's W and threshold (K as the flaky rule's)."""
+    return StateRules(window=window, threshold=threshold, min_runs=flaky_analytics.MIN_RUNS)
+
+
+def judged(analysed: pd.DataFrame) -> list[int]:
+    """The executions whose failures the page judges: those of the window it shows."""
+    return [int(e) for e in analysed["execution_id"]]
+
+
+def verdict_results(*loads: pd.DataFrame) -> pd.DataFrame:
+    """The results the verdicts read: those of the scores' window and of the groups' (with
+    the outages when included), each once."""
+    frames = [frame for frame in loads if not frame.empty]
+    if len(frames) <= 1:
+        return frames[0] if frames else loads[0]
+    return pd.concat(frames, ignore_index=True).drop_duplicates("result_id")
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +90,7 @@ class FlakyView:
     grouped: FailureGroups
     groups: pd.DataFrame | None
     group_tables: tuple[pd.DataFrame, ...]
+    verdicts: pd.DataFrame
 
 
 def flaky_view(
@@ -63,9 +104,15 @@ def flaky_view(
     tz: str,
     scenario_link: flaky_words.ScenarioLink,
     results_link: ResultsLink,
+    verdicts: pd.DataFrame | None = None,
+    grouped_window: tuple[pd.DataFrame, pd.DataFrame] | None = None,
 ) -> FlakyView:
     """The page's figures and tables for each plan's last `window` finished executions
-    (`analysed`) and their `results`, `marks` (those that apply) split into known failures."""
+    (`analysed`, outages left out) and their `results`, `marks` (those that apply) split into
+    known failures, with `verdicts` (the one verdict per failed result, `ui.triage.verdicts_of`)
+    beside each row and group. The failure groups are of `grouped_window` (its executions and
+    results: the window with the outages, when the page includes them), else the same window."""
+    verdicts = empty(TRIAGE_COLUMNS) if verdicts is None else verdicts
     cells = mark_analytics.known_cells(results, marks)
     flakiness = flaky_analytics.flaky_scenarios(
         analysed, results, window=window, threshold=threshold
@@ -73,6 +120,9 @@ def flaky_view(
     display = flaky_words.flaky_display(
         flakiness, plan_names, scenario_link, known_figures.known_runs(cells)
     )
+    display = _with_verdicts(display, flakiness, verdicts, tz)
+    if grouped_window is not None:
+        analysed, results = grouped_window
     chart = None
     if not display.empty:
         rows = flaky_words.flaky_rows(flakiness)
@@ -80,21 +130,90 @@ def flaky_view(
         chart = analytics_charts.flaky_timeline_chart(rows, flakiness.positions, labels, tz)
     grouped = groups_analytics.failure_groups(analysed, results)
     if grouped.groups.empty:
-        return FlakyView(flakiness, display, chart, grouped, None, ())
+        return FlakyView(flakiness, display, chart, grouped, None, (), verdicts)
     groups = known_figures.groups_with_known(grouped.groups, results, marks)
+    groups = groups.assign(verdicts=[_tally(verdicts, ids) for ids in groups["result_ids"]])
     starts = dict(zip(analysed["execution_id"], analysed["start"], strict=True))
     tables = tuple(
-        groups_view.group_results_display(
+        _labelled(
+            groups_view.group_results_display(
+                results,
+                group["result_ids"],
+                plan_names=dict(plan_names),
+                scenario_link=scenario_link,
+                results_link=results_link,
+                execution_starts=starts,
+            ),
             results,
             group["result_ids"],
-            plan_names=dict(plan_names),
-            scenario_link=scenario_link,
-            results_link=results_link,
-            execution_starts=starts,
+            verdicts,
         )
         for _, group in grouped.groups.head(groups_view.GROUPS_SHOWN).iterrows()
     )
-    return FlakyView(flakiness, display, chart, grouped, groups, tables)
+    return FlakyView(flakiness, display, chart, grouped, groups, tables, verdicts)
+
+
+def _with_verdicts(
+    display: pd.DataFrame, flakiness: Flakiness, verdicts: pd.DataFrame, tz: str
+) -> pd.DataFrame:
+    """The flaky table with the verdict of each row's latest failure and its evidence line
+    (`VERDICT_COLUMNS`, before the timeline): of the scenario on the row's environment, or, for
+    a scenario flaky on one of its environments, on that one; a dash where none failed."""
+    rows = flaky_words.flaky_rows(flakiness)
+    at = list(display.columns).index("Timeline")
+    if rows.empty:
+        for offset, column in enumerate(VERDICT_COLUMNS):
+            display.insert(at + offset, column, pd.Series(dtype="object"))
+        return display
+    by_scenario = states_words.latest_verdicts(verdicts, tz=tz)
+    by_env = states_words.latest_verdicts(
+        verdicts, ("plan_id", "scenario_id", "environment"), tz=tz
+    )
+    found: list[tuple[str, str]] = []
+    for row in rows.to_dict("records"):
+        scenario = (int(row["plan_id"]), int(row["scenario_id"]))
+        environment = row["environment"]
+        if environment is None or pd.isna(environment):
+            environment = row["worst_environment"] if row["reason"] == "environment" else None
+        table, key = (
+            (by_scenario, scenario)
+            if environment is None or pd.isna(environment)
+            else (by_env, (*scenario, str(environment)))
+        )
+        if key in table.index:
+            found.append((table.at[key, "label_text"], table.at[key, "evidence"]))
+        else:
+            found.append(("\u2013", "no failure in the window"))
+    display = display.copy()
+    display.insert(at, VERDICT_COLUMNS[0], [label for label, _ in found])
+    display.insert(at + 1, VERDICT_COLUMNS[1], [line for _, line in found])
+    return display
+
+
+def _tally(verdicts: pd.DataFrame, result_ids: object) -> str:
+    """ "5 flaky, 2 known" of the failed results `result_ids`, in the precedence's order."""
+    ids = {int(i) for i in result_ids}  # type: ignore[attr-defined]
+    labels = verdicts.loc[verdicts["result_id"].isin(ids), "label"].value_counts()
+    parts = [f"{int(labels[label]):,} {label}" for label in PRECEDENCE if label in labels]
+    return ", ".join(parts) if parts else "\u2013"
+
+
+def _labelled(
+    shown: pd.DataFrame, results: pd.DataFrame, result_ids: object, verdicts: pd.DataFrame
+) -> pd.DataFrame:
+    """A group's results table with each failed result's verdict after its level (its rows in
+    `group_results_display`'s order: newest first)."""
+    wanted = {int(i) for i in result_ids}  # type: ignore[attr-defined]
+    rows = results[results["result_id"].isin(wanted)]
+    ordered = rows.sort_values(["start", "result_id"], ascending=False)["result_id"]
+    label_of = dict(zip(verdicts["result_id"], verdicts["label"], strict=True))
+    shown = shown.copy()
+    shown.insert(
+        list(shown.columns).index("Level") + 1,
+        "Verdict",
+        [label_text(label_of.get(int(i))) for i in ordered],
+    )
+    return shown
 
 
 def rule(window: int, threshold: float) -> str:
@@ -111,9 +230,12 @@ def view_inputs(
     threshold: float,
     plan_names: Mapping[int, str],
     tz: str,
+    verdicts: pd.DataFrame | None = None,
+    grouped: pd.DataFrame | None = None,
 ) -> tuple[object, ...]:
     """What names a `flaky_view` in a cache key: the window's executions and its results'
-    counts, W, the threshold, the marks that apply (each one's id and revision), names, zone."""
+    counts, W, the threshold, the marks that apply (each one's id and revision), names, zone,
+    the verdicts (each row's result and label and evidence) and the groups' executions."""
     return (
         hashlib.sha256(analysed["execution_id"].to_numpy().tobytes()).hexdigest(),
         counts,
@@ -122,7 +244,17 @@ def view_inputs(
         mark_analytics.marks_key(marks),
         tuple(plan_names.items()),
         tz,
+        None if verdicts is None else _digest(verdicts),
+        None
+        if grouped is None
+        else hashlib.sha256(grouped["execution_id"].to_numpy().tobytes()).hexdigest(),
     )
+
+
+def _digest(frame: pd.DataFrame) -> str:
+    """A short name of every row and column of `frame`."""
+    hashed = pd.util.hash_pandas_object(frame.astype("str"), index=False).to_numpy()
+    return hashlib.sha256(hashed.tobytes()).hexdigest()
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,13 +310,24 @@ def flaky_page(
     scenario_link: flaky_words.ScenarioLink,
     results_link: ResultsLink,
     memo: Memo = _made,
+    verdicts: pd.DataFrame | None = None,
+    grouped_window: tuple[pd.DataFrame, pd.DataFrame] | None = None,
+    outages: tuple[int, bool] = (0, False),
 ) -> FlakyPage:
     """The page: `flaky_view` of the window (`analysed`, its `results` and their `counts`, the
-    `marks` that apply), through `memo`, and the words around it. `executions` are the
-    lookback's (their running ones are said to be left out), `plan` the one the page shows
-    (None: every plan)."""
+    `marks` that apply, the `verdicts`, the groups' `grouped_window`), through `memo`, and the
+    words around it. `executions` are the lookback's (their running ones are said to be left
+    out), `plan` the one the page shows (None: every plan)."""
     inputs = view_inputs(
-        analysed, counts, marks, window=window, threshold=threshold, plan_names=plan_names, tz=tz
+        analysed,
+        counts,
+        marks,
+        window=window,
+        threshold=threshold,
+        plan_names=plan_names,
+        tz=tz,
+        verdicts=verdicts,
+        grouped=None if grouped_window is None else grouped_window[0],
     )
     view = memo(
         inputs,
@@ -198,6 +341,8 @@ def flaky_page(
             tz=tz,
             scenario_link=scenario_link,
             results_link=results_link,
+            verdicts=verdicts,
+            grouped_window=grouped_window,
         ),
     )
     table = TableView(
@@ -221,13 +366,15 @@ def flaky_page(
             scope=scope,
             window=window,
             each_plan=True,
-        ),
+        )
+        + _sentence(flaky_words.outages_text(outages[0], included=outages[1])),
         chart=view.chart,
         legend=flaky_words.timeline_legend(),
         none_flaky=flaky_words.none_flaky_text(threshold),
         table=table,
         not_enough_runs=flaky_words.not_enough_runs_text(view.flakiness, flaky_analytics.MIN_RUNS),
-        known_runs=known_words.KNOWN_RUNS_CAPTION,
+        known_runs=f"{known_words.KNOWN_RUNS_CAPTION} "
+        f"{flaky_words.verdicts_caption(precedence_text())}",
         groups_caption=flaky_words.groups_caption(grouped.basis, today=today, scope=scope),
         no_failures="No result failed in these executions.",
         known_caption=None
@@ -239,7 +386,7 @@ def flaky_page(
         groups_table=None
         if groups is None
         else TableView(
-            groups_view.groups_display(groups),
+            _groups_display(groups),
             key="groups.table",
             file_name="failure-groups.csv",
             columns={"First seen": columns.moment(tz), "Last seen": columns.moment(tz)},
@@ -268,3 +415,16 @@ def flaky_page(
         ),
         more_groups=flaky_words.more_groups_caption(len(grouped.groups), groups_view.GROUPS_SHOWN),
     )
+
+
+def _sentence(text: str | None) -> str:
+    return f". {text}" if text else ""
+
+
+def _groups_display(groups: pd.DataFrame) -> pd.DataFrame:
+    """The groups table (`failure_groups.groups_display`) with each group's failures per
+    verdict ("5 flaky, 2 known") after its known split."""
+    shown = groups_view.groups_display(groups)
+    after = "Mark" if "Mark" in shown.columns else "Last seen"
+    shown.insert(list(shown.columns).index(after) + 1, "Verdicts", groups["verdicts"].to_numpy())
+    return shown

@@ -9,10 +9,14 @@ from collections.abc import Callable, Mapping
 import pandas as pd
 
 from dashboard.analytics import states as rules_of
+from dashboard.analytics import triage
 from dashboard.analytics.environments import MIN_RUNS as ENV_MIN_RUNS
+from dashboard.analytics.outages import OUTAGE_MIN_RESULTS, OUTAGE_SHARE
 from dashboard.analytics.states import ScenarioStates, StateRules
+from dashboard.columns.shapes import empty
 from dashboard.present.formatting import plural
 from dashboard.present.outcome_marks import sequence_symbols
+from dashboard.present.triage import evidence_lines, label_text
 
 ScenarioLink = Callable[[int, int], str]
 
@@ -27,7 +31,11 @@ STATE_LABELS: dict[str, str] = {
 }
 """Each state with a symbol, so it reads apart from its neighbours without its colour."""
 
-COLUMNS = ("Plan", "Scenario", "State", "History", "Why", "Timeline")
+COLUMNS = ("Plan", "Scenario", "State", "History", "Why", "Verdict", "Verdict evidence", "Timeline")
+"""The states table's columns: the state and its numbers in view on a laptop
+(`present.key_columns`), then the verdict of the scenario's latest failure and its evidence."""
+
+VERDICT_KEYS = ("plan_id", "scenario_id")
 
 
 def state_label(state: object) -> str:
@@ -115,20 +123,62 @@ def _plan(plan_names: Mapping[int, str], plan_id: object) -> str:
     return name if name else f"Plan {int(plan_id)}"  # type: ignore[call-overload]
 
 
+def latest_verdicts(
+    verdicts: pd.DataFrame, keys: tuple[str, ...] = VERDICT_KEYS, *, tz: str = "UTC"
+) -> pd.DataFrame:
+    """Per `keys` (plan and scenario, or with the environment's label), the verdict of its
+    latest failure (`analytics.triage`): `label`, its words `label_text` and its `evidence`
+    line. Of a failing execution's several failures, the first label of the precedence."""
+    columns = ["label", "label_text", "evidence"]
+    rows = verdicts[verdicts["scenario_id"].notna()]
+    if rows.empty:
+        return pd.DataFrame(columns=columns, index=pd.MultiIndex.from_tuples([], names=keys))
+    rank = {label: i for i, label in enumerate(triage.PRECEDENCE)}
+    rows = rows.assign(_rank=rows["label"].map(rank).fillna(len(rank)))
+    rows = rows.sort_values(
+        ["start", "execution_id", "_rank"],
+        ascending=[False, False, True],
+        kind="stable",
+        na_position="last",
+    ).drop_duplicates(list(keys))
+    rows = rows.assign(
+        label_text=[label_text(label) for label in rows["label"]],
+        evidence=evidence_lines(rows, tz=tz).to_numpy(),
+        plan_id=rows["plan_id"].astype("int64"),
+        scenario_id=rows["scenario_id"].astype("int64"),
+    )
+    return rows.set_index(list(keys))[columns]
+
+
+def verdict_counts_text(latest: pd.DataFrame) -> str:
+    """ "1 flaky, 2 broken, 1 known" of `latest_verdicts`, in the precedence's order."""
+    tally = latest["label"].value_counts()
+    parts = [f"{int(tally[label]):,} {label}" for label in triage.PRECEDENCE if label in tally]
+    return ", ".join(parts) if parts else "none"
+
+
 def states_display(
     found: ScenarioStates,
     plan_names: Mapping[int, str],
     scenario_link: ScenarioLink,
     *,
     only: tuple[str, ...] = (),
+    latest: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The states table as shown and downloaded (`COLUMNS`), of the states in `only` (none:
-    every state)."""
+    every state), with the verdict of each scenario's latest failure (`latest_verdicts`; a
+    dash where it has none, or none were given)."""
     rows = found.scenarios
     if only:
         rows = rows[rows["state"].isin(only)]
     if rows.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in COLUMNS})
+    pairs = list(
+        zip(rows["plan_id"].astype("int64"), rows["scenario_id"].astype("int64"), strict=True)
+    )
+    judged = latest if latest is not None else latest_verdicts(triage_empty())
+    found_at = [(int(p), int(s)) in judged.index for p, s in pairs]
+    none = "no failure in the window" if latest is not None else "\u2013"
     return pd.DataFrame(
         {
             "Plan": [_plan(plan_names, p) for p in rows["plan_id"]],
@@ -139,9 +189,22 @@ def states_display(
                 for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
             ],
             "Why": [evidence(row, found.rules) for _, row in rows.iterrows()],
+            "Verdict": [
+                judged.at[key, "label_text"] if hit else "\u2013"
+                for key, hit in zip(pairs, found_at, strict=True)
+            ],
+            "Verdict evidence": [
+                judged.at[key, "evidence"] if hit else none
+                for key, hit in zip(pairs, found_at, strict=True)
+            ],
             "Timeline": [sequence_symbols(s) for s in rows["sequence"]],
         }
     )
+
+
+def triage_empty() -> pd.DataFrame:
+    """No verdicts (`analytics.triage.TRIAGE_COLUMNS`)."""
+    return empty(triage.TRIAGE_COLUMNS)
 
 
 def settings_text(rules: StateRules) -> str:
@@ -185,3 +248,16 @@ def counts_text(counts: Mapping[str, int]) -> str:
     """ "1 flaky, 2 broken, ..." of the states that hold a scenario."""
     parts = [f"{n:,} {state}" for state, n in counts.items() if n]
     return ", ".join(parts) if parts else "no scenario"
+
+
+def outages_text(outages: int) -> str | None:
+    """What the outage rule did to the states (None when there was none): never counted, with
+    or without "Include outages" elsewhere, as every failure verdict leaves them out."""
+    if not outages:
+        return None
+    return (
+        f"{plural(outages, 'likely outage')} (an execution where at least {OUTAGE_SHARE:.0%} "
+        f"of its {OUTAGE_MIN_RESULTS} or more results failed, or one a viewer confirmed) left "
+        "out of the states: a night the grid was down says nothing about the tests, and every "
+        "failure verdict leaves outages out too."
+    )

@@ -1,5 +1,10 @@
 """Everything the Scenario states page draws: each scenario's state under the applied settings,
-and how many each state would hold under the proposed ones, computed on the same executions."""
+and how many each state would hold under the proposed ones, computed on the same executions.
+
+The states are those the failure verdicts (`analytics.triage`) read: over each plan's last W
+finished executions without the outages, with a passing latest run outranking every failing
+state (`states.latest_pass_first`); each scenario's row carries the verdict of its latest
+failure (known with its mark, recovering, ...) and its evidence line."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from datetime import date
 import pandas as pd
 
 from dashboard.analytics import states as states_analytics
+from dashboard.analytics.flaky import last_finished
 from dashboard.analytics.states import ScenarioStates, StateRules
 from dashboard.present import flaky as flaky_words
 from dashboard.present import states as states_words
@@ -30,6 +36,30 @@ def rules(*, window: int, threshold: float, min_runs: int, broken_runs: int) -> 
     )
 
 
+def proposed(
+    applied: StateRules, window: object, threshold: object, min_runs: object, broken_runs: object
+) -> StateRules:
+    """The settings the page's drafts propose (W, the threshold, K, N, as the inputs hold them)."""
+    return applied.with_changes(
+        window=int(window),  # type: ignore[call-overload]
+        threshold=float(threshold),  # type: ignore[arg-type]
+        min_runs=int(min_runs),  # type: ignore[call-overload]
+        broken_runs=int(broken_runs),  # type: ignore[call-overload]
+    )
+
+
+def left_out(outages: pd.DataFrame) -> frozenset[int]:
+    """The executions the states leave out, whatever the page shows: the outages (as the
+    verdicts do)."""
+    return frozenset(int(e) for e in outages["execution_id"])
+
+
+def judged(executions: pd.DataFrame, applied: StateRules) -> list[int]:
+    """The executions whose failures the page judges: each plan's last W (applied) finished
+    ones of `executions` (outages already left out)."""
+    return [int(e) for e in last_finished(executions, applied.window)["execution_id"]]
+
+
 @dataclass(frozen=True, eq=False)
 class StatesView:
     """found: the states under the applied settings. The preview: `preview_caption` and
@@ -41,6 +71,7 @@ class StatesView:
     preview_caption: str
     preview: TableView
     caption: str
+    outages_caption: str | None
     table: TableView
     none_note: str | None
     legend: str
@@ -57,15 +88,22 @@ def states_view(
     scope: str,
     plan_names: Mapping[int, str],
     scenario_link: states_words.ScenarioLink,
+    verdicts: pd.DataFrame | None = None,
+    outages: int = 0,
+    tz: str = "UTC",
 ) -> StatesView:
     """The states of the scenarios of `results` over the lookback's `executions` (each plan's
-    last W finished ones, for the applied W and the proposed one alike), `only` the states
-    listed (none: every state)."""
-    found = states_analytics.scenario_states(executions, results, applied)
+    last W finished ones, for the applied W and the proposed one alike; the `outages` left
+    out of them, counted), `only` the states listed (none: every state), with `verdicts` (the
+    one verdict per failed result of the applied window, `ui.triage.verdicts_of`)."""
+    found = _states(executions, results, applied)
     then = None
     if proposed != applied:
-        then = states_analytics.scenario_states(executions, results, proposed).counts()
-    display = states_words.states_display(found, plan_names, scenario_link, only=only)
+        then = _states(executions, results, proposed).counts()
+    latest = None if verdicts is None else states_words.latest_verdicts(verdicts, tz=tz)
+    display = states_words.states_display(
+        found, plan_names, scenario_link, only=only, latest=latest
+    )
     window = describe_window(
         found.basis, executions, today=today, scope=scope, window=applied.window, each_plan=True
     )
@@ -77,7 +115,13 @@ def states_view(
             key="states.preview",
             file_name="scenario-states-preview.csv",
         ),
-        caption=f"{window}. {states_words.counts_text(found.counts())}.",
+        caption=f"{window}. {states_words.counts_text(found.counts())}."
+        + (
+            ""
+            if latest is None
+            else f" Their latest failures: {states_words.verdict_counts_text(latest)}."
+        ),
+        outages_caption=states_words.outages_text(outages),
         table=TableView(
             display,
             key="states.table",
@@ -90,4 +134,13 @@ def states_view(
         ),
         none_note=NO_SCENARIO if display.empty else None,
         legend=flaky_words.timeline_legend(),
+    )
+
+
+def _states(
+    executions: pd.DataFrame, results: pd.DataFrame, rules: StateRules
+) -> states_analytics.ScenarioStates:
+    """The states under `rules`, a passing latest run outranking every failing state."""
+    return states_analytics.latest_pass_first(
+        states_analytics.scenario_states(executions, results, rules)
     )

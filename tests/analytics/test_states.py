@@ -195,3 +195,35 @@ def test_an_empty_history_has_no_states() -> None:
     found = scenario_states(history(), results([]))
     assert found.scenarios.empty
     assert list(found.scenarios.columns) == list(states.STATE_COLUMNS)
+
+
+def test_a_passing_latest_run_outranks_broken_as_in_the_verdicts() -> None:
+    # Failed 9 of its last 10 runs and passed the 10th: rule 4 says broken; the verdicts'
+    # precedence (`latest_pass_first`) says recovering. Scenario 2 still fails: broken.
+    fixed = results(
+        runs(1, CHROME, "F" * 9 + "P")
+        + runs(1, DESKTOP, "F" * 9 + "P")
+        + runs(2, CHROME, "F" * 10)
+        # Passes on CHROME in the latest run, but SAFARI, where it failed, did not run there.
+        + runs(3, CHROME, "P" * 10)
+        + runs(3, DESKTOP, "F" * 9 + ".")
+    )
+    found = scenario_states(history(), fixed)
+    assert by_scenario(found)["state"].to_dict() == {
+        1: states.BROKEN,
+        2: states.BROKEN,
+        3: states.ENVIRONMENT_SPECIFIC,
+    }
+    judged = states.latest_pass_first(found)
+    assert by_scenario(judged)["state"].to_dict() == {
+        1: states.RECOVERING,
+        2: states.BROKEN,
+        3: states.ENVIRONMENT_SPECIFIC,
+    }
+    assert list(judged.scenarios["scenario_id"]) == [2, 3, 1]  # in state order
+    # K clean runs since: passing, never broken (broken here at half of the last 10).
+    long_fixed = scenario_states(
+        history(), results(runs(1, CHROME, "F" * 10 + "P" * 5)), StateRules(broken_share=0.5)
+    )
+    assert by_scenario(long_fixed).loc[1, "state"] == states.BROKEN
+    assert by_scenario(states.latest_pass_first(long_fixed)).loc[1, "state"] == states.PASSING

@@ -57,23 +57,34 @@ def test_the_demo_shows_exactly_the_planted_flaky_scenario(app: AppFactory) -> N
     assert {"flaky.table.csv", "groups.table.csv"} <= set(downloads(at))
 
 
-def test_the_demo_failure_groups_are_the_two_planted_templates(app: AppFactory) -> None:
+def _planted_failures() -> tuple[tuple[str, ...], set[int]]:
+    """The demo's planted failure templates and failing scenarios, its broken scenario's
+    (#37's evaluation case) among them where the demo plants one."""
+    templates, failing = tuple(planted.FAILURE_TEMPLATES), set(planted.FAILING_SCENARIOS)
+    broken = getattr(planted, "BROKEN_TEMPLATE", None)
+    if broken is not None:
+        templates, failing = (*templates, broken), failing | {planted.BROKEN_SCENARIO}
+    return templates, failing
+
+
+def test_the_demo_failure_groups_are_the_planted_templates(app: AppFactory) -> None:
     at = app(FLAKY, tz="UTC")
     at.run()
 
     groups = _groups(at)
-    expected = {
-        normalise_message(template.format(n=30, m=2, hex="0x1f2e"))
-        for template in planted.FAILURE_TEMPLATES
-    }
+    templates, failing = _planted_failures()
+    expected = {normalise_message(t.format(n=30, m=2, hex="0x1f2e")) for t in templates}
+    # The outage night (where the demo plants one) is no group: outages are left out.
     assert set(groups["Message"]) == expected
     scenarios = {int(s) for ids in groups["Scenario ids"] for s in ids.split(", ")}
-    assert scenarios == set(planted.FAILING_SCENARIOS)
+    assert scenarios == failing
     headlines = [unescaped(e.label) for e in at.expander if " failures in " in e.label]
-    assert len(headlines) == 2
-    assert all("first seen" in h and " scenarios on " in h for h in headlines)
+    assert len(headlines) == len(expected)
+    assert all("first seen" in h and re.search(r" in \d+ scenarios? on ", h) for h in headlines)
+    # Each group says the verdicts of its failures, and each failure its own.
+    assert all(v and v != "\u2013" for v in groups["Verdicts"])
     # Each group leads to its results: one row per failed result, with links to each.
-    for position in range(2):
+    for position in range(len(expected)):
         assert f"groups.{position}.csv" in downloads(at)
     results = [f.value for f in at.dataframe if "Results" in f.value.columns]
     assert sum(len(r) for r in results) == int(groups["Failures"].sum())

@@ -5,6 +5,8 @@
     python -m dashboard store clear               # empty it
     python -m dashboard digest --standup --to URL # send the standup digest to a chat (- prints)
     python -m dashboard known list|add|close|export|import  # the known-failure ledger
+    python -m dashboard scenarios import|export|list|set    # scenario names and owners
+    python -m dashboard rules add|list|remove|preview       # rules for failure groups
     python -m dashboard gate --plan ID              # CI's quality gate (exit 0 pass, 1 fail)
     python -m dashboard verdicts --evaluate         # the triage verdict's precision and recall
     python -m dashboard mcp [--http]                # the read-only MCP server for AI assistants
@@ -47,6 +49,8 @@ from dashboard.cli.common import (
     Parsed,
     store_problem,
 )
+from dashboard.cli.rules import app as rules_app
+from dashboard.cli.scenarios import app as scenarios_app
 from dashboard.cli.worker import Stopped
 
 PROG = "python -m dashboard"
@@ -63,6 +67,8 @@ app.command("digest", short_help="compute the standup digest and send it to a ch
     digest.digest_command
 )
 app.add_typer(known.app, name="known")
+app.add_typer(scenarios_app, name="scenarios")
+app.add_typer(rules_app, name="rules")
 app.command(
     "gate", short_help="pass or fail a plan's execution for CI (exit 0 pass, 1 fail, 2-4 undecided)"
 )(gate.gate_command)

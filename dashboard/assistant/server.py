@@ -249,10 +249,15 @@ def build_server(
         plan: OptionalPlan = None,
         window: Window = DEFAULT_WINDOW,
         threshold: Annotated[float, Field(description="flip rate from 0.01 to 1")] = 0.3,
+        include_outages: Annotated[
+            bool, Field(description="group the failures of likely outages too")
+        ] = False,
         detail: Detail = "summary",
         cursor: Cursor = None,
     ) -> CallToolResult:
-        return tools.flaky_scenarios(project, plan, window, threshold, detail, cursor)
+        return tools.flaky_scenarios(
+            project, plan, window, threshold, include_outages, detail, cursor
+        )
 
     @register(
         "standup",

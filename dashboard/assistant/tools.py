@@ -712,9 +712,11 @@ class Tools:
         plan: int | None,
         window: int,
         threshold: float,
+        include_outages: bool,
         detail: str,
         cursor: str | None,
     ) -> CallToolResult:
+        from dashboard.analytics.triage import failure_verdicts
         from dashboard.present import flaky_view
 
         check_window(window)
@@ -728,12 +730,27 @@ class Tools:
             plan=plan,
             window=window,
             threshold=threshold,
+            include_outages=include_outages,
         )
         with self.reading() as reading:
             self._plan_name(reading, plan)
+            # As the page: outages never count in the scores; included, they are grouped.
             lookback = reading.lookback(project=project, plan=plan)
-            left_out = frozenset(int(e) for e in reading.outages(lookback)["execution_id"])
-            loaded = reading.window(window, project=project, plan=plan, leave_out=left_out)
+            outages = flaky_view.left_out(reading.outages(lookback))
+            loaded = reading.window(window, project=project, plan=plan, leave_out=outages)
+            grouped = (
+                reading.window(window, project=project, plan=plan)
+                if include_outages and outages
+                else loaded
+            )
+            verdicts = failure_verdicts(
+                flaky_view.verdict_results(loaded.results, grouped.results),
+                lookback,
+                reading.ledger_marks(),
+                now=reading.now,
+                judged=flaky_view.judged(grouped.analysed),
+                rules=flaky_view.rules(window, threshold),
+            )
             shown = flaky_view.flaky_page(
                 loaded.analysed,
                 loaded.results,
@@ -749,6 +766,9 @@ class Tools:
                 tz=self.tz,
                 scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
                 results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                verdicts=verdicts,
+                grouped_window=None if grouped is loaded else (grouped.analysed, grouped.results),
+                outages=(len(outages), include_outages),
             )
         return self._answer(
             call,

@@ -112,6 +112,7 @@ def flaky_view(
     known failures, with `verdicts` (the one verdict per failed result, `ui.triage.verdicts_of`)
     beside each row and group. The failure groups are of `grouped_window` (its executions and
     results: the window with the outages, when the page includes them), else the same window."""
+    judged = verdicts is not None
     verdicts = empty(TRIAGE_COLUMNS) if verdicts is None else verdicts
     cells = mark_analytics.known_cells(results, marks)
     flakiness = flaky_analytics.flaky_scenarios(
@@ -120,7 +121,7 @@ def flaky_view(
     display = flaky_words.flaky_display(
         flakiness, plan_names, scenario_link, known_figures.known_runs(cells)
     )
-    display = _with_verdicts(display, flakiness, verdicts, tz)
+    display = _with_verdicts(display, flakiness, verdicts, tz, judged=judged)
     if grouped_window is not None:
         analysed, results = grouped_window
     chart = None
@@ -154,11 +155,12 @@ def flaky_view(
 
 
 def _with_verdicts(
-    display: pd.DataFrame, flakiness: Flakiness, verdicts: pd.DataFrame, tz: str
+    display: pd.DataFrame, flakiness: Flakiness, verdicts: pd.DataFrame, tz: str, *, judged: bool
 ) -> pd.DataFrame:
     """The flaky table with the verdict of each row's latest failure and its evidence line
     (`VERDICT_COLUMNS`, before the timeline): of the scenario on the row's environment, or, for
-    a scenario flaky on one of its environments, on that one; a dash where none failed."""
+    a scenario flaky on one of its environments, on that one; a dash where none failed (or,
+    not `judged`, where no verdicts were given)."""
     rows = flaky_words.flaky_rows(flakiness)
     at = list(display.columns).index("Timeline")
     if rows.empty:
@@ -183,7 +185,7 @@ def _with_verdicts(
         if key in table.index:
             found.append((table.at[key, "label_text"], table.at[key, "evidence"]))
         else:
-            found.append(("\u2013", "no failure in the window"))
+            found.append(("\u2013", "no failure in the window" if judged else "\u2013"))
     display = display.copy()
     display.insert(at, VERDICT_COLUMNS[0], [label for label, _ in found])
     display.insert(at + 1, VERDICT_COLUMNS[1], [line for _, line in found])
@@ -253,7 +255,7 @@ def view_inputs(
 
 def _digest(frame: pd.DataFrame) -> str:
     """A short name of every row and column of `frame`."""
-    hashed = pd.util.hash_pandas_object(frame.astype("str"), index=False).to_numpy()
+    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
     return hashlib.sha256(hashed.tobytes()).hexdigest()
 
 

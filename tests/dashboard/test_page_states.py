@@ -124,6 +124,14 @@ def test_the_hand_built_history_puts_each_scenario_in_its_state(
         "failed its last 4 runs (4 of 12 runs in the window)",
     )
     assert found[(plan, hand.SLOWING)] == ("\u2714 passing", "passed all 12 runs")
+    # Each row's verdict is that of its latest failure, as every page gives it.
+    shown = _states(at).set_index(["Plan", "Scenario"])
+    assert shown.loc[(plan, hand.FLAKY), "Verdict"] == "\u21c4 flaky"
+    assert shown.loc[(plan, hand.SPECIFIC), "Verdict"] == "\u25d0 environment-specific"
+    assert shown.loc[(plan, hand.SPECIFIC), "Verdict evidence"].startswith(
+        "fails only on SAFARI 17 / macOS: 12 of 12 runs"
+    )
+    assert shown.loc[(plan, hand.SLOWING), "Verdict evidence"] == "no failure in the window"
     # Too few runs are never a number: the other plan's scenario ran twice.
     assert found[("Other plan", 36)] == (
         "? not enough data",

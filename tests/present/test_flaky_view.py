@@ -121,3 +121,15 @@ def test_the_view_is_made_through_the_memo_once_per_its_inputs() -> None:
     assert asked[0] == asked[1]
     assert again.view is first.view
     assert asked[0][2:4] == (20, 0.2)  # W and the threshold name the view
+
+
+def test_without_verdicts_the_verdict_columns_are_dashes_and_outages_are_said() -> None:
+    shown = page(flaky_history(), outages=(2, False))
+    table = shown.table.display
+    assert list(table.columns[-3:]) == ["Verdict", "Verdict evidence", "Timeline"]
+    assert set(table["Verdict"]) == {"\u2013"}
+    assert set(table["Verdict evidence"]) == {"\u2013"}
+    assert "2 likely outages" in shown.window_caption
+    assert '"Include outages" shows their failures in the groups' in shown.window_caption
+    included = page(flaky_history(), outages=(2, True))
+    assert "never counted in the scores" in included.window_caption

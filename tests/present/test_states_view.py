@@ -98,3 +98,31 @@ def test_the_tables_keys_and_their_columns_looks() -> None:
         "History": "link",
     }
     assert view_of.STATE_CHOICES["flaky"] == "\u21c4 flaky"
+
+
+def test_without_verdicts_or_outages_the_verdict_columns_are_dashes_and_nothing_is_said() -> None:
+    shown = view()
+    table = shown.table.display
+    assert list(table.columns[-3:]) == ["Verdict", "Verdict evidence", "Timeline"]
+    assert set(table["Verdict"]) == {"\u2013"}
+    assert set(table["Verdict evidence"]) == {"\u2013"}
+    assert shown.outages_caption is None
+    assert "latest failures" not in shown.caption
+
+
+def test_the_outages_left_out_are_said() -> None:
+    shown = view_of.states_view(
+        history(),
+        planted(),
+        APPLIED,
+        APPLIED,
+        only=(),
+        today=date(2025, 3, 21),
+        scope="of plan Smoke",
+        plan_names={1: "Smoke"},
+        scenario_link=link,
+        outages=2,
+    )
+    assert shown.outages_caption is not None
+    assert shown.outages_caption.startswith("2 likely outages (an execution where at least 80%")
+    assert "left out of the states" in shown.outages_caption

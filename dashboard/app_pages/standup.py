@@ -49,9 +49,11 @@ def standup_body() -> None:
         now=now,
         include_outages=state.include_outages,
     )
+    results = layout.results_of(connection, needs)
     view = standup_view(
         needs,
-        layout.results_of(connection, needs),
+        results,
+        verdicts=layout.verdicts_of(connection, needs, results, ledger),
         link_for=layout.link_for,
         plan_names=page.plan_names,
         plans=page.plans,

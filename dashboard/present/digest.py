@@ -149,7 +149,7 @@ def digest_markdown(
 def _folded(
     triage: StandupTriage, plan_names: Mapping[int, str], tz: str, limit: int | None
 ) -> list[str]:
-    """The known, outage and expiring lines, each section only when it has items."""
+    """The known, outage, expiring and expired lines, each section only when it has items."""
     sections = {
         "Known": [
             chat_link(
@@ -169,6 +169,9 @@ def _folded(
             chat_text(known.expiring_line(row, plan_names))
             for row in triage.expiring.to_dict("records")
         ],
+        EXPIRED_SECTION + " (their failures count again)": [
+            chat_text(expired_line(row, plan_names)) for row in triage.expired.to_dict("records")
+        ],
     }
     lines: list[str] = []
     for title, items in sections.items():
@@ -179,6 +182,20 @@ def _folded(
         if len(items) > len(shown):
             lines.append(f"- and {len(items) - len(shown)} more")
     return lines
+
+
+EXPIRED_SECTION = "Marks expired"
+
+
+def expired_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+    """A mark that expired since the standup's start: "SHOP-123 (scenario 31 of Checkout)
+    expired: its last day was Thu 26 Nov; its failures count again"."""
+    name = known.ticket_label(mark.get("ticket")) or known.kind_label(mark.get("kind"))
+    last = pd.Timestamp(mark["stopped_applying"]) - pd.Timedelta(days=1)
+    return (
+        f"{name} ({known.target_text(mark, plan_names)}) expired: its last day was "
+        f"{last:%a} {last.day} {last:%b}; its failures count again"
+    )
 
 
 def _activity(digest: StandupDigest) -> str:

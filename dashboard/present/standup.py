@@ -22,7 +22,7 @@ from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present import known
 from dashboard.present.captions import describe_basis, describe_results
-from dashboard.present.digest import EMPTY_TEXTS, SECTIONS
+from dashboard.present.digest import EMPTY_TEXTS, EXPIRED_SECTION, SECTIONS, expired_line
 from dashboard.present.formatting import human_duration, plural, visible_frame, weekday_time
 from dashboard.present.what_changed import newly_failing_change, pair_summary
 
@@ -298,6 +298,10 @@ def folded_items(
         (EXPIRING_SECTION, known.expiring_line(row, plan_names), "")
         for row in folded.expiring.to_dict("records")
     ]
+    items += [
+        (EXPIRED_SECTION, expired_line(row, plan_names), "")
+        for row in folded.expired.to_dict("records")
+    ]
     return items
 
 
@@ -312,6 +316,8 @@ def folded_title(folded: StandupTriage) -> str:
         parts.append(f"Outages: {len(folded.outages)}")
     if len(folded.expiring):
         parts.append(f"Marks expiring soon: {len(folded.expiring)}")
+    if len(folded.expired):
+        parts.append(f"Marks expired: {len(folded.expired)}")
     return " \u00b7 ".join(parts) if parts else "Known failures and outages: none"
 
 

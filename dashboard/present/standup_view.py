@@ -22,7 +22,7 @@ from dashboard.analytics import standup as standup_analytics
 from dashboard.analytics.marks import applying
 from dashboard.analytics.outages import outages, without_outages
 from dashboard.analytics.standup import StandupDigest
-from dashboard.analytics.standup_triage import StandupTriage, standup_triage
+from dashboard.analytics.standup_triage import StandupTriage, standup_triage, standup_verdicts
 from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOut
 from dashboard.present import help_texts
@@ -114,7 +114,23 @@ class StandupNeeds:
 
     @property
     def results_needed(self) -> tuple[int, ...]:
-        return self.digest.results_needed
+        """Whose results the rest reads, sorted: those of the newly failing pairs
+        (`StandupDigest.results_needed`), the window's outages (their dominant failure message)
+        and the fixed plans' two executions (their failures' verdicts: recovering, not broken)."""
+        return tuple(sorted(set(self.digest.results_needed) | set(self.judged)))
+
+    @property
+    def judged(self) -> tuple[int, ...]:
+        """The executions whose failures get a verdict, sorted: each newly failing pair's red
+        one, each outage of the window, and each fixed plan's red execution before its green."""
+        fixed = self.digest.fixed
+        ids = {
+            *(int(i) for i in self.digest.pairs["after_execution_id"]),
+            *(int(i) for i in self.outages["execution_id"]),
+            *(int(i) for i in fixed["previous_execution_id"].dropna()),
+            *(int(i) for i in fixed["execution_id"].dropna()),
+        }
+        return tuple(sorted(ids))
 
 
 def standup_needs(
@@ -224,21 +240,29 @@ def standup_view(
     plans: pd.DataFrame | None = None,
     scenario_link: ScenarioLink | None = None,
     scope: str = "",
+    verdicts: pd.DataFrame | None = None,
 ) -> StandupView:
     """The standup of `needs` once the results of `needs.results_needed` are read (`results`;
     None when none were needed, or they could not be read: the newly failing section then says
     it was not computed, and nothing is folded by marks). `link_for` makes each item's evidence
     link, `scenario_link` a newly failing scenario's history; `plans` (the plans answer, when
     known) tells what changed between a plan's green and red run; `scope` ("of project Web")
-    words the window's caption."""
+    words the window's caption. `verdicts`: the one verdict per failed result of
+    `needs.judged` over `results` (a page's cached `ui.triage.verdicts_of`); made here from
+    them when not given."""
     digest, changes, read = needs.digest, None, None
     if results is not None and needs.results_needed:
         read = results.results
-        digest = standup_analytics.with_newly_failing(digest, read)
-        changes = standup_analytics.turned_red_changes(digest, needs.executions, read, plans)
+        if digest.results_needed:
+            digest = standup_analytics.with_newly_failing(digest, read)
+            changes = standup_analytics.turned_red_changes(digest, needs.executions, read, plans)
+    if read is not None and verdicts is None:
+        verdicts = standup_verdicts(
+            read, needs.executions, needs.marks, needs.now, judged=needs.judged
+        )
     digest, folded = standup_triage(
         digest,
-        read,
+        None if read is None else verdicts,
         needs.marks,
         needs.now,
         outages=needs.outages,

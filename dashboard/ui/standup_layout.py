@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -98,6 +99,18 @@ def results_of(connection: Connection, needs: StandupNeeds) -> FanOut | None:
     except ApiError as error:
         notices.show_error(error, part="the results behind newly failing scenarios")
         return None
+
+
+def verdicts_of(
+    connection: Connection, needs: StandupNeeds, results: FanOut | None, ledger: Ledger
+) -> pd.DataFrame | None:
+    """The one verdict per failed result of `needs.judged` over the results read (the cached
+    `ui.triage.verdicts_of` every page reads; None when no results were read)."""
+    if results is None:
+        return None
+    return triage_view.verdicts_of(
+        connection, results.results, needs.executions, ledger, now=needs.now, judged=needs.judged
+    )
 
 
 def column_settings(looks: Mapping[str, ColumnLook]) -> dict[str, Any]:

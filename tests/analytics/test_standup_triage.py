@@ -12,7 +12,7 @@ import pandas as pd
 
 from dashboard.analytics.outages import outages
 from dashboard.analytics.standup import standup_digest, with_newly_failing
-from dashboard.analytics.standup_triage import standup_triage
+from dashboard.analytics.standup_triage import standup_triage, standup_verdicts
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.shapes import empty, typed_rows
@@ -59,6 +59,19 @@ def digest() -> Any:
     return with_newly_failing(standup_digest(history(), WINDOW), latest_results())
 
 
+def verdicts(marks: pd.DataFrame) -> pd.DataFrame:
+    """The one verdict per failed result of the red executions whose results the standup read,
+    over the history's executions with their summaries counted from those results (so none is
+    short of its failures)."""
+    read = latest_results()
+    executions = history()
+    counted = read[read["level"].isin(["FAILURE", "ERROR"])].groupby("execution_id").size()
+    has = executions["execution_id"].isin(counted.index)
+    executions.loc[has, "failed"] = executions.loc[has, "execution_id"].map(counted)
+    judged = digest().pairs["after_execution_id"].astype("int64").tolist()
+    return standup_verdicts(read, executions, marks, NOW, judged=judged)
+
+
 def test_a_plan_failing_only_in_known_ways_leaves_its_section_as_one_line_per_mark() -> None:
     marks = typed_rows(
         [
@@ -78,7 +91,7 @@ def test_a_plan_failing_only_in_known_ways_leaves_its_section_as_one_line_per_ma
     )
     before = digest()
 
-    after, triage = standup_triage(before, latest_results(), marks, NOW)
+    after, triage = standup_triage(before, verdicts(marks), marks, NOW)
 
     assert 1 in set(before.turned_red["plan_id"])
     # Plan 1's two failures are both known; the others turned red for unmarked reasons.
@@ -103,7 +116,7 @@ def test_a_plan_failing_only_in_known_ways_leaves_its_section_as_one_line_per_ma
 def test_a_plan_with_one_unknown_failure_stays_and_its_known_one_is_a_line() -> None:
     marks = typed_rows([mark("SHOP-1", columns.SCENARIO, plan_id=1, scenario_id=2)], MARK_COLUMNS)
 
-    after, triage = standup_triage(digest(), latest_results(), marks, NOW)
+    after, triage = standup_triage(digest(), verdicts(marks), marks, NOW)
 
     assert 1 in set(after.turned_red["plan_id"])
     assert after.newly_failing is not None
@@ -117,8 +130,8 @@ def test_without_marks_or_results_nothing_moves() -> None:
     none = empty(MARK_COLUMNS)
     marks = typed_rows([mark("SHOP-1", columns.SCENARIO, plan_id=1, scenario_id=2)], MARK_COLUMNS)
 
-    for given_marks, given_results in ((none, latest_results()), (marks, None)):
-        after, triage = standup_triage(before, given_results, given_marks, NOW)
+    for given_marks, given_verdicts in ((none, verdicts(none)), (marks, None)):
+        after, triage = standup_triage(before, given_verdicts, given_marks, NOW)
         assert after is before
         assert triage.known.empty
 
@@ -126,7 +139,37 @@ def test_without_marks_or_results_nothing_moves() -> None:
 def test_the_window_outages_are_carried_for_one_line_each() -> None:
     found = outages(history(), empty(MARK_COLUMNS), min_results=1, share=0.2)
 
-    _, triage = standup_triage(digest(), latest_results(), empty(MARK_COLUMNS), NOW, outages=found)
+    none = empty(MARK_COLUMNS)
+    _, triage = standup_triage(digest(), verdicts(none), none, NOW, outages=found)
 
     assert triage.outages["execution_id"].tolist() == found["execution_id"].tolist()
+    assert not triage.empty
+
+
+def test_a_mark_that_expired_since_the_standup_is_named_and_its_failures_stay() -> None:
+    marks = typed_rows(
+        [
+            # Its last day was Sunday 6 Apr: it stopped applying on Monday, after Friday's standup.
+            mark("OLD-1", columns.SCENARIO, plan_id=8, scenario_id=5, expires_on=ts("2025-04-06")),
+            # Long gone before the window: not news.
+            mark("OLD-2", columns.SCENARIO, plan_id=8, scenario_id=5, expires_on=ts("2025-03-01")),
+            # Closed, not expired: someone ended it.
+            mark(
+                "OLD-3",
+                columns.SCENARIO,
+                plan_id=3,
+                scenario_id=4,
+                expires_on=ts("2025-04-06"),
+                closed_at=ts("2025-04-05 12:00"),
+                closed_by="bob",
+            ),
+        ],
+        MARK_COLUMNS,
+    )
+    after, triage = standup_triage(digest(), verdicts(marks), marks, NOW)
+    assert triage.expired["mark_id"].tolist() == ["OLD-1"]
+    assert triage.expired["stopped_applying"].tolist() == [ts("2025-04-07")]
+    assert 8 in set(after.still_failing["plan_id"])  # its failures count again
+    labels = triage.verdicts.set_index("execution_id")["label"]
+    assert labels.loc[802] != "known"
     assert not triage.empty

@@ -6,7 +6,7 @@ import pandas as pd
 
 from dashboard.analytics.outages import OUTAGE_COLUMNS
 from dashboard.analytics.standup import standup_digest, with_newly_failing
-from dashboard.analytics.standup_triage import standup_triage
+from dashboard.analytics.standup_triage import standup_triage, standup_verdicts
 from dashboard.analytics.windows import custom_window, standup_window
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS
@@ -182,7 +182,7 @@ def test_known_items_outages_and_expiring_marks_are_one_line_each_after_the_sect
         OUTAGE_COLUMNS,
     )
 
-    unresolved, folded = standup_triage(digest, read_results(), marks, NOW, outages=night)
+    unresolved, folded = standup_triage(digest, verdicts(digest, marks), marks, NOW, outages=night)
     text = digest_markdown(unresolved, link_for=link_for, triage=folded, plan_names={2: "Search"})
 
     assert "\n**Turned red**\n- _Nothing turned red_\n" in text
@@ -207,9 +207,16 @@ def test_without_marks_the_digest_has_no_folded_sections() -> None:
     )
     plain = digest_markdown(digest, link_for=link_for)
 
-    unresolved, folded = standup_triage(digest, read_results(), marks_none(), NOW)
+    none = marks_none()
+    unresolved, folded = standup_triage(digest, verdicts(digest, none), none, NOW)
 
     assert digest_markdown(unresolved, link_for=link_for, triage=folded) == plain
+
+
+def verdicts(digest: object, marks: pd.DataFrame) -> pd.DataFrame:
+    """The one verdict per failed result of the red executions the digest read."""
+    judged = [int(i) for i in digest.pairs["after_execution_id"]]  # type: ignore[attr-defined]
+    return standup_verdicts(read_results(), small_history(), marks, NOW, judged=judged)
 
 
 def marks_none() -> pd.DataFrame:

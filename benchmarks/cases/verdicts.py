@@ -1,0 +1,177 @@
+"""The triage verdict's cost (issue #37): one verdict per failed result at 100,000 executions,
+beside the Failures page's own computing in the same run.
+
+The Failures page (`app_pages/failures.py`) reads the 90 days of executions, the results of
+each plan's last W (20) finished ones and of the period's failing executions, then computes
+the one verdict per failed result of the period (`analytics.triage.failure_verdicts`, which
+`ui.triage.verdicts_of` caches per input) and its view (`present.failures_view.failures_view`:
+the rows, figures, captions and table). This case gives both exactly those frames, built in
+this process from the sandbox's own derivation (`benchmarks.data`, no HTTP), for the page's
+default period (7 days) and for 30 days, with the company's ledger empty, and times:
+
+- the verdicts of the period's failed results (`failure_verdicts`), against
+- the view given those verdicts (`failures_view`): the page's computing without the verdict;
+- both together, the page's computing now: its ratio to the view alone is what the verdict
+  adds to the page.
+
+Each runs once untimed first (the failure signatures, which `normalise_message` keeps per
+distinct message, are warm on a page's second visit). Reading the data is not timed: the
+page's cache and the history store hold it.
+
+Not registered in `benchmarks/cases/__init__.py` (not this case's file): run it alone with
+`python -m benchmarks.cases.verdicts [--size tiny|full]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import pandas as pd
+
+from api_client import Execution
+from benchmarks import data, report
+from benchmarks.context import Run
+from benchmarks.measure import CaseResult, timed
+from benchmarks.sizes import SIZES
+from dashboard.analytics.flaky import last_finished
+from dashboard.analytics.triage import failure_verdicts
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.shapes import empty
+from dashboard.data import frames
+from dashboard.data.store.records import results_frame
+from dashboard.present import failures_view
+from dashboard.state import links
+from sandbox.store import DemoStore
+
+NAME = "verdicts"
+TITLE = "11. The triage verdict beside the Failures page"
+PERIODS = (7, 30)  # days: the page's default period, and its 30 d preset
+
+
+def run(run: Run) -> CaseResult:
+    result = CaseResult(NAME, TITLE)
+    demo = run.demo(run.size.page_executions)
+    executions = _executions(demo)
+    now = run.now
+    window = executions[
+        executions["execution_id"].isin(
+            last_finished(executions, failures_view.WINDOW)["execution_id"]
+        )
+    ]
+    window_results = _results(demo, window["execution_id"].tolist())
+    plan_names = {int(p): f"plan {p}" for p in executions["plan_id"].dropna().unique()}
+    ledger = empty(MARK_COLUMNS)
+    notes = []
+    for days in PERIODS:
+        runs = failures_view.period_runs(
+            executions, None, start=now - timedelta(days=days), end=None
+        )
+        failing_results = _results(demo, list(runs.judged))
+        history = failures_view.triage_results(window_results, failing_results)
+
+        def verdicts(
+            history: pd.DataFrame = history, runs: failures_view.PeriodRuns = runs
+        ) -> pd.DataFrame:
+            return failure_verdicts(
+                history, runs.executions, ledger, now=pd.Timestamp(now), judged=runs.judged
+            )
+
+        def view(
+            given: pd.DataFrame,
+            runs: failures_view.PeriodRuns = runs,
+            failing_results: pd.DataFrame = failing_results,
+        ) -> Any:
+            return failures_view.failures_view(
+                executions,
+                window_results,
+                window,
+                runs,
+                failing_results,
+                verdicts=given,
+                include_outages=False,
+                only=(),
+                now=now,
+                scope="every plan",
+                plan_names=plan_names,
+                scenario_link=links.scenario_link,
+                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                tz="UTC",
+            )
+
+        judged = verdicts()  # the first visit, untimed
+        view(judged)
+        alone = result.figure(f"{days} d: the page's view, given the verdicts", "s")
+        costs = result.figure(f"{days} d: the verdicts (failure_verdicts)", "s", peer=alone.name)
+        both = result.figure(
+            f"{days} d: verdicts and view, the page's computing now", "s", peer=alone.name
+        )
+        for _ in range(run.repeats()):
+            seconds, judged = timed(verdicts)
+            costs.runs.append(seconds)
+            shown = timed(view, judged)[0]
+            alone.runs.append(shown)
+            both.runs.append(seconds + shown)
+        notes.append(
+            f"{days} d: {len(runs.judged):,} failing executions, {len(judged):,} failed results "
+            f"judged over {len(history):,} results"
+        )
+    result.notes.append(
+        f"{len(executions):,} executions of company 1 (of a {run.size.page_executions:,}-"
+        f"execution demo), {len(window):,} in each plan's last {failures_view.WINDOW} finished "
+        f"({len(window_results):,} results); " + "; ".join(notes) + ". No marks."
+    )
+    return result
+
+
+def _executions(demo: DemoStore) -> pd.DataFrame:
+    """Company 1's executions of the last 90 days as the page's frame (`EXECUTION_COLUMNS`)."""
+    models = [
+        Execution.model_validate(record.model_dump(mode="json"))
+        for record in data.execution_records(demo, data.LEAD_COMPANY)
+    ]
+    executions = frames.executions_frame(models)
+    since = executions["start"].max() - pd.Timedelta(days=90)
+    return executions[executions["start"] >= since].reset_index(drop=True)
+
+
+def _results(demo: DemoStore, execution_ids: Sequence[int]) -> pd.DataFrame:
+    """The results of `execution_ids` (`RESULT_HISTORY_COLUMNS`), each filed under its pair."""
+    records: list[Any] = []
+    owners: list[tuple[int, int]] = []
+    for execution_id in dict.fromkeys(int(i) for i in execution_ids):
+        kept = demo.execution(execution_id)
+        if kept is None:
+            continue
+        own = demo.execution_results(kept, data.LOG_ROOT)
+        records += own
+        owners += [(execution_id, r.scenario_id) for r in own]
+    parsed = data.parse_results(data.as_json(records))
+    return results_frame(
+        parsed, execution_ids=[e for e, _ in owners], scenario_ids=[s for _, s in owners]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.cases.verdicts")
+    parser.add_argument("--size", choices=sorted(SIZES), default="full")
+    args = parser.parse_args(argv)
+    context = Run(size=SIZES[args.size], require_browser=False)
+    context.artifacts.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    try:
+        result = run(context)
+    finally:
+        context.close()
+    result.seconds = time.perf_counter() - started
+    print(f"at {datetime.now():%Y-%m-%d %H:%M}, size {args.size}")
+    print(report.case_table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

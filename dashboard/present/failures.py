@@ -28,23 +28,23 @@ COLUMNS = (
     "Scenario",
     "Environment",
     "Evidence",
+    "State",
     "Owner",
     "Ticket",
-    "State",
-    "Failing since",
-    "Failure group",
     "Results",
+    "Failure group",
     "History",
+    "Failing since",
     "Started",
     "Message",
     "Node log",
     "Executor log",
 )
 """In the order a lead reads them: the row's answer (its verdict) and what failed where, why it
-has that verdict (its evidence line, the mark's owner and ticket beside a known row) and its
-scenario's state, all in view at 1440x900; then since when it has been failing and how (its
-failure group), its evidence a click away; then when this execution ran and the words (the
-widest) before the logs."""
+has that verdict (its evidence line, which names a known row's ticket and owner too) and its
+scenario's state, all in view at 1440x900; the mark's owner and ticket beside them; its results
+a click away; then how it failed (its failure group), its scenario's history, since when it
+has been failing, when this execution ran and the words (the widest) before the logs."""
 
 
 def since_text(since: object, bound: object, in_a_row: object, tz: str) -> str:

@@ -209,7 +209,6 @@ def failures_view(
             tz=tz,
             max_rows=TABLE_ROW_LIMIT,
             columns={
-                "Verdict": columns.text("small"),
                 "Evidence": columns.text("medium"),
                 "Ticket": columns.link(TICKET_TEXT),
                 "Started": columns.moment(tz),

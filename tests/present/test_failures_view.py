@@ -147,7 +147,6 @@ def test_the_table_s_key_rows_sent_and_columns_looks() -> None:
         2_000,
     )
     assert {name: look.kind for name, look in table.columns.items()} == {
-        "Verdict": "text",
         "Evidence": "text",
         "Ticket": "link",
         "Started": "time",
@@ -386,12 +385,13 @@ def test_a_row_that_cannot_be_judged_says_why_and_the_rest_is_listed() -> None:
 def test_the_csv_carries_the_verdict_its_evidence_owner_and_ticket() -> None:
     table = world_view().table
 
-    assert list(table.display.columns[:7]) == [
+    assert list(table.display.columns[:8]) == [
         "Verdict",
         "Plan",
         "Scenario",
         "Environment",
         "Evidence",
+        "State",
         "Owner",
         "Ticket",
     ]

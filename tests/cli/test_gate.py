@@ -471,3 +471,20 @@ def test_a_store_file_cut_short_is_exit_4_not_an_empty_store_judged_without_mark
     assert code == 4, out
     assert "the history store cannot be read" in out
     assert path.read_bytes() == whole[: len(whole) // 3]  # not swapped for an empty one
+
+
+def test_an_outage_mark_lets_its_execution_through_named_in_the_log(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    night = service.add("FAILURE", "FAILURE", "FAILURE", "SUCCESS")
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=env) as store:
+        mark_id = store.add_mark(
+            1, MarkDraft(MarkTarget("execution", execution_id=night), "outage"), by="ann"
+        )
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.PASS, out
+    # Each failure's verdict is the confirmed outage; the outage mark let them through.
+    assert f"execution {night}: 0 unresolved; 3 known; pass rate" in out
+    assert f"- mark {mark_id} (outage) by ann, no ticket, no expiry: 3 failures" in out

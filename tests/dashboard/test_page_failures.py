@@ -6,13 +6,17 @@ verdict and figure holds is tested on the view (tests/present/test_failures_view
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pytest
 
 from dashboard.analytics.failure_groups import normalise_message
 from dashboard.present.formatting import weekday_time
 from sandbox.data import planted
+from tests.dashboard import history_service as hand
 from tests.dashboard import red_history as red
 from tests.dashboard.apptest import (
     FAILURES,
@@ -24,6 +28,12 @@ from tests.dashboard.apptest import (
     table_with,
 )
 from tests.dashboard.conftest import AppFactory
+from tests.dashboard.outage_history import (
+    LATE,
+    OutageHistory,
+    outage_execution,
+    serve_outage_history,
+)
 
 
 def _failures(at: Any) -> Any:
@@ -169,3 +179,39 @@ def test_a_custom_period_is_whole_days(app: AppFactory) -> None:
     # The demo's last day: only plan 1's failing execution (17:00) started on it.
     assert set(_failures(at)["Scenario"]) == {planted.TURNED_RED_SCENARIO}
     assert at.date_input(key="failures.date_from").value.isoformat() == day
+
+
+@pytest.fixture
+def outage_night(
+    app: AppFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[OutageHistory]:
+    """The hand-built history whose execution 1011 failed every result with the grid's message
+    (tests/dashboard/outage_history.py), on a store of its own (after `app`)."""
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path / "stores"))
+    with serve_outage_history() as service:
+        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
+        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "outage-history-token")
+        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
+        yield service
+
+
+def test_an_outage_night_s_failures_are_left_out_and_counted(
+    app: AppFactory, outage_night: OutageHistory
+) -> None:
+    at = app(FAILURES, tz="UTC", plan=str(hand.PLAN_ID))
+    at.run()
+
+    assert_no_failure(at)
+    # Its 15 failed results are neither listed nor counted, but said.
+    night = f"results?execution={outage_execution(LATE)}"
+    shown = _failures(at)
+    assert not shown.empty
+    assert not any(link.startswith(night) for link in shown["Results"])
+    assert "\u26a1 outage" not in set(shown["Verdict"])
+    assert metrics(at)["In a likely outage"] == "15 left out"
+    assert metrics(at)["Failed results"] == f"{len(shown):,}"
+    assert (
+        '15 failed results in a likely outage left out: "Include outages" lists them.'
+        in captions(at)
+    )
+    assert at.toggle(key="failures.include_outages").value is False

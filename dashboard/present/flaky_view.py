@@ -30,7 +30,7 @@ from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics.failure_groups import FailureGroups
 from dashboard.analytics.flaky import Flakiness
 from dashboard.analytics.states import StateRules
-from dashboard.analytics.triage import PRECEDENCE, TRIAGE_COLUMNS
+from dashboard.analytics.triage import OUTAGE, PRECEDENCE, TRIAGE_COLUMNS
 from dashboard.columns.shapes import empty
 from dashboard.data.fanout_answer import FanOutCounts
 from dashboard.present import analytics_charts
@@ -167,6 +167,8 @@ def _with_verdicts(
         for offset, column in enumerate(VERDICT_COLUMNS):
             display.insert(at + offset, column, pd.Series(dtype="object"))
         return display
+    # An outage's failure is no row's latest: the scores never count it (it is in the groups).
+    verdicts = verdicts[verdicts["label"] != OUTAGE]
     by_scenario = states_words.latest_verdicts(verdicts, tz=tz)
     by_env = states_words.latest_verdicts(
         verdicts, ("plan_id", "scenario_id", "environment"), tz=tz

@@ -7,6 +7,7 @@ over the whole lookback (`ui.triage.verdicts_of`'s inputs)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 
 import pandas as pd
@@ -64,22 +65,25 @@ STATE_OF_LABEL = {
 """The states a scenario may be in when its latest failure has a label that is a state's."""
 
 
+World = Mapping[int, Mapping[str, str]]
 Inputs = tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]
 _MADE: dict[tuple[object, ...], Inputs] = {}
 
 
-def inputs(rules: states.StateRules, the_marks: pd.DataFrame = THE_MARKS) -> Inputs:
+def inputs(
+    rules: states.StateRules, the_marks: pd.DataFrame = THE_MARKS, scenarios: World = WORLD
+) -> Inputs:
     """(the window's executions, its results, the verdicts, every verdict of the world) as the
     pages read them: the outages found among every execution and left out of the window. Made
     once per rules and marks (nothing here changes them)."""
-    key = (rules, tuple(the_marks["mark_id"]), tuple(the_marks["owner"]))
+    key = (rules, tuple(the_marks["mark_id"]), tuple(the_marks["owner"]), repr(scenarios))
     if key not in _MADE:
-        _MADE[key] = _inputs(rules, the_marks)
+        _MADE[key] = _inputs(rules, the_marks, scenarios)
     return _MADE[key]
 
 
-def _inputs(rules: states.StateRules, the_marks: pd.DataFrame) -> Inputs:
-    results, executions = world()
+def _inputs(rules: states.StateRules, the_marks: pd.DataFrame, scenarios: World) -> Inputs:
+    results, executions = world(scenarios)
     found = outages(executions, applying(the_marks, NOW), results)
     assert set(found["execution_id"]) == {OUTAGE_ID}
     kept = executions[~executions["execution_id"].isin(states_view.left_out(found))]
@@ -127,13 +131,17 @@ def states_of(rules: states.StateRules, the_marks: pd.DataFrame = THE_MARKS) -> 
 
 
 def flaky_of(
-    rules: states.StateRules, the_marks: pd.DataFrame = THE_MARKS, *, include: bool = False
+    rules: states.StateRules,
+    the_marks: pd.DataFrame = THE_MARKS,
+    *,
+    include: bool = False,
+    scenarios: World = WORLD,
 ) -> FlakyPage:
-    kept, window_results, verdicts, _ = inputs(rules, the_marks)
+    kept, window_results, verdicts, _ = inputs(rules, the_marks, scenarios)
     analysed = kept[kept["execution_id"].isin(window_results["execution_id"])]
     grouped = None
     if include:  # the page's second window, with the outage, for the groups only
-        results, executions = world()
+        results, executions = world(scenarios)
         ids = last_finished(executions, rules.window)["execution_id"]
         grouped = (
             executions[executions["execution_id"].isin(ids)],
@@ -308,6 +316,16 @@ def test_included_outages_are_grouped_as_outage_and_never_scored() -> None:
     groups = included.groups_table.display.set_index("Message")
     assert groups.loc["UnreachableBrowser: grid down", "Verdicts"] == "13 outage"
     assert "never counted in the scores" in included.window_caption
+
+
+def test_an_included_outage_is_no_flaky_row_s_latest_failure() -> None:
+    # Scenario 3 flips until 14 Nov and passes since; the outage night (15 Nov) is its latest
+    # failure. Included, the outage is grouped, but the row still reads its flaky verdict.
+    scenarios = {**WORLD, 3: {"chrome": "FPFPFPPPPP", "safari": "PPPPPPPPPP"}}
+    shown = flaky_of(states.StateRules(), include=True, scenarios=scenarios).table.display
+    assert set(shown["Scenario"]) == {3}
+    assert set(shown["Verdict"]) == {"\u21c4 flaky"}
+    assert set(shown["Verdict evidence"]) == {f"5 flips in 10 runs on {CHROME_LABEL} since 10 Nov"}
 
 
 def test_the_world_holds_every_planted_case() -> None:

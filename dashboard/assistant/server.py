@@ -275,6 +275,27 @@ def build_server(
     ) -> CallToolResult:
         return tools.standup(project, since, detail, cursor)
 
+    @register(
+        "gate_verdict",
+        "Quality gate verdict",
+        "The quality gate's verdict for a finished execution of a plan (the latest by default): "
+        "pass or fail, the unresolved failures and the marks that excused known ones; "
+        "`python -m dashboard gate` without waiting.",
+    )
+    def gate_verdict(
+        plan: PlanId,
+        execution: Annotated[
+            int | None, Field(gt=0, description="the execution (default: the plan's latest)")
+        ] = None,
+        max_unresolved: Annotated[int, Field(description="unresolved failures allowed")] = 0,
+        min_pass_rate: Annotated[
+            float | None, Field(description="the lowest pass rate that passes, in percent")
+        ] = None,
+        detail: Detail = "summary",
+        cursor: Cursor = None,
+    ) -> CallToolResult:
+        return tools.gate_verdict(plan, execution, max_unresolved, min_pass_rate, detail, cursor)
+
     @server.prompt(name="triage_last_night", title="Triage last night")
     def triage_last_night() -> str:
         """Triage last night's failures with the dashboard's history."""

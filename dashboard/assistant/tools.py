@@ -860,6 +860,87 @@ class Tools:
             notes=_texts(view.window_caption, view.running_caption, view.folded_caption),
         )
 
+    # -- 14. the quality gate's verdict for an execution (the gate) ------------------------------
+
+    def gate_verdict(
+        self,
+        plan: int,
+        execution: int | None,
+        max_unresolved: int,
+        min_pass_rate: float | None,
+        detail: str,
+        cursor: str | None,
+    ) -> CallToolResult:
+        """`python -m dashboard gate`'s verdict, without waiting: a running execution has
+        none. The gate opens the store itself (it must read every mark), so no reading is
+        open around it."""
+        from types import SimpleNamespace
+
+        from api_client import ApiError
+        from dashboard.cli import gate
+        from dashboard.cli.common import CliError, client_for, service_problem
+
+        if max_unresolved < 0:
+            raise ToolError("max_unresolved must be 0 or more.")
+        if min_pass_rate is not None and not 0 <= min_pass_rate <= 100:
+            raise ToolError("min_pass_rate is a percentage, from 0 to 100.")
+        call = asked(
+            "gate_verdict",
+            detail,
+            cursor,
+            plan=plan,
+            execution=execution,
+            max_unresolved=max_unresolved,
+            min_pass_rate=min_pass_rate,
+        )
+        source = self.source
+        args = SimpleNamespace(
+            plan=plan,
+            execution=execution,
+            max_unresolved=max_unresolved,
+            min_pass_rate=min_pass_rate,
+            signed_marks_only=False,
+            require_mark_expiry=False,
+        )
+        try:
+            with client_for(source.connection) as client:
+                plans = gate.plan_of(client, plan)
+                found = gate.find_execution(client, plan, execution)
+                if found is None:
+                    what = f"execution {execution}" if execution else "an execution"
+                    raise ToolError(f"Plan {plan} has no {what} the service lists.")
+                if not bool(found.row["finished"]):
+                    raise ToolError(
+                        f"Execution {int(found.row['execution_id'])} is still running: no "
+                        "verdict yet."
+                    )
+                judged = gate._verdict(
+                    client,
+                    source.connection,
+                    found,
+                    plans,
+                    args,
+                    source.secrets,
+                    source.env,
+                    gate.SystemClock(),
+                    source.dashboard_url,
+                )
+        except CliError as error:
+            raise ToolError(str(error)) from None
+        except ApiError as error:
+            raise ToolError(service_problem(error, source.connection)) from None
+        execution_id = int(found.row["execution_id"])
+        passed = judged.code == gate.PASS
+        return self._answer(
+            call,
+            headline=f"Execution {execution_id} of plan {plan}: "
+            f"{'pass' if passed else 'fail'} by the quality gate.",
+            coverage_line=f"computed from execution {execution_id}'s results and the team's marks",
+            figures={"passed": passed, "exit_code": judged.code},
+            extra={"lines": list(judged.lines)},
+            link=links.results_link(execution_id, plan_id=plan, started=None),
+        )
+
 
 @functools.cache
 def _page_link() -> re.Pattern[str]:

@@ -60,6 +60,7 @@ EVERY_TOOL = [
     ("known_failures", {"show": "all"}),
     ("flaky_scenarios", {"window": 6}),
     ("standup", {}),
+    ("gate_verdict", {"plan": PLAN_ID}),
 ]
 
 

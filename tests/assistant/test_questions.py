@@ -180,3 +180,16 @@ def test_without_a_dashboard_address_no_link_is_made_up(history: History) -> Non
         for row in rows(answer)
         for v in row.values()
     )
+
+
+def test_the_gate_fails_the_latest_execution_and_passes_the_green_one(history: History) -> None:
+    latest, green = ask_here(
+        history.env,
+        [
+            ("gate_verdict", {"plan": PLAN_ID}),
+            ("gate_verdict", {"plan": PLAN_ID, "execution": 5001}),
+        ],
+    )
+    assert latest.structured_content["figures"] == {"passed": False, "exit_code": 1}  # type: ignore[index]
+    assert any("scenario 52" in line for line in latest.structured_content["lines"])  # type: ignore[index]
+    assert green.structured_content["figures"] == {"passed": True, "exit_code": 0}  # type: ignore[index]

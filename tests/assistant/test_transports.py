@@ -43,7 +43,7 @@ def test_over_stdio_every_tool_is_read_only_and_answers(history: History, tmp_pa
             return tools, prompts, answer
 
     tools, prompts, answer = anyio.run(run)
-    assert len(tools.tools) == 13
+    assert len(tools.tools) == 14
     for tool in tools.tools:
         assert tool.annotations is not None, tool.name
         assert tool.annotations.read_only_hint, tool.name

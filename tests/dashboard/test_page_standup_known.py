@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.dashboard import outage_history
 from tests.dashboard import standup_history as history
 from tests.dashboard.apptest import STANDUP, assert_no_failure, everything_shown, notes
 from tests.dashboard.conftest import AppFactory
@@ -157,3 +158,29 @@ def test_closing_the_mark_brings_the_plan_back(standup: AppTest) -> None:
     assert section(at, "Turned red")["Plan"].tolist() == [LOGIN]
     assert section(at, "Newly failing scenarios")["Plan"].tolist() == [LOGIN]
     assert section(at, "Known").empty
+
+
+def test_a_likely_outage_is_one_line_named_with_its_dominant_failure_message(
+    app: AppFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """On the hand-built history with the grid down in execution 1011 (three hours ago, inside
+    the standup's window): the outage is one line in view, named with the message all 15 of its
+    failures share (read from the verdicts of its results), and the same line is in the chat
+    digest."""
+    with outage_history.serve_outage_history() as service:
+        monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path / "stores"))
+        monkeypatch.setenv("QA_DASHBOARD_BASE_URL", service.base_url)
+        monkeypatch.setenv("QA_DASHBOARD_TOKEN", "hand-built-history-token")
+        monkeypatch.setenv("QA_DASHBOARD_COMPANY_ID", "7")
+        at = app(STANDUP, tz="UTC")
+        at.run()
+        assert_no_failure(at)
+        night = outage_history.outage_execution(outage_history.LATE)
+        lines = [line for line in in_view(at) if "likely outage" in line]
+        assert len(lines) == 1, in_view(at)
+        assert f"execution {night}" in lines[0]
+        assert "15 of 15 results failed, most with" in lines[0]
+        assert "UnreachableBrowserException: no node of the grid answered" in lines[0]
+        said = [line for line in chat(at).splitlines() if "likely outage" in line]
+        assert len(said) == 1
+        assert "most with" in said[0]

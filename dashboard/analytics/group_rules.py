@@ -146,6 +146,15 @@ def _missing(value: object) -> bool:
         return False
 
 
+SearchMany = Callable[[Sequence[Pattern], Sequence[str]], Sequence[Sequence[int]]]
+"""For each of some texts, the positions of the patterns that find something in it."""
+
+
+def search_each(patterns: Sequence[Pattern], texts: Sequence[str]) -> list[list[int]]:
+    """`SearchMany` by asking each pattern of each text in turn."""
+    return [[i for i, p in enumerate(patterns) if p.search(text) is not None] for text in texts]
+
+
 def _failed(failures: pd.DataFrame) -> pd.DataFrame:
     """The failed results of `failures` (all of them when it has no `level`)."""
     if "level" not in failures.columns:
@@ -153,47 +162,73 @@ def _failed(failures: pd.DataFrame) -> pd.DataFrame:
     return failures[level_outcomes(failures["level"]) == FAIL]
 
 
-def _hits(pattern: Pattern, values: pd.Series) -> np.ndarray:
-    """Which of `values` (text) `pattern` finds something in, asked once per distinct value."""
-    codes, uniques = pd.factorize(values, use_na_sentinel=False)
-    found = np.fromiter(
-        (pattern.search(str(u)) is not None for u in uniques), dtype=bool, count=len(uniques)
-    )
-    return found[codes] if len(codes) else np.zeros(0, dtype=bool)
+class _Failures:
+    """The failed results with what every rule asks computed once: each distinct message (and
+    the rows that carry it), plan ids, scenario ids and, on first need, environment labels.
+    A rule is then asked once per distinct message, and its other conditions only of the rows
+    whose message it matched: a thousand rules over a hundred thousand failures stay cheap."""
 
+    def __init__(self, failed: pd.DataFrame, names: Mapping[int, str] | None) -> None:
+        self.frame = failed
+        self.names = names or {}
+        messages = failed["message"].astype(object).where(failed["message"].notna(), "")
+        codes, uniques = pd.factorize(messages, use_na_sentinel=False)
+        self.messages = [str(u) for u in uniques]
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+        self.rows_of = [order[bounds[i] : bounds[i + 1]] for i in range(len(uniques))]
+        self.plans = failed["plan_id"].astype("Int64").to_numpy(dtype="int64", na_value=-1)
+        self.scenarios = failed["scenario_id"].astype("Int64").to_numpy(dtype="int64", na_value=-1)
+        self._environments: np.ndarray | None = None
+        self._scenario_hits: dict[int, dict[int, bool]] = {}
 
-def _scenario_hits(
-    pattern: Pattern, scenario_ids: pd.Series, names: Mapping[int, str]
-) -> np.ndarray:
-    codes, uniques = pd.factorize(scenario_ids, use_na_sentinel=False)
-    found = []
-    for sid in uniques:
-        if sid is None or sid is pd.NA or (isinstance(sid, float) and np.isnan(sid)):
-            found.append(False)
-            continue
-        name = names.get(int(sid))
-        hit = pattern.search(str(int(sid))) is not None or (
-            name is not None and pattern.search(name) is not None
-        )
-        found.append(hit)
-    table = np.array(found, dtype=bool)
-    return table[codes] if len(codes) else np.zeros(0, dtype=bool)
+    def environments(self) -> np.ndarray:
+        if self._environments is None:
+            self._environments = _environments(self.frame).to_numpy(dtype=object)
+        return self._environments
+
+    def rows(self, rule: MatchingRule, messages: Sequence[int] | None = None) -> np.ndarray:
+        """The positions of the rows `rule` matches, ascending; `messages` are the positions
+        of the distinct messages its message pattern finds something in, when known."""
+        if messages is None:
+            messages = [
+                i for i, text in enumerate(self.messages) if rule.message.search(text) is not None
+            ]
+        found = [self.rows_of[i] for i in messages]
+        if not found:
+            return np.zeros(0, dtype=np.intp)
+        rows = np.sort(np.concatenate(found))
+        if rule.plan_id is not None:
+            rows = rows[self.plans[rows] == rule.plan_id]
+        if rule.scenario is not None and len(rows):
+            rows = rows[self._scenario_mask(rule, self.scenarios[rows])]
+        if rule.environment is not None and len(rows):
+            labels = self.environments()[rows]
+            asked = {
+                label: rule.environment.search(str(label)) is not None for label in set(labels)
+            }
+            rows = rows[np.fromiter((asked[label] for label in labels), bool, len(labels))]
+        return rows
+
+    def _scenario_mask(self, rule: MatchingRule, ids: np.ndarray) -> np.ndarray:
+        pattern = rule.scenario
+        assert pattern is not None
+        answers = self._scenario_hits.setdefault(id(rule), {})
+        for sid in set(ids.tolist()) - answers.keys():
+            name = self.names.get(sid)
+            answers[sid] = sid >= 0 and (
+                pattern.search(str(sid)) is not None
+                or (name is not None and pattern.search(name) is not None)
+            )
+        return np.fromiter((answers[sid] for sid in ids.tolist()), bool, len(ids))
 
 
 def rule_matches(
     rule: MatchingRule, failed: pd.DataFrame, names: Mapping[int, str] | None = None
 ) -> np.ndarray:
     """Which rows of `failed` (failed results) `rule` matches, as a boolean array."""
-    mask = _hits(
-        rule.message, failed["message"].astype(object).where(failed["message"].notna(), "")
-    )
-    if rule.plan_id is not None:
-        mask &= (failed["plan_id"] == rule.plan_id).fillna(False).to_numpy(dtype=bool)
-    if rule.scenario is not None and mask.any():
-        mask &= _scenario_hits(rule.scenario, failed["scenario_id"], names or {})
-    if rule.environment is not None and mask.any():
-        labels = _environments(failed)
-        mask &= _hits(rule.environment, labels)
+    mask = np.zeros(len(failed), dtype=bool)
+    mask[_Failures(failed, names).rows(rule)] = True
     return mask
 
 
@@ -216,44 +251,49 @@ def apply_rules(
     *,
     names: Mapping[int, str] | None = None,
     group_column: str = "signature",
+    search_many: SearchMany | None = None,
 ) -> pd.DataFrame:
     """Each failed result of `failures` with its group and category after `rules`
     (`RULED_COLUMNS`, in the order of `failures`). A failure's own group is `group_column` when
     the frame has it (a page's groups per scenario, say), else its normalised message; `names`
-    are scenario names by id, for scenario patterns."""
+    are scenario names by id, for scenario patterns. `search_many` asks every message pattern
+    of every distinct message at once (the store's RE2 sets, `group_rules.search_many`: a
+    thousand rules in one pass over each message); by default each pattern is asked in turn."""
+    search_many = search_many or search_each
     require_columns(failures, ("result_id", "message", "scenario_id", "plan_id"), "group rules")
     failed = _failed(failures)
     signature = _signatures(failed, group_column)
     count = len(failed)
-    category = np.full(count, None, dtype=object)
-    category_rule = np.full(count, None, dtype=object)
-    merge_rule = np.full(count, None, dtype=object)
-    merge_label = np.full(count, None, dtype=object)
-    for rule in rules:
-        open_rows = pd.isna(category) if rule.action == CATEGORY else pd.isna(merge_rule)
-        if not open_rows.any():
+    by_category = np.full(count, -1, dtype=np.int64)  # the deciding rule's position, or -1
+    by_merge = np.full(count, -1, dtype=np.int64)
+    prepared = _Failures(failed, names)
+    messages_of: list[list[int]] = [[] for _ in rules]
+    for message, positions in enumerate(search_many([r.message for r in rules], prepared.messages)):
+        for position in positions:
+            messages_of[position].append(message)
+    for position, rule in enumerate(rules):
+        decided = by_category if rule.action == CATEGORY else by_merge
+        if rule.action not in ACTIONS or (decided >= 0).all():
             continue
-        hit = rule_matches(rule, failed, names) & open_rows
-        if rule.action == CATEGORY:
-            category[hit] = rule.label
-            category_rule[hit] = rule.rule_id
-        elif rule.action == MERGE:
-            merge_rule[hit] = rule.rule_id
-            merge_label[hit] = rule.label
-    merged = ~pd.isna(merge_rule)
+        rows = prepared.rows(rule, messages_of[position])
+        rows = rows[decided[rows] < 0]  # the oldest matching rule wins
+        decided[rows] = position
+    rule_ids = np.array([r.rule_id for r in rules] + [None], dtype=object)
+    rule_labels = np.array([r.label for r in rules] + [None], dtype=object)
+    merged = by_merge >= 0
     keys = signature.to_numpy(dtype=object).copy()
     labels = keys.copy()
-    keys[merged] = [MERGED_PREFIX + str(r) for r in merge_rule[merged]]
-    labels[merged] = merge_label[merged]
+    keys[merged] = [MERGED_PREFIX + str(r) for r in rule_ids[by_merge[merged]]]
+    labels[merged] = rule_labels[by_merge[merged]]
     out = pd.DataFrame(
         {
             "result_id": failed["result_id"].to_numpy(),
             "signature": signature.to_numpy(dtype=object),
             "group": keys,
             "group_label": labels,
-            "category": category,
-            "category_rule": category_rule,
-            "merge_rule": merge_rule,
+            "category": rule_labels[by_category],  # -1 picks the trailing None
+            "category_rule": rule_ids[by_category],
+            "merge_rule": rule_ids[by_merge],
         }
     )
     return typed(out, RULED_COLUMNS)
@@ -272,6 +312,6 @@ def preview(
     failed = _failed(failures)
     if failed.empty:
         return RulePreview(0, 0)
-    hit = rule_matches(rule, failed, names)
-    groups = _signatures(failed, group_column)[hit]
-    return RulePreview(int(hit.sum()), int(groups.nunique()))
+    rows = _Failures(failed, names).rows(rule)
+    groups = _signatures(failed, group_column).iloc[rows]
+    return RulePreview(len(rows), int(groups.nunique()))

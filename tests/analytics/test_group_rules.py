@@ -21,10 +21,17 @@ from dashboard.analytics.group_rules import (
     apply_rules,
     preview,
     rules_from,
+    search_each,
 )
 from dashboard.columns.shapes import typed_rows
 from dashboard.data.store import group_rules as stored
-from dashboard.data.store.group_rules import RuleDraft, compiled, draft_problems, usable
+from dashboard.data.store.group_rules import (
+    RuleDraft,
+    compiled,
+    draft_problems,
+    search_many,
+    usable,
+)
 
 COLUMNS = {
     "result_id": "int64",
@@ -280,3 +287,41 @@ def test_the_store_and_the_analytics_name_the_same_actions_and_categories() -> N
     assert stored.CATEGORIES == CATEGORIES
     assert stored.category_word("Product-Bug") == "product bug"
     assert stored.category_word("  Needs  triage ") == "Needs triage"
+
+
+# -- many rules at once: RE2 sets give the answers pattern-by-pattern search gives --------------
+
+
+class Unbuildable:
+    """A compiled pattern whose text no RE2 set takes: the set falls back to one by one."""
+
+    pattern = "("
+
+    def search(self, text: str) -> object | None:
+        return text if "needle" in text else None
+
+
+def test_searching_many_patterns_at_once_answers_as_one_by_one() -> None:
+    patterns = [compiled(p) for p in ("(?i)timeout", "^Element", "not found$", "é", "x{2,}")]
+    texts = ["TimeoutException", "Element #pay not found", "", "café", "xx and xxx", "plain"]
+
+    expected = search_each(patterns, texts)
+
+    assert search_many(patterns, texts) == expected == [[0], [1, 2], [], [3], [4], []]
+    mixed = [Unbuildable(), *patterns]
+    assert search_many(mixed, ["a needle", "timeout"]) == [[0], [1]]
+
+
+def test_rules_applied_through_sets_decide_as_rules_applied_one_by_one() -> None:
+    rules = [
+        rule("c", "Timeout", CATEGORY, "product bug", scenario="402", plan_id=8),
+        rule("a", "(?i)timeout", CATEGORY, "infrastructure"),
+        rule("m", r"Element #\w+ not found", MERGE, "Missing elements"),
+        rule("f", "Timeout", MERGE, "Firefox timeouts", environment="^FIREFOX"),
+    ]
+
+    one_by_one = apply_rules(rules, FAILURES, names=NAMES)
+    at_once = apply_rules(rules, FAILURES, names=NAMES, search_many=search_many)
+
+    pd.testing.assert_frame_equal(at_once, one_by_one)
+    assert by_result(at_once, "group")[2] == "rule:f"

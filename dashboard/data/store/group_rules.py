@@ -16,6 +16,7 @@ repetitions) is refused when the rule is written, with RE2's reason; so is an in
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -75,6 +76,50 @@ def _options() -> Any:
 def compiled(pattern: str) -> Any:
     """`pattern` compiled by RE2 (linear-time matching); `re2.error` when it cannot be."""
     return re2.compile(pattern, _options())
+
+
+SET_SIZE = 200
+"""Patterns searched together in one RE2 set (one pass over a message for all of them)."""
+SET_MEMORY = 64 << 20
+_EVERYTHING = ""
+"""A pattern that finds something in every text: added first to every set, so that an answer
+without it is a set that could not search that text (RE2's DFA out of its memory bound), never
+taken for "no pattern matched"; such a text is searched pattern by pattern instead."""
+
+
+@lru_cache(maxsize=16)
+def _search_set(patterns: tuple[str, ...]) -> Any | None:
+    """An RE2 set of `patterns` (index 0 the catch-all), or None when it cannot be built."""
+    options = _options()
+    options.max_mem = SET_MEMORY
+    try:
+        found = re2.Set.SearchSet(options)
+        found.Add(_EVERYTHING)
+        for pattern in patterns:
+            found.Add(pattern)
+        found.Compile()
+    except re2.error:
+        return None
+    return found
+
+
+def search_many(patterns: Sequence[Any], texts: Sequence[str]) -> list[list[int]]:
+    """For each of `texts`, the positions of `patterns` (compiled by `compiled`) that find
+    something in it (`analytics.group_rules.SearchMany`), `SET_SIZE` patterns to an RE2 set."""
+    found: list[list[int]] = [[] for _ in texts]
+    plain = [t if t.isascii() else t.encode("utf-8", "replace").decode("utf-8") for t in texts]
+    for start in range(0, len(patterns), SET_SIZE):
+        chunk = patterns[start : start + SET_SIZE]
+        searcher = _search_set(tuple(p.pattern for p in chunk))
+        for position, text in enumerate(plain):
+            answer = searcher.Match(text) if searcher is not None else None
+            if answer is not None and 0 in answer:
+                found[position] += sorted(start + i - 1 for i in answer if i != 0)
+            else:
+                found[position] += [
+                    start + i for i, p in enumerate(chunk) if p.search(text) is not None
+                ]
+    return found
 
 
 def pattern_problem(pattern: str | None, what: str) -> str | None:

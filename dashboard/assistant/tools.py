@@ -282,6 +282,7 @@ class Tools:
                 runs,
                 failing,
                 verdicts=verdicts,
+                marks=reading.ledger_marks(),
                 include_outages=include_outages,
                 only=tuple(states),
                 now=reading.now,

@@ -175,6 +175,11 @@ def test_long_names_are_cut_and_formulas_kept_as_text_and_both_are_said() -> Non
     assert read.notes[1].startswith("The names on lines 3 and 4 begin with =, +, - or @")
 
 
+def test_a_header_may_begin_with_a_byte_order_mark_and_any_case() -> None:
+    read = read_names_csv("\ufeffID,Name,Owner\n402,Checkout,ann@example.com\n")
+    assert read.names == (ScenarioName(402, "Checkout", "ann@example.com"),)
+
+
 def test_a_name_is_one_line_and_tags_are_a_list() -> None:
     read = read_names_csv('id,name,tags\n1,"Two\nlines",", a,  b ,a,"\n')
     assert read.names[0].name == "Two lines"

@@ -201,7 +201,7 @@ def read_names_csv(text: str) -> NamesFile:
     header = next(reader, None)
     if header is None:
         raise ScenarioNamesRefused(["The file is empty; it needs a header line id,name."])
-    header = [cell.strip().lower() for cell in header]
+    header = [cell.strip().lstrip("\ufeff").lower() for cell in header]  # a BOM on stdin
     unknown = [c for c in header if c not in COLUMNS]
     if unknown:
         listed = ", ".join(f'"{c[:40]}"' for c in unknown[:LINES_NAMED])

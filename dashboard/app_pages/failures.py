@@ -77,6 +77,7 @@ view = failures_view.failures_view(
     runs,
     results,
     verdicts=verdicts,
+    marks=ledger.marks,
     include_outages=state.include_outages,
     only=state.states,
     now=now,

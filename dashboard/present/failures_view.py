@@ -34,6 +34,9 @@ from dashboard.analytics import failures as failures_analytics
 from dashboard.analytics import states as states_analytics
 from dashboard.analytics import triage, windows
 from dashboard.analytics.failures import Failures
+from dashboard.analytics.marks import applying
+from dashboard.analytics.outages import outages as find_outages
+from dashboard.analytics.outages import without_outages
 from dashboard.present import failures as failures_words
 from dashboard.present import table_view as columns
 from dashboard.present.known_view import TICKET_TEXT
@@ -140,6 +143,7 @@ def failures_view(
     failing_results: pd.DataFrame,
     *,
     verdicts: pd.DataFrame,
+    marks: pd.DataFrame,
     include_outages: bool,
     only: tuple[str, ...],
     now: datetime,
@@ -154,11 +158,20 @@ def failures_view(
     (`failing_results`) and of each plan's last W finished executions (`analysed`, their
     `window_results`; W is `WINDOW`), whose states name each row's scenario; `lookback`: the
     executions those states are judged over. `verdicts`: `analytics.triage`'s frame of the
-    period's failing executions (`runs.judged`) over `triage_results`. `include_outages`:
+    period's failing executions (`runs.judged`) over `triage_results`; `marks`: the company's
+    marks, all of them (as the verdicts were given). The states are the States page's: the
+    outages left out, a passing latest run first (`states.latest_pass_first`). `include_outages`:
     list the rows in a likely outage (else they are counted in `outages_caption` only).
     `only`: the states listed (none: every one). "New since standup" counts from the standup's
     window (`analytics.windows.standup_window` at `now` in `tz`, at `standup_at`)."""
-    states = states_analytics.scenario_states(lookback, window_results, RULES)
+    outages_found = find_outages(lookback, applying(marks, now), window_results)
+    states = states_analytics.latest_pass_first(
+        states_analytics.scenario_states(
+            without_outages(lookback, outages_found),
+            window_results[~window_results["execution_id"].isin(outages_found["execution_id"])],
+            RULES,
+        )
+    )
     found = failures_analytics.failures(
         runs.executions,
         triage_results(window_results, failing_results),

@@ -53,6 +53,7 @@ def view(runs: PeriodRuns, *, only: tuple[str, ...] = ()) -> FailuresView:
         runs,
         failing,
         verdicts=verdicts,
+        marks=NO_MARKS,
         include_outages=False,
         only=only,
         now=datetime(2025, 6, 7, 12, tzinfo=UTC),
@@ -191,6 +192,7 @@ def world_view(
         runs,
         failing,
         verdicts=verdicts,
+        marks=the_marks,
         include_outages=include_outages,
         only=only,
         now=NOW.to_pydatetime(),
@@ -236,10 +238,10 @@ def test_each_failed_result_reads_its_one_verdict_and_evidence() -> None:
 def test_a_just_fixed_scenario_reads_recovering_never_broken() -> None:
     shown = world_view()
 
-    # Scenario 5 failed 9 of its last 10 runs and passed the 10th: its state says broken, its
-    # failures' verdict says recovering.
+    # Scenario 5 failed 9 of its last 10 runs and passed the 10th: its failures' verdict, and
+    # its state as the States page reads it, say recovering.
     row = verdict_of(shown, 9, 5, "chrome")
-    assert row["State"] == "\u2716 broken"
+    assert row["State"] == "\u2197 recovering"
     assert row["Verdict"] == "\u2197 recovering"
     assert (
         row["Evidence"] == "passes now: its last run passed on 19 Nov, after failing 9 of 10 runs"
@@ -344,18 +346,22 @@ def test_a_known_row_names_its_mark_s_owner_and_ticket() -> None:
 
 
 def test_the_states_filter_keeps_working_beside_the_verdicts() -> None:
-    shown = world_view(only=("broken",))
+    shown = world_view(only=("broken", "environment-specific"))
 
-    # The states call scenarios 2 and 5 broken; the verdicts say scenario 5 passes now.
-    assert set(shown.rows["scenario_id"]) == {2, 5}
+    # The states (outages left out, a passing latest run first) call scenario 2 broken and
+    # scenarios 4 and 6 environment-specific; scenario 5, which passes now, is neither.
     assert dict(shown.rows.groupby("scenario_id")["label"].agg(set)) == {
         2: {triage.BROKEN},
-        5: {triage.RECOVERING},
+        4: {triage.ENVIRONMENT_SPECIFIC},
+        6: {triage.ENVIRONMENT_SPECIFIC},
     }
-    assert shown.figures["Failed results"] == "38"
+    assert shown.figures["Failed results"] == "40"
+    # The outage night's failures of those scenarios: 2 each of scenarios 2 and 6, and 1 of
+    # scenario 4 (its CHROME run passed that night).
     assert shown.outages_caption == (
-        '4 failed results in a likely outage left out: "Include outages" lists them.'
+        '5 failed results in a likely outage left out: "Include outages" lists them.'
     )
+    assert world_view(only=("recovering",)).figures["Failed results"] == "18"
 
 
 def test_a_row_that_cannot_be_judged_says_why_and_the_rest_is_listed() -> None:

@@ -141,7 +141,7 @@ def gate_verdict(
         covering = pd.Series(None, index=results.index, dtype="str")
     else:
         covering = mark_rules.covering_marks(results, usable)["mark_id"]
-    labels = _triage(results, executions, history, marks, usable, now, passed, verdicts)
+    labels = _triage(results, executions, history, marks, usable, now, verdicts)
     judged = results.assign(label=labels.to_numpy())
     covering = covering.where(judged["label"] != triage.INCOMPLETE)  # never a pass
     known_mask = covering.notna().to_numpy() & failed_mask
@@ -213,7 +213,6 @@ def _triage(
     marks: pd.DataFrame,
     usable: pd.DataFrame,
     now: object,
-    passed: int,
     verdicts: int,
 ) -> pd.Series:
     """The triage label of each of `results` (missing where it is not a failure), by the
@@ -224,7 +223,16 @@ def _triage(
         return none
     ids = sorted({int(e) for e in results["execution_id"].dropna()})
     if executions is None:
-        executions = _executions_of(results, passed, verdicts)
+        executions = _executions_of(results, verdicts)
+    executions = executions[list(_EXECUTION_NEEDS)]
+    if history is not None:
+        # An execution of the history given without its row (the history store keeps the
+        # results of executions it may not list) is counted from its results.
+        unlisted = history[~history["execution_id"].isin(executions["execution_id"])]
+        if not unlisted.empty:
+            counted = _executions_of(unlisted, None)
+            executions = pd.concat([executions, counted], ignore_index=True)
+            executions["start"] = pd.to_datetime(executions["start"], utc=True)
     every = results if history is None else pd.concat([history, results], ignore_index=True)
     every = every.drop_duplicates("result_id", keep="last")
     malformed = marks[~mark_rules.well_formed(marks)] if not marks.empty else marks
@@ -237,16 +245,21 @@ def _triage(
     return labels.astype("object").where(labels.notna(), None)
 
 
-def _executions_of(results: pd.DataFrame, passed: int, verdicts: int) -> pd.DataFrame:
-    """The executions of `results` as the triage reads them: finished, with the counts given
-    (one execution) or counted from the results (several)."""
+_EXECUTION_NEEDS = ("execution_id", "start", "plan_id", "finished", "verdicts", "failed")
+"""What the triage reads of an execution."""
+
+
+def _executions_of(results: pd.DataFrame, verdicts: int | None) -> pd.DataFrame:
+    """The executions of `results` as the triage reads them: finished (a stored or judged
+    execution's results are whole), with `verdicts` when given (one execution) or counted from
+    the results."""
     outcomes = level_outcomes(results["level"])
     by = results["execution_id"].astype("int64")
     failed = (outcomes == FAIL).groupby(by).sum()
     counted = outcomes.notna().groupby(by).sum()
     starts = pd.to_datetime(results.groupby(by)["start"].min(), utc=True)
     plans = results.groupby(by)["plan_id"].first()
-    one = len(failed) == 1
+    one = len(failed) == 1 and verdicts is not None
     return pd.DataFrame(
         {
             "execution_id": failed.index.to_numpy(dtype="int64"),

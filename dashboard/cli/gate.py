@@ -370,6 +370,7 @@ def _verdict(
             if fanout.store_error is not None:
                 raise fanout.store_error
             marks = store.marks(connection.company_id)
+            history = _stored_history(store, row)
     except StoreError as error:
         _store_failed(error)
     _fetched_all(fanout, execution_id, connection)
@@ -402,6 +403,7 @@ def _verdict(
         now=clock.now(),
         rules=rules,
         executions=pd.DataFrame([row]),
+        history=history,
     )
     plan_name = row["plan"]
     plan = f"plan {args.plan}" + ("" if pd.isna(plan_name) else f" ({plan_name})")
@@ -420,6 +422,30 @@ def _verdict(
         ),
     )
     return Judged(PASS if verdict.passed else FAIL, lines)
+
+
+HISTORY_DAYS = 30
+"""How far back the gate reads the plan's stored history, for its failures' triage labels."""
+
+
+def _stored_history(store: Any, row: pd.Series) -> pd.DataFrame | None:
+    """The plan's results the history store already holds from `HISTORY_DAYS` before the judged
+    execution up to it (no request to the service): what its failures' triage labels (flaky,
+    broken, new, ...) read back from. The judged execution's own are left out: its results are
+    the ones just fetched and checked."""
+    # Lazy, for a fast --help: pandas.
+    import pandas as pd
+
+    start = row["start"]
+    if pd.isna(start) or pd.isna(row["plan_id"]):
+        return None
+    results = store.results_in_window(
+        date_from=(start - pd.Timedelta(days=HISTORY_DAYS)).to_pydatetime(),
+        date_to=start.to_pydatetime(),
+        plan_id=int(row["plan_id"]),
+    )
+    results = results[results["execution_id"] != int(row["execution_id"])]
+    return None if results.empty else results
 
 
 def _fetched_all(fanout: FanOut, execution_id: int, connection: Connection) -> None:

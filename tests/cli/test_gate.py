@@ -488,3 +488,17 @@ def test_an_outage_mark_lets_its_execution_through_named_in_the_log(
     # Each failure's verdict is the confirmed outage; the outage mark let them through.
     assert f"execution {night}: 0 unresolved; 3 known; pass rate" in out
     assert f"- mark {mark_id} (outage) by ann, no ticket, no expiry: 3 failures" in out
+
+
+def test_the_labels_read_the_plans_history_the_store_already_holds(
+    service: PlanService, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for _ in range(3):  # each judged, so the store holds its results
+        service.add("SUCCESS", "SUCCESS", "SUCCESS", "SUCCESS")
+        assert run_gate(["--plan", str(PLAN_ID)], env)[0] == gate.PASS
+    red = service.add("SUCCESS", "FAILURE", "SUCCESS", "SUCCESS")
+    code, out = run_gate(["--plan", str(PLAN_ID)], env, None, capsys)
+    assert code == gate.FAIL
+    # Scenario 52 passed its three runs before: its first failure is new (from the store, no
+    # request for the earlier runs).
+    assert f"execution {red}: 1 unresolved (1 new); 0 known; pass rate" in out

@@ -470,7 +470,7 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
             raise CliError(" ".join(problems), USAGE)
         problem = unknown_target(store, target)
         if problem and _not_synced(store, target):
-            problem = _sync_for(problem, connection, store, target)
+            problem = _sync_for(problem, connection, store, target, wait=args.wait)
         if problem:
             raise CliError(problem, USAGE)
         mark_id = store.add_mark(connection.company_id, draft, by=by, now=now)
@@ -524,35 +524,47 @@ def _not_synced(store: HistoryStore, target: MarkTarget) -> bool:
 
 
 def _sync_for(
-    problem: str, connection: Connection, store: HistoryStore, target: MarkTarget
+    problem: str, connection: Connection, store: HistoryStore, target: MarkTarget, *, wait: float
 ) -> str | None:
-    """Sync the store's window from the service, saying so, and ask again what the store
-    lacks of `target` (None: nothing now)."""
+    """Bring what `target` needs from the service into the store, saying so, and ask again
+    what the store lacks of it (None: nothing now). A scenario of a plan needs the plans only
+    (one request); a group's messages, an environment or an execution need a sync of the
+    store's window, as `store sync` makes it."""
     from api_client import ApiError  # lazy: the client loads pydantic and httpx
+    from dashboard.columns import marks as columns
+    from dashboard.data.store.records import plan_frames
     from dashboard.data.sync import DEFAULT_DAYS, sync_history
 
     where = service_words(connection)
-    print(
-        f"{problem.removesuffix(' sync the store first, or check the id.').rstrip(':.')}: "
-        f"syncing the last {DEFAULT_DAYS} days from {where} first (as `store sync` does).",
-        file=sys.stderr,
-    )
+    lead = problem.removesuffix(" sync the store first, or check the id.").rstrip(":.")
     with _served(connection) as served, client_for(served) as client:
         try:
-            report = sync_history(
-                client,
-                store,
-                days=DEFAULT_DAYS,
-                now=connection.clock,
-                synced_by="known add",
-                reader=served.fingerprint,
-            )
+            if target.target == columns.SCENARIO:
+                print(f"{lead}: reading the plans from {where} first.", file=sys.stderr)
+                with store.sync_lock(wait=wait):
+                    plans = store.replace_plans(plan_frames(client.plans(active=False)))
+                print(f"Stored {plans:,} plans.", file=sys.stderr)
+            else:
+                print(
+                    f"{lead}: syncing the last {DEFAULT_DAYS} days from {where} first (as "
+                    "`store sync` does).",
+                    file=sys.stderr,
+                )
+                report = sync_history(
+                    client,
+                    store,
+                    days=DEFAULT_DAYS,
+                    now=connection.clock,
+                    lock_wait=wait,
+                    synced_by="known add",
+                    reader=served.fingerprint,
+                )
+                print(
+                    f"Synced {report.plans:,} plans and {report.finished:,} finished executions.",
+                    file=sys.stderr,
+                )
         except ApiError as error:
             raise CliError(service_problem(error, served), SERVICE) from None
-    print(
-        f"Synced {report.plans:,} plans and {report.finished:,} finished executions.",
-        file=sys.stderr,
-    )
     still = unknown_target(store, target)
     return still and still.replace(
         ": sync the store first, or check the id.", ", even after a sync: check the id."

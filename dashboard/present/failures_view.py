@@ -37,6 +37,8 @@ from dashboard.analytics.failures import Failures
 from dashboard.analytics.marks import applying
 from dashboard.analytics.outages import outages as find_outages
 from dashboard.analytics.outages import without_outages
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.shapes import empty
 from dashboard.present import failures as failures_words
 from dashboard.present import table_view as columns
 from dashboard.present.known_view import TICKET_TEXT
@@ -143,7 +145,6 @@ def failures_view(
     failing_results: pd.DataFrame,
     *,
     verdicts: pd.DataFrame,
-    marks: pd.DataFrame,
     include_outages: bool,
     only: tuple[str, ...],
     now: datetime,
@@ -153,18 +154,22 @@ def failures_view(
     results_link: failures_words.ResultsLink,
     tz: str,
     standup_at: time | None = None,
+    marks: pd.DataFrame | None = None,
 ) -> FailuresView:
     """The failures of `runs`' period from the results of its failing executions
     (`failing_results`) and of each plan's last W finished executions (`analysed`, their
     `window_results`; W is `WINDOW`), whose states name each row's scenario; `lookback`: the
-    executions those states are judged over. `verdicts`: `analytics.triage`'s frame of the
-    period's failing executions (`runs.judged`) over `triage_results`; `marks`: the company's
-    marks, all of them (as the verdicts were given). The states are the States page's: the
-    outages left out, a passing latest run first (`states.latest_pass_first`). `include_outages`:
-    list the rows in a likely outage (else they are counted in `outages_caption` only).
-    `only`: the states listed (none: every one). "New since standup" counts from the standup's
-    window (`analytics.windows.standup_window` at `now` in `tz`, at `standup_at`)."""
-    outages_found = find_outages(lookback, applying(marks, now), window_results)
+    executions those states are judged over, as the States page judges them (the outages left
+    out, a passing latest run first: `states.latest_pass_first`).
+
+    `verdicts`: `analytics.triage`'s frame of the period's failing executions (`runs.judged`)
+    over `triage_results`; `marks`: the company's marks, all of them, as the verdicts were given
+    them (None: none). `include_outages`: list the rows in a likely outage (else they are
+    counted in `outages_caption` only). `only`: the states listed (none: every one). "New since
+    standup" counts from the standup's window (`analytics.windows.standup_window` at `now` in
+    `tz`, at `standup_at`)."""
+    marks_now = applying(empty(MARK_COLUMNS) if marks is None else marks, now)
+    outages_found = find_outages(lookback, marks_now, window_results)
     states = states_analytics.latest_pass_first(
         states_analytics.scenario_states(
             without_outages(lookback, outages_found),

@@ -9,6 +9,7 @@ syncing the same DuckDB file is never held off for longer than one answer.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+from cachetools import TTLCache
 
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics.evidence import expected_failures
@@ -36,9 +38,21 @@ if TYPE_CHECKING:
     from dashboard.data.fanout_answer import FanOut
     from dashboard.data.store import HistoryStore
 
+LOADS_TTL_S = 300.0
+"""How long the service's lists (plans, executions) are reused between calls, as the pages keep
+theirs (`data.cache_connection.DATA_TTL`): an assistant asks several tools in a row."""
+_LOADS: TTLCache[tuple[str, Any], Any] = TTLCache(maxsize=32, ttl=LOADS_TTL_S)
+_LOADS_LOCK = threading.Lock()
+
 LOOKBACK = DateRange.LAST_90_DAYS
 """The pages' lookback (`ui.analytics_input.LOOKBACK`): each plan's last W runs are in it."""
 STORE_WAIT_S = 10.0
+
+
+def forget_loads() -> None:
+    """Drop the reused lists (a test's service may get an earlier one's port)."""
+    with _LOADS_LOCK:
+        _LOADS.clear()
 
 
 @dataclass(frozen=True)
@@ -92,15 +106,35 @@ class Reading:
 
     # -- plans and executions ------------------------------------------------------------------
 
+    def _kept(self, key: Any, load: Any) -> Any:
+        """`load()`, reused for `LOADS_TTL_S` by every call on the same service and company
+        (the connection's fingerprint, never its token, names them)."""
+        named = (self.connection.fingerprint, key)
+        with _LOADS_LOCK:
+            if named in _LOADS:
+                return _LOADS[named]
+        loaded = load()
+        with _LOADS_LOCK:
+            _LOADS[named] = loaded
+        return loaded
+
     def plans(self) -> pd.DataFrame:
         """Every plan (inactive ones too), `PLAN_COLUMNS`."""
-        return self._once("plans", lambda: live.load_plans(self.client, active_only=False).plans)
+        return self._once(
+            "plans",
+            lambda: self._kept(
+                "plans", lambda: live.load_plans(self.client, active_only=False).plans
+            ),
+        )
 
     def plan_names(self) -> dict[int, str]:
         return plan_analytics.plan_names(self.plans())
 
     def executions(self, query: ExecutionQuery) -> pd.DataFrame:
-        return self._once(("executions", query), lambda: self._load(query))
+        return self._once(
+            ("executions", query),
+            lambda: self._kept(("executions", query), lambda: self._load(query)),
+        )
 
     def _load(self, query: ExecutionQuery) -> pd.DataFrame:
         return live.load_executions(self.client, query).executions

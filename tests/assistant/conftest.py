@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult
 
-from dashboard.assistant.history import Source
+from dashboard.assistant.history import Source, forget_loads
 from dashboard.assistant.server import build_server
 from dashboard.assistant.tools import Tools
 from dashboard.data.connection import resolve
@@ -59,6 +59,7 @@ def _plant(service: PlanService) -> None:
 def history_of(tmp_path: Path, rewrite: Callable[[Any], Any] | None = None) -> Iterator[History]:
     """The planted history on loopback; `rewrite` changes every answer's JSON first (hostile
     strings)."""
+    forget_loads()  # a service of an earlier test may have had the same port
     service = PlanService()
     _plant(service)
 

@@ -115,3 +115,11 @@ def test_the_next_page_of_a_real_answer_follows_its_cursor(history: History) -> 
         history.env, [("execution_results", {"execution": 5005, "failed_only": False})]
     )
     assert len(rows(full)) == 4, whole(full)
+
+
+def test_tools_asked_in_a_row_read_the_services_executions_once(history: History) -> None:
+    ask_here(history.env, [("red_plans", {})])
+    polls = history.service.polls
+    assert polls > 0
+    ask_here(history.env, [("time_to_green", {}), ("red_plans", {})])
+    assert history.service.polls == polls  # the same 90 days, reused as the pages reuse theirs

@@ -111,7 +111,9 @@ def digest_markdown(
             f"(latest {_execution(r.execution_id, link_for)}){_running(r, link_for)}"
             for r in digest.still_failing.itertuples(index=False)
         ],
-        "Newly failing scenarios": _newly_failing(digest, link_for),
+        "Newly failing scenarios": _newly_failing(
+            digest, link_for, None if triage is None else triage.verdicts
+        ),
         "Slower": [
             f"{_plan(r, link_for)}: median {_duration(r.window_median_ms)} against "
             f"{_duration(r.baseline_median_ms)} over the {digest.baseline_days} days before "
@@ -213,17 +215,30 @@ def _activity(digest: StandupDigest) -> str:
     return text
 
 
-def _newly_failing(digest: StandupDigest, link_for: LinkFor) -> list[str] | None:
+def _newly_failing(
+    digest: StandupDigest, link_for: LinkFor, verdicts: pd.DataFrame | None = None
+) -> list[str] | None:
+    """One line per newly failing scenario of an execution, its environments, and with the
+    `verdicts` (`failure_verdicts` of the standup) the labels its failures there have ("new",
+    "flaky"): the words every page gives them."""
     newly = digest.newly_failing
     if newly is None:
         return None if len(digest.pairs) else []
+    labels: dict[tuple[int, int, str], str] = {}
+    if verdicts is not None and not verdicts.empty:
+        own = verdicts.dropna(subset=["scenario_id"])
+        columns = (own[c] for c in ("execution_id", "scenario_id", "environment", "label"))
+        for e, sc, env, label in zip(*columns, strict=True):
+            labels.setdefault((int(e), int(sc), str(env)), str(label))
     lines = []
     keys = ["plan_id", "plan", "scenario_id", "execution_id"]
     for (plan_id, plan, scenario, execution), rows in newly.groupby(keys, sort=False, dropna=False):
         label = chat_text(plan) if isinstance(plan, str) and plan else f"Plan {int(plan_id)}"
         envs = ", ".join(chat_text(e) for e in rows["environment"])
+        cells = (labels.get((int(execution), int(scenario), str(e))) for e in rows["environment"])
+        said = list(dict.fromkeys(label for label in cells if label is not None))
         lines.append(
             f"{_link(label, link_for('plan', int(plan_id)))}: scenario {int(scenario)} on "
-            f"{envs} ({_execution(execution, link_for)})"
+            f"{envs} ({_execution(execution, link_for)})" + (f": {', '.join(said)}" if said else "")
         )
     return lines

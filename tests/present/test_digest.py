@@ -210,7 +210,13 @@ def test_without_marks_the_digest_has_no_folded_sections() -> None:
     none = marks_none()
     unresolved, folded = standup_triage(digest, verdicts(digest, none), none, NOW)
 
-    assert digest_markdown(unresolved, link_for=link_for, triage=folded) == plain
+    said = digest_markdown(unresolved, link_for=link_for, triage=folded)
+    # Nothing folded; the one change is that each newly failing line says its verdict (#37):
+    # scenario 7 of Checkout passed in execution 1 and fails in 2, on both environments.
+    newly = said.split("**Newly failing scenarios**\n")[1].split("\n\n")[0].splitlines()
+    assert len(newly) == 1
+    assert newly[0].endswith(": new")
+    assert said.replace(newly[0], newly[0].removesuffix(": new")) == plain
 
 
 def verdicts(digest: object, marks: pd.DataFrame) -> pd.DataFrame:

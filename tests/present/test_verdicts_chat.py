@@ -219,3 +219,15 @@ def test_the_gate_gives_each_failure_the_same_label(execution_id: int) -> None:
     assert sorted(through["scenario_id"].unique().tolist()) in ([], [2])
     assert verdict.split.known == len(through)
     assert not verdict.passed
+
+
+def test_the_digest_says_each_newly_failing_scenarios_verdict() -> None:
+    text = the_standup().chat(lambda kind, ident: f"https://qa.example/{kind}/{ident}")
+    newly = text.split("**Newly failing scenarios**\n")[1].split("\n\n")[0].splitlines()
+    by_scenario = {
+        (line.split("](")[0].lstrip("- ["), line.split("scenario ")[1].split(" ")[0]): line
+        for line in newly
+    }
+    assert by_scenario[("Plan 1", "1")].endswith(f": {NEW}")
+    assert by_scenario[("Plan 1", "3")].endswith(f": {FLAKY}")  # newly failing, and it flips
+    assert by_scenario[("Plan 3", "1")].endswith(f": {NEW}")

@@ -366,8 +366,9 @@ def test_an_older_schema_is_upgraded_in_place(store_path: Path) -> None:
         store_results(store, results_frame(varied_results()))
 
     # 3 is the PostgreSQL indexes (a version DuckDB records and skips), 4 the changed
-    # executions, 5 readers kept as scrypt, 6 the known-failure ledger, 7 the worker's alerts.
-    assert info.schema_version == store_sql.SCHEMA_VERSION == 7
+    # executions, 5 readers kept as scrypt, 6 the known-failure ledger, 7 the worker's alerts,
+    # 8 scenario names and group rules.
+    assert info.schema_version == store_sql.SCHEMA_VERSION == 8
     assert kept["result_id"].tolist() == [5]
     assert kept[["screenshots", "video", "unlinked_logs"]].isna().all().all()
     assert store.info().results == 4  # the new columns take new rows
@@ -565,7 +566,7 @@ def test_info_counts_and_spans(store: HistoryStore) -> None:
     assert info.size_bytes > 0
     assert info.bytes_per_result == info.size_bytes / 3
     assert info.engine in ("duckdb", "postgresql")
-    assert info.schema_version == 7
+    assert info.schema_version == 8
 
 
 def test_naive_datetimes_are_refused(store: HistoryStore) -> None:

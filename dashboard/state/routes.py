@@ -109,6 +109,7 @@ FAILURES = Route(
         params.FROM,
         params.TO,
         params.STATE,
+        params.OUTAGES,
         params.TZ,
     ),
 )

@@ -203,10 +203,10 @@ def test_an_outage_night_s_failures_are_left_out_and_counted(
 
     assert_no_failure(at)
     # Its 15 failed results are neither listed nor counted, but said.
-    night = f"results?execution={outage_execution(LATE)}"
+    night = f"execution={outage_execution(LATE)}&"
     shown = _failures(at)
     assert not shown.empty
-    assert not any(link.startswith(night) for link in shown["Results"])
+    assert not any(night in link for link in shown["Results"])
     assert "\u26a1 outage" not in set(shown["Verdict"])
     assert metrics(at)["In a likely outage"] == "15 left out"
     assert metrics(at)["Failed results"] == f"{len(shown):,}"
@@ -215,3 +215,19 @@ def test_an_outage_night_s_failures_are_left_out_and_counted(
         in captions(at)
     )
     assert at.toggle(key="failures.include_outages").value is False
+
+
+def test_an_outage_night_s_failures_are_listed_with_their_label_when_outages_are_included(
+    app: AppFactory, outage_night: OutageHistory
+) -> None:
+    at = app(FAILURES, tz="UTC", plan=str(hand.PLAN_ID), outages="true")
+    at.run()
+
+    assert_no_failure(at)
+    assert at.toggle(key="failures.include_outages").value is True
+    night = f"execution={outage_execution(LATE)}&"
+    shown = _failures(at)
+    on_the_night = shown[[night in link for link in shown["Results"]]]
+    assert len(on_the_night) == 15
+    assert set(on_the_night["Verdict"]) == {"\u26a1 outage"}
+    assert metrics(at)["In a likely outage"] == "15"

@@ -130,6 +130,7 @@ TRIAGE_COLUMNS: dict[str, str] = {
     "start": UTC_TIME,  # its execution's start
     "label": "str",  # one of PRECEDENCE
     "scenario_state": "str",  # `states`' state of its scenario, missing outside the window
+    "shown_state": "str",  # the state the pages show it in (`states.latest_pass_first`'s)
     # incomplete
     "incomplete": "str",  # one of INCOMPLETE_REASONS
     "missing_failures": "Int64",  # SHORT: failures its summary counts that its results lack
@@ -257,6 +258,7 @@ def failure_verdicts(
         reason, extra = incomplete[position]
         state = scored.scenario(row)
         verdict["scenario_state"] = None if state is None else state["state"]
+        verdict["shown_state"] = scored.shown(row)
         if reason is not None:
             verdict.update(label=INCOMPLETE, incomplete=reason, **extra)
         elif execution_id in in_outage:
@@ -467,11 +469,12 @@ def _execution_order(executions: pd.DataFrame, results: pd.DataFrame) -> pd.Data
     listed = listed.assign(execution_id=listed["execution_id"].astype("int64"))
     seen = results.groupby(results["execution_id"].astype("int64"))["start"].min()
     extra = seen[~seen.index.isin(listed["execution_id"])]
-    every = pd.concat(
-        [listed, pd.DataFrame({"execution_id": extra.index, "start": extra.to_numpy()})],
-        ignore_index=True,
-    )
-    every["start"] = pd.to_datetime(every["start"], utc=True)
+    every = listed.assign(start=pd.to_datetime(listed["start"], utc=True))
+    if len(extra):  # its starts kept as times: a tz-aware `to_numpy()` is objects, slow to concat
+        more = pd.DataFrame({"execution_id": extra.index, "start": extra.array})
+        every = pd.concat(
+            [every, more.assign(start=pd.to_datetime(more["start"], utc=True))], ignore_index=True
+        )
     every = every.sort_values(["start", "execution_id"], kind="stable", na_position="first")
     every["rank"] = np.arange(len(every), dtype="int64")
     return every.set_index("execution_id")
@@ -495,6 +498,11 @@ class _StateEvidence:
         keys = ["plan_id", "scenario_id"]
         self.scenarios: dict[tuple[int, int], dict[str, Any]] = {
             _key(r, keys): r for r in states.scenarios.to_dict("records")
+        }
+        shown = state_rules.latest_pass_first(states).scenarios
+        self.shown_states: dict[tuple[int, int], str] = {
+            (int(p), int(q)): str(s)
+            for p, q, s in zip(shown["plan_id"], shown["scenario_id"], shown["state"], strict=True)
         }
         env_keys = ["plan_id", "scenario_id", "env_key"]
         envs = states.flakiness.environments
@@ -530,6 +538,12 @@ class _StateEvidence:
         if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
             return None
         return self.scenarios.get((int(row["plan_id"]), int(row["scenario_id"])))
+
+    def shown(self, row: Mapping[str, Any]) -> str | None:
+        """The state the pages show the row's scenario in (a passing latest run first)."""
+        if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
+            return None
+        return self.shown_states.get((int(row["plan_id"]), int(row["scenario_id"])))
 
     def label(self, row: Mapping[str, Any], state: dict[str, Any] | None) -> dict[str, Any]:
         """The first state label of PRECEDENCE (after known) that holds, and its numbers."""

@@ -9,8 +9,9 @@ syncing the same DuckDB file is never held off for longer than one answer.
 
 from __future__ import annotations
 
+import hashlib
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from cachetools import TTLCache
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics.evidence import expected_failures
 from dashboard.analytics.flaky import last_finished
-from dashboard.analytics.marks import applying
+from dashboard.analytics.marks import applying, marks_key
 from dashboard.analytics.outages import outages
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
@@ -44,15 +45,52 @@ theirs (`data.cache_connection.DATA_TTL`): an assistant asks several tools in a 
 _LOADS: TTLCache[tuple[str, Any], Any] = TTLCache(maxsize=32, ttl=LOADS_TTL_S)
 _LOADS_LOCK = threading.Lock()
 
+VIEWS_TTL_S = LOADS_TTL_S
+"""How long a tool's view is reused for the same inputs, as the pages keep theirs
+(`data.cache.built`, which lives as long as the data it was made of)."""
+_VIEWS: TTLCache[str, Any] = TTLCache(maxsize=64, ttl=VIEWS_TTL_S)
+_VIEWS_LOCK = threading.Lock()
+
+EXECUTION_KEY_COLUMNS = (
+    "execution_id",
+    "plan_id",
+    "plan",
+    "start",
+    "status",
+    "finished",
+    "end",
+    "results",
+    "verdicts",
+    "passed",
+    "failed",
+)
+"""What names an executions frame in a view's key: its ids and outcomes (a running execution
+that finishes, or gains a result, is new data; a finished one's results never change)."""
+PLAN_KEY_COLUMNS = ("plan_id", "plan", "project_id", "scenario_ids", "enabled", "updated")
+
 LOOKBACK = DateRange.LAST_90_DAYS
 """The pages' lookback (`ui.analytics_input.LOOKBACK`): each plan's last W runs are in it."""
 STORE_WAIT_S = 10.0
 
 
 def forget_loads() -> None:
-    """Drop the reused lists (a test's service may get an earlier one's port)."""
+    """Drop the reused lists and views (a test's service may get an earlier one's port)."""
     with _LOADS_LOCK:
         _LOADS.clear()
+    with _VIEWS_LOCK:
+        _VIEWS.clear()
+
+
+def frame_key(frame: pd.DataFrame, columns: Iterable[str]) -> str:
+    """A short name of `frame`'s rows by `columns` (those it has), their order included."""
+    present = [name for name in columns if name in frame.columns]
+    if frame.empty or not present:
+        return f"empty:{len(frame)}"
+    shown = frame[present].astype(
+        {n: "str" for n in present if frame[n].dtype == object}  # lists, mixed values
+    )
+    hashed = pd.util.hash_pandas_object(shown, index=False).to_numpy()
+    return hashlib.sha256(hashed.tobytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -193,6 +231,41 @@ class Reading:
 
     def mark_log(self) -> pd.DataFrame:
         return self._once("log", lambda: self.store.mark_log(self.connection.company_id))
+
+    # -- views, made once per input ------------------------------------------------------------
+
+    def view(
+        self,
+        name: str,
+        parameters: Mapping[str, Any],
+        data: Iterable[pd.DataFrame],
+        build: Callable[[], Any],
+    ) -> Any:
+        """`build()`, made once per input and reused for `VIEWS_TTL_S` by every call on the same
+        service and company, as the pages' `cache.built`: the key names the tool (`name`), its
+        `parameters`, the executions it reads (`data`: ids and outcomes, whose finished results
+        never change), the plans, the company's marks (each one's id and revision) and the day
+        (a mark applies by the day); never a token. What is returned is shared: never mutate
+        it. A build that raises is not kept."""
+        material = repr(
+            (
+                self.connection.fingerprint,
+                name,
+                sorted((str(k), repr(v)) for k, v in parameters.items()),
+                [frame_key(frame, EXECUTION_KEY_COLUMNS) for frame in data],
+                frame_key(self.plans(), PLAN_KEY_COLUMNS),
+                marks_key(self.ledger_marks()),
+                self.now.date().isoformat(),
+            )
+        )
+        key = hashlib.sha256(material.encode()).hexdigest()
+        with _VIEWS_LOCK:
+            if key in _VIEWS:
+                return _VIEWS[key]
+        made = build()
+        with _VIEWS_LOCK:
+            _VIEWS[key] = made
+        return made
 
     def marks(self) -> pd.DataFrame:
         """The marks that apply now."""

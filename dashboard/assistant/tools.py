@@ -159,6 +159,27 @@ class Tools:
             raise ToolError(f"There is no plan {plan}: list plans with red_plans or plan_health.")
         return names[plan]
 
+    def _made(
+        self,
+        reading: Reading,
+        call: Asked,
+        data: list[pd.DataFrame],
+        build: Callable[[], dict[str, Any]],
+        **more: Any,
+    ) -> dict[str, Any]:
+        """What `build` makes of the call's loads (the `_answer`'s parts but the page of rows),
+        made once per input (`Reading.view`: the question, the zone and dashboard address, the
+        executions `data` read and any `more` it depends on, the plans, the marks, the day), so
+        that a second question over the same history does not compute the view again."""
+        parameters = {
+            **call.question,
+            **more,
+            "tz": self.tz,
+            "dashboard_url": self.source.dashboard_url,
+        }
+        made: dict[str, Any] = reading.view(call.tool, parameters, data, build)
+        return made
+
     def _answer(
         self,
         call: Asked,
@@ -193,29 +214,34 @@ class Tools:
 
         call = asked("red_plans", detail, cursor, project=project, red_only=red_only)
         with self.reading() as reading:
-            executions = reading.without_outages(reading.lookback(project=project))
-            view = time_to_green_view(
-                executions,
-                now=reading.now,
-                tz=self.tz,
-                project=None,
-                plan=None,
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                compare_link=lambda p, before, after: links.compare_link(p, before, after),
-            )
-        rows = view.plans.display
-        red_now = view.found.plans["red_now"].astype(bool).to_numpy()
-        if red_only and len(red_now) == len(rows):
-            rows = rows[red_now]
-        red = int(red_now.sum())
-        return self._answer(
-            call,
-            headline=f"{red:,} of {len(red_now):,} plans are red now.",
-            coverage_line=coverage(view.found.basis),
-            figures=dict(view.kpis),
-            rows=rows,
-            link=links.time_to_green_link(project_id=project),
-        )
+            lookback = reading.lookback(project=project)
+
+            def build() -> dict[str, Any]:
+                executions = reading.without_outages(lookback)
+                view = time_to_green_view(
+                    executions,
+                    now=reading.now,
+                    tz=self.tz,
+                    project=None,
+                    plan=None,
+                    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                    compare_link=lambda p, before, after: links.compare_link(p, before, after),
+                )
+                rows = view.plans.display
+                red_now = view.found.plans["red_now"].astype(bool).to_numpy()
+                if red_only and len(red_now) == len(rows):
+                    rows = rows[red_now]
+                red = int(red_now.sum())
+                return {
+                    "headline": f"{red:,} of {len(red_now):,} plans are red now.",
+                    "coverage_line": coverage(view.found.basis),
+                    "figures": dict(view.kpis),
+                    "rows": rows,
+                    "link": links.time_to_green_link(project_id=project),
+                }
+
+            made = self._made(reading, call, [lookback], build)
+        return self._answer(call, **made)
 
     # -- 2. failures of a period (Failures) ----------------------------------------------------
 
@@ -261,46 +287,52 @@ class Tools:
                 custom = reading.executions(query)
             span = period_of(state, reading.now, tz=self.tz)
             runs = failures_view.period_runs(lookback, custom, start=span.start, end=span.end)
-            window = reading.window(failures_view.WINDOW, plan=plan)
-            failing = (
-                reading.results(runs.failing["execution_id"], runs.executions).results
-                if not runs.failing.empty
-                else window.results.iloc[0:0]
-            )
-            history = failures_view.triage_results(window.results, failing)
-            verdicts = failure_verdicts(
-                history,
-                runs.executions,
-                reading.ledger_marks(),
-                now=reading.now,
-                judged=sorted(int(i) for i in runs.judged),
-            )
-            view = failures_view.failures_view(
-                window.executions,
-                window.results,
-                window.analysed,
-                runs,
-                failing,
-                verdicts=verdicts,
-                marks=reading.ledger_marks(),
-                include_outages=include_outages,
-                only=tuple(states),
-                now=reading.now,
-                scope="",
-                plan_names=reading.plan_names(),
-                scenario_link=links.scenario_link,
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                tz=self.tz,
-            )
-        return self._answer(
-            call,
-            headline=f"{len(view.rows):,} failed results listed in the period.",
-            coverage_line=coverage(view.found.basis),
-            figures=view.figures,
-            rows=view.table,
-            link=_failures_link(state),
-            notes=_texts(view.split, view.outages_caption, view.none_note),
-        )
+
+            def build() -> dict[str, Any]:
+                window = reading.window(failures_view.WINDOW, plan=plan)
+                failing = (
+                    reading.results(runs.failing["execution_id"], runs.executions).results
+                    if not runs.failing.empty
+                    else window.results.iloc[0:0]
+                )
+                history = failures_view.triage_results(window.results, failing)
+                verdicts = failure_verdicts(
+                    history,
+                    runs.executions,
+                    reading.ledger_marks(),
+                    now=reading.now,
+                    judged=sorted(int(i) for i in runs.judged),
+                )
+                view = failures_view.failures_view(
+                    window.executions,
+                    window.results,
+                    window.analysed,
+                    runs,
+                    failing,
+                    verdicts=verdicts,
+                    marks=reading.ledger_marks(),
+                    include_outages=include_outages,
+                    only=tuple(states),
+                    now=reading.now,
+                    scope="",
+                    plan_names=reading.plan_names(),
+                    scenario_link=links.scenario_link,
+                    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                    tz=self.tz,
+                )
+                return {
+                    "headline": f"{len(view.rows):,} failed results listed in the period.",
+                    "coverage_line": coverage(view.found.basis),
+                    "figures": view.figures,
+                    "rows": view.table,
+                    "link": _failures_link(state),
+                    "notes": _texts(view.split, view.outages_caption, view.none_note),
+                }
+
+            # The period's failing executions name it (a rolling "last 24 hours" moves with
+            # the clock, its runs only when one starts or ends).
+            made = self._made(reading, call, [runs.executions, runs.failing], build)
+        return self._answer(call, **made)
 
     # -- 3. one execution's results (Results) --------------------------------------------------
 
@@ -330,50 +362,61 @@ class Tools:
             scenarios = views.scenarios_of(reading.plans(), header)
             if not scenarios:
                 raise ToolError(f"Execution {execution}'s plan lists no scenario.")
-            pairs = [(execution, s) for s in scenarios]
-            from dashboard.analytics.evidence import Expected
-            from dashboard.data import results_fanout
 
-            fan_out = results_fanout.fetch_results(
-                reading.client,
-                pairs,
-                finished=(execution,) if top.finished else (),
-                store=reading.store,
-                reader=reading.connection.fingerprint,
-                expected={execution: Expected(failed=int(header.failed))}
-                if header.summary and top.finished
-                else None,
+            def build() -> dict[str, Any]:
+                from dashboard.analytics.evidence import Expected
+                from dashboard.data import results_fanout
+
+                pairs = [(execution, s) for s in scenarios]
+                fan_out = results_fanout.fetch_results(
+                    reading.client,
+                    pairs,
+                    finished=(execution,) if top.finished else (),
+                    store=reading.store,
+                    reader=reading.connection.fingerprint,
+                    expected={execution: Expected(failed=int(header.failed))}
+                    if header.summary and top.finished
+                    else None,
+                )
+                data = live.results_of_fan_out(fan_out, scenarios=len(pairs))
+                plan_id = header.plan_id
+                view = views.results_view(
+                    data,
+                    header,
+                    reading.marks(),
+                    finished=top.finished,
+                    tz=self.tz,
+                    now=reading.now,
+                    source=reading.connection.source,
+                    scenario_link=lambda s: links.scenario_link(plan_id or 0, s),
+                )
+                if view.shown is None:
+                    raise ToolError(f"Execution {execution} has no results yet.")
+                rows = view.shown.table.display
+                failed = view.shown.failed
+                if failed_only and "Level" in rows.columns and "level" in failed.columns:
+                    rows = rows[rows["Level"].isin(set(failed["level"]))]  # the failed ones
+                return {
+                    "headline": (
+                        f"Execution {execution}: {len(failed):,} failed of "
+                        f"{len(view.shown.table.display):,} results."
+                    ),
+                    "coverage_line": f"computed from execution {execution}'s results",
+                    "figures": {kpi.label: kpi.value for kpi in top.kpis},
+                    "rows": rows,
+                    "extra": {
+                        "execution": {"id": execution, "plan_id": plan_id, "finished": top.finished}
+                    },
+                    "link": links.results_link(execution, plan_id=plan_id, started=header.start),
+                }
+
+            # A running execution is read afresh every time, as its page does.
+            made = (
+                self._made(reading, call, [], build, header=repr(header), scenarios=scenarios)
+                if top.finished
+                else build()
             )
-            data = live.results_of_fan_out(fan_out, scenarios=len(pairs))
-            plan_id = header.plan_id
-            view = views.results_view(
-                data,
-                header,
-                reading.marks(),
-                finished=top.finished,
-                tz=self.tz,
-                now=reading.now,
-                source=reading.connection.source,
-                scenario_link=lambda s: links.scenario_link(plan_id or 0, s),
-            )
-        if view.shown is None:
-            raise ToolError(f"Execution {execution} has no results yet.")
-        rows = view.shown.table.display
-        failed = view.shown.failed
-        if failed_only and "Level" in rows.columns and "level" in failed.columns:
-            rows = rows[rows["Level"].isin(set(failed["level"]))]  # the mark form's failed ones
-        return self._answer(
-            call,
-            headline=(
-                f"Execution {execution}: {len(failed):,} failed of "
-                f"{len(view.shown.table.display):,} results."
-            ),
-            coverage_line=f"computed from execution {execution}'s results",
-            figures={kpi.label: kpi.value for kpi in top.kpis},
-            rows=rows,
-            extra={"execution": {"id": execution, "plan_id": plan_id, "finished": top.finished}},
-            link=links.results_link(execution, plan_id=plan_id, started=header.start),
-        )
+        return self._answer(call, **made)
 
     # -- 4. one scenario's history and state (Scenario history) -------------------------------
 
@@ -389,40 +432,47 @@ class Tools:
         )
         with self.reading() as reading:
             plan_name = self._plan_name(reading, plan)
-            loaded = reading.window(window, plan=plan)
-            verdicts = failure_verdicts(
-                loaded.results, loaded.executions, reading.ledger_marks(), now=reading.now
-            )
-            view = scenario_view.scenario_view(
-                loaded.executions,
-                loaded.analysed,
-                loaded.results,
-                reading.marks(),
-                plan=plan,
-                scenario=scenario,
-                plan_name=plan_name,
-                window=window,
-                tz=self.tz,
-                today=reading.now.date(),
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                verdicts=verdicts,
-            )
-        if view.empty:
-            raise ToolError(
-                f"Scenario {scenario} has no result in plan {plan}'s last {window} executions."
-            )
-        return self._answer(
-            call,
-            headline=f"Scenario {scenario} of plan {plan}: {len(view.table.display):,} runs.",
-            coverage_line=coverage(executions=loaded.analysed),
-            rows=view.table,
-            extra={
-                "state": _texts(view.current),
-                "regressions": answers.records(view.regressions.display),
-            },
-            link=links.scenario_link(plan, scenario, window=window),
-            notes=_texts(view.basis, view.outcomes_caption, view.regression),
-        )
+
+            def build() -> dict[str, Any]:
+                loaded = reading.window(window, plan=plan)
+                verdicts = failure_verdicts(
+                    loaded.results, loaded.executions, reading.ledger_marks(), now=reading.now
+                )
+                view = scenario_view.scenario_view(
+                    loaded.executions,
+                    loaded.analysed,
+                    loaded.results,
+                    reading.marks(),
+                    plan=plan,
+                    scenario=scenario,
+                    plan_name=plan_name,
+                    window=window,
+                    tz=self.tz,
+                    today=reading.now.date(),
+                    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                    verdicts=verdicts,
+                )
+                if view.empty:
+                    raise ToolError(
+                        f"Scenario {scenario} has no result in plan {plan}'s last {window} "
+                        "executions."
+                    )
+                return {
+                    "headline": (
+                        f"Scenario {scenario} of plan {plan}: {len(view.table.display):,} runs."
+                    ),
+                    "coverage_line": coverage(executions=loaded.analysed),
+                    "rows": view.table,
+                    "extra": {
+                        "state": _texts(view.current),
+                        "regressions": answers.records(view.regressions.display),
+                    },
+                    "link": links.scenario_link(plan, scenario, window=window),
+                    "notes": _texts(view.basis, view.outcomes_caption, view.regression),
+                }
+
+            made = self._made(reading, call, [reading.lookback(plan=plan)], build)
+        return self._answer(call, **made)
 
     # -- 5. compare two executions (Compare) ---------------------------------------------------
 
@@ -465,31 +515,37 @@ class Tools:
                         f"Execution {side} is not a finished execution of plan {plan} in the "
                         f"last {MAX_DAYS} days."
                     )
-            fan_out = reading.results([before, after], choice.executions)
-            view = compare_view.compare_view(
-                choice,
-                fan_out.results,
-                reading.marks(),
-                plans=reading.plans(),
-                plan_names=reading.plan_names(),
-                plan_name=plan_name,
-                before=before,
-                after=after,
-                only_changes=only_changes,
-                tz=self.tz,
-                today=reading.now.date(),
-                scenario_link=links.scenario_link,
-            )
-        return self._answer(
-            call,
-            headline=f"Execution {before} against {after} of plan {plan}.",
-            coverage_line=f"computed from executions {before} and {after}",
-            figures=dict(view.kpis),
-            rows=view.table,
-            extra={"changes": _texts(view.changes)},
-            link=links.compare_link(plan, before, after),
-            notes=_texts(*view.notes, view.summary, view.known, view.nothing_changed),
-        )
+            pair = (before, after)
+
+            def build() -> dict[str, Any]:
+                before, after = pair
+                fan_out = reading.results([before, after], choice.executions)
+                view = compare_view.compare_view(
+                    choice,
+                    fan_out.results,
+                    reading.marks(),
+                    plans=reading.plans(),
+                    plan_names=reading.plan_names(),
+                    plan_name=plan_name,
+                    before=before,
+                    after=after,
+                    only_changes=only_changes,
+                    tz=self.tz,
+                    today=reading.now.date(),
+                    scenario_link=links.scenario_link,
+                )
+                return {
+                    "headline": f"Execution {before} against {after} of plan {plan}.",
+                    "coverage_line": f"computed from executions {before} and {after}",
+                    "figures": dict(view.kpis),
+                    "rows": view.table,
+                    "extra": {"changes": _texts(view.changes)},
+                    "link": links.compare_link(plan, before, after),
+                    "notes": _texts(*view.notes, view.summary, view.known, view.nothing_changed),
+                }
+
+            made = self._made(reading, call, [executions], build, pair=pair)
+        return self._answer(call, **made)
 
     # -- 6. environment-specific failures (Environments) ---------------------------------------
 
@@ -503,33 +559,37 @@ class Tools:
         with self.reading() as reading:
             plan_name = self._plan_name(reading, plan)
             lookback = reading.lookback(plan=plan)
-            left_out = frozenset(int(e) for e in reading.outages(lookback)["execution_id"])
-            loaded = reading.window(window, plan=plan, leave_out=left_out)
-            view = environments_view.environments_view(
-                loaded.executions,
-                loaded.analysed,
-                loaded.results,
-                reading.marks(),
-                plan=plan,
-                plan_name=plan_name,
-                window=window,
-                tz=self.tz,
-                today=reading.now.date(),
-                scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
-            )
-        specific = view.specific_table.display
-        return self._answer(
-            call,
-            headline=(
-                f"{len(specific):,} environment-specific failures in plan {plan}'s last "
-                f"{window} executions."
-            ),
-            coverage_line=coverage(executions=loaded.analysed),
-            rows=view.specific_table,
-            extra={"new_version_failures": answers.records(view.versions_table.display)},
-            link=links.environments_link(plan),
-            notes=_texts(view.specific, view.versions),
-        )
+
+            def build() -> dict[str, Any]:
+                left_out = frozenset(int(e) for e in reading.outages(lookback)["execution_id"])
+                loaded = reading.window(window, plan=plan, leave_out=left_out)
+                view = environments_view.environments_view(
+                    loaded.executions,
+                    loaded.analysed,
+                    loaded.results,
+                    reading.marks(),
+                    plan=plan,
+                    plan_name=plan_name,
+                    window=window,
+                    tz=self.tz,
+                    today=reading.now.date(),
+                    scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
+                )
+                specific = view.specific_table.display
+                return {
+                    "headline": (
+                        f"{len(specific):,} environment-specific failures in plan {plan}'s last "
+                        f"{window} executions."
+                    ),
+                    "coverage_line": coverage(executions=loaded.analysed),
+                    "rows": view.specific_table,
+                    "extra": {"new_version_failures": answers.records(view.versions_table.display)},
+                    "link": links.environments_link(plan),
+                    "notes": _texts(view.specific, view.versions),
+                }
+
+            made = self._made(reading, call, [lookback], build)
+        return self._answer(call, **made)
 
     # -- 7. slower scenarios (Slower) ----------------------------------------------------------
 
@@ -542,26 +602,30 @@ class Tools:
         call = asked("slower_scenarios", detail, cursor, plan=plan, window=window)
         with self.reading() as reading:
             self._plan_name(reading, plan)
-            loaded = reading.window(window, plan=plan)
-            view = slower_view(
-                loaded.executions,
-                loaded.results,
-                window=window,
-                today=reading.now.date(),
-                scope="",
-                plan_names=reading.plan_names(),
-                scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
-                tz=self.tz,
-            )
-        return self._answer(
-            call,
-            headline=f"{len(view.table.display):,} scenarios got slower.",
-            coverage_line=coverage(executions=loaded.analysed),
-            rows=view.table,
-            extra={"rule": view.rule},
-            link=links.slower_link(plan),
-            notes=_texts(view.none_note),
-        )
+
+            def build() -> dict[str, Any]:
+                loaded = reading.window(window, plan=plan)
+                view = slower_view(
+                    loaded.executions,
+                    loaded.results,
+                    window=window,
+                    today=reading.now.date(),
+                    scope="",
+                    plan_names=reading.plan_names(),
+                    scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
+                    tz=self.tz,
+                )
+                return {
+                    "headline": f"{len(view.table.display):,} scenarios got slower.",
+                    "coverage_line": coverage(executions=loaded.analysed),
+                    "rows": view.table,
+                    "extra": {"rule": view.rule},
+                    "link": links.slower_link(plan),
+                    "notes": _texts(view.none_note),
+                }
+
+            made = self._made(reading, call, [reading.lookback(plan=plan)], build)
+        return self._answer(call, **made)
 
     # -- 8. plan health (Plan health) ----------------------------------------------------------
 
@@ -575,33 +639,40 @@ class Tools:
             loaded = reading.executions(
                 preset_query(DateRange.LAST_30_DAYS, now=reading.now, project=project)
             )
-            executions = reading.without_outages(loaded)
-            view = views.health_view(
-                executions,
-                now=reading.now,
-                tz=self.tz,
-                project=None,
-                plan_names=reading.plan_names(),
-            )
-            marks = reading.marks()
-            known = pd.Series(dtype="int64")
-            failed = executions[
-                executions["finished"].fillna(False).astype(bool)
-                & (executions["failed"].fillna(0) > 0)
-            ]
-            if not marks.empty and not failed.empty:
-                read = reading.results(failed["execution_id"], executions)
-                known = known_per_execution(read.results, marks)
-            shown = view.with_known(known)
-        return self._answer(
-            call,
-            headline=f"{len(view.health.plans):,} plans ran in the last 30 days.",
-            coverage_line=coverage(view.health.basis),
-            rows=shown.table,
-            extra={"red_turns": view.red_turns, "red_stretches": _records(view.red_table)},
-            link=links._link(_routes().HEALTH, ViewState(project=project)),
-            notes=_texts(view.no_plan_ran, shown.caption),
-        )
+
+            def build() -> dict[str, Any]:
+                executions = reading.without_outages(loaded)
+                view = views.health_view(
+                    executions,
+                    now=reading.now,
+                    tz=self.tz,
+                    project=None,
+                    plan_names=reading.plan_names(),
+                )
+                marks = reading.marks()
+                known = pd.Series(dtype="int64")
+                failed = executions[
+                    executions["finished"].fillna(False).astype(bool)
+                    & (executions["failed"].fillna(0) > 0)
+                ]
+                if not marks.empty and not failed.empty:
+                    read = reading.results(failed["execution_id"], executions)
+                    known = known_per_execution(read.results, marks)
+                shown = view.with_known(known)
+                return {
+                    "headline": f"{len(view.health.plans):,} plans ran in the last 30 days.",
+                    "coverage_line": coverage(view.health.basis),
+                    "rows": shown.table,
+                    "extra": {
+                        "red_turns": view.red_turns,
+                        "red_stretches": _records(view.red_table),
+                    },
+                    "link": links._link(_routes().HEALTH, ViewState(project=project)),
+                    "notes": _texts(view.no_plan_ran, shown.caption),
+                }
+
+            made = self._made(reading, call, [loaded], build)
+        return self._answer(call, **made)
 
     # -- 9. time to green, failure groups' ages (Time to green) --------------------------------
 
@@ -613,26 +684,32 @@ class Tools:
         call = asked("time_to_green", detail, cursor, project=project, plan=plan)
         with self.reading() as reading:
             self._plan_name(reading, plan)
-            executions = reading.without_outages(reading.lookback(project=project, plan=plan))
-            view = time_to_green_view(
-                executions,
-                now=reading.now,
-                tz=self.tz,
-                project=None,
-                plan=None,
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                compare_link=lambda p, before, after: links.compare_link(p, before, after),
-            )
-        return self._answer(
-            call,
-            headline=f"{len(view.stretches.display):,} red stretches in the last 90 days.",
-            coverage_line=coverage(view.found.basis),
-            figures=dict(view.kpis),
-            rows=view.stretches,
-            extra={"plans": _records(view.plans)},
-            link=links.time_to_green_link(plan, project_id=project),
-            notes=_texts(view.no_plan),
-        )
+            lookback = reading.lookback(project=project, plan=plan)
+
+            def build() -> dict[str, Any]:
+                view = time_to_green_view(
+                    reading.without_outages(lookback),
+                    now=reading.now,
+                    tz=self.tz,
+                    project=None,
+                    plan=None,
+                    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                    compare_link=lambda p, before, after: links.compare_link(p, before, after),
+                )
+                return {
+                    "headline": (
+                        f"{len(view.stretches.display):,} red stretches in the last 90 days."
+                    ),
+                    "coverage_line": coverage(view.found.basis),
+                    "figures": dict(view.kpis),
+                    "rows": view.stretches,
+                    "extra": {"plans": _records(view.plans)},
+                    "link": links.time_to_green_link(plan, project_id=project),
+                    "notes": _texts(view.no_plan),
+                }
+
+            made = self._made(reading, call, [lookback], build)
+        return self._answer(call, **made)
 
     def failure_groups(
         self, project: int | None, plan: int | None, detail: str, cursor: str | None
@@ -642,36 +719,43 @@ class Tools:
         call = asked("failure_groups", detail, cursor, project=project, plan=plan)
         with self.reading() as reading:
             self._plan_name(reading, plan)
-            executions = reading.without_outages(reading.lookback(project=project, plan=plan))
-            view = time_to_green_view(
-                executions,
-                now=reading.now,
-                tz=self.tz,
-                project=None,
-                plan=None,
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                compare_link=lambda p, before, after: links.compare_link(p, before, after),
-            )
-            failing = view.failing
-            results = (
-                reading.results(failing["execution_id"], executions).results
-                if not failing.empty
-                else None
-            )
-            if results is None:
-                from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
-                from dashboard.columns.shapes import empty
+            lookback = reading.lookback(project=project, plan=plan)
 
-                results = empty(RESULT_HISTORY_COLUMNS)
-            ages = view.failure_ages(results)
-        return self._answer(
-            call,
-            headline=f"{len(ages.table.display):,} failure groups in the last 90 days.",
-            coverage_line=coverage(executions=executions),
-            rows=ages.table,
-            link=links.time_to_green_link(plan, project_id=project),
-            notes=_texts(ages.none_failed),
-        )
+            def build() -> dict[str, Any]:
+                executions = reading.without_outages(lookback)
+                view = time_to_green_view(
+                    executions,
+                    now=reading.now,
+                    tz=self.tz,
+                    project=None,
+                    plan=None,
+                    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                    compare_link=lambda p, before, after: links.compare_link(p, before, after),
+                )
+                failing = view.failing
+                results = (
+                    reading.results(failing["execution_id"], executions).results
+                    if not failing.empty
+                    else None
+                )
+                if results is None:
+                    from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
+                    from dashboard.columns.shapes import empty
+
+                    results = empty(RESULT_HISTORY_COLUMNS)
+                ages = view.failure_ages(results)
+                return {
+                    "headline": (
+                        f"{len(ages.table.display):,} failure groups in the last 90 days."
+                    ),
+                    "coverage_line": coverage(executions=executions),
+                    "rows": ages.table,
+                    "link": links.time_to_green_link(plan, project_id=project),
+                    "notes": _texts(ages.none_failed),
+                }
+
+            made = self._made(reading, call, [lookback], build)
+        return self._answer(call, **made)
 
     # -- 10. known failures (Known failures) ---------------------------------------------------
 
@@ -684,26 +768,30 @@ class Tools:
             raise ToolError(f"show must be one of {', '.join(choices)}.")
         call = asked("known_failures", detail, cursor, show=show)
         with self.reading() as reading:
-            loaded = reading.window(EVIDENCE_WINDOW)
-            view = known_view(
-                reading.ledger_marks(),
-                reading.mark_log(),
-                loaded.results,
-                reading.outages(loaded.executions),
-                now=reading.now,
-                tz=self.tz,
-                mark_filter=choices[show],
-                plan_names=reading.plan_names(),
-            )
-        return self._answer(
-            call,
-            headline=f"{len(view.table.display):,} marks listed ({show}).",
-            coverage_line=coverage(executions=loaded.analysed),
-            rows=view.table,
-            extra={"outages": list(view.outage_lines)},
-            link=links.known_link(),
-            notes=_texts(view.filter_caption, view.evidence_caption, view.more_caption),
-        )
+
+            def build() -> dict[str, Any]:
+                loaded = reading.window(EVIDENCE_WINDOW)
+                view = known_view(
+                    reading.ledger_marks(),
+                    reading.mark_log(),
+                    loaded.results,
+                    reading.outages(loaded.executions),
+                    now=reading.now,
+                    tz=self.tz,
+                    mark_filter=choices[show],
+                    plan_names=reading.plan_names(),
+                )
+                return {
+                    "headline": f"{len(view.table.display):,} marks listed ({show}).",
+                    "coverage_line": coverage(executions=loaded.analysed),
+                    "rows": view.table,
+                    "extra": {"outages": list(view.outage_lines)},
+                    "link": links.known_link(),
+                    "notes": _texts(view.filter_caption, view.evidence_caption, view.more_caption),
+                }
+
+            made = self._made(reading, call, [reading.lookback()], build)
+        return self._answer(call, **made)
 
     # -- 11. flaky scenarios (Flaky) -----------------------------------------------------------
 
@@ -737,52 +825,58 @@ class Tools:
             self._plan_name(reading, plan)
             # As the page: outages never count in the scores; included, they are grouped.
             lookback = reading.lookback(project=project, plan=plan)
-            outages = flaky_view.left_out(reading.outages(lookback))
-            loaded = reading.window(window, project=project, plan=plan, leave_out=outages)
-            grouped = (
-                reading.window(window, project=project, plan=plan)
-                if include_outages and outages
-                else loaded
-            )
-            verdicts = failure_verdicts(
-                flaky_view.verdict_results(loaded.results, grouped.results),
-                lookback,
-                reading.ledger_marks(),
-                now=reading.now,
-                judged=flaky_view.judged(grouped.analysed),
-                rules=flaky_view.rules(window, threshold),
-            )
-            shown = flaky_view.flaky_page(
-                loaded.analysed,
-                loaded.results,
-                loaded.executions,
-                reading.marks(),
-                counts=loaded.fan_out.counts if loaded.fan_out is not None else None,
-                window=window,
-                threshold=threshold,
-                today=reading.now.date(),
-                scope="",
-                plan=plan,
-                plan_names=reading.plan_names(),
-                tz=self.tz,
-                scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
-                results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-                verdicts=verdicts,
-                grouped_window=None if grouped is loaded else (grouped.analysed, grouped.results),
-                outages=(len(outages), include_outages),
-            )
-        return self._answer(
-            call,
-            headline=f"{len(shown.table.display):,} flaky scenarios.",
-            coverage_line=coverage(executions=loaded.analysed),
-            rows=shown.table,
-            extra={"rule": flaky_view.rule(window, threshold)},
-            link=links._link(
-                _routes().FLAKY,
-                ViewState(project=project, plan=plan, window=window, threshold=threshold),
-            ),
-            notes=_texts(shown.window_caption, shown.not_enough_runs, shown.known_runs),
-        )
+
+            def build() -> dict[str, Any]:
+                outages = flaky_view.left_out(reading.outages(lookback))
+                loaded = reading.window(window, project=project, plan=plan, leave_out=outages)
+                grouped = (
+                    reading.window(window, project=project, plan=plan)
+                    if include_outages and outages
+                    else loaded
+                )
+                verdicts = failure_verdicts(
+                    flaky_view.verdict_results(loaded.results, grouped.results),
+                    lookback,
+                    reading.ledger_marks(),
+                    now=reading.now,
+                    judged=flaky_view.judged(grouped.analysed),
+                    rules=flaky_view.rules(window, threshold),
+                )
+                shown = flaky_view.flaky_page(
+                    loaded.analysed,
+                    loaded.results,
+                    loaded.executions,
+                    reading.marks(),
+                    counts=loaded.fan_out.counts if loaded.fan_out is not None else None,
+                    window=window,
+                    threshold=threshold,
+                    today=reading.now.date(),
+                    scope="",
+                    plan=plan,
+                    plan_names=reading.plan_names(),
+                    tz=self.tz,
+                    scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
+                    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
+                    verdicts=verdicts,
+                    grouped_window=None
+                    if grouped is loaded
+                    else (grouped.analysed, grouped.results),
+                    outages=(len(outages), include_outages),
+                )
+                return {
+                    "headline": f"{len(shown.table.display):,} flaky scenarios.",
+                    "coverage_line": coverage(executions=loaded.analysed),
+                    "rows": shown.table,
+                    "extra": {"rule": flaky_view.rule(window, threshold)},
+                    "link": links._link(
+                        _routes().FLAKY,
+                        ViewState(project=project, plan=plan, window=window, threshold=threshold),
+                    ),
+                    "notes": _texts(shown.window_caption, shown.not_enough_runs, shown.known_runs),
+                }
+
+            made = self._made(reading, call, [lookback], build)
+        return self._answer(call, **made)
 
     # -- 12. the standup since a time (Standup) ------------------------------------------------
 
@@ -811,54 +905,66 @@ class Tools:
                     raise ToolError(f"since is more than {MAX_DAYS} days ago.")
                 window = replace(window, start=pd.Timestamp(since), kind="custom")
             data_executions = reading.executions(standup_query(state, window))
-            needs = standup_needs(data_executions, reading.marks(), window=window, now=reading.now)
-            fanout, every_plan = None, None
-            if needs.results_needed:
-                every_plan = reading.plans()
-                pairs, finished = result_pairs(data_executions, every_plan, needs.results_needed)
-                from dashboard.data import results_fanout
 
-                fanout = results_fanout.fetch_results(
-                    reading.client,
-                    pairs,
-                    finished=finished,
-                    store=reading.store,
-                    reader=reading.connection.fingerprint,
+            def build() -> dict[str, Any]:
+                needs = standup_needs(
+                    data_executions, reading.marks(), window=window, now=reading.now
                 )
-            places = execution_places(data_executions)
+                fanout, every_plan = None, None
+                if needs.results_needed:
+                    every_plan = reading.plans()
+                    pairs, finished = result_pairs(
+                        data_executions, every_plan, needs.results_needed
+                    )
+                    from dashboard.data import results_fanout
 
-            def link_for(kind: str, ident: int) -> str | None:
-                if kind == PLAN_EVIDENCE:
-                    link = links.executions_link(ident)
-                else:
-                    plan_id, started = places.get(int(ident), (None, None))
-                    link = links.results_link(ident, plan_id=plan_id, started=started)
-                return self.url(link) or link
+                    fanout = results_fanout.fetch_results(
+                        reading.client,
+                        pairs,
+                        finished=finished,
+                        store=reading.store,
+                        reader=reading.connection.fingerprint,
+                    )
+                places = execution_places(data_executions)
 
-            view = standup_view(
-                needs,
-                fanout,
-                link_for=link_for,
-                plan_names=plan_names_of(data_executions),
-                plans=every_plan,
-            )
-        sections = {
-            section.title: {
-                "items": len(section.section.rows),
-                "note": section.note[0] if section.note else None,
-            }
-            for section in view.sections
-        }
+                def link_for(kind: str, ident: int) -> str | None:
+                    if kind == PLAN_EVIDENCE:
+                        link = links.executions_link(ident)
+                    else:
+                        plan_id, started = places.get(int(ident), (None, None))
+                        link = links.results_link(ident, plan_id=plan_id, started=started)
+                    return self.url(link) or link
+
+                view = standup_view(
+                    needs,
+                    fanout,
+                    link_for=link_for,
+                    plan_names=plan_names_of(data_executions),
+                    plans=every_plan,
+                )
+                sections = {
+                    section.title: {
+                        "items": len(section.section.rows),
+                        "note": section.note[0] if section.note else None,
+                    }
+                    for section in view.sections
+                }
+                return {
+                    "coverage_line": coverage(executions=data_executions),
+                    "figures": {metric.label: metric.value for metric in view.metrics},
+                    "rows": view.items,
+                    "extra": {"sections": sections, "folded": list(view.folded_lines)},
+                    "link": links.standup_link(state),
+                    "notes": _texts(view.window_caption, view.running_caption, view.folded_caption),
+                }
+
+            # The window runs to now: named by its start, its executions by their outcomes.
+            made = self._made(reading, call, [data_executions], build, start=window.start)
         return self._answer(
             call,
             headline=f"The standup from {window.start:%d %b %H:%M} to {window.end:%d %b %H:%M} "
             f"({window.tz}).",
-            coverage_line=coverage(executions=data_executions),
-            figures={metric.label: metric.value for metric in view.metrics},
-            rows=view.items,
-            extra={"sections": sections, "folded": list(view.folded_lines)},
-            link=links.standup_link(state),
-            notes=_texts(view.window_caption, view.running_caption, view.folded_caption),
+            **made,
         )
 
     # -- 14. the quality gate's verdict for an execution (the gate) ------------------------------

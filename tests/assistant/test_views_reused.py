@@ -1,0 +1,68 @@
+"""A tool's view is made once per input, as the pages' (`cache.built`): a second assistant
+question over the same history is answered without computing the view again, and a change the
+view depends on (a mark made) is computed afresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dashboard.data.connection import resolve
+from dashboard.data.store import open_for
+from dashboard.data.store.marks import MarkDraft, MarkTarget
+from dashboard.present import failures_view
+from tests.assistant.conftest import History, ask_here, rows
+from tests.cli.plan_service import PLAN_ID
+
+LAST_WEEK = ("failures", {"period": "last_7_days", "detail": "full"})
+
+
+@pytest.fixture
+def views_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times the Failures page's view was computed (one entry a time)."""
+    made: list[int] = []
+    real = failures_view.failures_view
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(failures_view, "failures_view", counted)
+    return made
+
+
+def _verdicts(answer: Any) -> dict[int, set[str]]:
+    found: dict[int, set[str]] = {}
+    for row in rows(answer):
+        found.setdefault(int(row["Scenario"]), set()).add(str(row["Verdict"]))
+    return found
+
+
+def test_a_second_identical_question_is_not_computed_again_and_a_new_mark_is(
+    history: History, views_made: list[int]
+) -> None:
+    first, second = ask_here(history.env, [LAST_WEEK, LAST_WEEK])
+    assert len(views_made) == 1
+    assert rows(second) == rows(first)
+    assert not any(verdict.endswith("known") for verdict in _verdicts(first)[52])
+
+    # Another question (another period) is its own view.
+    ask_here(history.env, [("failures", {"period": "last_30_days"})])
+    assert len(views_made) == 2
+
+    connection = resolve(session=None, secrets={}, env=history.env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=history.env) as store:
+        store.add_mark(
+            connection.company_id,
+            MarkDraft(MarkTarget("scenario", plan_id=PLAN_ID, scenario_id=52), "known_issue"),
+            by="ann",
+        )
+    (after,) = ask_here(history.env, [LAST_WEEK])
+    assert len(views_made) == 3
+    assert {verdict.split()[-1] for verdict in _verdicts(after)[52]} == {"known"}
+    assert _verdicts(after)[53] == _verdicts(first)[53]
+
+    ask_here(history.env, [LAST_WEEK])
+    assert len(views_made) == 3

@@ -13,7 +13,7 @@ from dashboard.present.states_view import STATE_CHOICES
 from dashboard.state import links, routes
 from dashboard.state.params import FROM, RANGE, STATE, TO, DateRange
 from dashboard.state.query import execution_query, period
-from dashboard.ui import analytics_input, notices, table_views
+from dashboard.ui import analytics_input, notices, scenario_choice, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
@@ -46,11 +46,10 @@ with second[-2 if custom else 0]:
     widgets.multiselect("States", STATE, STATE_CHOICES, placeholder="Every state")
 with second[-1 if custom else 1]:
     triage_view.outages_toggle(widgets)
+    names, mine = scenario_choice.names_and_mine(widgets, state, connection)
 page.settle()
 
-# The scenario states need each plan's last W executions; the lookback's executions also hold
-# every preset period, so a custom period is the only one loaded on its own. Outages are not
-# left out of the window: the verdicts find and label them.
+# Each plan's last W executions hold every preset period; outages stay (the verdicts label them).
 loaded = analytics_input.load_window(
     connection, now=now, window=failures_view.WINDOW, project=state.project, plan=state.plan
 )
@@ -64,7 +63,6 @@ runs = failures_view.period_runs(loaded.executions, custom_runs, start=span.star
 results = analytics_input.results_of(
     connection, runs.failing, runs.executions, part="the results of the failing executions"
 )
-# One verdict per failed result of the period's failing executions, shared by every viewer.
 history = failures_view.triage_results(loaded.results, results)
 ledger = cache_history.ledger(connection)
 verdicts = triage_view.verdicts_of(
@@ -78,6 +76,8 @@ view = failures_view.failures_view(
     results,
     verdicts=verdicts,
     marks=ledger.marks,
+    names=names,
+    only_owner=mine,
     include_outages=state.include_outages,
     only=state.states,
     now=now,

@@ -10,7 +10,7 @@ from dashboard.state.params import PLAN, SCENARIO, WINDOW
 from dashboard.ui import analytics_input, marking, notices, table_views, url_filters, view_parts
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
-from dashboard.ui.scenario_choice import choose_scenario
+from dashboard.ui.scenario_choice import choose_scenario, name_form
 from dashboard.ui.zones import viewer_zone
 
 ROUTE = routes.SCENARIO
@@ -21,7 +21,7 @@ page, retired = choice.page, choice.retired
 connection, state, now = page.connection, page.state, page.now
 
 if state.scenario is not None:
-    page.heading.title(f"Scenario {state.scenario}")
+    page.heading.title(scenario_view.title(state.scenario, choice.names))
 if state.plan is not None and state.scenario is not None:
     notices.plain(f"Plan: {choice.plan_name}")
 widgets = page.widgets()
@@ -31,7 +31,8 @@ with top[0]:
         "Plan", PLAN, {None: "Pick a plan", **page.plan_names}, resets={SCENARIO: None}
     )
 with top[1]:
-    listed = scenario_words.scenario_options(choice.scenarios, state.scenario if retired else None)
+    retired_id = state.scenario if retired else None
+    listed = scenario_words.scenario_options(choice.scenarios, retired_id, choice.names)
     widgets.selectbox("Scenario", SCENARIO, {None: "Pick a scenario", **listed})
 with top[2]:
     widgets.number("Window (W)", WINDOW, step=1)
@@ -40,6 +41,7 @@ with top[3]:
 page.settle()
 if retired is not None:
     notices.show_notes([retired], severity="info")
+name_form(choice)
 if state.plan is None or state.scenario is None:
     notices.show_notes([scenario_view.PICK], severity="info")
     st.stop()

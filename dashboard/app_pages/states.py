@@ -6,12 +6,11 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.present import states_view
+from dashboard.present import states, states_view
 from dashboard.present.captions import scope_text
-from dashboard.present.states import rules_text
 from dashboard.state import links, routes
 from dashboard.state.params import BROKEN_RUNS, MIN_RUNS, STATE, THRESHOLD, WINDOW, Param
-from dashboard.ui import analytics_input, notices, table_views
+from dashboard.ui import analytics_input, notices, scenario_choice, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
@@ -26,6 +25,7 @@ top = st.columns([2, 2, 3, 2], vertical_alignment="bottom")
 page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
     widgets.multiselect("States", STATE, states_view.STATE_CHOICES, placeholder="Every state")
+    names, mine = scenario_choice.names_and_mine(widgets, state, connection)
 with top[3]:
     tz = viewer_zone(widgets, state)
 page.settle()
@@ -52,10 +52,9 @@ with settings[4]:
     widgets.apply("Apply", settled, disabled=proposed == applied, icon=":material/check:")
 preview = st.container()
 with st.expander("How a state is decided", icon=":material/help:"):
-    st.markdown(rules_text(applied))
+    st.markdown(states.rules_text(applied))
 
-# One load serves both settings: each plan's last max(W, proposed W) executions hold both.
-# The outages are found among the lookback's executions and never counted (as the verdicts).
+# Each plan's last max(W, proposed W) executions serve both settings; outages never counted.
 lookback = analytics_input.lookback_executions(
     connection, now=now, project=state.project, plan=state.plan
 )
@@ -85,6 +84,8 @@ view = states_view.states_view(
     verdicts=verdicts,
     outages=len(triage.outages),
     tz=tz,
+    names=names,
+    only_owner=mine,
 )
 with preview:
     notices.caption(view.preview_caption)

@@ -43,7 +43,7 @@ from dashboard.present import failures as failures_words
 from dashboard.present import table_view as columns
 from dashboard.present.known_view import TICKET_TEXT
 from dashboard.present.table_view import TableView
-from dashboard.present.tables import TABLE_ROW_LIMIT
+from dashboard.present.tables import NAME_COLUMN, TABLE_ROW_LIMIT, owned_by, with_names
 from dashboard.present.triage import evidence_lines
 
 RULES = states_analytics.StateRules()
@@ -51,6 +51,8 @@ RULES = states_analytics.StateRules()
 WINDOW = RULES.window
 """Each plan's last W finished executions, whose results the states need."""
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+NONE_OWNED = "No failed result of these executions is of a scenario you own."
+"""Said by "only mine" when none of the failures listed is of a scenario the viewer owns."""
 
 NEEDS_ACTION: tuple[str, ...] = (
     triage.UNRESOLVED,
@@ -155,6 +157,8 @@ def failures_view(
     tz: str,
     standup_at: time | None = None,
     marks: pd.DataFrame | None = None,
+    names: pd.DataFrame | None = None,
+    only_owner: str | None = None,
 ) -> FailuresView:
     """The failures of `runs`' period from the results of its failing executions
     (`failing_results`) and of each plan's last W finished executions (`analysed`, their
@@ -167,7 +171,9 @@ def failures_view(
     them (None: none). `include_outages`: list the rows in a likely outage (else they are
     counted in `outages_caption` only). `only`: the states listed (none: every one). "New since
     standup" counts from the standup's window (`analytics.windows.standup_window` at `now` in
-    `tz`, at `standup_at`)."""
+    `tz`, at `standup_at`). `names`: the company's scenario names (`SCENARIO_NAME_COLUMNS`;
+    None: none), shown beside each scenario with its owner; `only_owner`: list only the
+    scenarios this address owns ("only mine"; None: every one)."""
     marks_now = applying(empty(MARK_COLUMNS) if marks is None else marks, now)
     outages_found = find_outages(lookback, marks_now, window_results)
     states = states_analytics.latest_pass_first(
@@ -190,16 +196,23 @@ def failures_view(
     in_outage = (chosen["label"] == triage.OUTAGE).to_numpy(dtype=bool)
     outages = int(in_outage.sum())
     rows = _sorted(chosen if include_outages else chosen[~in_outage])
+    if only_owner is not None:
+        rows = rows[owned_by(rows["scenario_id"], names, only_owner)].reset_index(drop=True)
     standup = windows.standup_window(
         now, tz=tz, at=standup_at or windows.DEFAULT_STANDUP_TIME
     ).start
     new_since = int(((rows["label"] == triage.NEW) & (rows["execution_start"] >= standup)).sum())
-    display = failures_words.failures_display(
-        rows,
-        plan_names=plan_names,
-        scenario_link=scenario_link,
-        results_link=results_link,
-        tz=tz,
+    display = with_names(
+        failures_words.failures_display(
+            rows,
+            plan_names=plan_names,
+            scenario_link=scenario_link,
+            results_link=results_link,
+            tz=tz,
+        ),
+        names,
+        after="State",
+        owners=True,
     )
     return FailuresView(
         found=found,
@@ -218,7 +231,9 @@ def failures_view(
         ),
         split=failures_words.split_text(rows, NEEDS_ACTION, ORDER),
         outages_caption=failures_words.outages_text(outages, included=include_outages),
-        none_note=failures_words.none_text(only) if rows.empty else None,
+        none_note=None
+        if not rows.empty
+        else (failures_words.none_text(only) if only_owner is None else NONE_OWNED),
         shown_caption=failures_words.shown_text(min(len(display), TABLE_ROW_LIMIT), len(display)),
         table=TableView(
             display,
@@ -231,6 +246,7 @@ def failures_view(
                 "Ticket": columns.link(TICKET_TEXT),
                 "Started": columns.moment(tz),
                 "Scenario": columns.ident(),
+                **({NAME_COLUMN: columns.text("medium")} if NAME_COLUMN in display else {}),
                 "Failure group": columns.text("medium"),
                 "Message": columns.wide_text(),
                 "Results": columns.link("results"),

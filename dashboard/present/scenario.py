@@ -9,6 +9,7 @@ from datetime import datetime
 import pandas as pd
 
 from dashboard.analytics.history import RuntimeRegression, ScenarioHistory
+from dashboard.analytics.scenario_names import names_by_id, scenario_label
 from dashboard.present.csv import with_seconds
 from dashboard.present.formatting import human_duration, plural
 from dashboard.present.outcome_marks import outcome_label
@@ -45,13 +46,34 @@ def regression_text(overall: RuntimeRegression, recent: int, min_earlier: int) -
     return f"No runtime regression: {medians}."
 
 
-def scenario_options(scenarios: tuple[int, ...] | None, retired: int | None) -> dict[int, str]:
+def scenario_options(
+    scenarios: tuple[int, ...] | None,
+    retired: int | None,
+    names: pd.DataFrame | None = None,
+) -> dict[int, str]:
     """The scenario picker's choices: the plan's scenarios, and `retired`, a scenario it no
-    longer lists that the link names (its past runs are shown)."""
-    listed = {s: f"Scenario {s}" for s in scenarios or ()}
+    longer lists that the link names (its past runs are shown); each by its label ("Checkout as
+    guest (402)", "Scenario 403" unnamed, `analytics.scenario_names`), so that typing in the
+    picker finds a scenario by its name or its id (the link still holds the id)."""
+    named = {} if names is None else names_by_id(names)
+    listed = {s: scenario_label(s, named) for s in scenarios or ()}
     if retired is not None:
-        listed[retired] = f"Scenario {retired} (no longer in the plan)"
+        listed[retired] = f"{scenario_label(retired, named)} (no longer in the plan)"
     return listed
+
+
+NAMES_READ_ONLY = (
+    "Names and owners are read-only here: this dashboard serves a team, so only a viewer who "
+    "signed in may change them (the change says who)."
+)
+"""Said instead of the name form to a viewer who may not change names (the marks' rule)."""
+NAME_SAVED = "Saved: {label}."
+NAME_CUT = " The name was cut to fit."
+
+
+def name_saved_text(label: str, *, cut: bool) -> str:
+    """What the name form says once it saved (the label as the pages now show it)."""
+    return NAME_SAVED.format(label=label) + (NAME_CUT if cut else "")
 
 
 def history_display(history: ScenarioHistory, results_link: ResultsLink) -> pd.DataFrame:

@@ -18,11 +18,13 @@ from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics import triage
 from dashboard.analytics.outcomes import level_outcomes
+from dashboard.analytics.scenario_names import names_by_id, scenario_label
 from dashboard.present import analytics_charts
 from dashboard.present import known as known_words
 from dashboard.present import scenario as words
 from dashboard.present import table_view as columns
 from dashboard.present.captions import describe_window, scope_text
+from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.present.scenario import ResultsLink
 from dashboard.present.table_view import TableView
 from dashboard.present.triage import evidence_line
@@ -70,6 +72,19 @@ class ScenarioView:
     regression: Said
     runtime: ChartView
     regressions: TableView
+
+
+def title_text(scenario: int, names: pd.DataFrame | None = None) -> str:
+    """`scenario` as the pages call it: "Checkout as guest (402)", or "Scenario 402" unnamed
+    (as plain text, one line)."""
+    label = scenario_label(scenario, {} if names is None else names_by_id(names))
+    return visible_text(label, one_line=True)
+
+
+def title(scenario: int, names: pd.DataFrame | None = None) -> str:
+    """The page's title for `scenario` (`title_text`), markdown-escaped: a name is the team's
+    text, and a title is drawn as markdown."""
+    return escape_markdown(title_text(scenario, names))
 
 
 def scenario_view(

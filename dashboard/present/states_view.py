@@ -22,11 +22,14 @@ from dashboard.present import states as states_words
 from dashboard.present import table_view as columns
 from dashboard.present.captions import describe_window
 from dashboard.present.table_view import TableView
+from dashboard.present.tables import NAME_COLUMN, owned_by, with_names
 
 STATE_CHOICES: dict[str, str] = {s: states_words.state_label(s) for s in states_analytics.STATES}
 """The state filter's options: each state, and how it reads."""
 
 NO_SCENARIO = "No scenario is in these states over these executions."
+NONE_OWNED = "No scenario you own is in these states over these executions."
+"""Said by "only mine" when no scenario listed is one the viewer owns."""
 
 
 def rules(*, window: int, threshold: float, min_runs: int, broken_runs: int) -> StateRules:
@@ -91,19 +94,28 @@ def states_view(
     verdicts: pd.DataFrame | None = None,
     outages: int = 0,
     tz: str = "UTC",
+    names: pd.DataFrame | None = None,
+    only_owner: str | None = None,
 ) -> StatesView:
     """The states of the scenarios of `results` over the lookback's `executions` (each plan's
     last W finished ones, for the applied W and the proposed one alike; the `outages` left
     out of them, counted), `only` the states listed (none: every state), with `verdicts` (the
-    one verdict per failed result of the applied window, `ui.triage.verdicts_of`)."""
+    one verdict per failed result of the applied window, `ui.triage.verdicts_of`). `names`:
+    the company's scenario names (None: none), each shown with its owner; `only_owner`: list
+    only the scenarios this address owns ("only mine"; None: every one)."""
     found = _states(executions, results, applied)
     then = None
     if proposed != applied:
         then = _states(executions, results, proposed).counts()
     latest = None if verdicts is None else states_words.latest_verdicts(verdicts, tz=tz)
-    display = states_words.states_display(
-        found, plan_names, scenario_link, only=only, latest=latest
+    display = with_names(
+        states_words.states_display(found, plan_names, scenario_link, only=only, latest=latest),
+        names,
+        after="Why",
+        owners=True,
     )
+    if only_owner is not None:
+        display = display[owned_by(display["Scenario"], names, only_owner)].reset_index(drop=True)
     window = describe_window(
         found.basis, executions, today=today, scope=scope, window=applied.window, each_plan=True
     )
@@ -129,10 +141,13 @@ def states_view(
             columns={
                 "Scenario": columns.ident(),
                 "Why": columns.wide_text(),
+                **({NAME_COLUMN: columns.text("medium")} if NAME_COLUMN in display else {}),
                 "History": columns.link("history"),
             },
         ),
-        none_note=NO_SCENARIO if display.empty else None,
+        none_note=None
+        if not display.empty
+        else (NO_SCENARIO if only_owner is None else NONE_OWNED),
         legend=flaky_words.timeline_legend(),
     )
 

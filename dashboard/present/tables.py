@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from dashboard.analytics.scenario_names import names_by_id, owners_by_id
 from dashboard.analytics.verdicts import is_failing, ordered_statuses
 from dashboard.columns.cells import EN_DASH
 from dashboard.present.colors import status_label
@@ -343,3 +344,53 @@ def result_message(display: pd.DataFrame, position: int | None) -> ResultMessage
         if column in row.index and isinstance(row[column], str) and row[column]
     )
     return ResultMessage(heading, "" if message is None or pd.isna(message) else str(message), logs)
+
+
+# -- scenario names and owners beside a table's scenario ids (#38) ----------------------------
+
+NAME_COLUMN = "Name"
+"""A scenario's name, beside its id (empty for an unnamed scenario, whose id says "Scenario N")."""
+OWNER_COLUMN = "Scenario owner"
+"""A scenario's owner's address (empty when nobody owns it); not a mark's owner."""
+
+
+def with_names(
+    display: pd.DataFrame,
+    names: pd.DataFrame | None,
+    *,
+    scenario: str = "Scenario",
+    after: str | None = None,
+    owners: bool = False,
+) -> pd.DataFrame:
+    """`display` with a `NAME_COLUMN` (and with `owners`, an `OWNER_COLUMN`) read from the
+    company's `names` (`SCENARIO_NAME_COLUMNS`; None: none) by the ids of its `scenario` column,
+    placed after the column `after` (None: at the end). Names are text: the table shows them as
+    such, and the CSV escapes one that looks like a formula. Nothing changes without names."""
+    if names is None or names.empty or scenario not in display.columns:
+        return display
+    ids = pd.to_numeric(display[scenario], errors="coerce")
+    added = {NAME_COLUMN: _by_id(ids, names_by_id(names))}
+    if owners:
+        added[OWNER_COLUMN] = _by_id(ids, owners_by_id(names))
+    out = display.copy()
+    place = len(out.columns) if after is None else list(out.columns).index(after) + 1
+    for offset, (column, values) in enumerate(added.items()):
+        out.insert(place + offset, column, values)
+    return out
+
+
+def _by_id(ids: pd.Series, mapping: Mapping[int, str]) -> list[str]:
+    return ["" if pd.isna(i) else str(mapping.get(int(i), "") or "") for i in ids]
+
+
+def owned_by(scenario_ids: pd.Series, names: pd.DataFrame | None, address: str) -> pd.Series:
+    """Whether each of `scenario_ids` is owned by `address` (case-insensitive), as "only mine"
+    keeps rows; no names: none is."""
+    if names is None or names.empty:
+        return pd.Series(False, index=scenario_ids.index, dtype="bool")
+    wanted = address.strip().lower()
+    mine = {i for i, owner in owners_by_id(names).items() if str(owner).lower() == wanted}
+    ids = pd.to_numeric(scenario_ids, errors="coerce")
+    return pd.Series(
+        [not pd.isna(i) and int(i) in mine for i in ids], index=scenario_ids.index, dtype="bool"
+    )

@@ -142,6 +142,9 @@ BROKEN_RUNS = Param(
 STATE: Param[tuple[str, ...]] = Param(
     "states", "states", kinds.Names(states.STATES, "state"), default=()
 )
+# Only the scenarios the signed-in viewer owns (scenario names' owners, #38): a flag, the
+# address is the viewer's own sign-in, never the link's.
+OWNED = Param("owned", "only_owned", kinds.Flag('"only my scenarios"'), default=False)
 # The compared executions; none: the plan's default pair.
 BEFORE = Param("before", "before", kinds.Id("execution"), default=None)
 AFTER = Param("after", "after", kinds.Id("execution"), default=None)
@@ -192,6 +195,7 @@ class ViewState:
     min_runs: int = MIN_RUNS.default
     broken_runs: int = BROKEN_RUNS.default
     states: tuple[str, ...] = STATE.default
+    only_owned: bool = OWNED.default
     before: int | None = BEFORE.default
     after: int | None = AFTER.default
     only_changes: bool = CHANGES.default

@@ -107,17 +107,9 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
         "slower.table": ("Plan", "Scenario", "Slower by", "History", "Evidence"),
     },
     "known": {
-        # A mark's note, who made and closed it and when lie to the right (and in its log).
-        "known.table": (
-            "Mark",
-            "State",
-            "Kind",
-            "Target",
-            "Ticket",
-            "Evidence",
-            "Owner",
-            "Last day",
-        ),
+        # A mark's evidence, note, who made and closed it and when, and its id lie to the right
+        # (and in its block under the table, with its log).
+        "known.table": ("State", "Kind", "Target", "Owner", "Last day", "Ticket"),
     },
     "scenario": {
         "scenario.table": (

@@ -271,9 +271,11 @@ def marks_display(
                 "Closed": mark["closed_at"],
             }
         )
+    # What a lead reads first, left to right: its state, what it covers, who looks after it and
+    # until when, its ticket and evidence; who made and closed it, then the mark's id, last.
     columns_ = [
-        "Mark", "State", "Kind", "Target", "Ticket", "Evidence", "Owner", "Last day", "Note",
-        "By", "Made", "Closed by", "Closed",
+        "State", "Kind", "Target", "Owner", "Last day", "Ticket", "Evidence", "Note", "By",
+        "Made", "Closed by", "Closed", "Mark",
     ]  # fmt: skip
     frame = pd.DataFrame(rows, columns=columns_)
     for name in ("Made", "Closed"):

@@ -116,13 +116,17 @@ def mark_form(
             key=f"{key}.open",
         )
         return
+    # What a mark does is said inside the form, not as the button's tooltip: a tooltip stays
+    # over the open form's lower fields while the pointer rests on the button. The tooltip
+    # only says why the button is disabled (no form opens then).
     with st.popover(
         label,
         icon=":material/bookmark_add:",
         disabled=not ledger.writable,
-        help=ledger.notice or words.NOTHING_CHANGES,
+        help=ledger.notice,
         key=f"{key}.open",
     ):
+        st.caption(words.NOTHING_CHANGES)
         with st.form(key, border=False, enter_to_submit=False):
             picked = st.selectbox(
                 "What",

@@ -120,3 +120,46 @@ OFF_COLOUR_CHART_TEXT = """() => {
     '.stPlotlyChart :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text, .stPlotlyChart text.legendtext'
   )].filter(t => getComputedStyle(t).fill !== text).map(t => t.textContent).slice(0, 5);
 }"""
+
+
+# Every widget's text that is cut: its label, a segmented control's options, a picker's chosen
+# value, a toggle's text. A text is cut when the box it is laid out in reaches past the edge of
+# an ancestor that clips what overflows it (its own box with an ellipsis, the column a control
+# group overflows), up to the main area or the sidebar; a picker's value when its input scrolls.
+# Each is reported as (the widget's label, the cut text, px of it hidden).
+CUT_LABELS_JS = """() => {
+  const widgets = [...document.querySelectorAll(
+    '[data-testid="stMain"] .element-container, [data-testid="stSidebar"] .element-container')]
+    .filter(w => w.checkVisibility() && !w.querySelector('[data-testid="stDataFrame"]'));
+  const cut = [];
+  for (const widget of widgets) {
+    const label = (widget.querySelector('[data-testid="stWidgetLabel"]') || widget)
+      .innerText.trim().split("\\n")[0];
+    const walker = document.createTreeWalker(widget, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.trim();
+      if (!text || !node.parentElement.checkVisibility()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const box = range.getBoundingClientRect();
+      if (!box.width) continue;
+      let hidden = 0;
+      for (let el = node.parentElement; el; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (style.overflowX !== "visible") {
+          const edge = el.getBoundingClientRect();
+          hidden = Math.max(hidden, box.right - edge.right, edge.left - box.left);
+        }
+        if (el.matches('[data-testid="stMain"], [data-testid="stSidebar"]')) break;
+      }
+      if (hidden > 1) cut.push([label, text, Math.round(hidden)]);
+    }
+    // A picker's chosen value is the value of its combobox input, which scrolls what it cuts.
+    for (const input of widget.querySelectorAll("input[role=combobox]")) {
+      const hidden = input.scrollWidth - input.clientWidth;
+      if (hidden > 1 && input.value) cut.push([label, input.value, hidden]);
+    }
+  }
+  return cut;
+}"""
+"""The widget texts cut at the page's width, as (label, text, px hidden)."""

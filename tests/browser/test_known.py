@@ -100,3 +100,66 @@ def test_a_group_marked_on_flaky_is_folded_on_the_standup_until_closed(
     open_standup(page, own_demo)
     assert turned_red_plans(page) == ["Web Shop smoke"]
     expect(screen.main(page).get_by_text("Known failures and outages: none")).to_be_visible()
+
+
+@pytest.fixture
+def marked_demo(
+    start_dashboard: Callable[[str, dict[str, str]], StreamlitServer], tmp_path: Path
+) -> StreamlitServer:
+    """The demo with a store of its own that holds marks of every target, with long targets,
+    tickets, owners and last days: the Known failures table at its widest."""
+    from datetime import timedelta
+
+    from dashboard.columns import marks as columns
+    from dashboard.data import demo
+    from dashboard.data.store import open_for
+    from dashboard.data.store.marks import MarkDraft, MarkTarget
+
+    env = {"QA_DASHBOARD_CACHE_DIR": str(tmp_path / "stores")}
+    login = demo.login("http://127.0.0.1:0")
+    now = demo.now_of(login)
+    targets = [
+        MarkTarget(columns.FAILURE_GROUP, signature="SessionNotCreatedException: " + "x" * 60),
+        MarkTarget(
+            columns.SCENARIO_ENVIRONMENT, plan_id=3, scenario_id=31, environment="SAFARI 17 / macOS"
+        ),
+        MarkTarget(columns.SCENARIO, plan_id=2, scenario_id=4),
+        MarkTarget(columns.EXECUTION, execution_id=1005),
+    ]
+    with open_for(login, secrets=None, env=env) as store:
+        for number, target in enumerate(targets):
+            kind = columns.OUTAGE if target.target == columns.EXECUTION else columns.KNOWN_ISSUE
+            draft = MarkDraft(
+                target=target,
+                kind=kind,
+                ticket=f"https://jira.example.com/browse/SHOP-{1000 + number}",
+                note="Seen since the grid upgrade; the vendor is on it.",
+                owner="Annabelle Fitzgerald-Okonkwo",
+                expires_on=(now + timedelta(days=2 + 10 * number)).date(),
+            )
+            store.add_mark(login.company_id, draft, by="ann@example.com", now=now)
+    return start_dashboard("known-wide", env)
+
+
+def test_a_marks_owner_and_last_day_are_in_view_at_1440x900(
+    new_page: Callable[[], Page], marked_demo: StreamlitServer
+) -> None:
+    from dashboard.present.key_columns import KEY_COLUMNS, table_anchor
+    from tests.browser import every_page
+
+    page = new_page()
+    page.set_viewport_size({"width": 1440, "height": 900})
+    screen.open_app(page, marked_demo.url + "/known?tz=UTC&marks=all")
+    needed = KEY_COLUMNS["known"]["known.table"]
+    assert {"Owner", "Last day"} <= set(needed)
+    grid = screen.Grid(screen.main(page).locator(f".st-key-{table_anchor('known.table')}")).wait()
+    grid.expect_rows(4)
+    screen.wait_until_drawn(page)
+    screen.expect_no_failure_shown(page)
+
+    (shown,) = [
+        g for g in page.evaluate(every_page.GRIDS_JS) if g["anchor"] == table_anchor("known.table")
+    ]
+
+    assert every_page.hidden_columns(shown, needed) == [], shown["listed"]
+    assert grid.column("Owner")[0] == "Annabelle Fitzgerald-Okonkwo"

@@ -10,6 +10,12 @@ execution lands in one bucket:
 | warn / none    | no verdict     | no verdict    | no verdict        | missing after  |
 | absent         | missing before | missing before| missing before    |                |
 
+Cells are keyed by the environment's identity (OS x browser, or device on a phone: see
+`environment_names`), never its version: a browser that went from 130 to 131 between the two is
+the same cell, its versions (`before_version`, `after_version`) shown beside it, so a scenario
+that passed on 130 and fails on 131 is a new failure, not a "missing before" beside a "missing
+after" (`upgrades` counts those that started with the upgrade).
+
 "New failure" and "fixed" are strict (a pass turned fail, a fail turned pass), the same rule as
 the standup's newly failing scenarios; the row's outcomes always say what each side had.
 """
@@ -75,9 +81,12 @@ COMPARE_COLUMNS: dict[str, str] = {
     "after_message": "str",
     "before_start": UTC_TIME,
     "after_start": UTC_TIME,
+    "browser": "str",  # the desktop browser (missing on a phone)
+    "before_version": "str",  # the desktop browser's version on each side, when known
+    "after_version": "str",
 }
 
-_SIDE = ("outcome", "level", "result_id", "runtime_s", "message", "start")
+_SIDE = ("outcome", "level", "result_id", "runtime_s", "message", "start", "version")
 
 
 def compare_pairs(results: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
@@ -95,20 +104,24 @@ def compare_pairs(results: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
         pairs = pairs.assign(plan=pd.Series(pd.NA, index=pairs.index, dtype="str"))
     wanted = pd.concat([pairs["before_execution_id"], pairs["after_execution_id"]]).unique()
     cells = result_cells(results[results["execution_id"].isin(wanted)])
+    cells["version"] = _desktop_versions(cells)
+    cells["browser"] = cells["browser"].astype("str").where(cells["version"].notna())
     for column in _SIDE:
         if column not in cells.columns:
             cells[column] = pd.NA
-    keep = ["execution_id", "scenario_id", "env_key", "environment", *_SIDE]
+    keep = ["execution_id", "scenario_id", "env_key", "environment", "browser", *_SIDE]
     sides = []
     for side in ("before", "after"):
         linked = pairs[[f"{side}_execution_id"]].reset_index(names="pair")
         side_cells = linked.merge(
             cells[keep], left_on=f"{side}_execution_id", right_on="execution_id"
         ).drop(columns=["execution_id", f"{side}_execution_id"])
-        sides.append(side_cells.rename(columns={c: f"{side}_{c}" for c in (*_SIDE, "environment")}))
+        renamed = {c: f"{side}_{c}" for c in (*_SIDE, "environment", "browser")}
+        sides.append(side_cells.rename(columns=renamed))
     both = sides[0].merge(sides[1], on=["pair", "scenario_id", "env_key"], how="outer")
     both = both.merge(pairs.reset_index(names="pair"), on="pair", how="left")
     both["environment"] = both["after_environment"].fillna(both["before_environment"])
+    both["browser"] = both["after_browser"].fillna(both["before_browser"])
     both["bucket"] = _buckets(both)
     delta = both["after_runtime_s"].astype("Float64") - both["before_runtime_s"].astype("Float64")
     both["runtime_delta_s"] = delta.round().astype("Int64")
@@ -116,6 +129,14 @@ def compare_pairs(results: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     both["_order"] = both["bucket"].map(order)
     both = both.sort_values(["pair", "_order", "scenario_id", "environment"], kind="stable")
     return typed(both, COMPARE_COLUMNS)
+
+
+def _desktop_versions(cells: pd.DataFrame) -> pd.Series:
+    """Each cell's desktop browser version (a phone's browser is its device: none)."""
+    if "browser_version" not in cells.columns:
+        return pd.Series(pd.NA, index=cells.index, dtype="str")
+    phone = cells["mobile"].fillna(cells["browser"].isna() & cells["device"].notna())
+    return cells["browser_version"].astype("str").where(~phone.astype(bool).to_numpy())
 
 
 def _buckets(both: pd.DataFrame) -> np.ndarray:

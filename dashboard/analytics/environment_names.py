@@ -1,10 +1,15 @@
 """One name and one key per test environment, used by every analytic and page.
 
-An environment is (OS, browser, browser version) on desktop and (OS, device) on mobile, since a
-phone's browser is part of the device. The label reads the way testers say it:
-"SAFARI 17 / macOS", "IPHONE 8 / iOS". The key is the same parts joined unambiguously, stable
-across executions (the service's `environment_id` is not promised to be), so it is what
-analytics group on; the label is for people.
+An environment is (OS, browser) on desktop and (OS, device) on mobile, since a phone's browser
+is part of the device. The browser's version is not part of it: it is an attribute of each run,
+shown beside the name ("CHROME / Windows 10 (131)", "(130 -> 131)" where it moved), so a
+browser upgrade is the same environment on a new version, not a new environment (#38). The
+label reads the way testers say it: "SAFARI / macOS", "IPHONE 8 / iOS". The key is the same
+parts joined unambiguously, stable across executions (the service's `environment_id` is not
+promised to be), so it is what analytics group on; the label is for people.
+
+Labels made before #38 carried the version ("SAFARI 17 / macOS"); a mark naming one still
+names the environment, whatever its version (`label_names`).
 """
 
 from __future__ import annotations
@@ -38,10 +43,23 @@ def _is_mobile(mobile: object, browser: str, device: str) -> bool:
 def environment_label(
     os: object, browser: object, browser_version: object, device: object, mobile: object
 ) -> str:
-    """ "SAFARI 17 / macOS" on desktop, "IPHONE 8 / iOS" on mobile; missing parts are left out
-    (a desktop result without a browser falls back to its device), and an environment with
-    nothing known is "(unknown environment)"."""
-    os_, br, ver, dev = _text(os), _text(browser), _text(browser_version), _text(device)
+    """ "SAFARI / macOS" on desktop, "IPHONE 8 / iOS" on mobile: the environment's identity,
+    without the browser version (`versioned_label` has it). Missing parts are left out (a
+    desktop result without a browser falls back to its device), and an environment with nothing
+    known is "(unknown environment)"."""
+    del browser_version  # an attribute of the run, not of the environment
+    return _label(_text(os), _text(browser), "", _text(device), mobile)
+
+
+def versioned_label(
+    os: object, browser: object, browser_version: object, device: object, mobile: object
+) -> str:
+    """The label with the desktop browser's version in it, as labels were before #38:
+    "SAFARI 17 / macOS" ("IPHONE 8 / iOS" on mobile, where the device is the browser)."""
+    return _label(_text(os), _text(browser), _text(browser_version), _text(device), mobile)
+
+
+def _label(os_: str, br: str, ver: str, dev: str, mobile: object) -> str:
     if _is_mobile(mobile, br, dev):
         head = dev or br
     else:
@@ -54,13 +72,59 @@ def environment_label(
 def environment_key(
     os: object, browser: object, browser_version: object, device: object, mobile: object
 ) -> str:
-    """A stable key for grouping: kind, OS, then browser and version, or device."""
-    os_, br, ver, dev = _text(os), _text(browser), _text(browser_version), _text(device)
+    """A stable key for grouping: kind, OS, then browser or device; never the version."""
+    del browser_version
+    os_, br, dev = _text(os), _text(browser), _text(device)
     if _is_mobile(mobile, br, dev):
         return _SEP.join(("mobile", os_, dev or br))
     if not br:
-        return _SEP.join(("desktop", os_, dev, ver)) if (os_ or dev or ver) else "unknown"
-    return _SEP.join(("desktop", os_, br, ver))
+        return _SEP.join(("desktop", os_, dev)) if (os_ or dev) else "unknown"
+    return _SEP.join(("desktop", os_, br))
+
+
+def version_text(before: object, after: object = None) -> str:
+    """The version beside an environment's name: "(131)", "(130 -> 131)" where it moved
+    (`before` is the earlier one), "" when neither is known. One side known reads as that one."""
+    old, new = _text(before), _text(after)
+    if old and new and old != new:
+        return f"({old} -> {new})"
+    return f"({new or old})" if (new or old) else ""
+
+
+def with_version(label: object, before: object, after: object = None) -> str:
+    """ "CHROME / Windows 10 (130 -> 131)": a label and its version (`version_text`)."""
+    version = version_text(before, after)
+    return f"{label} {version}" if version else str(label)
+
+
+def label_names(
+    label: object,
+    os: object,
+    browser: object,
+    browser_version: object,
+    device: object,
+    mobile: object,
+) -> bool:
+    """Whether `label` (a mark's environment, say) names this environment: its label, or a
+    label made before #38 with any version of its desktop browser in it ("CHROME 130 /
+    Windows 10" names CHROME / Windows 10 on 131 too: the mark was about the environment, and
+    an upgrade does not make it another one)."""
+    del browser_version
+    text = _text(label)
+    os_, br, dev = _text(os), _text(browser), _text(device)
+    if text == _label(os_, br, "", dev, mobile):
+        return True
+    if _is_mobile(mobile, br, dev) or not (br or dev):
+        return False
+    head = text
+    if os_:
+        tail = f" / {os_}"
+        if not text.endswith(tail):
+            return False
+        head = text[: -len(tail)]
+    name = br or dev
+    version = head[len(name) + 1 :] if head.startswith(name + " ") else ""
+    return bool(version) and "/" not in version
 
 
 _FEW_ROWS = 64

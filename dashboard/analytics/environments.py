@@ -12,6 +12,10 @@ passed in at least `pass_share` (80 %) of their runs, with at least `min_runs` r
 SAFARI 17 / macOS in 20 of 20 runs, passes elsewhere". A scenario failing everywhere is
 broken, not environment-specific, and is not flagged.
 
+Environments are keyed without their browser version (`environment_names`): a matrix row is
+the scenario on an OS and browser over every version it ran on, which `versions` names
+("(130 -> 131)": the version of its oldest and newest execution in the window).
+
 Version change (desktop only; a phone's environment has no browser version): for each plan,
 scenario, OS and browser, versions are ordered by when they were first seen. A scenario is
 flagged on a version when it failed there in >= `fail_share` of >= `min_runs` runs and passed
@@ -27,7 +31,10 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
-from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, environment_label
+from dashboard.analytics.environment_names import (
+    ENVIRONMENT_COLUMNS,
+    version_text,
+)
 from dashboard.analytics.outcomes import outcome_ranks, result_cells
 from dashboard.columns.schemas import SCENARIO_ON_ENVIRONMENT, UTC_TIME
 from dashboard.columns.shapes import require_columns, typed
@@ -46,6 +53,7 @@ MATRIX_COLUMNS: dict[str, str] = {
     "no_verdict": "int64",
     "pass_rate": "float64",  # passed / (passed + failed + warned); NaN with no verdict
     "fail_share": "float64",  # failed / runs; NaN with no runs
+    "versions": "str",  # "(131)", "(130 -> 131)": its oldest and newest version; "" on a phone
 }
 
 SPECIFIC_COLUMNS: dict[str, str] = {
@@ -66,8 +74,8 @@ VERSION_CHANGE_COLUMNS: dict[str, str] = {
     "browser": "str",
     "previous_version": "str",
     "version": "str",
-    "environment": "str",  # label of the new version
-    "previous_environment": "str",
+    "environment": "str",  # its label, "CHROME / Windows 10" (the versions are beside it)
+    "previous_environment": "str",  # the same label (kept for callers of before #38)
     "scenarios": "int64",  # scenarios that passed before and fail now
     "scenario_ids": "object",  # tuple of them, ascending
     "failed": "int64",  # their failures on the new version
@@ -154,9 +162,32 @@ def environment_matrix(
         if results is None:
             raise TypeError("environment_matrix needs results or cells")
         cells = result_cells(results)
-    counts = _counted(cells, ["plan_id", "scenario_id", "env_key", "environment"])
+    keys = ["plan_id", "scenario_id", "env_key", "environment"]
+    counts = _counted(cells, keys)
+    counts["versions"] = _versions(cells, keys, counts)
     counts = counts.sort_values(["plan_id", "scenario_id", "environment"], kind="stable")
     return typed(counts, MATRIX_COLUMNS)
+
+
+def _versions(cells: pd.DataFrame, keys: list[str], counts: pd.DataFrame) -> list[str]:
+    """Per row of `counts`: the browser version of its oldest and newest execution among
+    `cells` (`environment_names.version_text`), "" where none is known."""
+    if "browser_version" not in cells.columns or counts.empty:
+        return [""] * len(counts)
+    known = cells[cells["browser_version"].notna() & ~cells["mobile"].fillna(False).astype(bool)]
+    if known.empty:
+        return [""] * len(counts)
+    ordered = known[[*keys, "execution_id", "browser_version"]].sort_values(
+        "execution_id", kind="stable"
+    )
+    grouped = ordered.groupby(keys, dropna=False, observed=True, sort=False)["browser_version"]
+    ends = pd.DataFrame({"first": grouped.first(), "last": grouped.last()})
+    at = pd.MultiIndex.from_frame(counts[keys])
+    ends = ends.reindex(at)
+    return [
+        version_text(None if pd.isna(a) else a, None if pd.isna(b) else b)
+        for a, b in zip(ends["first"], ends["last"], strict=True)
+    ]
 
 
 def heatmap(matrix: pd.DataFrame, value: str = "pass_rate") -> pd.DataFrame:
@@ -242,14 +273,18 @@ def version_changes(
     if "start" not in desktop.columns:
         desktop = desktop.assign(start=pd.NaT)
     # Count per environment key (categorical, cheap), then name its parts from a small table.
-    counts = _counted(desktop, ["plan_id", "scenario_id", "env_key"])
-    seen = desktop.groupby(["plan_id", "scenario_id", "env_key"], dropna=False).agg(
+    # Count per environment (categorical, cheap) and version, then name its parts from a small
+    # table: the key has no version, so each version of a browser is counted apart here.
+    per = ["plan_id", "scenario_id", "env_key", "browser_version"]
+    counts = _counted(desktop, per)
+    seen = desktop.groupby(per, dropna=False, observed=True).agg(
         first_seen=("start", "min"), first_execution=("execution_id", "min")
     )
-    counts = counts.join(seen, on=["plan_id", "scenario_id", "env_key"])
+    counts = counts.join(seen, on=per)
     parts = desktop.drop_duplicates("env_key").set_index("env_key")
-    for column in ("os", "browser", "browser_version"):
+    for column in ("os", "browser", "environment"):
         counts[column] = counts["env_key"].map(parts[column]).astype("str")
+    counts["browser_version"] = counts["browser_version"].astype("str")
     keys = ["plan_id", "scenario_id", "os", "browser"]
     counts = counts.sort_values([*keys, "first_seen", "first_execution"], kind="stable")
     before = counts.groupby(keys, dropna=False).shift(1)
@@ -265,7 +300,7 @@ def version_changes(
     ]
     if changed.empty:
         return typed(changed, VERSION_CHANGE_COLUMNS)
-    group = ["plan_id", "os", "browser", "previous_version", "browser_version"]
+    group = ["plan_id", "os", "browser", "environment", "previous_version", "browser_version"]
     merged = (
         changed.sort_values("scenario_id", kind="stable")
         .groupby(group, dropna=False, as_index=False)
@@ -280,16 +315,7 @@ def version_changes(
         )
         .rename(columns={"browser_version": "version"})
     )
-    merged["environment"] = [
-        environment_label(os, browser, version, None, False)
-        for os, browser, version in merged[["os", "browser", "version"]].itertuples(index=False)
-    ]
-    merged["previous_environment"] = [
-        environment_label(os, browser, version, None, False)
-        for os, browser, version in merged[["os", "browser", "previous_version"]].itertuples(
-            index=False
-        )
-    ]
+    merged["previous_environment"] = merged["environment"]  # the same one, another version
     merged = merged.sort_values(
         ["first_seen", "plan_id", "environment"], ascending=[False, True, True], kind="stable"
     )

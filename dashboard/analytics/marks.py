@@ -28,6 +28,7 @@ import pandas as pd
 from dashboard.analytics.environment_names import (
     ENVIRONMENT_COLUMNS,
     environment_label,
+    label_names,
     with_environments,
 )
 from dashboard.analytics.failure_groups import normalise_message, normalise_messages
@@ -210,6 +211,7 @@ def _covering_ids(failed: pd.DataFrame, marks: pd.DataFrame) -> list[object]:
     marks = marks[well_formed(marks)]  # a malformed mark covers nothing, applying or not
     if marks.empty:
         return chosen
+    marks = by_identity(marks, failed)
     columns: dict[str, list[object]] = {}
 
     def column(name: str) -> list[object]:
@@ -276,6 +278,36 @@ def _environment_labels(failed: pd.DataFrame, positions: list[int]) -> list[str]
             label = named[combo] = environment_label(*combo)
         labels.append(label)
     return labels
+
+
+def by_identity(marks: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """`marks` with the environment of each scenario-on-environment mark made before #38
+    ("CHROME 130 / Windows 10") named as environments are now ("CHROME / Windows 10"), when
+    one of the environments of `results` (with `ENVIRONMENT_COLUMNS`) is the one it names
+    (`environment_names.label_names`): such a mark keeps covering its scenario on that
+    environment, on any version of the browser. Other marks are returned as they are."""
+    on_env = (marks["target"] == mark_columns.SCENARIO_ENVIRONMENT).to_numpy(dtype=bool)
+    if not on_env.any() or results.empty:
+        return marks
+    combos = list(
+        results[list(ENVIRONMENT_COLUMNS)]
+        .drop_duplicates()
+        .astype(object)
+        .itertuples(index=False, name=None)
+    )
+    identities = {environment_label(*combo) for combo in combos}
+    renamed: dict[str, str] = {}
+    for label in set(marks.loc[on_env, "environment"].dropna().astype(str)):
+        if label in identities:
+            continue
+        for combo in combos:
+            if label_names(label, *combo):
+                renamed[label] = environment_label(*combo)
+                break
+    if not renamed:
+        return marks
+    environment = marks["environment"].astype("str")
+    return marks.assign(environment=environment.where(~on_env, environment.replace(renamed)))
 
 
 def _mark_tables(
@@ -548,6 +580,8 @@ def _scenario_runs(marks: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
         per = judged.groupby([*keys, "execution_id"], as_index=False, sort=False).agg(
             start=("start", "min"), failed=("failed", "any")
         )
+        if "environment" in keys:
+            those = by_identity(those, judged)
         table = _keyed(those[["mark_id", *keys]], tuple(keys))
         found.append(table.merge(per, on=keys, how="inner")[_RUN_COLUMNS])
     return pd.concat(found, ignore_index=True) if found else pd.DataFrame(columns=_RUN_COLUMNS)

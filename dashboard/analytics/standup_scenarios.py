@@ -1,8 +1,9 @@
 """The standup's "Newly failing scenarios" rule: scenario x environment cells that fail in a
 plan's latest judged execution and passed in the one before, or that passed on another version
-of the same desktop browser there and fail on the new one (`what_changed.version_moves`:
-"started failing with FIREFOX 129; was 128"). It needs results, so the digest names the
-(before, after) pairs first and the caller loads exactly those executions' results."""
+of the same desktop browser there and fail on the new one (since #38 the same environment;
+"started failing with FIREFOX 129; was 128": a new failure whose version moved,
+`upgrades.upgraded`). It needs results, so the digest names the (before, after) pairs first
+and the caller loads exactly those executions' results."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pandas as pd
 
 from dashboard.analytics.compare import COMPARED_PAIR_COLUMNS, compare_pairs
 from dashboard.analytics.outcomes import FAIL, PASS
-from dashboard.analytics.what_changed import version_moves
+from dashboard.analytics.upgrades import upgraded
 from dashboard.columns.schemas import ENVIRONMENT_NAME
 from dashboard.columns.shapes import require_columns, typed
 
@@ -41,18 +42,13 @@ def newly_failing_scenarios(pairs: pd.DataFrame, results: pd.DataFrame) -> pd.Da
     require_columns(pairs, tuple(PAIR_COLUMNS), "newly failing scenarios")
     compared = compare_pairs(results, pairs)
     new = compared[(compared["before_outcome"] == PASS) & (compared["after_outcome"] == FAIL)]
-    rows = typed(_rows(new, previous=new["environment"]), NEWLY_FAILING_COLUMNS)
-    moves = version_moves(compared, results).rename(
-        columns={"after_env_key": "env_key", "before_environment": "passed_on"}
-    )
-    if not moves.empty:
-        keys = ["before_execution_id", "after_execution_id", "scenario_id", "env_key"]
-        moved = compared.merge(moves, on=keys, how="inner")
-        extra = _rows(moved, previous=moved["passed_on"])
-        for column in ("browser", "version", "previous_version"):
-            extra[column] = moved[column]
-        extra = typed(extra, NEWLY_FAILING_COLUMNS)
-        rows = pd.concat([frame for frame in (rows, extra) if len(frame)], ignore_index=True)
+    rows = _rows(new, previous=new["environment"])
+    # An environment is keyed without its version (#38): an upgrade is a new failure here.
+    moved = upgraded(new).to_numpy()
+    for column, side in (("browser", "browser"), ("version", "after_version")):
+        rows[column] = new[side].where(moved).to_numpy()
+    rows["previous_version"] = new["before_version"].where(moved).to_numpy()
+    rows = typed(rows, NEWLY_FAILING_COLUMNS)
     rows = rows.sort_values(["plan_id", "scenario_id", "environment"], kind="stable")
     return typed(rows, NEWLY_FAILING_COLUMNS)
 

@@ -13,11 +13,12 @@ For each pair (the last green execution, the first red one) of a plan:
   the green side only is gone. A phone (its device is its browser) and a desktop environment
   with no version are compared by name only: their versions are not known, never a change.
 
-And per scenario, a *version move*: a scenario that passed on one version of a desktop OS and
-browser in the green execution and fails on another version of it in the red one, when neither
-execution ran it on the other's version. Cell by cell (`compare.compare_pairs`) that is a
-"missing before" beside a "missing after"; together they are one scenario that started failing
-with the new version.
+A scenario that passed on one version of a desktop browser in the green execution and fails on
+another version of it in the red one is, since environments are keyed without their version
+(#38), a new failure of `compare.compare_pairs` on that environment, with both versions beside
+it: `upgrades.upgrade_failures` names them. `version_moves`, which paired a "missing before"
+with a "missing after" when the version was part of the key, finds none any more and is kept
+(empty) for its callers until they read `upgrades`.
 """
 
 from __future__ import annotations
@@ -26,9 +27,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dashboard.analytics.compare import MISSING_AFTER, MISSING_BEFORE
 from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
-from dashboard.analytics.outcomes import FAIL, PASS
 from dashboard.columns.schemas import UTC_TIME
 from dashboard.columns.shapes import require_columns, typed
 
@@ -232,51 +231,10 @@ def _change(before: tuple[object, ...] | None, after: tuple[object, ...] | None)
 
 
 def version_moves(compared: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
-    """Scenarios that passed on one version of a desktop browser before and fail on another
-    version of it after (module docstring), from `compare.compare_pairs`' cells and the results
-    they were compared from (`VERSION_MOVE_COLUMNS`, by pair, scenario and environment)."""
-    require_columns(
-        compared,
-        (
-            "before_execution_id",
-            "after_execution_id",
-            "scenario_id",
-            "env_key",
-            "environment",
-            "bucket",
-            "before_outcome",
-            "after_outcome",
-        ),
-        "version moves",
-    )
-    if compared.empty or results.empty:
-        return typed(pd.DataFrame(), VERSION_MOVE_COLUMNS)
-    families = _families(results).drop_duplicates("env_key").set_index("env_key")
-    desktop = families[~families["mobile"] & families["version"].notna()]
-    family = desktop["os"] + "\x1f" + desktop["browser"]
-    cells = compared.assign(
-        env_key=compared["env_key"].astype("str"), _family=compared["env_key"].map(family)
-    )
-    cells = cells[cells["_family"].notna()]
-    after = cells[(cells["bucket"] == MISSING_BEFORE) & (cells["after_outcome"] == FAIL)]
-    before = cells[(cells["bucket"] == MISSING_AFTER) & (cells["before_outcome"] == PASS)]
-    before = before.rename(columns={"environment": "before_environment"})
-    keys = ["before_execution_id", "after_execution_id", "scenario_id", "_family"]
-    moved = after[[*keys, "env_key"]].merge(
-        before[[*keys, "env_key", "before_environment"]].drop_duplicates(keys),
-        on=keys,
-        suffixes=("_after", "_before"),
-    )
-    if moved.empty:
-        return typed(pd.DataFrame(), VERSION_MOVE_COLUMNS)
-    moved = moved.rename(
-        columns={"env_key_after": "after_env_key", "env_key_before": "before_env_key"}
-    )
-    moved["browser"] = moved["after_env_key"].map(desktop["browser"])
-    moved["version"] = moved["after_env_key"].map(desktop["version"])
-    moved["previous_version"] = moved["before_env_key"].map(desktop["version"])
-    moved = moved.sort_values(
-        ["after_execution_id", "before_execution_id", "scenario_id", "after_env_key"],
-        kind="stable",
-    )
-    return typed(moved, VERSION_MOVE_COLUMNS)
+    """Superseded (#38): with environments keyed without their version, a scenario that passed
+    on one version of a browser and fails on the next is a new failure of `compared` on the
+    same cell, not a "missing before" beside a "missing after"; `upgrades.upgrade_failures`
+    names those. Always an empty `VERSION_MOVE_COLUMNS` frame, so a caller that adds its rows
+    to the new failures counts each once."""
+    del compared, results
+    return typed(pd.DataFrame(), VERSION_MOVE_COLUMNS)

@@ -82,6 +82,9 @@ CHROME = {"os": "Windows 11", "browser": "CHROME", "browser_version": "134", "de
 FIREFOX = {"os": "Linux", "browser": "FIREFOX", "browser_version": "128", "device": "firefox"}
 IPHONE = {"os": "iOS", "browser": None, "browser_version": None, "device": "IPHONE 8"}
 
+CHROME_130 = {"os": "Windows 10", "browser": "CHROME", "browser_version": "130", "device": "chrome"}
+CHROME_131 = {**CHROME_130, "browser_version": "131"}
+
 _next_result_id = [1000]
 
 
@@ -159,3 +162,34 @@ def found_outages(*ids_states: tuple[int, str]) -> pd.DataFrame:
         for ident, state in ids_states
     ]
     return typed_rows(rows, OUTAGE_COLUMNS)
+
+
+UPGRADE_BEFORE, UPGRADE_AFTER = 1, 2
+
+
+def upgrade_night() -> pd.DataFrame:
+    """Plan 1's 5 scenarios on CHROME / Windows 10 and FIREFOX / Linux, in execution 1 (Chrome
+    130, every result passed) and execution 2 the next night (Chrome 131): scenarios 1 and 2
+    fail on Chrome 131, scenario 3 on Firefox 128 (no upgrade there), the rest pass. Known
+    answers: 3 new failures, 2 of them started with the browser upgrade, 7 still passing, no
+    cell missing on either side."""
+    failing = {(1, "CHROME"), (2, "CHROME"), (3, "FIREFOX")}
+    rows = []
+    for execution_id, chrome, start in (
+        (UPGRADE_BEFORE, CHROME_130, "2026-11-23 02:00"),
+        (UPGRADE_AFTER, CHROME_131, "2026-11-24 02:00"),
+    ):
+        for scenario in range(1, 6):
+            for env in (chrome, FIREFOX):
+                failed = execution_id == UPGRADE_AFTER and (scenario, env["browser"]) in failing
+                rows.append(
+                    result(
+                        execution_id,
+                        scenario,
+                        "FAILURE" if failed else "SUCCESS",
+                        env,
+                        start=start,
+                        message="expected 3 rows, got 2" if failed else None,
+                    )
+                )
+    return results(rows)

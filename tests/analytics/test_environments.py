@@ -10,7 +10,11 @@ import pytest
 from dashboard.analytics.environment_names import (
     environment_key,
     environment_label,
+    label_names,
+    version_text,
+    versioned_label,
     with_environments,
+    with_version,
 )
 from dashboard.analytics.environments import (
     environment_matrix,
@@ -50,14 +54,14 @@ def runs(scenario: int, env: dict, pattern: str, first: int = 1) -> list[dict]:
 @pytest.mark.parametrize(
     ("parts", "label"),
     [
-        (("macOS", "SAFARI", "17", "safari", False), "SAFARI 17 / macOS"),
+        (("macOS", "SAFARI", "17", "safari", False), "SAFARI / macOS"),
         (("iOS", None, None, "IPHONE 8", True), "IPHONE 8 / iOS"),
         (("Android", "CHROME", None, "Galaxy_Note20", True), "Galaxy_Note20 / Android"),
         (("iOS", None, None, "IPHONE 8", None), "IPHONE 8 / iOS"),  # flag missing: a phone
         (("WIN11", "CHROME", None, "chrome", False), "CHROME / WIN11"),
-        ((None, "FIREFOX", "128", None, False), "FIREFOX 128"),
+        ((None, "FIREFOX", "128", None, False), "FIREFOX"),
         ((None, None, None, None, None), "(unknown environment)"),
-        (("  Windows  11 ", "EDGE", "120", "edge", pd.NA), "EDGE 120 / Windows 11"),
+        (("  Windows  11 ", "EDGE", "120", "edge", pd.NA), "EDGE / Windows 11"),
     ],
 )
 def test_environment_labels(parts: tuple, label: str) -> None:
@@ -73,6 +77,45 @@ def test_keys_tell_apart_what_labels_could_merge_and_are_stable() -> None:
     )  # the lower-case desktop device name is not part of the environment
 
 
+def test_an_environment_s_identity_is_unchanged_by_its_browser_version() -> None:
+    """#38: OS x browser (x device on a phone) is the environment; the version is beside it."""
+    old = ("Windows 10", "CHROME", "130", "chrome", False)
+    new = ("Windows 10", "CHROME", "131", "chrome", False)
+    assert environment_key(*old) == environment_key(*new)
+    assert environment_label(*old) == environment_label(*new) == "CHROME / Windows 10"
+    assert environment_key(*old) != environment_key("Windows 11", "CHROME", "130", "chrome", False)
+    assert environment_key(*old) != environment_key("Windows 10", "EDGE", "130", "edge", False)
+    assert versioned_label(*new) == "CHROME 131 / Windows 10"
+    assert with_version("CHROME / Windows 10", "131") == "CHROME / Windows 10 (131)"
+    assert with_version("CHROME / Windows 10", "130", "131") == "CHROME / Windows 10 (130 -> 131)"
+    assert with_version("CHROME / Windows 10", "131", "131") == "CHROME / Windows 10 (131)"
+    assert with_version("IPHONE 8 / iOS", None, None) == "IPHONE 8 / iOS"
+    assert version_text(None, "131") == "(131)"
+
+
+@pytest.mark.parametrize(
+    ("label", "names"),
+    [
+        ("CHROME / Windows 10", True),  # the label now
+        ("CHROME 130 / Windows 10", True),  # a label made before #38, any version
+        ("CHROME 131 / Windows 10", True),
+        ("CHROME 1.2-beta / Windows 10", True),
+        ("CHROME 131 / Windows 11", False),  # another OS
+        ("EDGE 131 / Windows 10", False),  # another browser
+        ("CHROMEX / Windows 10", False),
+        ("CHROME / x / Windows 10", False),
+        ("", False),
+    ],
+)
+def test_a_label_made_with_a_version_still_names_the_environment(label: str, names: bool) -> None:
+    assert label_names(label, "Windows 10", "CHROME", "131", "chrome", False) is names
+
+
+def test_a_phone_s_label_is_its_device_and_names_only_itself() -> None:
+    assert label_names("IPHONE 8 / iOS", "iOS", None, None, "IPHONE 8", True)
+    assert not label_names("IPHONE 9 / iOS", "iOS", None, None, "IPHONE 8", True)
+
+
 def test_with_environments_labels_each_row() -> None:
     frame = results(
         [
@@ -83,9 +126,9 @@ def test_with_environments_labels_each_row() -> None:
     )
     labelled = with_environments(frame)
     assert labelled["environment"].tolist() == [
-        "SAFARI 17 / macOS",
+        "SAFARI / macOS",
         "IPHONE 8 / iOS",
-        "SAFARI 17 / macOS",
+        "SAFARI / macOS",
     ]
     assert labelled["env_key"].iloc[0] == labelled["env_key"].iloc[2]
 
@@ -118,14 +161,27 @@ def planted() -> pd.DataFrame:
 
 def test_the_matrix_counts_cells_per_scenario_and_environment() -> None:
     matrix = environment_matrix(planted()).set_index(["scenario_id", "environment"])
-    safari = matrix.loc[(1, "SAFARI 17 / macOS")]
+    safari = matrix.loc[(1, "SAFARI / macOS")]
     assert (safari["executions"], safari["runs"], safari["failed"]) == (20, 20, 20)
     assert safari["pass_rate"] == 0.0
-    firefox = matrix.loc[(1, "FIREFOX 128 / Linux")]
+    firefox = matrix.loc[(1, "FIREFOX / Linux")]
     assert firefox["pass_rate"] == pytest.approx(19 / 20)
-    odd = matrix.loc[(5, "CHROME 134 / Windows 11")]
+    odd = matrix.loc[(5, "CHROME / Windows 11")]
     assert (odd["executions"], odd["runs"], odd["warned"], odd["no_verdict"]) == (4, 2, 1, 1)
     assert odd["pass_rate"] == pytest.approx(2 / 3)
+
+
+def test_the_matrix_keys_an_upgraded_browser_as_one_environment_with_its_versions() -> None:
+    chrome_135 = {**CHROME, "browser_version": "135"}
+    matrix = environment_matrix(
+        results(runs(1, CHROME, "PP") + runs(1, chrome_135, "FF", first=3) + runs(1, IPHONE, "P"))
+    ).set_index("environment")
+
+    assert sorted(matrix.index) == ["CHROME / Windows 11", "IPHONE 8 / iOS"]
+    chrome = matrix.loc["CHROME / Windows 11"]
+    assert (chrome["runs"], chrome["passed"], chrome["failed"]) == (4, 2, 2)
+    assert chrome["versions"] == "(134 -> 135)"
+    assert matrix.loc["IPHONE 8 / iOS", "versions"] == ""
 
 
 def test_a_retried_result_counts_once_per_execution() -> None:
@@ -137,9 +193,9 @@ def test_a_retried_result_counts_once_per_execution() -> None:
 def test_environment_specific_failures_are_flagged_and_broken_ones_are_not() -> None:
     specific = environment_specific(environment_matrix(planted()))
     assert specific[["scenario_id", "environment"]].values.tolist() == [
-        [1, "SAFARI 17 / macOS"],
+        [1, "SAFARI / macOS"],
         [4, "IPHONE 8 / iOS"],
-        [4, "SAFARI 17 / macOS"],
+        [4, "SAFARI / macOS"],
     ]
     one = specific.iloc[0]
     assert (one["failed"], one["runs"]) == (20, 20)
@@ -167,8 +223,8 @@ def test_the_thresholds_are_parameters() -> None:
 def test_the_heat_map_grid_of_one_plan() -> None:
     grid = heatmap(environment_matrix(planted()))
     assert list(grid.columns) == sorted(grid.columns)
-    assert grid.loc[1, "SAFARI 17 / macOS"] == 0.0
-    assert math.isnan(grid.loc[2, "FIREFOX 128 / Linux"])
+    assert grid.loc[1, "SAFARI / macOS"] == 0.0
+    assert math.isnan(grid.loc[2, "FIREFOX / Linux"])
     two_plans = environment_matrix(
         results([result(1, 1, "SUCCESS"), result(2, 1, "SUCCESS", plan_id=2)])
     )
@@ -190,8 +246,8 @@ def test_failures_that_started_with_a_new_browser_version() -> None:
     assert len(changes) == 1
     change = changes.iloc[0]
     assert (change["previous_version"], change["version"]) == ("134", "135")
-    assert change["environment"] == "CHROME 135 / Windows 11"
-    assert change["previous_environment"] == "CHROME 134 / Windows 11"
+    assert change["environment"] == "CHROME / Windows 11"  # one environment, two versions
+    assert change["previous_environment"] == "CHROME / Windows 11"
     assert change["scenario_ids"] == (1, 2)
     assert (change["failed"], change["runs"]) == (8, 9)
     assert (change["previous_passed"], change["previous_runs"]) == (10, 10)

@@ -36,8 +36,8 @@ def test_one_row_per_execution_and_environment_oldest_first() -> None:
     assert cells["execution_id"].iloc[0] == 1
     assert cells["execution_id"].iloc[-1] == 16
     assert cells["environment"].iloc[:2].tolist() == [
-        "CHROME 134 / Windows 11",
-        "SAFARI 17 / macOS",
+        "CHROME / Windows 11",
+        "SAFARI / macOS",
     ]
     failure = cells[cells["outcome"] == "fail"].iloc[0]
     assert failure["execution_id"] == 11
@@ -51,13 +51,13 @@ def test_a_clear_slowdown_is_flagged_per_environment_and_overall() -> None:
     ex, res = history()
     story = scenario_history(ex, res, 1, 5)
     envs = story.by_environment.set_index("environment")
-    chrome = envs.loc["CHROME 134 / Windows 11"]
+    chrome = envs.loc["CHROME / Windows 11"]
     assert (chrome["recent_runs"], chrome["earlier_runs"]) == (5, 9)  # the failure is left out
     assert (chrome["recent_median_s"], chrome["earlier_median_s"]) == (45, 30)
     assert chrome["change"] == pytest.approx(0.5)
     assert bool(chrome["regressed"])
-    assert not bool(envs.loc["SAFARI 17 / macOS", "regressed"])
-    assert story.by_environment["environment"].iloc[0] == "CHROME 134 / Windows 11"
+    assert not bool(envs.loc["SAFARI / macOS", "regressed"])
+    assert story.by_environment["environment"].iloc[0] == "CHROME / Windows 11"
     overall = story.overall
     assert (overall.recent_median_s, overall.earlier_median_s) == (37.5, 30)
     assert overall.change == pytest.approx(0.25)  # exactly the threshold counts
@@ -68,7 +68,7 @@ def test_too_few_earlier_runs_is_not_a_regression() -> None:
     ex, res = history()
     window = custom_window(ts("2025-03-08 00:00"), ts("2025-03-17 00:00"))
     story = scenario_history(ex, res, 1, 5, window=window)
-    chrome = story.by_environment.set_index("environment").loc["CHROME 134 / Windows 11"]
+    chrome = story.by_environment.set_index("environment").loc["CHROME / Windows 11"]
     assert (chrome["recent_runs"], chrome["earlier_runs"]) == (5, 2)
     assert not bool(chrome["enough_runs"])
     assert not bool(chrome["regressed"])

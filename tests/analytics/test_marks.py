@@ -13,7 +13,17 @@ from dashboard.analytics import marks as analytics
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.shapes import typed_rows
-from tests.analytics.frames import CHROME, DESKTOP, execution, executions, result, results, ts
+from tests.analytics.frames import (
+    CHROME,
+    DESKTOP,
+    UPGRADE_AFTER,
+    execution,
+    executions,
+    result,
+    results,
+    ts,
+    upgrade_night,
+)
 
 NOW = ts("2026-11-24 10:00")
 TIMEOUT = "TimeoutException: button #buy not clickable after {n} ms"
@@ -299,3 +309,41 @@ def test_a_mark_whose_target_did_not_run_has_no_evidence_and_does_not_look_fixed
     assert evidence["runs"].tolist() == [0, 0]
     assert evidence["last_failed"].isna().all()
     assert not evidence["looks_fixed"].any()
+
+
+def test_a_mark_made_with_a_versioned_label_keeps_covering_after_the_upgrade() -> None:
+    """Marks made before #38 name the environment with its version ("CHROME 130 / Windows
+    10"): they name the environment, whatever its version, so they keep covering its failures
+    on Chrome 131; one of another OS covers nothing."""
+    night = upgrade_night()
+    failed_on_131 = (night["execution_id"] == UPGRADE_AFTER) & (night["level"] == "FAILURE")
+    frame = marks(
+        mark(
+            "old",
+            columns.SCENARIO_ENVIRONMENT,
+            plan_id=1,
+            scenario_id=1,
+            environment="CHROME 130 / Windows 10",
+        ),
+        mark(
+            "new",
+            columns.SCENARIO_ENVIRONMENT,
+            plan_id=1,
+            scenario_id=2,
+            environment="CHROME / Windows 10",
+        ),
+        mark(
+            "elsewhere",
+            columns.SCENARIO_ENVIRONMENT,
+            plan_id=1,
+            scenario_id=3,
+            environment="FIREFOX 128 / Windows 10",
+        ),
+    )
+
+    cover = analytics.covering_marks(night, frame)[failed_on_131.to_numpy()]
+
+    assert cover["mark_id"].fillna("-").tolist() == ["old", "new", "-"]
+    cells = analytics.known_cells(night, frame).set_index("scenario_id")
+    assert cells["known"].to_dict() == {1: True, 2: True, 3: False}
+    assert cells.loc[1, "environment"] == "CHROME / Windows 10"

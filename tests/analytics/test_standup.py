@@ -234,7 +234,7 @@ def test_newly_failing_scenarios_compare_the_latest_two_judged_executions() -> N
     newly = full.newly_failing
     assert newly is not None
     assert newly[["plan_id", "scenario_id", "environment", "execution_id"]].values.tolist() == [
-        [1, 1, "SAFARI 17 / macOS", 103]
+        [1, 1, "SAFARI / macOS", 103]
     ]
     assert newly.iloc[0]["previous_execution_id"] == 102
     assert newly.iloc[0]["message"] == "Element not found"

@@ -128,8 +128,9 @@ def test_a_new_browser_version_fails_new() -> None:
     found = triage.failure_verdicts(results(rows), summaries(rows), NO_MARKS, now=NOW)
     (verdict,) = found.itertuples()
     assert verdict.label == triage.NEW
-    assert verdict.environment == "CHROME 135 / Windows 11"
-    assert (verdict.earlier_runs, verdict.earlier_environment_runs) == (9, 0)
+    assert verdict.environment == "CHROME / Windows 11"
+    # #38: Chrome 135 is the same environment as 134, on which it ran 9 times before.
+    assert (verdict.earlier_runs, verdict.earlier_environment_runs) == (9, 9)
 
 
 def test_unresolved_after_the_first_failure(plain: pd.DataFrame) -> None:

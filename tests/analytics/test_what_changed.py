@@ -119,24 +119,32 @@ def compared(rows: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     return compare_pairs(frame, pair), frame
 
 
-def test_a_scenario_that_started_failing_with_a_new_version_is_one_move() -> None:
+def test_a_scenario_that_started_failing_with_a_new_version_is_one_new_failure() -> None:
+    """Since #38 an environment is keyed without its version: the upgrade is one new failure on
+    FIREFOX / Linux with both versions beside it, not a "missing before" beside a "missing
+    after"; `version_moves`, which paired those, finds none."""
     cells, frame = compared(
         [
             result(1, 35, "SUCCESS", FIREFOX),
             result(2, 35, "FAILURE", FIREFOX_129),
-            result(1, 36, "SUCCESS", FIREFOX),  # moved too, but still passes: no move
+            result(1, 36, "SUCCESS", FIREFOX),  # moved too, but still passes
             result(2, 36, "SUCCESS", FIREFOX_129),
-            result(1, 37, "FAILURE", FIREFOX),  # failed before too: no move
+            result(1, 37, "FAILURE", FIREFOX),  # failed before too
             result(2, 37, "FAILURE", FIREFOX_129),
-            result(2, 38, "FAILURE", DESKTOP),  # a new browser, not a new version: no move
+            result(2, 38, "FAILURE", DESKTOP),  # a new browser, not a new version
         ]
     )
-    moves = changes.version_moves(cells, frame)
-
-    assert moves[["scenario_id", "browser", "previous_version", "version"]].values.tolist() == [
-        [35, "FIREFOX", "128", "129"]
+    on = cells.set_index("scenario_id")
+    assert on.loc[35, ["environment", "bucket", "before_version", "after_version"]].tolist() == [
+        "FIREFOX / Linux",
+        "new failure",
+        "128",
+        "129",
     ]
-    assert moves.iloc[0]["before_environment"] == "FIREFOX 128 / Linux"
+    assert on.loc[36, "bucket"] == "still passing"
+    assert on.loc[37, "bucket"] == "still failing"
+    assert on.loc[38, "bucket"] == "missing before"
+    assert changes.version_moves(cells, frame).empty
 
 
 def test_a_version_move_is_newly_failing_on_the_standup_with_both_versions() -> None:
@@ -156,8 +164,8 @@ def test_a_version_move_is_newly_failing_on_the_standup_with_both_versions() -> 
     assert sorted(newly.index) == [8, 35]
     moved = newly.loc[35]
     assert (moved["environment"], moved["previous_environment"]) == (
-        "FIREFOX 129 / Linux",
-        "FIREFOX 128 / Linux",
+        "FIREFOX / Linux",  # one environment, on another version (#38)
+        "FIREFOX / Linux",
     )
     assert (moved["browser"], moved["previous_version"], moved["version"]) == (
         "FIREFOX",
@@ -166,6 +174,6 @@ def test_a_version_move_is_newly_failing_on_the_standup_with_both_versions() -> 
     )
     assert moved["message"] == "expected 3 rows"
     same = newly.loc[8]
-    assert same["previous_environment"] == same["environment"] == "CHROME 134 / Windows 11"
+    assert same["previous_environment"] == same["environment"] == "CHROME / Windows 11"
     assert pd.isna(same["version"])
     assert pd.isna(same["previous_version"])

@@ -5,7 +5,7 @@ as a sequence ("PPPPPPPPPF": pass nine days, fail the tenth), and the executions
 counted from those results (so nothing is short unless a test says so). `WORLD` is the one
 most tests read:
 
-    scenario  CHROME 134 / Windows 11   SAFARI 17 / macOS   its verdicts
+    scenario  CHROME / Windows 11       SAFARI / macOS      its verdicts
     1         PPPPPPPPPF                PPPPPPPPPP          new (day 10)
     2         FFFFFFFFFF                FFFFFFFFFF          broken
     3         PFPFPFPFPF                PPPPPPPPPP          flaky (on CHROME)
@@ -34,8 +34,8 @@ from tests.analytics.frames import CHROME, DESKTOP, execution, executions, resul
 NOW = ts("2026-11-20 10:00")
 SAFARI = DESKTOP
 ENVS: dict[str, dict[str, Any]] = {"chrome": CHROME, "safari": SAFARI}
-CHROME_LABEL = "CHROME 134 / Windows 11"
-SAFARI_LABEL = "SAFARI 17 / macOS"
+CHROME_LABEL = "CHROME / Windows 11"
+SAFARI_LABEL = "SAFARI / macOS"
 OUTAGE_ID = 11
 OUTAGE_START = "2026-11-15 02:00"
 

@@ -279,8 +279,9 @@ def build_server(
         "gate_verdict",
         "Quality gate verdict",
         "The quality gate's verdict for a finished execution of a plan (the latest by default): "
-        "pass or fail, the unresolved failures and the marks that excused known ones; "
-        "`python -m dashboard gate` without waiting.",
+        "pass or fail with its counts and reasons as fields, each failure it did not let "
+        "through as a row (scenario, environment, level, verdict, message), and the marks that "
+        "excused known ones; `python -m dashboard gate` without waiting.",
     )
     def gate_verdict(
         plan: PlanId,

@@ -978,14 +978,12 @@ class Tools:
         detail: str,
         cursor: str | None,
     ) -> CallToolResult:
-        """`python -m dashboard gate`'s verdict, without waiting: a running execution has
-        none. The gate opens the store itself (it must read every mark), so no reading is
-        open around it."""
-        from types import SimpleNamespace
-
-        from api_client import ApiError
-        from dashboard.cli import gate
-        from dashboard.cli.common import CliError, client_for, service_problem
+        """`python -m dashboard gate`'s verdict, without waiting (a running execution has
+        none), as values: the verdict's figures, and the failures it did not let through as
+        rows (`assistant.gate`). The gate opens the store itself, as the gate does (it must
+        read every mark), so no reading is open around it."""
+        from dashboard.analytics.gate import GateRules
+        from dashboard.assistant import gate
 
         if max_unresolved < 0:
             raise ToolError("max_unresolved must be 0 or more.")
@@ -1000,52 +998,35 @@ class Tools:
             max_unresolved=max_unresolved,
             min_pass_rate=min_pass_rate,
         )
-        source = self.source
-        args = SimpleNamespace(
-            plan=plan,
-            execution=execution,
+        rules = GateRules(
             max_unresolved=max_unresolved,
-            min_pass_rate=min_pass_rate,
-            signed_marks_only=False,
-            require_mark_expiry=False,
+            min_pass_rate=None if min_pass_rate is None else min_pass_rate / 100,
         )
-        try:
-            with client_for(source.connection) as client:
-                plans = gate.plan_of(client, plan)
-                found = gate.find_execution(client, plan, execution)
-                if found is None:
-                    what = f"execution {execution}" if execution else "an execution"
-                    raise ToolError(f"Plan {plan} has no {what} the service lists.")
-                if not bool(found.row["finished"]):
-                    raise ToolError(
-                        f"Execution {int(found.row['execution_id'])} is still running: no "
-                        "verdict yet."
-                    )
-                judged = gate._verdict(
-                    client,
-                    source.connection,
-                    found,
-                    plans,
-                    args,
-                    source.secrets,
-                    source.env,
-                    gate.SystemClock(),
-                    source.dashboard_url,
-                )
-        except CliError as error:
-            raise ToolError(str(error)) from None
-        except ApiError as error:
-            raise ToolError(service_problem(error, source.connection)) from None
-        execution_id = int(found.row["execution_id"])
-        passed = judged.code == gate.PASS
+        judged = gate.judge(self.source, plan, execution, rules)
+        verdict = judged.verdict
+        figures = gate.fields(judged)
+        execution_id = judged.execution_id
+        held = gate.held(verdict)
+        scenarios = held["Scenario"]
+        held = held.assign(
+            History=[links.scenario_link(plan, int(s)) if pd.notna(s) else None for s in scenarios]
+        )
         return self._answer(
             call,
             headline=f"Execution {execution_id} of plan {plan}: "
-            f"{'pass' if passed else 'fail'} by the quality gate.",
+            f"{'pass' if verdict.passed else 'fail'} by the quality gate, "
+            f"{figures['unresolved']:,} unresolved, {figures['known']:,} known.",
             coverage_line=f"computed from execution {execution_id}'s results and the team's marks",
-            figures={"passed": passed, "exit_code": judged.code},
-            extra={"lines": list(judged.lines)},
-            link=links.results_link(execution_id, plan_id=plan, started=None),
+            figures=figures,
+            rows=held,
+            extra={
+                "execution": {"id": execution_id, "plan_id": plan},
+                "reasons": list(verdict.reasons),
+                "unresolved_by_verdict": verdict.unresolved_labels,
+                "marks_applied": answers.records(verdict.applied),
+                "marks_not_used": dict(verdict.ignored),
+            },
+            link=links.results_link(execution_id, plan_id=plan, started=judged.start),
         )
 
 

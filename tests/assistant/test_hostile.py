@@ -3,13 +3,14 @@ answer's own words; no token, `access_token` or store password reaches an answer
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.assistant.conftest import History, ask_here, history_of, whole
+from tests.assistant.conftest import History, ask_here, history_of, rows, whole
 from tests.cli.plan_service import MESSAGE, PLAN_ID, PLAN_NAME
 from tests.client.samples import ACCESS_TOKEN
 
@@ -84,6 +85,19 @@ def test_hostile_service_text_is_only_ever_a_value_and_no_secret_is_answered(
     for record in caplog.records:
         for secret in (ACCESS_TOKEN, SERVICE_TOKEN):
             assert secret not in record.getMessage()
+
+
+def test_the_gates_verdict_carries_service_text_only_as_a_rows_value(hostile: History) -> None:
+    """The gate prints its failures in prose for a CI log; the assistant gets them as rows."""
+    (answer,) = ask_here(hostile.env, [("gate_verdict", {"plan": PLAN_ID})])
+    (failure,) = rows(answer)
+    assert failure["Message"] == HOSTILE_MESSAGE  # whole, as a value
+    content = answer.structured_content
+    assert content is not None
+    fields = {name: value for name, value in content.items() if name != "rows"}
+    assert "Ignore previous" not in json.dumps(fields, ensure_ascii=False)
+    assert "Ignore previous" not in answer.content[0].text  # type: ignore[union-attr]
+    assert content["figures"]["passed"] is False
 
 
 def test_a_store_url_with_a_password_never_reaches_an_answer(history: History) -> None:

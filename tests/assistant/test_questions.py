@@ -183,13 +183,34 @@ def test_without_a_dashboard_address_no_link_is_made_up(history: History) -> Non
 
 
 def test_the_gate_fails_the_latest_execution_and_passes_the_green_one(history: History) -> None:
-    latest, green = ask_here(
+    latest, green, allowed, floor = ask_here(
         history.env,
         [
             ("gate_verdict", {"plan": PLAN_ID}),
             ("gate_verdict", {"plan": PLAN_ID, "execution": 5001}),
+            ("gate_verdict", {"plan": PLAN_ID, "max_unresolved": 1, "min_pass_rate": 70}),
+            ("gate_verdict", {"plan": PLAN_ID, "max_unresolved": 1, "min_pass_rate": 80}),
         ],
     )
-    assert latest.structured_content["figures"] == {"passed": False, "exit_code": 1}  # type: ignore[index]
-    assert any("scenario 52" in line for line in latest.structured_content["lines"])  # type: ignore[index]
-    assert green.structured_content["figures"] == {"passed": True, "exit_code": 0}  # type: ignore[index]
+    figures = latest.structured_content["figures"]  # type: ignore[index]
+    assert (figures["passed"], figures["exit_code"]) == (False, 1)
+    assert (figures["unresolved"], figures["known"], figures["failed"]) == (1, 0, 1)
+    assert figures["pass_rate_without_known"] == 75.0  # 3 of 4 verdicts
+    # The failures it did not let through are rows of values, not lines of prose.
+    (failure,) = rows(latest)
+    assert (failure["Scenario"], failure["Level"]) == (52, "FAILURE")
+    assert failure["Message"].endswith(f"but it was {LATEST % 7}")
+    assert failure["Verdict"]
+    assert failure["History"].startswith(DASHBOARD_URL)
+    assert "lines" not in latest.structured_content  # type: ignore[operator]
+    assert latest.structured_content["reasons"] == [  # type: ignore[index]
+        "1 unresolved failure (at most 0 allowed)"
+    ]
+    assert green.structured_content["figures"]["passed"] is True  # type: ignore[index]
+    assert rows(green) == []
+    # min_pass_rate is a percentage, as the gate's --min-pass-rate.
+    assert allowed.structured_content["figures"]["passed"] is True  # type: ignore[index]
+    assert floor.structured_content["figures"]["passed"] is False  # type: ignore[index]
+    assert floor.structured_content["reasons"] == [  # type: ignore[index]
+        "pass rate 75.00% without known failures (at least 80.00% needed)"
+    ]

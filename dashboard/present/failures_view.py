@@ -34,11 +34,6 @@ from dashboard.analytics import failures as failures_analytics
 from dashboard.analytics import states as states_analytics
 from dashboard.analytics import triage, windows
 from dashboard.analytics.failures import Failures
-from dashboard.analytics.marks import applying
-from dashboard.analytics.outages import outages as find_outages
-from dashboard.analytics.outages import without_outages
-from dashboard.columns.marks import MARK_COLUMNS
-from dashboard.columns.shapes import empty
 from dashboard.present import failures as failures_words
 from dashboard.present import table_view as columns
 from dashboard.present.known_view import TICKET_TEXT
@@ -162,34 +157,28 @@ def failures_view(
 ) -> FailuresView:
     """The failures of `runs`' period from the results of its failing executions
     (`failing_results`) and of each plan's last W finished executions (`analysed`, their
-    `window_results`; W is `WINDOW`), whose states name each row's scenario; `lookback`: the
-    executions those states are judged over, as the States page judges them (the outages left
-    out, a passing latest run first: `states.latest_pass_first`).
+    `window_results`; W is `WINDOW`), whose states name each row's scenario as the States page
+    judges them (the outages left out, a passing latest run first: `latest_pass_first`), read
+    from the verdicts (`shown_state`), which were judged beside them; `lookback`: the
+    executions they were judged over (the verdicts' own).
 
     `verdicts`: `analytics.triage`'s frame of the period's failing executions (`runs.judged`)
     over `triage_results`; `marks`: the company's marks, all of them, as the verdicts were given
-    them (None: none). `include_outages`: list the rows in a likely outage (else they are
-    counted in `outages_caption` only). `only`: the states listed (none: every one). "New since
-    standup" counts from the standup's window (`analytics.windows.standup_window` at `now` in
-    `tz`, at `standup_at`). `names`: the company's scenario names (`SCENARIO_NAME_COLUMNS`;
-    None: none), shown beside each scenario with its owner; `only_owner`: list only the
-    scenarios this address owns ("only mine"; None: every one)."""
-    marks_now = applying(empty(MARK_COLUMNS) if marks is None else marks, now)
-    outages_found = find_outages(lookback, marks_now, window_results)
-    states = states_analytics.latest_pass_first(
-        states_analytics.scenario_states(
-            without_outages(lookback, outages_found),
-            window_results[~window_results["execution_id"].isin(outages_found["execution_id"])],
-            RULES,
-        )
-    )
+    them (None: none; the verdicts applied them). `include_outages`: list the rows in a likely
+    outage (else they are counted in `outages_caption` only). `only`: the states listed (none:
+    every one). "New since standup" counts from the standup's window
+    (`analytics.windows.standup_window` at `now` in `tz`, at `standup_at`). `names`: the
+    company's scenario names (`SCENARIO_NAME_COLUMNS`; None: none), shown beside each scenario
+    with its owner; `only_owner`: list only the scenarios this address owns ("only mine"; None:
+    every one)."""
+    del lookback, marks  # what the states were judged over: the verdicts carry them now
     found = failures_analytics.failures(
         runs.executions,
         triage_results(window_results, failing_results),
         start=runs.start,
         end=runs.end,
         read=[*analysed["execution_id"], *runs.failing["execution_id"]],
-        states=states.scenarios,
+        states=_states_of(verdicts),
     )
     judged = _with_verdicts(found.rows, verdicts, runs, tz=tz)
     chosen = failures_analytics.of_states(judged, only)
@@ -261,6 +250,25 @@ def failures_view(
 _VERDICT_FIELDS = ("label", "evidence", "owner", "ticket")
 
 
+def _states_of(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Each judged scenario's state as its verdicts were judged beside it (`triage`'s
+    `shown_state`: the window's states without the outages, a passing latest run first): the
+    states are computed once, with the verdicts, not again here (it was most of the page's
+    cost with them: benchmarks/RESULTS.md, case 11)."""
+    rows = verdicts[
+        verdicts["plan_id"].notna()
+        & verdicts["scenario_id"].notna()
+        & verdicts["shown_state"].notna()
+    ]
+    return pd.DataFrame(
+        {
+            "plan_id": rows["plan_id"].astype("Int64"),
+            "scenario_id": rows["scenario_id"].astype("Int64"),
+            "state": rows["shown_state"].astype("str"),
+        }
+    ).drop_duplicates(["plan_id", "scenario_id"])
+
+
 def _with_verdicts(
     found: pd.DataFrame, verdicts: pd.DataFrame, runs: PeriodRuns, *, tz: str
 ) -> pd.DataFrame:
@@ -291,7 +299,7 @@ def _with_verdicts(
             "signature": "",
             "failing_since_is_bound": False,
             "failures_in_a_row": 0,
-            "state": others["scenario_state"].to_numpy(),
+            "state": others["shown_state"].to_numpy(),
             **{name: others[name].to_numpy() for name in _VERDICT_FIELDS},
         }
     )

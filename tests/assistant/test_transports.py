@@ -32,6 +32,8 @@ from tests.oidc_provider import CLIENT_ID, auth_table
 START_TIMEOUT_S = 60.0
 POLL_INTERVAL_S = 0.2
 KEY_ID = "assistant-test-key"
+DASHBOARD = "https://qa.example.com/"
+REMOTE = "192.0.2.10"  # TEST-NET-1: refused before anything listens
 
 
 def test_over_stdio_every_tool_is_read_only_and_answers(history: History, tmp_path: Path) -> None:
@@ -103,15 +105,24 @@ def provider() -> Iterator[Provider]:
         yield Provider(issuer, key, other)
 
 
-@contextmanager
-def http_server(history: History, tmp_path: Path, issuer: str) -> Iterator[str]:
-    """`python -m dashboard mcp --http` with sign-in through `issuer`, example.com admitted."""
-    port = free_port()
+def signed_in(tmp_path: Path, issuer: str) -> Path:
+    """A secrets file with the dashboard's sign-in through `issuer`, example.com admitted."""
     secrets = tmp_path / "secrets.toml"
     table = auth_table(f"{issuer}/.well-known/openid-configuration", "http://x/oauth2callback")
     lines = ["[auth]", *(f'{k} = "{v}"' for k, v in table.items())]
     lines += ["[signin]", 'allowed_domains = ["example.com"]']
     secrets.write_text("\n".join(lines) + "\n")
+    return secrets
+
+
+@contextmanager
+def http_server(
+    history: History, tmp_path: Path, issuer: str, *extra: str, host: str = "127.0.0.1"
+) -> Iterator[str]:
+    """`python -m dashboard mcp --http [extra]` with sign-in through `issuer`, example.com
+    admitted, listening on `host`."""
+    port = free_port()
+    secrets = signed_in(tmp_path, issuer)
     log = (tmp_path / "mcp-http.log").open("wb")
     process = subprocess.Popen(
         [
@@ -124,13 +135,14 @@ def http_server(history: History, tmp_path: Path, issuer: str) -> Iterator[str]:
             str(port),
             "--secrets",
             str(secrets),
+            *extra,
         ],
         env=history.env,
         cwd=tmp_path,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}/mcp"
+    url = f"http://{host}:{port}/mcp"
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:  # until it listens (any answer), or it ended
@@ -161,8 +173,8 @@ INITIALIZE = {
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-def _post(url: str, token: str | None) -> httpx.Response:
-    headers = dict(HEADERS)
+def _post(url: str, token: str | None, **more: str) -> httpx.Response:
+    headers = {**HEADERS, **more}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     return httpx.post(url, json=INITIALIZE, headers=headers, timeout=30.0)
@@ -214,3 +226,49 @@ def test_http_without_sign_in_configured_refuses_to_start(history: History, tmp_
     )
     assert done.returncode == 2
     assert "--http needs the dashboard's sign-in" in done.stderr
+
+
+def test_http_beyond_loopback_is_refused_without_allow_remote(
+    history: History, tmp_path: Path
+) -> None:
+    """Plain HTTP carries bearer tokens: listening beyond this machine needs --allow-remote
+    (a TLS proxy in front), whatever else is configured."""
+    with provider() as oidc:
+        secrets = signed_in(tmp_path, oidc.issuer)
+        command = ["mcp", "--http", "--host", REMOTE, "--port", str(free_port())]
+        done = subprocess.run(
+            [sys.executable, "-m", "dashboard", *command, "--secrets", str(secrets)],
+            env=history.env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert f"--host {REMOTE} is not a loopback address" in done.stderr
+    assert "--allow-remote" in done.stderr
+
+
+@pytest.mark.slow
+def test_the_dns_rebinding_check_lets_the_configured_hosts_through_and_no_other(
+    history: History, tmp_path: Path
+) -> None:
+    """The SDK's Host check stays on for an address of our choosing: the address listened on
+    and the dashboard's public address (a proxy in front of both) get through, another name
+    (a DNS-rebinding page) does not, even with a valid token."""
+    host = "127.0.0.2"  # not the SDK's own loopback names: only our settings let it through
+    with (
+        provider() as oidc,
+        http_server(
+            history, tmp_path, oidc.issuer, "--host", host, "--dashboard-url", DASHBOARD, host=host
+        ) as url,
+    ):
+        token = oidc.token("ada@example.com")
+        port = url.split(":")[2].split("/")[0]
+        assert _post(url, token).status_code == 200  # Host: 127.0.0.2:port
+        assert _post(url, token, Host="qa.example.com").status_code == 200
+        assert _post(url, token, Host=f"rebinding.example:{port}").status_code == 421
+        assert _post(url, token, Origin="https://rebinding.example").status_code == 403
+        assert _post(url, token, Origin="https://qa.example.com").status_code == 200
+        assert _post(url, None, Host="qa.example.com").status_code == 401  # still a token

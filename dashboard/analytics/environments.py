@@ -270,6 +270,8 @@ def version_changes(
         & cells["browser"].notna()
         & cells["browser_version"].notna()
     ]
+    if desktop.empty:  # phones only, or no versions: nothing to compare
+        return typed(pd.DataFrame(), VERSION_CHANGE_COLUMNS)
     if "start" not in desktop.columns:
         desktop = desktop.assign(start=pd.NaT)
     # Count per environment key (categorical, cheap), then name its parts from a small table.
@@ -281,9 +283,13 @@ def version_changes(
         first_seen=("start", "min"), first_execution=("execution_id", "min")
     )
     counts = counts.join(seen, on=per)
-    parts = desktop.drop_duplicates("env_key").set_index("env_key")
+    # Plain strings on both sides: a categorical mapped through a categorical index can
+    # pair the wrong rows.
+    parts = desktop.drop_duplicates("env_key")
+    keys_text = parts["env_key"].astype("str").tolist()
     for column in ("os", "browser", "environment"):
-        counts[column] = counts["env_key"].map(parts[column]).astype("str")
+        lookup = dict(zip(keys_text, parts[column].astype("str").tolist(), strict=True))
+        counts[column] = counts["env_key"].astype("str").map(lookup).astype("str")
     counts["browser_version"] = counts["browser_version"].astype("str")
     keys = ["plan_id", "scenario_id", "os", "browser"]
     counts = counts.sort_values([*keys, "first_seen", "first_execution"], kind="stable")

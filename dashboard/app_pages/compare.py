@@ -80,7 +80,7 @@ view = compare_view.compare_view(
     scenario_link=links.scenario_link,
 )
 view_parts.say(view.notes)
-for tile, (label, value) in zip(st.columns(4), view.kpis, strict=True):
+for tile, (label, value) in zip(st.columns(len(view.kpis)), view.kpis, strict=True):
     tile.metric(label, value, border=True)
 notices.caption(view.summary)
 with st.container(border=True):

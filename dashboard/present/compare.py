@@ -18,6 +18,7 @@ from dashboard.analytics.compare import (
     failure_split,
     with_outage_sides,
 )
+from dashboard.analytics.environment_names import with_version
 from dashboard.present.captions import describe_basis
 from dashboard.present.formatting import human_duration, weekday_time
 from dashboard.present.known import KNOWN_RULE, ticket_label
@@ -99,7 +100,7 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
     return pd.DataFrame(
         {
             "Scenario": cells["scenario_id"].astype("int64"),
-            "Environment": cells["environment"].astype("str"),
+            "Environment": _environments(cells),
             "Change": [bucket_label(b) for b in cells["bucket"]],
             "Before": [
                 _outcome(o, r, x)
@@ -128,6 +129,19 @@ def compare_display(cells: pd.DataFrame, plan_id: int, scenario_link: ScenarioLi
             **_mark_column(cells),
         }
     ).reset_index(drop=True)
+
+
+def _environments(cells: pd.DataFrame) -> list[str]:
+    """Each cell's environment with its browser's versions beside it: "CHROME / Windows 10
+    (131)", "(130 -> 131)" where it moved between the two executions."""
+    if "before_version" not in cells.columns:
+        return [str(e) for e in cells["environment"]]
+    return [
+        with_version(e, None if pd.isna(b) else b, None if pd.isna(a) else a)
+        for e, b, a in zip(
+            cells["environment"], cells["before_version"], cells["after_version"], strict=True
+        )
+    ]
 
 
 def _mark_column(cells: pd.DataFrame) -> dict[str, list[str]]:

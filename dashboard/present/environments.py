@@ -1,6 +1,7 @@
 """The environments page's words and tables: environment-specific scenarios as sentences ("fails
-on SAFARI 17 / macOS in 20 of 20 runs, passes elsewhere"), version changes, and the matrix in
-long form for its CSV."""
+on SAFARI / macOS in 20 of 20 runs, passes elsewhere"), version changes ("failures started with
+CHROME / Windows 11 (134 -> 135)"), and the matrix in long form for its CSV. An environment is
+named without its browser version, which is shown beside it (#38)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from dashboard.analytics.environment_names import with_version
 from dashboard.analytics.environments import FAIL_SHARE, MIN_RUNS, PASS_SHARE
 from dashboard.present.formatting import plural
 from dashboard.present.known import ticket_label
@@ -16,7 +18,7 @@ ScenarioLink = Callable[[int, int], str]
 
 
 def specific_sentence(row: pd.Series) -> str:
-    """ "fails on SAFARI 17 / macOS in 20 of 20 runs, passes elsewhere (57 of 58 runs on 3
+    """ "fails on SAFARI / macOS in 20 of 20 runs, passes elsewhere (57 of 58 runs on 3
     environments)"."""
     return (
         f"fails on {row['environment']} in {int(row['failed'])} of "
@@ -27,7 +29,7 @@ def specific_sentence(row: pd.Series) -> str:
 
 
 def specific_sentences(specific: pd.DataFrame) -> list[str]:
-    """One sentence per flagged pair: "Scenario 12 fails on SAFARI 17 / macOS in ..."."""
+    """One sentence per flagged pair: "Scenario 12 fails on SAFARI / macOS in ..."."""
     return [
         f"Scenario {int(row['scenario_id'])} {specific_sentence(row)}"
         for _, row in specific.iterrows()
@@ -75,10 +77,11 @@ def specific_display(specific: pd.DataFrame, scenario_link: ScenarioLink) -> pd.
 
 
 def version_sentence(row: pd.Series) -> str:
-    """ "failures started with CHROME 135 / Windows (was 134): 3 scenarios, 12 of 12 runs
+    """ "failures started with CHROME / Windows (134 -> 135): 3 scenarios, 12 of 12 runs
     failed; they passed 11 of 12 runs on 134"."""
+    changed = with_version(row["environment"], row["previous_version"], row["version"])
     return (
-        f"failures started with {row['environment']} (was {row['previous_version']}): "
+        f"failures started with {changed}: "
         f"{plural(int(row['scenarios']), 'scenario')}, {int(row['failed'])} of "
         f"{plural(int(row['runs']), 'run')} failed; they passed {int(row['previous_passed'])} of "
         f"{plural(int(row['previous_runs']), 'run')} on {row['previous_version']}"
@@ -89,8 +92,16 @@ def version_display(changes: pd.DataFrame) -> pd.DataFrame:
     """Environments whose failures started with a new browser version, newest first."""
     return pd.DataFrame(
         {
-            "Environment": changes["environment"].astype("str"),
-            "Previous": changes["previous_environment"].astype("str"),
+            "Environment": [
+                with_version(e, p, v)
+                for e, p, v in zip(
+                    changes["environment"],
+                    changes["previous_version"],
+                    changes["version"],
+                    strict=True,
+                )
+            ],
+            "Previous": changes["previous_version"].astype("str"),  # the version it passed on
             "Finding": [version_sentence(row) for _, row in changes.iterrows()],
             "Scenarios": [", ".join(str(i) for i in ids) for ids in changes["scenario_ids"]],
             "First seen": changes["first_seen"],
@@ -110,6 +121,8 @@ def matrix_display(matrix: pd.DataFrame, scenario_link: ScenarioLink) -> pd.Data
             "Warnings": matrix["warned"].astype("int64"),
             "No verdict": matrix["no_verdict"].astype("int64"),
             "Executions": matrix["executions"].astype("int64"),
+            # The browser's versions in the window, "(134 -> 135)": beside the environment.
+            **({"Versions": matrix["versions"].astype("str")} if "versions" in matrix else {}),
             **_known_columns(matrix),
             "History": [
                 scenario_link(int(p), int(s))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from dashboard.analytics import what_changed as rules
+from dashboard.analytics.environment_names import with_version
 from dashboard.analytics.what_changed import WhatChanged
 from dashboard.present.formatting import plural, weekday_time
 
@@ -132,11 +133,39 @@ def moves_sentences(moves: pd.DataFrame) -> list[str]:
     return sentences
 
 
+def upgrade_line(count: int) -> str | None:
+    """ "2 new failures started with a browser upgrade" (`upgrades.upgrade_count`), or None
+    when none did: the line Compare and the standup say."""
+    if count <= 0:
+        return None
+    noun = "new failure" if count == 1 else "new failures"
+    return f"{count:,} {noun} started with a browser upgrade"
+
+
+def upgrade_sentences(upgrades: pd.DataFrame) -> list[str]:
+    """ "New failure on CHROME / Windows 10 (130 -> 131): scenarios 1, 2." per environment and
+    versions of `upgrades.upgrade_failures`."""
+    if upgrades.empty:
+        return []
+    sentences = []
+    keys = ["environment", "before_version", "after_version"]
+    for (environment, before, after), group in upgrades.groupby(keys, sort=True):
+        ids = sorted({int(s) for s in group["scenario_id"]})
+        noun = plural(len(ids), "scenario").split(" ", 1)[1]
+        failures = "New failure" if len(group) == 1 else "New failures"
+        sentences.append(
+            f"{failures} on {with_version(environment, before, after)}: "
+            f"{noun} {', '.join(str(i) for i in ids)}."
+        )
+    return sentences
+
+
 def pair_caption() -> str:
     """Where the account of a pair comes from."""
     return (
         "From the two executions (who started them, when) and their results (each desktop "
         "browser's versions); the plan's settings from its last change, the only one the service "
-        "reports. A scenario that passed on one version of a browser and fails on another is "
-        "one that started failing with the new version."
+        "reports. An environment is its OS and browser, whatever the version: a scenario that "
+        "passed on one version of a browser and fails on the next is a new failure there that "
+        "started with the browser upgrade."
     )

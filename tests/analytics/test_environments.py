@@ -254,6 +254,11 @@ def test_failures_that_started_with_a_new_browser_version() -> None:
     assert change["first_seen"] == pd.Timestamp("2025-03-07 10:00", tz="UTC")
 
 
+def test_phones_only_have_no_version_changes() -> None:
+    assert version_changes(results(runs(1, IPHONE, "PPPFFF"))).empty
+    assert version_changes(results([])).empty
+
+
 def test_the_report_carries_its_basis() -> None:
     ex = executions(
         [execution(i, 1, f"2025-03-{i:02d} 10:00") for i in range(1, 21)]

@@ -23,6 +23,7 @@ from dashboard.present import table_view as columns
 from dashboard.present.captions import describe_window, scope_text
 from dashboard.present.environments import ScenarioLink
 from dashboard.present.table_view import TableView
+from dashboard.present.tables import with_names
 from dashboard.present.view_parts import ChartView, Said, note, plain
 
 PICK = "Pick a plan to see its scenarios on each environment."
@@ -71,9 +72,11 @@ def environments_view(
     tz: str,
     today: date,
     scenario_link: ScenarioLink,
+    names: pd.DataFrame | None = None,
 ) -> EnvironmentsView:
     """The environments of `plan` over the window's executions (`analysed`, among the
-    lookback's `executions`) and their `results`, with the `marks` that apply now."""
+    lookback's `executions`) and their `results`, with the `marks` that apply now; each
+    scenario named from the company's scenario `names` (None: none)."""
     report = env_analytics.environment_report(analysed, results)
     basis = describe_window(
         report.basis, executions, today=today, scope=scope_text(plan=plan_name), window=window
@@ -85,7 +88,7 @@ def environments_view(
         if specific.empty
         else plain(*words.specific_sentences(specific)),
         specific_table=TableView(
-            words.specific_display(specific, scenario_link),
+            with_names(words.specific_display(specific, scenario_link), names, after="History"),
             key="environments.specific",
             file_name=f"plan-{plan}-environment-specific.csv",
             columns={"Scenario": columns.ident(), "History": columns.link("history")},
@@ -102,7 +105,9 @@ def environments_view(
         no_results=note(NO_RESULTS if report.matrix.empty else None, severity="info"),
         matrix=None
         if report.matrix.empty
-        else _matrix(report.matrix, results, marks, plan=plan, scenario_link=scenario_link),
+        else _matrix(
+            report.matrix, results, marks, plan=plan, scenario_link=scenario_link, names=names
+        ),
     )
 
 
@@ -113,6 +118,7 @@ def _matrix(
     *,
     plan: int,
     scenario_link: ScenarioLink,
+    names: pd.DataFrame | None = None,
 ) -> MatrixView:
     heatmap = ChartView(
         analytics_charts.environment_heatmap_chart(matrix),
@@ -126,7 +132,7 @@ def _matrix(
         known=known_words.known_caption(int(known["known"].sum()), int(known["failed"].sum())),
         to_mark=known[known["failed"] > 0],
         table=TableView(
-            words.matrix_display(known, scenario_link),
+            with_names(words.matrix_display(known, scenario_link), names, after="History"),
             key="environments.matrix",
             file_name=f"plan-{plan}-environments.csv",
             columns={

@@ -45,6 +45,7 @@ from dashboard.present.failure_groups import ResultsLink
 from dashboard.present.formatting import escape_markdown, visible_text
 from dashboard.present.known import Choice
 from dashboard.present.table_view import TableView
+from dashboard.present.tables import with_names
 from dashboard.present.triage import label_text, precedence_text
 
 VERDICT_COLUMNS = ("Verdict", "Verdict evidence")
@@ -317,11 +318,13 @@ def flaky_page(
     verdicts: pd.DataFrame | None = None,
     grouped_window: tuple[pd.DataFrame, pd.DataFrame] | None = None,
     outages: tuple[int, bool] = (0, False),
+    names: pd.DataFrame | None = None,
 ) -> FlakyPage:
     """The page: `flaky_view` of the window (`analysed`, its `results` and their `counts`, the
     `marks` that apply, the `verdicts`, the groups' `grouped_window`), through `memo`, and the
     words around it. `executions` are the lookback's (their running ones are said to be left
-    out), `plan` the one the page shows (None: every plan)."""
+    out), `plan` the one the page shows (None: every plan); `names`: the company's scenario
+    names (None: none), beside each flaky scenario."""
     inputs = view_inputs(
         analysed,
         counts,
@@ -350,7 +353,7 @@ def flaky_page(
         ),
     )
     table = TableView(
-        view.display,
+        with_names(view.display, names, after="History"),
         key="flaky.table",
         file_name="flaky-scenarios.csv",
         columns={

@@ -129,10 +129,12 @@ def results_view(
     source: Source,
     scenario_link: Callable[[int], str],
     verdicts: pd.DataFrame | None = None,
+    names: pd.DataFrame | None = None,
 ) -> ResultsView:
     """The page's parts for `data`, the results of the execution `header` names; `marks`: the
     marks that apply now; `verdicts`: the one verdict of each of its failed results
-    (`ui.triage.verdicts_of`, judged on this execution; none: no label is shown)."""
+    (`ui.triage.verdicts_of`, judged on this execution; none: no label is shown); `names`: the
+    company's scenario names (None: none), beside each scenario."""
     failures = tuple(
         describe_failures(((f.scenario_id, f.error) for f in data.failures), source=source)
     )
@@ -158,8 +160,12 @@ def results_view(
                 slice_text, describe_results_source(data.counts, finished=finished), tz
             ),
             table=TableView(
-                _with_labels(
-                    tables.results_display(results, scenario_link=scenario_link), results, own
+                tables.with_names(
+                    _with_labels(
+                        tables.results_display(results, scenario_link=scenario_link), results, own
+                    ),
+                    names,
+                    after="Browser",
                 ),
                 key="results.table",
                 file_name=f"execution-{execution}-results.csv",

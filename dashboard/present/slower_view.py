@@ -15,6 +15,7 @@ from dashboard.present import slower_scenarios as slower_words
 from dashboard.present import table_view as columns
 from dashboard.present.captions import describe_window
 from dashboard.present.table_view import TableView
+from dashboard.present.tables import with_names
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,11 +41,15 @@ def slower_view(
     plan_names: Mapping[int, str],
     scenario_link: slower_words.ScenarioLink,
     tz: str,
+    names: pd.DataFrame | None = None,
 ) -> SlowerView:
     """The scenarios slower than their own earlier runs over each plan's last `window`
-    finished executions among the lookback's `executions`, with their `results`."""
+    finished executions among the lookback's `executions`, with their `results`; each named
+    from the company's scenario `names` (None: none)."""
     found = slower_analytics.slower_scenarios(executions, results, window=window)
-    display = slower_words.slower_display(found, plan_names, scenario_link)
+    display = with_names(
+        slower_words.slower_display(found, plan_names, scenario_link), names, after="Evidence"
+    )
     return SlowerView(
         found=found,
         rule=slower_words.rule_text(found),

@@ -363,9 +363,10 @@ def with_names(
     owners: bool = False,
 ) -> pd.DataFrame:
     """`display` with a `NAME_COLUMN` (and with `owners`, an `OWNER_COLUMN`) read from the
-    company's `names` (`SCENARIO_NAME_COLUMNS`; None: none) by the ids of its `scenario` column,
-    placed after the column `after` (None: at the end). Names are text: the table shows them as
-    such, and the CSV escapes one that looks like a formula. Nothing changes without names."""
+    company's `names` (`SCENARIO_NAME_COLUMNS`; None: none) by the ids of its `scenario`
+    column, placed after the column `after` (None, or not a column: at the end). Names are
+    text: the table shows them as such, and the CSV escapes one that looks like a formula.
+    Nothing changes without names."""
     if names is None or names.empty or scenario not in display.columns:
         return display
     ids = pd.to_numeric(display[scenario], errors="coerce")
@@ -373,7 +374,7 @@ def with_names(
     if owners:
         added[OWNER_COLUMN] = _by_id(ids, owners_by_id(names))
     out = display.copy()
-    place = len(out.columns) if after is None else list(out.columns).index(after) + 1
+    place = list(out.columns).index(after) + 1 if after in out.columns else len(out.columns)
     for offset, (column, values) in enumerate(added.items()):
         out.insert(place + offset, column, values)
     return out

@@ -18,6 +18,7 @@ from dashboard.present import states_view as states_of
 from dashboard.present.csv import to_csv
 from dashboard.present.failures_view import FailuresView
 from dashboard.present.formatting import WORD_JOINER
+from dashboard.present.slower_view import slower_view
 from dashboard.present.states_view import StatesView
 from dashboard.present.tables import NAME_COLUMN, OWNER_COLUMN, owned_by, with_names
 from tests.analytics.frames import ts
@@ -226,3 +227,31 @@ def test_with_names_and_owned_by_on_missing_ids() -> None:
     assert list(shown[NAME_COLUMN]) == ["One", "", ""]
     assert list(owned_by(display["Scenario"], given, " A@example.com ")) == [True, False, False]
     assert not owned_by(display["Scenario"], None, "a@example.com").any()
+
+
+def test_slower_and_flaky_name_their_scenarios_beside_the_id() -> None:
+    from tests.present import test_flaky_view as flaky_case
+    from tests.present import test_slower_view as slower_case
+
+    slower = slower_case.view()
+    named = slower_view(
+        slower_case.history(),
+        slower_case.outcomes(),
+        window=20,
+        today=slower_case.date(2025, 5, 25),
+        scope="",
+        plan_names={1: "Smoke"},
+        scenario_link=slower_case.link,
+        tz="Europe/Berlin",
+        names=names((1, "Checkout as guest", None)),
+    ).table.display
+    assert list(named[NAME_COLUMN]) == ["Checkout as guest", "", ""]
+    assert list(named.columns).index(NAME_COLUMN) == list(named.columns).index("Evidence") + 1
+    assert NAME_COLUMN not in slower.table.display.columns
+
+    flaky = flaky_case.page(
+        flaky_case.flaky_history(),
+        names=names((4, MARKUP, "ada@example.com"), (5, "Not flaky", None)),
+    ).table.display
+    assert by_scenario(flaky, NAME_COLUMN) == {4: MARKUP}
+    assert OWNER_COLUMN not in flaky.columns

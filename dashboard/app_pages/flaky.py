@@ -22,7 +22,7 @@ page = open_page(ROUTE, "Flaky scenarios", plans="needed")
 connection, state, now, plan_names = page.connection, page.state, page.now, page.plan_names
 
 widgets = page.widgets()
-top = st.columns([2, 2, 1, 1, 1.4, 2], vertical_alignment="bottom")
+top = st.columns([1.9, 1.9, 1, 1, 1.7, 1.9], vertical_alignment="bottom")
 page.scope_pickers(widgets, top[0], top[1])
 with top[2]:
     widgets.number("Window (W)", WINDOW, step=1)

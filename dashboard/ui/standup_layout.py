@@ -50,7 +50,7 @@ def controls(page: Page) -> str:
     """One row of controls (the custom range's days take the place of the standup's time);
     the viewer's time zone."""
     state, now, widgets = page.state, page.now, page.widgets()
-    top = st.columns([1.6, 1.6, 2.4, 1.2, 1.1, 1.9, 1.2], vertical_alignment="bottom")
+    top = st.columns([1.4, 2.0, 2.7, 1.0, 1.0, 1.8, 1.1], vertical_alignment="bottom")
     with top[0]:
         widgets.selectbox("Project", PROJECT, {None: "All projects", **page.projects})
     with top[1]:

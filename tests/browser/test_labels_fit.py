@@ -28,18 +28,10 @@ pytestmark = pytest.mark.browser
 WIDTH, HEIGHT = 1440, 900
 LONG_ZONE = "America/North_Dakota/New_Salem"
 """A browser zone with one of the longest names (30 characters)."""
-CUT_ON_THEIR_OWN_LINE = {
-    # The standup's Window control overflows its column (ui/standup_layout.py's ratios).
-    "standup": "Window: 'Custom'",
-    # Flaky's "Include outages" toggle is wider than its column (app_pages/flaky.py's ratios).
-    "flaky": "'Include outages'",
-}
 
 
 def route_param(route: routes.Route) -> object:
-    cut = CUT_ON_THEIR_OWN_LINE.get(route.url_path)
-    marks = [pytest.mark.xfail(strict=True, reason=f"cut on the page's own line: {cut}")]
-    return pytest.param(route, id=route.url_path, marks=marks if cut else ())
+    return pytest.param(route, id=route.url_path)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from mcp_types import CallToolResult
 
+from dashboard.analytics.environment_names import environment_label
 from tests.assistant.conftest import (
     DASHBOARD_URL,
     FIRST_RED,
@@ -22,7 +23,8 @@ from tests.assistant.conftest import (
 )
 from tests.cli.plan_service import ENV, PLAN_ID, PLAN_NAME
 
-ENVIRONMENT = f"{ENV['browser']} {ENV['version']} / {ENV['os_name']}"
+# The environment as every page names it (with or without the browser's version, #38).
+ENVIRONMENT = environment_label(ENV["os_name"], ENV["browser"], ENV["version"], None, False)
 
 
 def red_since(answers: list[CallToolResult]) -> None:

@@ -6,11 +6,11 @@ It starts the embedded demo sandbox (whatever service is configured: the evaluat
 demo's planted history), reads every execution of company 1 and every result of them through
 the dashboard's own loaders (`data.live`, `data.results_fanout`, no store), gives each failed
 result its one verdict (`analytics.triage.failure_verdicts`, the default state rules, at the
-demo's "now", with the planted known mark applied) and compares it with the label planted there
-(`sandbox.data.ground_truth`). Per label: how many failed results were planted with it, how many
-the verdict gave it, how many of those agree, precision (correct / labelled) and recall
-(correct / planted); a dash where there is nothing to divide by (no case is planted for
-`incomplete` nor `unresolved`).
+demo's "now", with the planted marks applied: a known one, and one it cannot read) and
+compares it with the label planted there (`sandbox.data.ground_truth`). Per label: how many
+failed results were planted with it, how many the verdict gave it, how many of those agree,
+precision (correct / labelled) and recall (correct / planted); a dash where there is nothing
+to divide by (no case is planted for `unresolved`).
 
 Exit codes: 0 measured (whatever the figures); 2 bad usage, or a demo too large to hold the
 evaluation's cases (`QA_DASHBOARD_DEMO_EXECUTIONS` of 20,000 or more); 3 the demo sandbox did
@@ -155,15 +155,18 @@ def evaluate_demo(client: ApiClient, connection: Connection) -> Evaluation:
     return evaluation_of(executions, fanout.results, now)
 
 
-def known_marks(results: pd.DataFrame, now: datetime) -> pd.DataFrame:
-    """The ground truth's mark (`ground_truth.KNOWN_MARK`) as the ledger would hold it, its
-    environment named as the pages name it (from `results`, which hold that environment)."""
+def planted_marks(
+    results: pd.DataFrame, now: datetime, unreadable_on: int | None = None
+) -> pd.DataFrame:
+    """The ground truth's marks as the ledger would hold them: `ground_truth.KNOWN_MARK`, its
+    environment named as the pages name it (from `results`, which hold that environment), and
+    `ground_truth.UNREADABLE_MARK` on the execution `unreadable_on` (none when None)."""
     import pandas as pd
 
     from dashboard.analytics.environment_names import with_environments
     from dashboard.columns import marks as mark_columns
     from dashboard.columns.shapes import typed_rows
-    from sandbox.data.ground_truth import KNOWN_MARK
+    from sandbox.data.ground_truth import KNOWN_MARK, UNREADABLE_MARK
 
     on = results[results["environment_id"] == KNOWN_MARK.environment_id]
     label = str(with_environments(on.head(1))["environment"].astype("str").iloc[0])
@@ -189,7 +192,28 @@ def known_marks(results: pd.DataFrame, now: datetime) -> pd.DataFrame:
         "closed_at": None,
         "revision": 1,
     }
-    return typed_rows([row], mark_columns.MARK_COLUMNS)
+    rows = [row]
+    if unreadable_on is not None:
+        made = pd.Timestamp(now) - timedelta(days=UNREADABLE_MARK.created_days_before_now)
+        rows.append(
+            {
+                **row,
+                "mark_id": UNREADABLE_MARK.mark_id,
+                "target": mark_columns.EXECUTION,
+                "plan_id": UNREADABLE_MARK.plan_id,
+                "scenario_id": None,
+                "environment": None,
+                "execution_id": unreadable_on,
+                "kind": UNREADABLE_MARK.kind,
+                "ticket": UNREADABLE_MARK.ticket,
+                "note": UNREADABLE_MARK.note,
+                "owner": UNREADABLE_MARK.owner,
+                "created_by": UNREADABLE_MARK.owner,
+                "created_at": made,
+                "updated_at": made,
+            }
+        )
+    return typed_rows(rows, mark_columns.MARK_COLUMNS)
 
 
 def evaluation_of(executions: pd.DataFrame, results: pd.DataFrame, now: datetime) -> Evaluation:
@@ -201,14 +225,6 @@ def evaluation_of(executions: pd.DataFrame, results: pd.DataFrame, now: datetime
     from dashboard.analytics.triage import PRECEDENCE, failure_verdicts
     from sandbox.data import ground_truth
 
-    marks = known_marks(results, now)
-    verdicts = failure_verdicts(
-        results,
-        executions,
-        marks,
-        now=pd.Timestamp(now),
-        judged=executions["execution_id"].astype("int64").tolist(),
-    )
     listed = [
         ground_truth.Execution(int(i), int(p), int(pd.Timestamp(s).timestamp() * 1000))
         for i, p, s in zip(
@@ -216,6 +232,14 @@ def evaluation_of(executions: pd.DataFrame, results: pd.DataFrame, now: datetime
         )
         if pd.notna(p) and pd.notna(s)
     ]
+    marks = planted_marks(results, now, ground_truth.unreadable_mark_target(listed))
+    verdicts = failure_verdicts(
+        results,
+        executions,
+        marks,
+        now=pd.Timestamp(now),
+        judged=executions["execution_id"].astype("int64").tolist(),
+    )
     rules = ground_truth.rules(listed, int(pd.Timestamp(now).timestamp() * 1000))
     environment_of = dict(
         zip(results["result_id"].astype("int64"), results["environment_id"], strict=True)

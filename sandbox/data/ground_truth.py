@@ -6,18 +6,27 @@ history. Each rule names the failed results of one planted case (`planted.py`), 
 scenario, environment (or every one) and execution, and the label the case *is*:
 
     label                 planted as
+    incomplete            plan 4's latest execution: every failure of it, named by the mark
+                          `UNREADABLE_MARK` (of a kind the dashboard does not know; the
+                          evaluation applies it), so it cannot be told known or not
     outage                plan 6's outage night: every failure of that execution
     known                 the flaky scenario's failures on `KNOWN_ENVIRONMENT`, covered by the
                           mark `KNOWN_MARK` (the evaluation applies it: the demo has no marks)
     flaky                 plan 2's scenario 4, where `FLAKY_PATTERN` says F, elsewhere
     recovering            plan 5's scenario 18 in the three executions before its latest
     environment-specific  plan 3's scenario 5 on SAFARI 18 / macOS since Safari came
-    broken                plan 4's scenario 7 in its last `BROKEN_RUNS` executions
+    broken                plan 4's scenario 7 in its last `BROKEN_RUNS` executions, but
+                          the latest (incomplete)
     new                   plan 1's scenario 8 in its latest finished execution
 
 Nothing else in company 1 fails, so every failed result there has exactly one rule (a test
-checks it: `tests/sandbox/test_ground_truth.py`). No case is planted for `incomplete` or
-`unresolved`: a failed result labelled so is a miss of its planted label.
+checks it: `tests/sandbox/test_ground_truth.py`). No case is planted for `unresolved`: a
+failed result labelled so is a miss of its planted label. (Planting one needs a scenario that
+fails twice in a row after passing; the demo's page tests pin its failing scenarios, see
+`sandbox/data/planted.py`'s cases, so it waits for them.) The incomplete case is planted as
+bad input, a mark the dashboard cannot read: the demo's history keeps every execution's summary
+equal to its results (the sandbox's tests hold it to that), and its running executions have no
+failure yet.
 
 Pure: the rules are computed from the executions' ids, plans and starts, as the dashboard sees
 them, and "now"; this module imports nothing of the dashboard.
@@ -30,6 +39,7 @@ from dataclasses import dataclass
 
 from sandbox.data import planted
 
+INCOMPLETE = "incomplete"
 OUTAGE = "outage"
 KNOWN = "known"
 FLAKY = "flaky"
@@ -37,7 +47,7 @@ RECOVERING = "recovering"
 ENVIRONMENT_SPECIFIC = "environment-specific"
 BROKEN = "broken"
 NEW = "new"
-PLANTED_LABELS = (OUTAGE, KNOWN, FLAKY, RECOVERING, ENVIRONMENT_SPECIFIC, BROKEN, NEW)
+PLANTED_LABELS = (INCOMPLETE, OUTAGE, KNOWN, FLAKY, RECOVERING, ENVIRONMENT_SPECIFIC, BROKEN, NEW)
 """The labels planted, in the triage analytic's order of precedence."""
 
 KNOWN_ENVIRONMENT = 9  # macOS / Chrome, one of the flaky scenario's four environments
@@ -59,6 +69,24 @@ class KnownMark:
 
 
 KNOWN_MARK = KnownMark()
+
+
+@dataclass(frozen=True)
+class UnreadableMark:
+    """A mark the dashboard cannot read, as a newer client could have written it: of a kind it
+    does not know (`kind`), on one execution, the broken plan's latest. Open and unexpired, it
+    names that execution's failures, which no one can then tell known or not: incomplete."""
+
+    mark_id: str = "planted-unreadable-1"
+    kind: str = "muted"
+    plan_id: int = planted.BROKEN_PLAN
+    ticket: str = "https://tickets.example.com/SHOP-102"
+    owner: str = "acme.lead"
+    note: str = "Muted by the new client while the cart page is rebuilt"
+    created_days_before_now: int = 20
+
+
+UNREADABLE_MARK = UnreadableMark()
 
 
 @dataclass(frozen=True)
@@ -157,9 +185,39 @@ def rules(executions: Iterable[Execution], now_ms: int) -> tuple[Rule, ...]:
         )
     broken_plan = by_plan.get(planted.BROKEN_PLAN, {})
     if broken_plan:
+        named = unreadable_mark_execution(broken_plan)
+        found.append(
+            Rule(
+                INCOMPLETE,
+                "named by a mark the dashboard cannot read",
+                UNREADABLE_MARK.plan_id,
+                frozenset({named}),
+            )
+        )
         broken = frozenset(broken_plan[at] for at in planted.broken_starts(list(broken_plan)))
-        found.append(Rule(BROKEN, "broken", planted.BROKEN_PLAN, broken, planted.BROKEN_SCENARIO))
+        found.append(
+            Rule(
+                BROKEN,
+                "broken",
+                planted.BROKEN_PLAN,
+                broken - {named},
+                planted.BROKEN_SCENARIO,
+            )
+        )
     return tuple(found)
+
+
+def unreadable_mark_execution(plan_starts: dict[int, int]) -> int:
+    """The execution `UNREADABLE_MARK` names: its plan's latest (`plan_starts`: start -> id)."""
+    return plan_starts[max(plan_starts)]
+
+
+def unreadable_mark_target(executions: Iterable[Execution]) -> int | None:
+    """The execution `UNREADABLE_MARK` names among company 1's `executions`; None when its plan
+    has none (a demo at scale)."""
+    plan_id = UNREADABLE_MARK.plan_id
+    starts = {e.start_ms: e.execution_id for e in executions if e.plan_id == plan_id}
+    return unreadable_mark_execution(starts) if starts else None
 
 
 def label_of(

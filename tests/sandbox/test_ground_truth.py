@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from dashboard.columns.marks import KINDS
 from sandbox import SandboxSettings
 from sandbox.data import ground_truth, planted
 from sandbox.data.generator import build_database
@@ -71,7 +72,9 @@ def test_every_rule_names_failed_results_that_exist(runs: tuple[list[analysis.Ru
         # (Plan 2 runs on three of its four environments in turn: a run may lack the known
         # mark's environment, never every run.)
         assert covered, rule.case
-        if rule.label != ground_truth.OUTAGE:  # the outage night spares one scenario
+        # The outage night spares one scenario; the unreadable mark names a whole execution
+        # (the failures of it are what the evaluation judges).
+        if rule.label not in (ground_truth.OUTAGE, ground_truth.INCOMPLETE):
             assert all(r.outcome == analysis.FAIL for r in covered), rule.case
 
 
@@ -129,3 +132,26 @@ def test_the_broken_scenario_failed_every_one_of_its_last_runs(
         failing = {r.scenario_id for r in run.results if r.outcome == analysis.FAIL}
         assert failing <= {planted.BROKEN_SCENARIO}
     assert now_ms - plan_runs[0].start_ms > 30 * analysis.DAY_MS
+
+
+def test_the_unreadable_mark_names_the_broken_plan_s_latest_execution_and_its_failures(
+    runs: tuple[list[analysis.Run], int],
+) -> None:
+    """The incomplete case: a mark of a kind the dashboard does not know, on the retired plan's
+    latest execution, whose only failures are the broken scenario's; the rule gives them the
+    label incomplete, and the broken rule leaves them out (one label per failure)."""
+    history, now_ms = runs
+    listed = [ground_truth.Execution(run.id, run.plan_id, run.start_ms) for run in history]
+    target = ground_truth.unreadable_mark_target(listed)
+    latest = analysis.finished(analysis.by_plan(history)[planted.BROKEN_PLAN])[0]
+    assert target == latest.id
+    assert ground_truth.UNREADABLE_MARK.kind not in KINDS  # the dashboard cannot read it
+    failed = [r for r in latest.results if r.outcome == analysis.FAIL]
+    assert failed
+    assert {r.scenario_id for r in failed} == {planted.BROKEN_SCENARIO}
+    rules = _rules(history, now_ms)
+    labels = {
+        ground_truth.label_of(rules, latest.plan_id, latest.id, r.scenario_id, r.environment_id)
+        for r in failed
+    }
+    assert labels == {ground_truth.INCOMPLETE}

@@ -59,3 +59,14 @@ def upgrade_failures(cells: pd.DataFrame) -> pd.DataFrame:
 def upgrade_count(cells: pd.DataFrame) -> int:
     """How many new failures of `cells` started with a browser upgrade."""
     return int(upgraded(cells).sum())
+
+
+def newly_failing_upgrades(newly: pd.DataFrame | None) -> int:
+    """How many of the standup's newly failing scenarios (`standup_scenarios.
+    NEWLY_FAILING_COLUMNS`, whose versions are filled only where they moved) started with a
+    browser upgrade; 0 when not computed (None)."""
+    if newly is None or newly.empty:
+        return 0
+    require_columns(newly, ("version", "previous_version"), "browser upgrades")
+    version, previous = newly["version"].astype("str"), newly["previous_version"].astype("str")
+    return int((version.notna() & previous.notna() & (version != previous)).fillna(False).sum())

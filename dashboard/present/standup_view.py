@@ -23,6 +23,7 @@ from dashboard.analytics.marks import applying
 from dashboard.analytics.outages import outages, without_outages
 from dashboard.analytics.standup import StandupDigest
 from dashboard.analytics.standup_triage import StandupTriage, standup_triage, standup_verdicts
+from dashboard.analytics.upgrades import newly_failing_upgrades
 from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOut
 from dashboard.present import help_texts
@@ -39,6 +40,7 @@ from dashboard.present.standup import (
     LinkFor,
     Section,
 )
+from dashboard.present.what_changed import upgrade_line
 
 __all__ = [
     "EXECUTION_EVIDENCE",
@@ -271,6 +273,8 @@ def standup_view(
     window = digest.window
     every = words.sections(digest, link_for, scenario_link=scenario_link, changes=changes)
     fetched = None if read is None or results is None else words.fetched_caption(results.counts)
+    if upgraded := upgrade_line(newly_failing_upgrades(digest.newly_failing)):  # #38
+        fetched = " ".join(part for part in (f"{upgraded}.", fetched) if part)
     return StandupView(
         digest=digest,
         folded=folded,

@@ -15,7 +15,14 @@ from dashboard.analytics.compare import (
     compare_executions,
     compare_pairs,
 )
-from dashboard.analytics.upgrades import UPGRADE_COLUMNS, upgrade_count, upgrade_failures
+from dashboard.analytics.standup_scenarios import newly_failing_scenarios
+from dashboard.analytics.upgrades import (
+    UPGRADE_COLUMNS,
+    newly_failing_upgrades,
+    upgrade_count,
+    upgrade_failures,
+)
+from dashboard.present.what_changed import upgrade_line
 from tests.analytics.frames import (
     CHROME_130,
     IPHONE,
@@ -86,3 +93,19 @@ def test_several_pairs_at_once_as_the_standup_compares_them() -> None:
     found = upgrade_failures(compare_pairs(night, pairs))
 
     assert found[["before_execution_id", "scenario_id"]].values.tolist() == [[1, 1], [1, 2]]
+
+
+def test_the_standup_counts_the_newly_failing_that_started_with_the_upgrade() -> None:
+    pair = pd.DataFrame(
+        {"plan_id": [1], "plan": ["Shop"], "before_execution_id": [1], "after_execution_id": [2]}
+    )
+    newly = newly_failing_scenarios(pair, upgrade_night())
+
+    assert len(newly) == 3
+    assert newly_failing_upgrades(newly) == 2
+    assert newly_failing_upgrades(None) == 0
+    assert upgrade_line(newly_failing_upgrades(newly)) == (
+        "2 new failures started with a browser upgrade"
+    )
+    assert upgrade_line(1) == "1 new failure started with a browser upgrade"
+    assert upgrade_line(0) is None

@@ -19,7 +19,7 @@ from tests.browser.harness import Secrets, StreamlitServer
 
 pytestmark = pytest.mark.browser
 
-SAFARI_18 = "SAFARI 18 / macOS"
+SAFARI_18 = "SAFARI / macOS"  # the demo's Safari 18: named without its version (#38)
 # What the visit that fetched a window's results says once done (`fetching.fetched_text`): said
 # on that visit only, so a view opened again without it is still the same view.
 FETCHED_NOTICE = re.compile(r"^Fetched the results of .* they are not asked for again\.$", re.S)

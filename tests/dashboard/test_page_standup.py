@@ -234,6 +234,8 @@ def test_a_plan_that_turned_red_says_what_changed(
     assert change.endswith(" by carol; started by bob (alice before)")
     newly = next(t for t in section_tables(at) if "Scenario" in t.columns)
     moved = newly[newly["Plan"] == "Checkout nightly"].iloc[0]
-    assert (moved["Scenario"], moved["Environment"]) == (1, "FIREFOX 129 / Linux")
+    # #38: the same environment on a new version; the section says it started with the upgrade.
+    assert (moved["Scenario"], moved["Environment"]) == (1, "FIREFOX / Linux")
     assert moved["What changed"] == "started failing with FIREFOX 129; was 128"
+    assert "1 new failure started with a browser upgrade." in captions(at)
     assert "What changed: FIREFOX 129 / Linux, was 128" in section(at, "Turned red")["Details"][0]

@@ -87,7 +87,7 @@ def test_the_digest_reads_one_line_per_item_with_links() -> None:
         f"- Search: red since Wed 2 Apr 12:00, 2 executions (latest [execution 5]({e}5)); "
         f"[execution 6]({e}6) is still running\n"
         "\n**Newly failing scenarios**\n"
-        f"- Checkout \\*smoke\\*: scenario 7 on CHROME 134 / Windows 11, SAFARI 17 / macOS "
+        f"- Checkout \\*smoke\\*: scenario 7 on CHROME / Windows 11, SAFARI / macOS "
         f"([execution 2]({e}2))\n"
         "\n**Slower**\n"
         "- Login: median 1 min 35 s against 1 min 00 s over the 14 days before "

@@ -231,3 +231,52 @@ def test_an_outage_night_s_failures_are_listed_with_their_label_when_outages_are
     assert len(on_the_night) == 15
     assert set(on_the_night["Verdict"]) == {"\u26a1 outage"}
     assert metrics(at)["In a likely outage"] == "15"
+
+
+# -- scenario names and owners, and "Only my scenarios" (#38) ---------------------------------
+
+
+def test_failures_name_their_scenarios_and_only_mine_keeps_the_ones_i_own(
+    app: AppFactory, hand_built: hand.HistoryService, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from dashboard.present.failures_view import NONE_OWNED
+    from tests.dashboard.test_page_scenario import ANN, name_scenario, sign_in
+
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path / "stores"))
+    name_scenario(app, hand.FLAKY, "=Checkout as guest", ANN)
+    at = sign_in(app(FAILURES, tz="UTC", plan=str(hand.PLAN_ID)))
+    at.run()
+
+    assert_no_failure(at)
+    every = _failures(at)
+    named = every[every["Scenario"] == hand.FLAKY]
+    assert not named.empty
+    assert set(every["Scenario"]) - {hand.FLAKY}, "other scenarios fail too"
+    assert set(named["Name"]) == {"=Checkout as guest"}
+    assert set(named["Scenario owner"]) == {ANN}
+    assert set(every[every["Scenario"] != hand.FLAKY]["Name"]) == {""}
+
+    at.toggle(key="failures.only_owned").set_value(True).run()
+
+    assert_no_failure(at)
+    assert at.query_params["owned"] == "true"
+    mine = _failures(at)
+    assert set(mine["Scenario"]) == {hand.FLAKY}
+    assert len(mine) == len(named)
+
+    # The same link for someone who owns none of them: their own (none), said.
+    bob = sign_in(app(FAILURES, tz="UTC", plan=str(hand.PLAN_ID), owned="true"), "bob@example.com")
+    bob.run()
+    assert_no_failure(bob)
+    assert NONE_OWNED in notes(bob, "info")
+
+
+def test_only_mine_is_not_offered_and_not_applied_to_a_viewer_nobody_signed_in_as(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    at = app(FAILURES, tz="UTC", plan=str(hand.PLAN_ID), owned="true")
+    at.run()
+
+    assert_no_failure(at)
+    assert "failures.only_owned" not in [t.key for t in at.toggle]
+    assert len(set(_failures(at)["Scenario"])) > 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dashboard.present import scenario as scenario_words
 from sandbox.data import planted
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
@@ -14,6 +15,7 @@ from tests.dashboard.apptest import (
     captions,
     downloads,
     notes,
+    plain_notes,
     table_with,
 )
 from tests.dashboard.conftest import AppFactory
@@ -174,3 +176,76 @@ def test_a_scenario_no_longer_in_the_plan_nor_in_the_window_is_named(
     assert "did not run in its last 5 finished executions" in notes(at)
     assert "Pick a plan and one of its scenarios" in notes(at, "info")
     assert dict(at.query_params) == {"tz": "UTC", "plan": str(hand.PLAN_ID), "window": "5"}
+
+
+# -- a scenario's name and owner (#38): the form, and the name on the page --------------------
+
+NAMED = "<b>Checkout</b> as [guest](http://evil.example)"
+"""A name with markup: shown as text everywhere, never rendered."""
+ANN = "ann@example.com"
+
+
+def sign_in(at: Any, email: str | None = ANN) -> Any:
+    """`at` with viewer sign-in configured and `email` signed in (None: nobody)."""
+    from tests.dashboard.test_page_known import sign_in as signed
+
+    return signed(at, {"email": email, "email_verified": True, "sub": "x"} if email else {})
+
+
+def name_scenario(
+    app: AppFactory, scenario: int, name: str, owner: str, *, email: str = ANN
+) -> Any:
+    """Give `scenario` of the hand-built plan `name` and `owner` through Scenario history's form,
+    signed in as `email`; the page after saving."""
+    from dashboard.data import cache_names
+
+    cache_names.forget_all()  # names read by an earlier test's store are not this one's
+    at = sign_in(app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(scenario)), email)
+    at.run()
+    assert_no_failure(at)
+    at.text_input(key="scenario.name.name").input(name)
+    at.text_input(key="scenario.name.owner").input(owner)
+    at.button(key=f"FormSubmitter:scenario.name.{scenario}-Save").click().run()
+    assert_no_failure(at)
+    return at
+
+
+def test_a_signed_in_viewer_names_a_scenario_and_the_page_calls_it_so(
+    app: AppFactory, hand_built: hand.HistoryService, tmp_path: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path / "stores"))
+    at = name_scenario(app, hand.FLAKY, NAMED, ANN)
+
+    title = at.title[0].value
+    # The title is markdown: the name's markup is escaped, so it reads as typed.
+    assert "<b>" not in title
+    assert "](" not in title
+    assert title.replace("\\", "").replace("\u2060", "") == f"{NAMED} ({hand.FLAKY})"
+    assert f"Saved: {NAMED} ({hand.FLAKY})." in plain_notes(at, "info").replace("\u2060", "")
+    picker = at.selectbox(key="scenario.scenario")
+    assert f"{NAMED} ({hand.FLAKY})" in [o.replace("\u2060", "") for o in picker.options]
+    assert f"Scenario {hand.SPECIFIC}" in picker.options  # unnamed: as before
+    assert at.query_params["scenario"] == str(hand.FLAKY)  # the link keeps the id
+    # The form shows what is stored now.
+    assert at.text_input(key="scenario.name.owner").value == ANN
+
+
+def test_a_bad_owner_is_refused_in_a_sentence_and_nothing_is_saved(
+    app: AppFactory, hand_built: hand.HistoryService, tmp_path: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path / "stores"))
+    at = name_scenario(app, hand.FLAKY, "Checkout", "not an address")
+
+    assert "owner" in plain_notes(at, "warning").lower()
+    assert at.title[0].value == f"Scenario {hand.FLAKY}"
+
+
+def test_nobody_signed_in_on_a_team_s_dashboard_may_not_change_a_name(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.FLAKY))
+    at.run()
+
+    assert_no_failure(at)
+    assert not [t for t in at.text_input if str(t.key).startswith("scenario.name")]
+    assert scenario_words.NAMES_READ_ONLY in [str(t.value) for t in at.text]

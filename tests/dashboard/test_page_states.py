@@ -210,3 +210,39 @@ def test_bad_settings_are_named_and_the_defaults_used(app: AppFactory) -> None:
     assert '"states" value "red" is not one of flaky, broken' in warning
     assert dict(at.query_params) == {"tz": "UTC", "states": "flaky"}
     assert set(_states(at)["Scenario"]) == {planted.FLAKY_SCENARIO}
+
+
+# -- scenario names and owners, and "Only my scenarios" (#38) ---------------------------------
+
+
+def test_states_name_their_scenarios_and_only_mine_keeps_the_ones_i_own(
+    app: AppFactory, hand_built: hand.HistoryService, tmp_path: Any, monkeypatch: Any
+) -> None:
+    from dashboard.present.states_view import NONE_OWNED
+    from tests.dashboard.test_page_scenario import ANN, NAMED, name_scenario, sign_in
+
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path / "stores"))
+    name_scenario(app, hand.SPECIFIC, NAMED, ANN)
+    at = sign_in(app(STATES, tz="UTC", plan=str(hand.PLAN_ID)))
+    at.run()
+
+    assert_no_failure(at)
+    every = _states(at).set_index("Scenario")
+    assert every.loc[hand.SPECIFIC, "Name"].replace("\u2060", "") == NAMED  # as text
+    assert every.loc[hand.SPECIFIC, "Scenario owner"] == ANN
+    assert every.loc[hand.FLAKY, "Name"] == ""
+
+    at.toggle(key="states.only_owned").set_value(True).run()
+
+    assert_no_failure(at)
+    assert at.query_params["owned"] == "true"
+    assert list(_states(at)["Scenario"]) == [hand.SPECIFIC]
+
+    bob = sign_in(app(STATES, tz="UTC", plan=str(hand.PLAN_ID), owned="true"), "bob@example.com")
+    bob.run()
+    assert_no_failure(bob)
+    assert NONE_OWNED in notes(bob, "info")
+    nobody = app(STATES, tz="UTC", plan=str(hand.PLAN_ID), owned="true")
+    nobody.run()
+    assert "states.only_owned" not in [t.key for t in nobody.toggle]
+    assert len(_states(nobody)) == len(every)

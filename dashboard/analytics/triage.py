@@ -250,7 +250,9 @@ def failure_verdicts(
     # Plain lists and sets, not a frame's `.iloc`/`.loc` per row: at 100,000 executions the
     # per-row lookups were most of the verdict's cost.
     covered_by = cover["mark_id"].tolist()
-    in_outage = set(outage_of.index.tolist())
+    outage_rows: dict[int, dict[str, Any]] = {
+        int(k): v for k, v in outage_of.to_dict("index").items()
+    }
     out: list[dict[str, Any]] = []
     for position, row in enumerate(rows.to_dict("records")):
         verdict: dict[str, Any] = {name: row.get(name) for name in _CARRIED}
@@ -261,8 +263,8 @@ def failure_verdicts(
         verdict["shown_state"] = scored.shown(row)
         if reason is not None:
             verdict.update(label=INCOMPLETE, incomplete=reason, **extra)
-        elif execution_id in in_outage:
-            outage = outage_of.loc[execution_id]
+        elif execution_id in outage_rows:
+            outage = outage_rows[execution_id]
             verdict.update(label=OUTAGE, **_outage_fields(outage))
             if isinstance(outage["mark_id"], str) and outage["mark_id"] in by_id.index:
                 verdict.update(_mark_fields(by_id.loc[outage["mark_id"]], outage["mark_id"]))
@@ -430,13 +432,15 @@ def _unreadable_marks(
 
 
 def _missing(value: object) -> bool:
+    if isinstance(value, int | np.integer | str):  # the common case, without pandas' dispatch
+        return False
     return value is None or bool(pd.isna(value))
 
 
 # -- outages and marks -------------------------------------------------------------------------
 
 
-def _outage_fields(outage: pd.Series) -> dict[str, Any]:
+def _outage_fields(outage: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "outage": outage["state"],
         "outage_start": outage["start"],

@@ -52,8 +52,9 @@ notices.caption(view.evidence_caption)
 table_views.show(view.table)
 
 for position, detail in enumerate(view.details):
-    # The target and ticket are the team's text: shown literally, never as markdown.
-    with st.expander(escape_markdown(detail.heading)):
+    # The target and ticket are the team's text: shown literally, never as markdown. Keyed by
+    # the mark, so a rerun that adds a line above (a fetch's caption) keeps it open.
+    with st.expander(escape_markdown(detail.heading), key=f"known.mark.{detail.mark_id}"):
         for line in detail.lines:
             notices.plain(line)
         table_views.show(detail.log)

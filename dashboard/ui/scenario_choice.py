@@ -111,12 +111,14 @@ def name_form(choice: ScenarioChoice) -> None:
         row = choice.names[choice.names["scenario_id"] == state.scenario]
         was_name = "" if row.empty else str(row.iloc[0]["name"])
         was_owner = "" if row.empty or pd.isna(row.iloc[0]["owner"]) else str(row.iloc[0]["owner"])
-        with st.form(f"{FORM_KEY}.{state.scenario}", border=False):
-            name = st.text_input("Name", value=was_name, key=f"{FORM_KEY}.name")
-            owner = st.text_input("Owner (e-mail)", value=was_owner, key=f"{FORM_KEY}.owner")
+        # Keyed by the scenario: another scenario's form starts from its own stored values.
+        key = f"{FORM_KEY}.{state.scenario}"
+        with st.form(key, border=False):
+            name = st.text_input("Name", value=was_name, key=f"{key}.name")
+            owner = st.text_input("Owner (e-mail)", value=was_owner, key=f"{key}.owner")
             typed = None
             if rights.author is None:
-                typed = st.text_input("Your name", key=f"{FORM_KEY}.by")
+                typed = st.text_input("Your name", key=f"{key}.by")
             if not st.form_submit_button("Save", icon=":material/save:"):
                 return
         _save(choice, state.scenario, name=name, owner=owner, typed=typed)

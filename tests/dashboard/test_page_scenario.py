@@ -203,8 +203,8 @@ def name_scenario(
     at = sign_in(app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(scenario)), email)
     at.run()
     assert_no_failure(at)
-    at.text_input(key="scenario.name.name").input(name)
-    at.text_input(key="scenario.name.owner").input(owner)
+    at.text_input(key=f"scenario.name.{scenario}.name").input(name)
+    at.text_input(key=f"scenario.name.{scenario}.owner").input(owner)
     at.button(key=f"FormSubmitter:scenario.name.{scenario}-Save").click().run()
     assert_no_failure(at)
     return at
@@ -227,7 +227,7 @@ def test_a_signed_in_viewer_names_a_scenario_and_the_page_calls_it_so(
     assert f"Scenario {hand.SPECIFIC}" in picker.options  # unnamed: as before
     assert at.query_params["scenario"] == str(hand.FLAKY)  # the link keeps the id
     # The form shows what is stored now.
-    assert at.text_input(key="scenario.name.owner").value == ANN
+    assert at.text_input(key=f"scenario.name.{hand.FLAKY}.owner").value == ANN
 
 
 def test_a_bad_owner_is_refused_in_a_sentence_and_nothing_is_saved(

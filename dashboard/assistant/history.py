@@ -67,6 +67,7 @@ EXECUTION_KEY_COLUMNS = (
 )
 """What names an executions frame in a view's key: its ids and outcomes (a running execution
 that finishes, or gains a result, is new data; a finished one's results never change)."""
+NAME_KEY_COLUMNS = ("scenario_id", "name", "owner", "tags")
 PLAN_KEY_COLUMNS = ("plan_id", "plan", "project_id", "scenario_ids", "enabled", "updated")
 
 LOOKBACK = DateRange.LAST_90_DAYS
@@ -269,9 +270,9 @@ class Reading:
         """`build()`, made once per input and reused for `VIEWS_TTL_S` by every call on the same
         service and company, as the pages' `cache.built`: the key names the tool (`name`), its
         `parameters`, the executions it reads (`data`: ids and outcomes, whose finished results
-        never change), the plans, the company's marks (each one's id and revision) and the day
-        (a mark applies by the day); never a token. What is returned is shared: never mutate
-        it. A build that raises is not kept."""
+        never change), the plans, the scenarios' names, the company's marks (each one's id and
+        revision) and the day (a mark applies by the day); never a token. What is returned is
+        shared: never mutate it. A build that raises is not kept."""
         material = repr(
             (
                 self.connection.fingerprint,
@@ -279,6 +280,7 @@ class Reading:
                 sorted((str(k), repr(v)) for k, v in parameters.items()),
                 [frame_key(frame, EXECUTION_KEY_COLUMNS) for frame in data],
                 frame_key(self.plans(), PLAN_KEY_COLUMNS),
+                frame_key(self.scenario_names(), NAME_KEY_COLUMNS),
                 marks_key(self.ledger_marks()),
                 self.now.date().isoformat(),
             )
@@ -291,6 +293,21 @@ class Reading:
         with _VIEWS_LOCK:
             _VIEWS[key] = made
         return made
+
+    def scenario_names(self) -> pd.DataFrame:
+        """The company's scenario names (`SCENARIO_NAME_COLUMNS`), as the pages pass them to
+        their views (`data.cache_names.names`); none when the store cannot give them (the
+        pages then say "Scenario 402", never an error)."""
+        from dashboard.data.store.errors import StoreError
+        from dashboard.data.store.types import SCENARIO_NAME_COLUMNS
+
+        def read() -> pd.DataFrame:
+            try:
+                return self.store.scenario_names(self.connection.company_id)
+            except StoreError:
+                return empty(SCENARIO_NAME_COLUMNS)
+
+        return self._once("names", read)
 
     def marks(self) -> pd.DataFrame:
         """The marks that apply now."""

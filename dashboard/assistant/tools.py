@@ -311,6 +311,7 @@ class Tools:
                     failing,
                     verdicts=verdicts,
                     marks=reading.ledger_marks(),
+                    names=reading.scenario_names(),
                     include_outages=include_outages,
                     only=tuple(states),
                     now=reading.now,
@@ -389,6 +390,7 @@ class Tools:
                     now=reading.now,
                     source=reading.connection.source,
                     scenario_link=lambda s: links.scenario_link(plan_id or 0, s),
+                    names=reading.scenario_names(),
                 )
                 if view.shown is None:
                     raise ToolError(f"Execution {execution} has no results yet.")
@@ -574,6 +576,7 @@ class Tools:
                     tz=self.tz,
                     today=reading.now.date(),
                     scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
+                    names=reading.scenario_names(),
                 )
                 specific = view.specific_table.display
                 return {
@@ -614,6 +617,7 @@ class Tools:
                     plan_names=reading.plan_names(),
                     scenario_link=lambda p, s: links.scenario_link(p, s, window=window),
                     tz=self.tz,
+                    names=reading.scenario_names(),
                 )
                 return {
                     "headline": f"{len(view.table.display):,} scenarios got slower.",
@@ -862,6 +866,7 @@ class Tools:
                     if grouped is loaded
                     else (grouped.analysed, grouped.results),
                     outages=(len(outages), include_outages),
+                    names=reading.scenario_names(),
                 )
                 return {
                     "headline": f"{len(shown.table.display):,} flaky scenarios.",

@@ -66,3 +66,19 @@ def test_a_second_identical_question_is_not_computed_again_and_a_new_mark_is(
 
     ask_here(history.env, [LAST_WEEK])
     assert len(views_made) == 3
+
+
+def test_a_scenarios_name_is_answered_as_its_page_shows_it_and_a_new_name_is_seen(
+    history: History, views_made: list[int]
+) -> None:
+    (before,) = ask_here(history.env, [LAST_WEEK])
+    connection = resolve(session=None, secrets={}, env=history.env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=history.env) as store:
+        store.set_scenario_name(connection.company_id, 52, name="Checkout pays by card", by="ann")
+    (after,) = ask_here(history.env, [LAST_WEEK])
+    assert len(views_made) == 2  # the names are part of the view's input
+    named = {row["Scenario"]: row.get("Name") for row in rows(after)}
+    assert named[52] == "Checkout pays by card"
+    assert named[53] != "Checkout pays by card"
+    assert len(rows(after)) == len(rows(before))

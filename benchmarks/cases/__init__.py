@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from benchmarks.cases import (
+    assistant,
     fanout,
     fetch,
     lists,
@@ -16,6 +17,7 @@ from benchmarks.cases import (
     pgstore,
     sandbox_latency,
     store,
+    verdicts,
     windows,
 )
 from benchmarks.context import Run
@@ -42,6 +44,8 @@ CASES: tuple[Case, ...] = tuple(
         pgstore,
         lists,
         windows,
+        verdicts,
+        assistant,
     )
 )
 NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

@@ -7,7 +7,7 @@ Each tool is then called as the MCP server calls it (`assistant.tools.Tools`, in
 without the protocol's few milliseconds), on the sandbox (no latency): every call loads what it
 needs, but the service's lists of plans and executions, which it reuses for 5 minutes.
 
-Not registered in `benchmarks/cases/__init__.py` (not this case's file): run it alone with
+Part of the suite (`python -m benchmarks`); run it alone with
 `python -m benchmarks.cases.assistant [--size tiny|full]`.
 """
 

@@ -162,11 +162,13 @@ def test_the_executions_charts_count_days_in_the_linked_zone(
     """A run at 16:00 UTC is on the next day in Tokyo: the day charts bucket it there, as the
     table (in Tokyo time) does, and no caption says the charts are UTC."""
     connect()
-    # The per-day chart is built when its tab is open.
+    # The per-day chart is built when its tab is open. Outages included: the table lists every
+    # execution, and the charts then count them too (the demo plants an outage night).
     at = app(
         EXECUTIONS,
         tz=TOKYO,
         chart="day",
+        outages="true",
         range="custom",
         **{"from": "2026-11-13", "to": "2026-11-20"},
     )

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
 
-from dashboard.data import cache, connection
+from dashboard.data import cache, connection, demo
 from dashboard.data.connection import Connection
 
 _FORM_VALUES = "connection.session"  # session_state key of the form's submitted values
@@ -51,8 +51,9 @@ def page_area(conn: Connection) -> Iterator[None]:
 
 
 def now(conn: Connection) -> datetime:
-    """The time presets count back from: the demo data's own clock, or the wall clock."""
-    return conn.clock or datetime.now(UTC)
+    """The time presets count back from: the demo data's own clock, or the wall clock (the
+    one rule, `demo.now_of`, which the CLI reads too)."""
+    return demo.now_of(conn)
 
 
 def resolve() -> connection.Resolution:

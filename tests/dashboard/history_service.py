@@ -58,7 +58,7 @@ CHROME = {"id": 11, "os": "WIN10", "os_name": "Windows 10", "browser": "CHROME",
 SAFARI = {"id": 12, "os": "MAC", "os_name": "macOS", "browser": "SAFARI", "version": "17"}
 FIREFOX_OLD = {"id": 13, "os": "LINUX", "os_name": "Linux", "browser": "FIREFOX", "version": "128"}
 FIREFOX_NEW = {"id": 14, "os": "LINUX", "os_name": "Linux", "browser": "FIREFOX", "version": "129"}
-SAFARI_LABEL = "SAFARI 17 / macOS"
+SAFARI_LABEL = "SAFARI / macOS"  # named without its version (#38)
 FIREFOX_NEW_LABEL = "FIREFOX 129 / Linux"
 
 

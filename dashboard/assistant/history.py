@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from api_client import ApiClient, ExecutionQuery
     from dashboard.data.connection import Connection
     from dashboard.data.fanout_answer import FanOut
+    from dashboard.data.live import ExecutionsData
     from dashboard.data.store import HistoryStore
 
 LOADS_TTL_S = 300.0
@@ -195,13 +196,18 @@ class Reading:
         return plan_analytics.plan_names(self.plans())
 
     def executions(self, query: ExecutionQuery) -> pd.DataFrame:
-        return self._once(
-            ("executions", query),
-            lambda: self._kept(("executions", query), lambda: self._load(query)),
-        )
+        return self.executions_data(query).executions
 
-    def _load(self, query: ExecutionQuery) -> pd.DataFrame:
-        return live.load_executions(self.client, query).executions
+    def executions_data(self, query: ExecutionQuery) -> ExecutionsData:
+        """`query`'s executions as loaded (with their status counts), reused as `executions`:
+        what `live.find_execution` looks an execution up in."""
+        loaded: ExecutionsData = self._once(
+            ("executions", query),
+            lambda: self._kept(
+                ("executions", query), lambda: live.load_executions(self.client, query)
+            ),
+        )
+        return loaded
 
     def lookback(
         self, *, project: int | None = None, plan: int | None = None, preset: DateRange = LOOKBACK

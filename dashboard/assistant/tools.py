@@ -348,12 +348,18 @@ class Tools:
         )
         with self.reading() as reading:
             query = _lookback_query(reading)
+            # In the lookback other tools reuse (no request), else in a fresh one (an
+            # execution that started since it was listed).
             found = live.find_execution(
-                execution,
-                listed=query,
-                started=None,
-                load=lambda q: live.load_executions(reading.client, q),
+                execution, listed=query, started=None, load=reading.executions_data
             )
+            if found.header is None:
+                found = live.find_execution(
+                    execution,
+                    listed=query,
+                    started=None,
+                    load=lambda q: live.load_executions(reading.client, q),
+                )
             if found.header is None:
                 raise ToolError(
                     f"There is no execution {execution} in the last {MAX_DAYS} days of history."

@@ -12,7 +12,7 @@ from dashboard.data.connection import resolve
 from dashboard.data.store import open_for
 from dashboard.data.store.marks import MarkDraft, MarkTarget
 from dashboard.present import failures_view
-from tests.assistant.conftest import History, ask_here, rows
+from tests.assistant.conftest import LATEST, History, ask_here, rows
 from tests.cli.plan_service import PLAN_ID
 
 LAST_WEEK = ("failures", {"period": "last_7_days", "detail": "full"})
@@ -82,3 +82,12 @@ def test_a_scenarios_name_is_answered_as_its_page_shows_it_and_a_new_name_is_see
     assert named[52] == "Checkout pays by card"
     assert named[53] != "Checkout pays by card"
     assert len(rows(after)) == len(rows(before))
+
+
+def test_an_execution_newer_than_the_reused_list_is_still_found(history: History) -> None:
+    (listed,) = ask_here(history.env, [("execution_results", {"execution": LATEST})])
+    assert not listed.is_error
+    newer = history.service.add("SUCCESS", "SUCCESS", "FAILURE", "SUCCESS")
+    (answer,) = ask_here(history.env, [("execution_results", {"execution": newer})])
+    (failed,) = rows(answer)  # the reused 90 days did not list it: looked up afresh
+    assert failed["Scenario"] == 53

@@ -102,7 +102,7 @@ def test_the_environments_page_finds_the_firefox_only_failure(
     specific = table_with(at, "Runs elsewhere", "History")
     case = scenario_ids(scale_sandbox, plan)[0]
     assert list(zip(specific["Scenario"], specific["Environment"], strict=True)) == [
-        (case, "FIREFOX 136 / Windows 10")
+        (case, "FIREFOX / Windows 10")  # named without its version (#38)
     ]
     assert (specific["Failed"] == specific["Runs"]).all()
 

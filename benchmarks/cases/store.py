@@ -53,7 +53,7 @@ from dashboard.analytics.standup import (
     turned_red_changes,
     with_newly_failing,
 )
-from dashboard.analytics.standup_triage import standup_triage
+from dashboard.analytics.standup_triage import standup_triage, standup_verdicts
 from dashboard.analytics.windows import standup_window
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.shapes import empty
@@ -180,7 +180,10 @@ def _pages(
         digest = with_newly_failing(digest, read)
         turned_red_changes(digest, standup_executions, read, None)
         in_window = found[window.contains(found["start"]).fillna(False).to_numpy()]
-        return standup_triage(digest, read, ledger, now, outages=in_window)
+        # The one verdict per failed result the standup folds by (the page caches it per input).
+        judged = read["execution_id"].dropna().astype("int64").unique().tolist()
+        verdicts = standup_verdicts(read, standup_executions, ledger, now, judged=judged)
+        return standup_triage(digest, verdicts, ledger, now, outages=in_window)
 
     def health(ledger: pd.DataFrame) -> object:
         marks = applying(ledger, now)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard.data import cache
+from dashboard.data import cache, cache_names
 from dashboard.present import compare as compare_words
 from dashboard.present import compare_view
 from dashboard.state import links, plan_choice, routes
@@ -78,6 +78,7 @@ view = compare_view.compare_view(
     tz=tz,
     today=now.date(),
     scenario_link=links.scenario_link,
+    names=cache_names.names(connection),
 )
 view_parts.say(view.notes)
 for tile, (label, value) in zip(st.columns(len(view.kpis)), view.kpis, strict=True):

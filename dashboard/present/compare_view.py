@@ -16,6 +16,7 @@ import pandas as pd
 
 from dashboard.analytics import compare as compare_analytics
 from dashboard.analytics import marks as mark_analytics
+from dashboard.analytics import upgrades as upgrade_analytics
 from dashboard.analytics import what_changed
 from dashboard.analytics.known_figures import compare_with_known
 from dashboard.analytics.outcomes import FAIL
@@ -26,6 +27,7 @@ from dashboard.present import table_view as columns
 from dashboard.present import what_changed as changes_words
 from dashboard.present.captions import scope_text
 from dashboard.present.table_view import TableView
+from dashboard.present.tables import with_names
 from dashboard.present.view_parts import ChartView, Said, caption, note, plain
 
 ScenarioLink = Callable[[int, int], str]
@@ -103,9 +105,11 @@ def compare_view(
     tz: str,
     today: date,
     scenario_link: ScenarioLink,
+    names: pd.DataFrame | None = None,
 ) -> CompareView:
     """The comparison of execution `before` with `after` of the plan of `choice`, from its
-    executions of the lookback, the two executions' `results` and the `marks` that apply now."""
+    executions of the lookback, the two executions' `results` and the `marks` that apply now;
+    each scenario named from the company's scenario `names` (None: none)."""
     plan, executions = choice.plan, choice.executions
     # An outage on either side is said first: its failures are not what changed in the tests.
     sides = compare_analytics.outage_sides(executions, marks, results, before, after)
@@ -119,7 +123,7 @@ def compare_view(
         comparison.basis, today=today, scope=scope_text(plan=plan_name), before=before, after=after
     )
     changed = what_changed.between(plan, before, after, executions, results, plans)
-    moves = what_changed.version_moves(comparison.cells, results)
+    upgrades = upgrade_analytics.upgrade_failures(comparison.cells)
     # The after side's failures a mark covers, or an outage holds, are told apart (the counts
     # above keep them all).
     cells = compare_analytics.with_outage_sides(
@@ -139,11 +143,13 @@ def compare_view(
             ("Fixed", f"{comparison.count(compare_analytics.FIXED):,}"),
             ("Still failing", f"{comparison.count(compare_analytics.STILL_FAILING):,}"),
             ("Runtime change", words.runtime_change(comparison)),
+            ("After a browser upgrade", f"{len(upgrades):,}"),
         ),
         summary=words.summary_caption(comparison),
         changes=plain(
             *changes_words.pair_sentences(changed, before, after, tz),
-            *changes_words.moves_sentences(moves),
+            *[line + "." for line in [changes_words.upgrade_line(len(upgrades))] if line],
+            *changes_words.upgrade_sentences(upgrades),
         ),
         changes_caption=changes_words.pair_caption(),
         chart=ChartView(
@@ -159,7 +165,7 @@ def compare_view(
         if only_changes and shown.empty
         else None,
         table=TableView(
-            words.compare_display(shown, plan, scenario_link),
+            with_names(words.compare_display(shown, plan, scenario_link), names, after="History"),
             key="compare.table",
             file_name=f"compare-{before}-{after}.csv",
             columns={

@@ -141,5 +141,8 @@ def test_what_changed_between_the_last_green_and_the_first_red_execution(
     assert "Environments: FIREFOX 129 / Linux, was 128." in said
     assert "Plan settings changed " in said
     assert " by carol." in said
-    assert "Started failing with FIREFOX 129; was 128: scenario 1." in said
+    # #38: the same environment on a new version: a new failure there, counted as an upgrade.
+    assert "New failure on FIREFOX / Linux (128 -> 129): scenario 1." in said
+    assert "1 new failure started with a browser upgrade." in said
+    assert metrics(at)["After a browser upgrade"] == "1"
     assert "the plan's settings from its last change" in captions(at)

@@ -17,11 +17,14 @@ from dashboard.present.compare_view import CompareView
 from tests.analytics.frames import (
     CHROME,
     DESKTOP,
+    UPGRADE_AFTER,
+    UPGRADE_BEFORE,
     execution,
     executions,
     found_outages,
     result,
     results,
+    upgrade_night,
 )
 
 PLAN = 1
@@ -92,6 +95,7 @@ def test_the_new_failure_is_counted_tabled_and_offered_to_mark() -> None:
         ("Fixed", "0"),
         ("Still failing", "0"),
         ("Runtime change", "no change"),
+        ("After a browser upgrade", "0"),
     )
     assert view.summary.startswith("1 new failure, 2 still passing. Runtime ")
     assert [said.how for said in view.notes] == ["warning", "info", "caption"]
@@ -129,3 +133,47 @@ def test_the_same_environments_and_an_unchanged_plan_are_said_so() -> None:
     assert _view().changes.how == "plain"
     assert "Environments: the same on both." in said
     assert "Started failing with" not in said
+
+
+def test_an_upgrade_night_counts_three_new_failures_two_with_the_upgrade() -> None:
+    """Chrome went 130 -> 131 the night scenarios 1 and 2 started failing on it; scenario 3
+    failed on Firefox (tests/analytics/frames.upgrade_night). #38: one row per scenario and
+    environment, the versions beside it, no "missing before/after" noise."""
+    runs = executions(
+        [
+            execution(UPGRADE_BEFORE, PLAN, "2026-11-23 02:00"),
+            execution(UPGRADE_AFTER, PLAN, "2026-11-24 02:00", "fail"),
+        ]
+    )
+    view = compare_view.compare_view(
+        compare_view.pair_choice(runs, PLAN, found_outages()),
+        upgrade_night(),
+        empty(MARK_COLUMNS),
+        plans=empty(PLAN_COLUMNS),
+        plan_names={PLAN: "Checkout"},
+        plan_name="Checkout",
+        before=UPGRADE_BEFORE,
+        after=UPGRADE_AFTER,
+        only_changes=False,
+        tz="UTC",
+        today=date(2026, 11, 24),
+        scenario_link=lambda p, s: f"scenario?plan={p}&scenario={s}",
+    )
+
+    kpis = dict(view.kpis)
+    assert (kpis["New failures"], kpis["After a browser upgrade"]) == ("3", "2")
+    assert view.summary.startswith("3 new failures, 7 still passing. ")
+    said = view.changes.texts
+    assert "2 new failures started with a browser upgrade." in said
+    assert "New failures on CHROME / Windows 10 (130 -> 131): scenarios 1, 2." in said
+    table = view.table.display
+    assert len(table) == 10
+    assert not table["Change"].str.contains("missing").any()
+    new = table[table["Change"] == NEW]
+    assert list(zip(new["Scenario"], new["Environment"], strict=True)) == [
+        (1, "CHROME / Windows 10 (130 -> 131)"),
+        (2, "CHROME / Windows 10 (130 -> 131)"),
+        (3, "FIREFOX / Linux (128)"),
+    ]
+    # What a mark made from here names: the environment, without its version.
+    assert set(view.to_mark["environment"]) == {"CHROME / Windows 10", "FIREFOX / Linux"}

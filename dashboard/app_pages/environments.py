@@ -3,6 +3,7 @@ some environments or started with a new browser version."""
 
 import streamlit as st
 
+from dashboard.data import cache_names
 from dashboard.present import environments_view
 from dashboard.state import links, routes
 from dashboard.state.params import PLAN, WINDOW
@@ -53,6 +54,7 @@ view = environments_view.environments_view(
     tz=tz,
     today=now.date(),
     scenario_link=lambda plan, scenario: links.scenario_link(plan, scenario, window=state.window),
+    names=cache_names.names(connection),
 )
 triage_view.outages_caption(triage)
 

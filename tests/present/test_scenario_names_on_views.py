@@ -6,14 +6,17 @@ looks like a formula is escaped in the CSV; "only mine" keeps the scenarios an a
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pandas as pd
 
 from dashboard.analytics import triage
+from dashboard.columns.marks import MARK_COLUMNS
+from dashboard.columns.schemas import PLAN_COLUMNS
+from dashboard.columns.shapes import empty
+from dashboard.present import compare_view, scenario_view
 from dashboard.present import failures_view as failures_of
 from dashboard.present import scenario as scenario_words
-from dashboard.present import scenario_view
 from dashboard.present import states_view as states_of
 from dashboard.present.csv import to_csv
 from dashboard.present.failures_view import FailuresView
@@ -255,3 +258,31 @@ def test_slower_and_flaky_name_their_scenarios_beside_the_id() -> None:
     ).table.display
     assert by_scenario(flaky, NAME_COLUMN) == {4: MARKUP}
     assert OWNER_COLUMN not in flaky.columns
+
+
+def test_compare_names_its_scenarios_beside_the_id() -> None:
+    from tests.present import test_compare_view as compare_case
+
+    plain = compare_case._view(only_changes=False).table.display
+    runs, found = compare_case._history()
+    given = names((11, MARKUP, None))
+    named = compare_view.compare_view(
+        compare_view.pair_choice(runs, compare_case.PLAN, compare_case.found_outages()),
+        found,
+        empty(MARK_COLUMNS),
+        plans=empty(PLAN_COLUMNS),
+        plan_names={compare_case.PLAN: "Checkout"},
+        plan_name="Checkout",
+        before=1,
+        after=2,
+        only_changes=False,
+        tz="UTC",
+        today=date(2025, 3, 31),
+        scenario_link=lambda p, s: f"scenario?plan={p}&scenario={s}",
+        names=given,
+    ).table.display
+
+    columns = list(named.columns)
+    assert columns.index(NAME_COLUMN) == columns.index("History") + 1
+    assert by_scenario(named, NAME_COLUMN) == {10: "", 11: MARKUP}
+    assert NAME_COLUMN not in plain.columns

@@ -54,6 +54,7 @@ LINE_UNRESOLVED = "unresolved"
 LINE_OUTAGE = "in a likely outage"
 LINE_INCOMPLETE = "incomplete"
 LINE_KNOWN = "known"
+LINE_OUTAGE_LET_THROUGH = "of them let through by a mark"
 
 UNKNOWN_KIND = "malformed"
 UNSIGNED = "without an author"
@@ -93,9 +94,10 @@ class GateVerdict:
 
     @property
     def line_counts(self) -> dict[str, int]:
-        """The failures by what the verdict line calls them: LINE_UNRESOLVED (every label that
-        fails but the two below), LINE_OUTAGE (a likely outage no mark confirms),
-        LINE_INCOMPLETE, and LINE_KNOWN (let through by a mark)."""
+        """The failures by what the verdict line calls them, by their one label: LINE_UNRESOLVED
+        (every label that fails but the two below, not let through), LINE_OUTAGE (labelled
+        outage, of which LINE_OUTAGE_LET_THROUGH a mark lets through), LINE_INCOMPLETE, and
+        LINE_KNOWN (let through by a mark, outside an outage)."""
         return line_counts(self.verdicts, self.split)
 
     @property
@@ -192,17 +194,23 @@ def line_counts(frame: pd.DataFrame | None, split: mark_rules.KnownSplit) -> dic
         return {
             LINE_UNRESOLVED: split.unresolved,
             LINE_OUTAGE: 0,
+            LINE_OUTAGE_LET_THROUGH: 0,
             LINE_INCOMPLETE: 0,
             LINE_KNOWN: split.known,
         }
+    # Counted by label, as every page counts them: a failure in an outage is counted there even
+    # when a mark lets it through (the line says how many were), never as known.
     held = frame[~frame["let_through"]]
-    outage = int((held["label"] == triage.OUTAGE).sum())
+    in_outage = (frame["label"] == triage.OUTAGE).to_numpy(dtype=bool)
+    let_through = frame["let_through"].to_numpy(dtype=bool)
+    outage_held = int((held["label"] == triage.OUTAGE).sum())
     incomplete = int((held["label"] == triage.INCOMPLETE).sum())
     return {
-        LINE_UNRESOLVED: len(held) - outage - incomplete,
-        LINE_OUTAGE: outage,
+        LINE_UNRESOLVED: len(held) - outage_held - incomplete,
+        LINE_OUTAGE: int(in_outage.sum()),
+        LINE_OUTAGE_LET_THROUGH: int((in_outage & let_through).sum()),
         LINE_INCOMPLETE: incomplete,
-        LINE_KNOWN: int(frame["let_through"].sum()),
+        LINE_KNOWN: int((let_through & ~in_outage).sum()),
     }
 
 

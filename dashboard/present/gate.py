@@ -19,6 +19,7 @@ from dashboard.analytics.gate import (
     LINE_INCOMPLETE,
     LINE_KNOWN,
     LINE_OUTAGE,
+    LINE_OUTAGE_LET_THROUGH,
     LINE_UNRESOLVED,
     UNENDING,
     UNKNOWN_KIND,
@@ -94,6 +95,8 @@ def verdict_figures(verdict: GateVerdict) -> str:
     if set(labels) - {LINE_UNRESOLVED}:
         unresolved += " (" + ", ".join(f"{n} {label}" for label, n in labels.items()) + ")"
     apart = [f"{counts[name]} {name}" for name in (LINE_OUTAGE, LINE_INCOMPLETE) if counts[name]]
+    if counts[LINE_OUTAGE_LET_THROUGH]:
+        apart[0] += f" ({counts[LINE_OUTAGE_LET_THROUGH]} {LINE_OUTAGE_LET_THROUGH})"
     return f"{unresolved}; " + ", ".join([*apart, f"{counts[LINE_KNOWN]} {LINE_KNOWN}"])
 
 

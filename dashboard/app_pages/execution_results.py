@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard.data import cache
+from dashboard.data import cache, cache_names
 from dashboard.present import results as words
 from dashboard.present import results_view as views
 from dashboard.present.notes import execution_not_found
@@ -52,8 +52,7 @@ if not scenarios:
     notices.show_notes([views.NO_SCENARIOS], severity="info")
     st.stop()
 data = notices.loaded_or_stop(
-    # A finished execution's results come from the history store once fetched, kept once they
-    # hold every failure its summary counts; a running one's are fetched afresh, never stored.
+    # Kept in the history store once they hold every failure counted; a running one's never.
     lambda: cache.execution_results(
         connection,
         execution_id=execution_id,
@@ -83,6 +82,7 @@ view = views.results_view(
     source=connection.source,
     scenario_link=lambda scenario: links.scenario_link(plan_id or 0, scenario),
     verdicts=verdicts,
+    names=cache_names.names(connection),
 )
 notices.show_notes([view.outage or ""], severity="warning")  # a likely outage, said first
 notices.show_messages(view.failures, severity="warning")  # each names its scenario

@@ -5,7 +5,7 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard.data import cache
+from dashboard.data import cache, cache_names
 from dashboard.present import flaky_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, routes
@@ -50,7 +50,6 @@ judged, rules = flaky_view.judged(grouped.analysed), flaky_view.rules(state.wind
 verdicts = triage_view.verdicts_of(
     connection, read, lookback, triage.ledger, now=now, judged=judged, rules=rules
 )
-# Scores, tables and the chart are made once per input, not at every load (cache.built).
 shown = flaky_view.flaky_page(
     loaded.analysed,
     loaded.results,
@@ -66,10 +65,11 @@ shown = flaky_view.flaky_page(
     tz=tz,
     scenario_link=lambda p, s: links.scenario_link(p, s, window=state.window),
     results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-    memo=lambda inputs, build: cache.built(connection, "flaky.view", inputs, build),
+    memo=lambda inputs, build: cache.built(connection, "flaky.view", inputs, build),  # once
     verdicts=verdicts,
     grouped_window=None if grouped is loaded else (grouped.analysed, grouped.results),
     outages=(len(outages), triage.include),
+    names=cache_names.names(connection),
 )
 
 st.header("Flaky", divider="gray")

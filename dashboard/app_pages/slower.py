@@ -3,6 +3,7 @@ slowed first, each with its evidence and a link to its history."""
 
 import streamlit as st
 
+from dashboard.data import cache_names
 from dashboard.present.captions import scope_text
 from dashboard.present.slower_view import slower_view
 from dashboard.state import links, routes
@@ -37,6 +38,7 @@ view = slower_view(
     plan_names=page.plan_names,
     scenario_link=lambda plan, scenario: links.scenario_link(plan, scenario, window=state.window),
     tz=tz,
+    names=cache_names.names(connection),
 )
 
 with st.expander("How a scenario is judged slower", icon=":material/help:"):

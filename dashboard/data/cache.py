@@ -38,6 +38,7 @@ from dashboard.columns.cells import time_extent
 from dashboard.data import (
     cache_connection,
     cache_history,
+    cache_names,
     demo,
     fetch_jobs,
     frames,
@@ -562,6 +563,7 @@ def clear_all() -> None:
     """Forget every connection's loaded data, its stores (closed) and what they and the service
     said about them (tests start from the service with this)."""
     cache_history.forget_all()
+    cache_names.forget_all()
     cache_connection.STORE_ACCESS.forget_all()
     cache_connection.TIMEOUTS.forget_all()
     plans.clear()

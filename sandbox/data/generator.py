@@ -757,12 +757,13 @@ def _insert_executions(
 def _plant_evaluation_cases(
     connection: sqlite3.Connection,
     timeline: Timeline,
-    drawn: Sequence[tuple[_Slot, _Plan, list[EnvironmentTraits], Person]],
+    drawn: list[tuple[_Slot, _Plan, list[EnvironmentTraits], Person]],
     inputs: dict[int, tuple[tuple[tuple[int, Behaviour], ...], dict[int, EnvironmentTraits]]],
 ) -> None:
-    """The outage night and the broken scenario (`planted.py`): fail windows on the starts of
-    executions already drawn, written to the scenarios (the results operation derives from
-    them) and to `inputs` (the generator does)."""
+    """The outage night and the broken and unresolved scenarios (`planted.py`): fail windows on
+    the starts of executions already drawn, written to the scenarios (the results operation
+    derives from them) and to `inputs` (the generator does). The unresolved scenario's
+    executions are put on every environment of their plan (`drawn` changed in place)."""
 
     def starts(plan_id: int) -> list[int]:
         return sorted(
@@ -776,6 +777,17 @@ def _plant_evaluation_cases(
     night_window: tuple[tuple[int, int], ...] = ((night, night + 1000),)
     windows = dict.fromkeys(planted.outage_scenarios(), night_window)
     windows[planted.BROKEN_SCENARIO] = tuple((at, at + 1000) for at in broken)
+    unresolved = planted.unresolved_starts(starts(planted.BROKEN_PLAN))
+    windows[planted.UNRESOLVED_SCENARIO] = tuple((at, at + 1000) for at in unresolved)
+    _, plan_environments = inputs[planted.BROKEN_PLAN]
+    every = [plan_environments[env_id] for env_id in planted.PLAN_ENVIRONMENTS[planted.BROKEN_PLAN]]
+    for index, (slot, plan, _, user) in enumerate(drawn):
+        if (
+            plan.id == planted.BROKEN_PLAN
+            and slot.company_id == planted.COMPANY_ID
+            and slot.start_ms in unresolved
+        ):
+            drawn[index] = (slot, plan, list(every), user)
     for scenario_id, added in windows.items():
         level = planted.failure_of(scenario_id)[1]
         for plan_id, (scenarios, environments) in list(inputs.items()):

@@ -6,9 +6,10 @@ history. Each rule names the failed results of one planted case (`planted.py`), 
 scenario, environment (or every one) and execution, and the label the case *is*:
 
     label                 planted as
-    incomplete            plan 4's latest execution: every failure of it, named by the mark
-                          `UNREADABLE_MARK` (of a kind the dashboard does not know; the
-                          evaluation applies it), so it cannot be told known or not
+    incomplete            plan 4's newest execution before the unresolved case's: every
+                          failure of it, named by the mark `UNREADABLE_MARK` (of a kind the
+                          dashboard does not know; the evaluation applies it), so it cannot
+                          be told known or not
     outage                plan 6's outage night: every failure of that execution
     known                 the flaky scenario's failures on `KNOWN_ENVIRONMENT`, covered by the
                           mark `KNOWN_MARK` (the evaluation applies it: the demo has no marks)
@@ -16,15 +17,18 @@ scenario, environment (or every one) and execution, and the label the case *is*:
     recovering            plan 5's scenario 18 in the three executions before its latest
     environment-specific  plan 3's scenario 5 on SAFARI 18 / macOS since Safari came
     broken                plan 4's scenario 7 in its last `BROKEN_RUNS` executions, but
-                          the latest (incomplete)
-    new                   plan 1's scenario 8 in its latest finished execution
+                          the one the unreadable mark names (incomplete)
+    new                   plan 1's scenario 8 in its latest finished execution; plan 4's
+                          scenario 10 in the older of its last two executions (each
+                          environment's first failure of it)
+    unresolved            plan 4's scenario 10 in its latest execution: failed twice in a row
+                          after passing, on both environments; no state explains it
 
 Nothing else in company 1 fails, so every failed result there has exactly one rule (a test
-checks it: `tests/sandbox/test_ground_truth.py`). No case is planted for `unresolved`: a
-failed result labelled so is a miss of its planted label. (Planting one needs a scenario that
-fails twice in a row after passing; the demo's page tests pin its failing scenarios, see
-`sandbox/data/planted.py`'s cases, so it waits for them.) The incomplete case is planted as
-bad input, a mark the dashboard cannot read: the demo's history keeps every execution's summary
+checks it: `tests/sandbox/test_ground_truth.py`). The unreadable mark names the execution
+before the unresolved case's, not plan 4's latest: on the latest it would make the unresolved
+failures incomplete (bad input comes first). The incomplete case is planted as bad input, a
+mark the dashboard cannot read: the demo's history keeps every execution's summary
 equal to its results (the sandbox's tests hold it to that), and its running executions have no
 failure yet.
 
@@ -47,7 +51,18 @@ RECOVERING = "recovering"
 ENVIRONMENT_SPECIFIC = "environment-specific"
 BROKEN = "broken"
 NEW = "new"
-PLANTED_LABELS = (INCOMPLETE, OUTAGE, KNOWN, FLAKY, RECOVERING, ENVIRONMENT_SPECIFIC, BROKEN, NEW)
+UNRESOLVED = "unresolved"
+PLANTED_LABELS = (
+    INCOMPLETE,
+    OUTAGE,
+    KNOWN,
+    FLAKY,
+    RECOVERING,
+    ENVIRONMENT_SPECIFIC,
+    BROKEN,
+    NEW,
+    UNRESOLVED,
+)
 """The labels planted, in the triage analytic's order of precedence."""
 
 KNOWN_ENVIRONMENT = 9  # macOS / Chrome, one of the flaky scenario's four environments
@@ -74,8 +89,10 @@ KNOWN_MARK = KnownMark()
 @dataclass(frozen=True)
 class UnreadableMark:
     """A mark the dashboard cannot read, as a newer client could have written it: of a kind it
-    does not know (`kind`), on one execution, the broken plan's latest. Open and unexpired, it
-    names that execution's failures, which no one can then tell known or not: incomplete."""
+    does not know (`kind`), on one execution of the broken plan: its newest before the
+    unresolved scenario's last `planted.UNRESOLVED_RUNS` (whose failures are the unresolved
+    case's). Open and unexpired, it names that execution's failures, which no one can then tell
+    known or not: incomplete."""
 
     mark_id: str = "planted-unreadable-1"
     kind: str = "muted"
@@ -204,12 +221,33 @@ def rules(executions: Iterable[Execution], now_ms: int) -> tuple[Rule, ...]:
                 planted.BROKEN_SCENARIO,
             )
         )
+        *older, latest = planted.unresolved_starts(list(broken_plan))
+        found.append(
+            Rule(
+                NEW,
+                "failing since its second-latest run: the first failure",
+                planted.BROKEN_PLAN,
+                frozenset(broken_plan[at] for at in older) - {named},
+                planted.UNRESOLVED_SCENARIO,
+            )
+        )
+        found.append(
+            Rule(
+                UNRESOLVED,
+                "failing since its second-latest run: the latest failure",
+                planted.BROKEN_PLAN,
+                frozenset({broken_plan[latest]}) - {named},
+                planted.UNRESOLVED_SCENARIO,
+            )
+        )
     return tuple(found)
 
 
 def unreadable_mark_execution(plan_starts: dict[int, int]) -> int:
-    """The execution `UNREADABLE_MARK` names: its plan's latest (`plan_starts`: start -> id)."""
-    return plan_starts[max(plan_starts)]
+    """The execution `UNREADABLE_MARK` names: its plan's newest before the unresolved case's
+    last `planted.UNRESOLVED_RUNS` (its oldest when it has no more; `plan_starts`: start -> id)."""
+    ordered = sorted(plan_starts)
+    return plan_starts[ordered[max(0, len(ordered) - planted.UNRESOLVED_RUNS - 1)]]
 
 
 def unreadable_mark_target(executions: Iterable[Execution]) -> int | None:

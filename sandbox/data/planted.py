@@ -51,6 +51,11 @@ execution is added or moved, so nothing else in the history changes), and only b
 - Plan 4 "Web Shop regression (v1)" (disabled, its last run over 30 days ago, so no standup
   meets it) BROKEN: scenario `BROKEN_SCENARIO` fails in its last `BROKEN_RUNS` executions (in
   all of them when it has fewer), every one with `BROKEN_TEMPLATE`.
+- Plan 4 again, UNRESOLVED: scenario `UNRESOLVED_SCENARIO` fails in its last `UNRESOLVED_RUNS`
+  executions, also with `BROKEN_TEMPLATE` (no new failure group), after passing in every one
+  before; those two executions run on both of plan 4's environments (their drawn environments
+  are replaced, nothing else of them). The older failure on each environment is new, the
+  latest is unresolved: 2 failed runs in the window, one flip, no state explains it.
 """
 
 from __future__ import annotations
@@ -142,6 +147,8 @@ OUTAGE_TEMPLATE = "WebDriverException: Selenium grid {hex} unreachable after {n}
 BROKEN_PLAN = 4
 BROKEN_SCENARIO = 7
 BROKEN_RUNS = 12
+UNRESOLVED_SCENARIO = 10
+UNRESOLVED_RUNS = 2
 BROKEN_TEMPLATE = "NoSuchElementException: no element '#cart-remove-{n}' on page {hex}"
 EVALUATION_TEMPLATES = (OUTAGE_TEMPLATE, BROKEN_TEMPLATE)
 
@@ -184,7 +191,8 @@ NIGHTLY_WITH_SAFARI = (1, 8, 9)
 
 
 def evaluation_cases_active(executions: int, days: int, at_scale: bool) -> bool:
-    """Whether the outage night and the broken scenario are planted (below scale only)."""
+    """Whether the outage night and the broken and unresolved scenarios are planted (below
+    scale only)."""
     return is_active(executions, days) and not at_scale
 
 
@@ -198,7 +206,7 @@ def failure_of(scenario_id: int) -> tuple[str, str]:
     a scenario failing in the outage night fails with the outage's message."""
     if scenario_id in FAILING_SCENARIOS:
         return FAILING_SCENARIOS[scenario_id]
-    if scenario_id == BROKEN_SCENARIO:
+    if scenario_id in (BROKEN_SCENARIO, UNRESOLVED_SCENARIO):
         return BROKEN_TEMPLATE, "FAILURE"
     if scenario_id in outage_scenarios():
         return OUTAGE_TEMPLATE, "ERROR"
@@ -215,6 +223,12 @@ def outage_start(plan_starts_ms: list[int], now_ms: int) -> int:
 def broken_starts(plan_starts_ms: list[int]) -> list[int]:
     """Which of plan 4's execution starts the broken scenario fails in: the last `BROKEN_RUNS`."""
     return sorted(plan_starts_ms)[-BROKEN_RUNS:]
+
+
+def unresolved_starts(plan_starts_ms: list[int]) -> list[int]:
+    """Which of plan 4's execution starts the unresolved scenario fails in: the last
+    `UNRESOLVED_RUNS`, each on every environment of plan 4."""
+    return sorted(plan_starts_ms)[-UNRESOLVED_RUNS:]
 
 
 def is_active(executions: int, days: int) -> bool:
@@ -289,6 +303,10 @@ assert all(scenario in PLAN_SCENARIOS[TURNED_RED_PLAN] for scenario in (TURNED_R
 assert FIXED_SCENARIO in PLAN_SCENARIOS[FIXED_PLAN]
 assert BROKEN_SCENARIO in PLAN_SCENARIOS[BROKEN_PLAN]
 assert OUTAGE_SPARED in PLAN_SCENARIOS[OUTAGE_PLAN]
-assert not set(outage_scenarios()) & ({BROKEN_SCENARIO} | set(FAILING_SCENARIOS))
+assert UNRESOLVED_SCENARIO in PLAN_SCENARIOS[BROKEN_PLAN]
+assert not set(outage_scenarios()) & (
+    {BROKEN_SCENARIO, UNRESOLVED_SCENARIO} | set(FAILING_SCENARIOS)
+)
+assert UNRESOLVED_SCENARIO not in {BROKEN_SCENARIO, *FAILING_SCENARIOS}
 assert ENVIRONMENT_SPECIFIC[0] in PLAN_SCENARIOS[STILL_FAILING_PLAN]
 assert {FLAKY_SCENARIO, SLOWING_SCENARIO} <= set(PLAN_SCENARIOS[SCENARIO_CASES_PLAN])

@@ -105,7 +105,7 @@ def test_every_planted_label_meets_the_target(evaluated: dict[str, Any]) -> None
         assert row["planted"] > 0, label
         assert row["precision"] >= TARGET_PRECISION, (label, evaluated["misses"])
         assert row["recall"] >= TARGET_RECALL, (label, evaluated["misses"])
-    # No case is planted for unresolved: nothing measured, said as a dash in the table.
+    # A label no case is planted for (none today) is not measured: a dash in the table.
     for label in set(PRECEDENCE) - set(ground_truth.PLANTED_LABELS):
         assert scored[label]["planted"] == 0
         assert scored[label]["recall"] is None

@@ -58,12 +58,15 @@ def test_the_demo_shows_exactly_the_planted_flaky_scenario(app: AppFactory) -> N
 
 
 def _planted_failures() -> tuple[tuple[str, ...], set[int]]:
-    """The demo's planted failure templates and failing scenarios, its broken scenario's
-    (#37's evaluation case) among them where the demo plants one."""
+    """The demo's planted failure templates and failing scenarios, its broken and unresolved
+    scenarios' (#37's evaluation cases, one template) among them where the demo plants them."""
     templates, failing = tuple(planted.FAILURE_TEMPLATES), set(planted.FAILING_SCENARIOS)
     broken = getattr(planted, "BROKEN_TEMPLATE", None)
     if broken is not None:
         templates, failing = (*templates, broken), failing | {planted.BROKEN_SCENARIO}
+    unresolved = getattr(planted, "UNRESOLVED_SCENARIO", None)
+    if unresolved is not None:
+        failing |= {unresolved}
     return templates, failing
 
 

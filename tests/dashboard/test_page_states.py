@@ -58,6 +58,13 @@ def test_the_demo_shows_each_planted_case_in_its_state_with_its_evidence(app: Ap
         assert re.match(
             r"failed (\d+) of its last \1 runs; broken at 90% of the last 10", broken[1]
         )
+    # And its unresolved case, on the same plan: failing its last two runs after passing.
+    unresolved = getattr(planted, "UNRESOLVED_SCENARIO", 0)
+    failing_since = found.pop(("Web Shop regression (v1)", unresolved), None)
+    if unresolved:
+        assert failing_since is not None
+        assert failing_since[0] == "\u2716 failing"
+        assert failing_since[1].startswith("failed its last 2 runs (2 of ")
     assert found == {
         ("Web Shop regression", planted.FLAKY_SCENARIO): (
             "\u21c4 flaky",
@@ -86,9 +93,10 @@ def test_the_demo_shows_each_planted_case_in_its_state_with_its_evidence(app: Ap
     assert preview["\u2716 broken"] == ("1" if hasattr(planted, "BROKEN_SCENARIO") else "0")
     assert sum(int(n) for n in preview) == len(shown)
     assert "each plan's last 20 finished executions" in captions(at)
-    assert "1 flaky, 1 environment-specific, 1 recovering, 1 failing" in captions(at).replace(
-        "1 broken, ", ""
-    )
+    failing = 2 if hasattr(planted, "UNRESOLVED_SCENARIO") else 1
+    assert f"1 flaky, 1 environment-specific, 1 recovering, {failing} failing" in captions(
+        at
+    ).replace("1 broken, ", "")
     # Each row says the verdict of its scenario's latest failure: the just-fixed one passes now.
     cells = zip(shown["Plan"], shown["Scenario"], shown["Verdict"], strict=True)
     verdicts = {(plan, int(scenario)): verdict for plan, scenario, verdict in cells}

@@ -1,8 +1,9 @@
 """The evaluation's ground truth (`sandbox/data/ground_truth.py`) matches the generated demo.
 
 Every rule names failed results that exist, every failed result of company 1 has exactly one
-rule, and the two cases planted for the evaluation (the outage night, the broken scenario) are
-what their labels say, by the analytics' definitions (`planted_analysis`), read from the data.
+rule, and the cases planted for the evaluation (the outage night, the broken and the
+unresolved scenarios, the unreadable mark) are what their labels say, by the analytics'
+definitions (`planted_analysis`), read from the data.
 """
 
 from __future__ import annotations
@@ -88,7 +89,11 @@ def test_each_planted_label_has_its_cases(runs: tuple[list[analysis.Run], int]) 
     assert set(labels) == set(ground_truth.PLANTED_LABELS)
     plan_runs = analysis.by_plan(history)
     latest_red = analysis.finished(plan_runs[planted.TURNED_RED_PLAN])[0]
-    assert labels[ground_truth.NEW] == len({r.environment_id for r in latest_red.results})
+    # New: the turned-red scenario on each environment of its plan's latest run, and the
+    # unresolved scenario's first failure on each environment of the retired plan.
+    retired = len(planted.PLAN_ENVIRONMENTS[planted.BROKEN_PLAN])
+    assert labels[ground_truth.NEW] == len({r.environment_id for r in latest_red.results}) + retired
+    assert labels[ground_truth.UNRESOLVED] == retired
     assert labels[ground_truth.ENVIRONMENT_SPECIFIC] == planted.STILL_FAILING_RUNS
     # The known mark takes the flaky scenario's failures on one of its four environments.
     assert labels[ground_truth.KNOWN] > 0
@@ -130,28 +135,58 @@ def test_the_broken_scenario_failed_every_one_of_its_last_runs(
     # Only the broken scenario fails there, and no standup (30 days back) reaches the plan.
     for run in plan_runs:
         failing = {r.scenario_id for r in run.results if r.outcome == analysis.FAIL}
-        assert failing <= {planted.BROKEN_SCENARIO}
+        assert failing <= {planted.BROKEN_SCENARIO, planted.UNRESOLVED_SCENARIO}
     assert now_ms - plan_runs[0].start_ms > 30 * analysis.DAY_MS
 
 
-def test_the_unreadable_mark_names_the_broken_plan_s_latest_execution_and_its_failures(
+def test_the_unreadable_mark_names_the_broken_plan_s_execution_before_the_unresolved_case(
     runs: tuple[list[analysis.Run], int],
 ) -> None:
     """The incomplete case: a mark of a kind the dashboard does not know, on the retired plan's
-    latest execution, whose only failures are the broken scenario's; the rule gives them the
-    label incomplete, and the broken rule leaves them out (one label per failure)."""
+    newest execution before the unresolved scenario's last two, whose only failures are the
+    broken scenario's; the rule gives them the label incomplete, and the broken rule leaves them
+    out (one label per failure)."""
     history, now_ms = runs
     listed = [ground_truth.Execution(run.id, run.plan_id, run.start_ms) for run in history]
     target = ground_truth.unreadable_mark_target(listed)
-    latest = analysis.finished(analysis.by_plan(history)[planted.BROKEN_PLAN])[0]
-    assert target == latest.id
+    named = analysis.finished(analysis.by_plan(history)[planted.BROKEN_PLAN])[
+        planted.UNRESOLVED_RUNS
+    ]
+    assert target == named.id
     assert ground_truth.UNREADABLE_MARK.kind not in KINDS  # the dashboard cannot read it
-    failed = [r for r in latest.results if r.outcome == analysis.FAIL]
+    failed = [r for r in named.results if r.outcome == analysis.FAIL]
     assert failed
     assert {r.scenario_id for r in failed} == {planted.BROKEN_SCENARIO}
     rules = _rules(history, now_ms)
     labels = {
-        ground_truth.label_of(rules, latest.plan_id, latest.id, r.scenario_id, r.environment_id)
+        ground_truth.label_of(rules, named.plan_id, named.id, r.scenario_id, r.environment_id)
         for r in failed
     }
     assert labels == {ground_truth.INCOMPLETE}
+
+
+def test_the_unresolved_scenario_fails_in_the_broken_plan_s_last_two_runs_on_each_environment(
+    runs: tuple[list[analysis.Run], int],
+) -> None:
+    """The unresolved case: after passing in every earlier run, a scenario fails in the retired
+    plan's last two executions, each on both of its environments: the older failure on each
+    environment is new, the latest unresolved."""
+    history, now_ms = runs
+    plan_runs = analysis.finished(analysis.by_plan(history)[planted.BROKEN_PLAN])  # newest first
+    scenario = planted.UNRESOLVED_SCENARIO
+    outcomes = [run.scenario_outcome(scenario) for run in plan_runs]
+    assert outcomes[: planted.UNRESOLVED_RUNS] == [analysis.FAIL] * planted.UNRESOLVED_RUNS
+    assert set(outcomes[planted.UNRESOLVED_RUNS :]) <= {analysis.PASS}
+    rules = _rules(history, now_ms)
+    environments = set(planted.PLAN_ENVIRONMENTS[planted.BROKEN_PLAN])
+    for run, label in zip(plan_runs, (ground_truth.UNRESOLVED, ground_truth.NEW), strict=False):
+        failed = [r for r in run.results if r.scenario_id == scenario]
+        assert {r.environment_id for r in failed} == environments
+        assert all(r.outcome == analysis.FAIL for r in failed)
+        assert {
+            ground_truth.label_of(rules, run.plan_id, run.id, scenario, r.environment_id)
+            for r in failed
+        } == {label}
+        assert {analysis.normalise(r.message) for r in failed} == {
+            analysis.normalise(planted.BROKEN_TEMPLATE.format(n=30, hex="0x1f2e"))
+        }

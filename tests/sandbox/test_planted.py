@@ -184,7 +184,11 @@ def test_failures_repeat_two_message_templates_across_scenarios_and_environments
     failing = set().union(*(scenarios for scenarios, _, _ in groups.values()))
     planted_failing = set(planted.FAILING_SCENARIOS)
     if demo.evaluation:  # the outage night's message is one, on all but one of its scenarios
-        planted_failing |= {planted.BROKEN_SCENARIO, *planted.outage_scenarios()}
+        planted_failing |= {
+            planted.BROKEN_SCENARIO,
+            planted.UNRESOLVED_SCENARIO,
+            *planted.outage_scenarios(),
+        }
         outage = groups[analysis.normalise(planted.OUTAGE_TEMPLATE.format(n=30, hex="0x1f2e"))]
         assert outage[0] == set(planted.outage_scenarios())
     assert failing == planted_failing

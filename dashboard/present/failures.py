@@ -82,6 +82,41 @@ def _name(value: object) -> str | None:
     return text or None
 
 
+def _results_link(link: ResultsLink) -> Callable[..., str | None]:
+    def made(execution_id: object, plan_id: object, started: object) -> str | None:
+        plan = None if pd.isna(plan_id) else int(plan_id)  # type: ignore[call-overload]
+        return link(int(execution_id), plan, started)  # type: ignore[call-overload, arg-type]
+
+    return made
+
+
+def _history_link(link: ScenarioLink) -> Callable[..., str | None]:
+    def made(plan_id: object, scenario_id: object) -> str | None:
+        if pd.isna(plan_id) or pd.isna(scenario_id):
+            return None
+        return link(int(plan_id), int(scenario_id))  # type: ignore[call-overload]
+
+    return made
+
+
+def _once_per_distinct(make: Callable[..., str | None], *columns: pd.Series) -> list[str | None]:
+    """`make(*values)` for each row of `columns`, called once per distinct row of values: a
+    page's failed results share few executions and fewer (plan, scenario) pairs, and a link
+    costs a query string each. A key that cannot be hashed or compared (a missing float) is
+    simply made again: the link is the same either way."""
+    made: dict[tuple[object, ...], str | None] = {}
+    out: list[str | None] = []
+    for key in zip(*columns, strict=True):
+        try:
+            out.append(made[key])
+        except KeyError:
+            made[key] = value = make(*key)
+            out.append(value)
+        except TypeError:  # unhashable
+            out.append(make(*key))
+    return out
+
+
 def failures_display(
     rows: pd.DataFrame,
     *,
@@ -108,16 +143,15 @@ def failures_display(
             "Scenario": pd.array(rows["scenario_id"], dtype="Int64"),
             "Environment": rows["environment"].astype("str").to_numpy(),
             "State": [state_label(s) for s in rows["state"]],
-            "Results": [
-                results_link(int(e), None if pd.isna(p) else int(p), s)
-                for e, p, s in zip(
-                    rows["execution_id"], rows["plan_id"], rows["execution_start"], strict=True
-                )
-            ],
-            "History": [
-                None if pd.isna(p) or pd.isna(s) else scenario_link(int(p), int(s))
-                for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
-            ],
+            "Results": _once_per_distinct(
+                _results_link(results_link),
+                rows["execution_id"],
+                rows["plan_id"],
+                rows["execution_start"],
+            ),
+            "History": _once_per_distinct(
+                _history_link(scenario_link), rows["plan_id"], rows["scenario_id"]
+            ),
             "Failing since": [
                 since_text(s, b, n, tz)
                 for s, b, n in zip(

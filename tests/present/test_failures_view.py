@@ -403,3 +403,81 @@ def test_the_csv_carries_the_verdict_its_evidence_owner_and_ticket() -> None:
     ]
     assert table.columns["Ticket"].kind == "link"
     assert table.columns["Evidence"].kind == "text"
+
+
+def test_the_table_s_links_are_the_ones_made_row_by_row() -> None:
+    """The Results and History links are made once per distinct execution and (plan, scenario),
+    not per row: on a hand-built frame with repeats, a missing plan, a missing start and a
+    missing scenario, every link is the text the row-by-row construction gives."""
+    from dashboard.present.failures import failures_display
+    from dashboard.state import links
+
+    start = pd.Timestamp("2026-11-20 17:00", tz="UTC")
+    keys = [  # execution, plan, start, scenario
+        (11, 2, start, 4),
+        (11, 2, start, 4),
+        (11, 2, start, 7),
+        (12, 2, start + pd.Timedelta(hours=12), 4),
+        (13, None, start, 4),
+        (13, None, start, 5),
+        (14, 3, pd.NaT, None),
+        (14, 3, pd.NaT, 5),
+        (11, 2, start, 4),
+    ]
+    n = len(keys)
+    rows = pd.DataFrame(
+        {
+            "label": [triage.UNRESOLVED] * n,
+            "evidence": ["evidence"] * n,
+            "owner": [None] * n,
+            "ticket": [None] * n,
+            "execution_id": pd.array([k[0] for k in keys], dtype="Int64"),
+            "plan_id": pd.array([k[1] for k in keys], dtype="Int64"),
+            "plan": ["Plan"] * n,
+            "execution_start": pd.Series([k[2] for k in keys], dtype="datetime64[ns, UTC]"),
+            "scenario_id": pd.array([k[3] for k in keys], dtype="Int64"),
+            "environment": ["CHROME / Windows 11"] * n,
+            "state": ["failing"] * n,
+            "failing_since": [None] * n,
+            "failing_since_is_bound": [False] * n,
+            "failures_in_a_row": [1] * n,
+            "signature": ["AssertionError"] * n,
+            "message": ["AssertionError"] * n,
+            "node_log": [None] * n,
+            "executor_log": [None] * n,
+        }
+    )
+    calls: list[tuple[object, ...]] = []
+
+    def results_link(e: int, p: int | None, s: datetime | None) -> str:
+        calls.append(("results", e, p, s))
+        return links.results_link(e, plan_id=p, started=s)
+
+    def scenario_link(p: int, s: int) -> str:
+        calls.append(("history", p, s))
+        return links.scenario_link(p, s)
+
+    shown = failures_display(
+        rows, plan_names={}, scenario_link=scenario_link, results_link=results_link, tz="UTC"
+    )
+
+    row_by_row_results = [
+        links.results_link(int(e), plan_id=None if pd.isna(p) else int(p), started=s)
+        for e, p, s in zip(
+            rows["execution_id"], rows["plan_id"], rows["execution_start"], strict=True
+        )
+    ]
+    row_by_row_history = [
+        None if pd.isna(p) or pd.isna(s) else links.scenario_link(int(p), int(s))
+        for p, s in zip(rows["plan_id"], rows["scenario_id"], strict=True)
+    ]
+    # As the table holds them (pandas reads a missing link as its missing value).
+    expected = pd.DataFrame({"Results": row_by_row_results, "History": row_by_row_history})
+    pd.testing.assert_frame_equal(shown[["Results", "History"]], expected)
+    assert shown["History"].isna().tolist() == [p is None for p in row_by_row_history]
+    assert shown["Results"].iloc[0] == shown["Results"].iloc[-1]
+    assert "execution=14" in shown["Results"].iloc[6]
+    # One link per distinct execution (11, 12, 13, 14) and per distinct (plan, scenario) with
+    # both known ((2, 4), (2, 7), (3, 5)).
+    assert sum(call[0] == "results" for call in calls) == 4
+    assert sum(call[0] == "history" for call in calls) == 3

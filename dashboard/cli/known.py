@@ -482,7 +482,7 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
 def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
     """Why the store does not know `target` (a script could name anything), or None."""
     # Lazy, for a fast --help: it loads pandas.
-    from dashboard.analytics.environment_names import environment_label
+    from dashboard.analytics.environment_names import environment_label, label_names
     from dashboard.analytics.failure_groups import normalise_message
     from dashboard.columns import marks as columns
 
@@ -494,8 +494,13 @@ def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
     if target.target in (columns.SCENARIO, columns.SCENARIO_ENVIRONMENT) and not stored.scenario:
         return f"Scenario {target.scenario_id} is not one of plan {target.plan_id}'s."
     if target.target == columns.SCENARIO_ENVIRONMENT:
-        labels = {environment_label(*row) for row in stored.environments.itertuples(index=False)}
-        if target.environment not in labels:
+        rows = list(stored.environments.itertuples(index=False))
+        labels = {environment_label(*row) for row in rows}
+        # A label with its browser's version ("CHROME 130 / Windows 10", as marks were made
+        # before #38) names the environment too, as it does on the pages.
+        if target.environment not in labels and not any(
+            label_names(target.environment, *row) for row in rows
+        ):
             listed = "; ".join(sorted(labels)) or "none stored"
             return (
                 f"Scenario {target.scenario_id} of plan {target.plan_id} has not run on "

@@ -121,13 +121,14 @@ def matrix_display(matrix: pd.DataFrame, scenario_link: ScenarioLink) -> pd.Data
             "Warnings": matrix["warned"].astype("int64"),
             "No verdict": matrix["no_verdict"].astype("int64"),
             "Executions": matrix["executions"].astype("int64"),
-            # The browser's versions in the window, "(134 -> 135)": beside the environment.
-            **({"Versions": matrix["versions"].astype("str")} if "versions" in matrix else {}),
             **_known_columns(matrix),
             "History": [
                 scenario_link(int(p), int(s))
                 for p, s in zip(matrix["plan_id"], matrix["scenario_id"], strict=True)
             ],
+            # The browser's versions in the window, "(134 -> 135)": last, so the columns a lead
+            # needs (through History) stay in view at 1440x900.
+            **({"Versions": matrix["versions"].astype("str")} if "versions" in matrix else {}),
         }
     ).reset_index(drop=True)
 

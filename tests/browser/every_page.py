@@ -50,12 +50,12 @@ def examples(oracle: ApiClient, now: datetime) -> dict[str, str]:
 RUNS = planted.STILL_FAILING_RUNS
 PLANTED_TEXT: dict[str, str] = {
     routes.FLAKY.url_path: "12 flips in 20 runs",  # scenario 4 over plan 2's last 20
-    routes.ENVIRONMENTS.url_path: f"fails on SAFARI 18 / macOS in {RUNS} of {RUNS} runs",
+    routes.ENVIRONMENTS.url_path: f"fails on SAFARI / macOS in {RUNS} of {RUNS} runs",
     routes.COMPARE.url_path: "\u2716 new failure",  # scenario 8 in plan 1's latest
     routes.SCENARIO.url_path: "Runtime regression: ",  # scenario 12 slowed down
     routes.STATES.url_path: "12 flips in 19 chances",  # scenario 4, flaky
     routes.TIME_TO_GREEN.url_path: f"red for 4 d 21 h ({RUNS} executions)",  # plan 3
-    routes.FAILURES.url_path: "in a row",  # each failure says since when
+    routes.FAILURES.url_path: "first failure on",  # a new failure's evidence (scenario 8)
     routes.SLOWER.url_path: "median of its last 5 completed runs",  # scenario 12
 }
 """What each example shows of its planted case, so a screenshot is never of an empty page (a

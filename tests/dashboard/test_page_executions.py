@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -210,9 +211,16 @@ def test_selecting_an_execution_opens_its_results(
         "execution": str(chosen["Id"]),
         "started": started,
     }
-    # The execution was found in the answer the executions page had loaded: no executions
-    # request at all, only its scenarios' results.
-    assert not [r for r in service_requests() if "/executions/" in r]
+    # The execution was found in the answer the executions page had loaded: it is not looked
+    # up (a query of two minutes around its start). The one executions request is its plan's
+    # 90 days, whose last W finished runs its failures' verdicts are judged on (#37).
+    asked = [r for r in service_requests() if "/executions/" in r]
+    assert len(asked) <= 1, asked
+    for request in asked:
+        query = parse_qs(urlsplit(request).query)
+        assert "to" not in query, request  # open-ended: the lookback, not a lookup
+        since = datetime.fromtimestamp(int(query["from"][0]) / 1000, tz=UTC)
+        assert chosen["Start"] - since > timedelta(days=60), request
 
 
 def test_skipped_executions_are_counted(

@@ -28,7 +28,7 @@ from dashboard.analytics.marks import applying, marks_key
 from dashboard.analytics.outages import outages
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
-from dashboard.columns.shapes import empty
+from dashboard.columns.shapes import empty, frame_digest
 from dashboard.data import live, results_fanout
 from dashboard.data.pairs import result_pairs
 from dashboard.state.params import DateRange
@@ -98,7 +98,7 @@ def frame_key(frame: pd.DataFrame, columns: Iterable[str]) -> str:
         known = _FRAME_KEYS.get(slot)
         if known is not None and known[0]() is frame:
             return known[1]
-    key = _frame_key(frame, wanted)
+    key = frame_digest(frame, wanted)
 
     def forget(_: object, slot: tuple[int, tuple[str, ...]] = slot) -> None:
         with _FRAME_KEYS_LOCK:
@@ -107,17 +107,6 @@ def frame_key(frame: pd.DataFrame, columns: Iterable[str]) -> str:
     with _FRAME_KEYS_LOCK:
         _FRAME_KEYS[slot] = (weakref.ref(frame, forget), key)
     return key
-
-
-def _frame_key(frame: pd.DataFrame, columns: tuple[str, ...]) -> str:
-    present = [name for name in columns if name in frame.columns]
-    if frame.empty or not present:
-        return f"empty:{len(frame)}"
-    shown = frame[present].astype(
-        {n: "str" for n in present if frame[n].dtype == object}  # lists, mixed values
-    )
-    hashed = pd.util.hash_pandas_object(shown, index=False).to_numpy()
-    return hashlib.sha256(hashed.tobytes()).hexdigest()
 
 
 @dataclass(frozen=True)

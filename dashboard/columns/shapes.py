@@ -8,6 +8,7 @@ rows. Reading single cells is `cells`.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -73,3 +74,16 @@ def as_utc(value: object, name: str) -> pd.Timestamp:
     if stamp.tzinfo is None:
         raise ValueError(f"{name}: needs a time zone (got the naive time {stamp})")
     return stamp.tz_convert("UTC")
+
+
+def frame_digest(frame: pd.DataFrame, columns: tuple[str, ...]) -> str:
+    """A short name of `frame`'s rows by `columns` (those it has), their order included: what
+    a cache key names loaded data by (never a token: only the columns asked for)."""
+    present = [name for name in columns if name in frame.columns]
+    if frame.empty or not present:
+        return f"empty:{len(frame)}"
+    shown = frame[present].astype(
+        {n: "str" for n in present if frame[n].dtype == object}  # lists, mixed values
+    )
+    hashed = pd.util.hash_pandas_object(shown, index=False).to_numpy()
+    return hashlib.sha256(hashed.tobytes()).hexdigest()

@@ -18,7 +18,7 @@ from dashboard.analytics.marks import known_per_execution as known_counts
 from dashboard.analytics.outages import OUTAGE_COLUMNS, outages
 from dashboard.analytics.states import StateRules
 from dashboard.analytics.triage import failure_verdicts
-from dashboard.columns.shapes import empty
+from dashboard.columns.shapes import empty, frame_digest
 from dashboard.data import cache, cache_history
 from dashboard.data.cache_history import Ledger
 from dashboard.data.connection import Connection
@@ -136,8 +136,8 @@ def verdicts_of(
     judged_ids = None if judged is None else sorted({int(i) for i in judged})
     day = pd.Timestamp(now).tz_convert("UTC").date().isoformat()
     inputs = (
-        _frame_digest(results, ("result_id", "execution_id", "level")),
-        _frame_digest(executions, ("execution_id", "finished", "failed", "verdicts")),
+        frame_digest(results, ("result_id", "execution_id", "level")),
+        frame_digest(executions, ("execution_id", "finished", "failed", "verdicts")),
         None if judged_ids is None else hashlib.sha256(repr(judged_ids).encode()).hexdigest(),
         marks_key(ledger.marks),
         repr(rules or StateRules()),
@@ -151,10 +151,3 @@ def verdicts_of(
             results, executions, ledger.marks, now=now, rules=rules, judged=judged_ids
         ),
     )
-
-
-def _frame_digest(frame: pd.DataFrame, columns: tuple[str, ...]) -> str:
-    """A short name of `frame`'s rows by `columns` (those it has), their order included."""
-    present = [name for name in columns if name in frame.columns]
-    hashed = pd.util.hash_pandas_object(frame[present], index=False).to_numpy()
-    return hashlib.sha256(hashed.tobytes()).hexdigest()

@@ -7,19 +7,26 @@ applies and that day is at most `EXPIRING_DAYS` (3) away, and *expired* once it 
 A failed result (FAILURE or ERROR, `verdicts`) is *known* when an applying mark covers it; the
 others are *unresolved*. Several marks may cover one failure; the most specific one is named:
 an outage of its execution, then its scenario on its environment, then its scenario, then its
-failure group limited to its plan, then its failure group anywhere (of equals, the oldest). A
-mark that dismisses an outage covers nothing.
+failure group limited to its plan and one environment, to its plan, to one environment, then
+its failure group anywhere (of equals, the oldest). A mark that dismisses an outage covers
+nothing.
+
+A failure group's mark has a *scope* (`group_scope`): its plan (`plan_id` set), one
+environment (`environment` set: the environment's version-independent label, "CHROME /
+Windows 10", so it covers that group's failures on that environment on any browser version,
+in every plan), or every plan (neither set).
 
 *Looks fixed* (`mark_evidence`): an open mark of a failure whose target ran in its last
 `LOOKS_FIXED_RUNS` (K = 10) runs without failing. Runs are the cells of its target (a scenario,
 or the scenario on its environment) in the executions given, or, for a failure group, the
-executions of its plan (of any plan, for a group of every plan) that had results: "0 failures
-in the last 10 runs since 24 Nov". With fewer than K runs nothing is proposed.
+executions of its plan (of any plan, for a group of every plan; on its environment, for a group
+of one environment) that had results: "0 failures in the last 10 runs since 24 Nov". With
+fewer than K runs nothing is proposed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -285,8 +292,12 @@ def by_identity(marks: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     ("CHROME 130 / Windows 10") named as environments are now ("CHROME / Windows 10"), when
     one of the environments of `results` (with `ENVIRONMENT_COLUMNS`) is the one it names
     (`environment_names.label_names`): such a mark keeps covering its scenario on that
-    environment, on any version of the browser. Other marks are returned as they are."""
-    on_env = (marks["target"] == mark_columns.SCENARIO_ENVIRONMENT).to_numpy(dtype=bool)
+    environment, on any version of the browser. A failure group mark of one environment typed
+    with a version is named the same way. Other marks are returned as they are."""
+    on_env = (
+        marks["target"].isin([mark_columns.SCENARIO_ENVIRONMENT, mark_columns.FAILURE_GROUP])
+        & marks["environment"].notna()
+    ).to_numpy(dtype=bool)
     if not on_env.any() or results.empty:
         return marks
     combos = list(
@@ -315,8 +326,8 @@ def _mark_tables(
 ) -> list[tuple[tuple[str, ...], dict[tuple[object, ...], object]]]:
     """For each level of `_PRECEDENCE` that has marks, in order: its keys, and its marks' ids
     by their key values (a tuple), the oldest of equals kept (marks come oldest first). An
-    execution's mark covers only as an outage; a failure group's is of its plan's level when
-    it names a plan, else of every plan's."""
+    execution's mark covers only as an outage; a failure group's is of the level of its scope
+    (`_group_keys`)."""
     names = ("target", "kind", *dict.fromkeys(k for _, keys in _PRECEDENCE for k in keys))
     columns = {name: _plain_values(marks[name]) for name in names}
     ids = marks["mark_id"].tolist()
@@ -329,8 +340,8 @@ def _mark_tables(
             continue
         for position in levels.get(target, ()):
             keys = _PRECEDENCE[position][1]
-            if target == mark_columns.FAILURE_GROUP and (
-                (columns["plan_id"][row] is not None) != (keys == _GROUP_OF_PLAN)
+            if target == mark_columns.FAILURE_GROUP and keys != _group_keys(
+                columns["plan_id"][row] is not None, columns["environment"][row] is not None
             ):
                 continue
             tables[position].setdefault(tuple(columns[k][row] for k in keys), ids[row])
@@ -360,14 +371,51 @@ def _with_signature(failed: pd.DataFrame) -> pd.DataFrame:
 _COVER_INPUT = tuple(
     dict.fromkeys(("execution_id", "plan_id", "scenario_id", "message", *ENVIRONMENT_COLUMNS))
 )
-_GROUP_OF_PLAN = ("signature", "plan_id")
+_GROUP_LEVELS: dict[tuple[bool, bool], tuple[str, ...]] = {
+    (True, True): ("signature", "plan_id", "environment"),
+    (True, False): ("signature", "plan_id"),
+    (False, True): ("signature", "environment"),
+    (False, False): ("signature",),
+}
+"""A failure group mark's keys by (it names a plan, it names an environment): its scope."""
+
+
+def _group_keys(has_plan: bool, has_environment: bool) -> tuple[str, ...]:
+    return _GROUP_LEVELS[(has_plan, has_environment)]
+
+
 _PRECEDENCE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (mark_columns.EXECUTION, ("execution_id",)),
     (mark_columns.SCENARIO_ENVIRONMENT, ("plan_id", "scenario_id", "environment")),
     (mark_columns.SCENARIO, ("plan_id", "scenario_id")),
-    (mark_columns.FAILURE_GROUP, _GROUP_OF_PLAN),
-    (mark_columns.FAILURE_GROUP, ("signature",)),
+    *((mark_columns.FAILURE_GROUP, keys) for keys in _GROUP_LEVELS.values()),
 )
+
+PLAN_SCOPE, ENVIRONMENT_SCOPE, EVERY_PLAN_SCOPE = "plan", "environment", "all"
+"""A failure group mark's scope: its plan, one environment, or every plan."""
+GROUP_SCOPES: tuple[str, ...] = (PLAN_SCOPE, ENVIRONMENT_SCOPE, EVERY_PLAN_SCOPE)
+
+
+def group_scope(mark: Mapping[str, object]) -> str | None:
+    """The scope of a failure group mark (a row of MARK_COLUMNS): PLAN_SCOPE when it names a
+    plan (on one environment too, when it names one), ENVIRONMENT_SCOPE when it names only an
+    environment, EVERY_PLAN_SCOPE when neither; None for a mark of another target."""
+    if mark.get("target") != mark_columns.FAILURE_GROUP:
+        return None
+    if not _absent(mark.get("plan_id")):
+        return PLAN_SCOPE
+    if not _absent(mark.get("environment")):
+        return ENVIRONMENT_SCOPE
+    return EVERY_PLAN_SCOPE
+
+
+def _absent(value: object) -> bool:
+    if value is None or value == "":
+        return True
+    try:
+        return bool(pd.isna(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
 
 
 def known_failures(results: pd.DataFrame, marks: pd.DataFrame) -> pd.DataFrame:
@@ -591,8 +639,26 @@ def _group_runs(marks: pd.DataFrame, results: pd.DataFrame, runs: int) -> pd.Dat
     """(mark, execution, start, failed) for the marks of a failure group: the executions of its
     plan (of the plans it failed in, for a group of every plan; of every plan when it failed in
     none: the latest `runs` of them, all passed) that had results, failed where one of its
-    failures is."""
+    failures is; a group of one environment counts only the results on that environment."""
     groups = marks[marks["target"] == mark_columns.FAILURE_GROUP]
+    if groups.empty or results.empty:
+        return pd.DataFrame(columns=_RUN_COLUMNS)
+    on_env = groups["environment"].notna().to_numpy(dtype=bool)
+    found = [_scoped_group_runs(groups[~on_env], results, runs)] if (~on_env).any() else []
+    if on_env.any():
+        named = with_environments(results)
+        labels = named["environment"].astype("str")
+        scoped = by_identity(groups[on_env], named)
+        for environment, those in scoped.groupby("environment", sort=False):
+            there = named[(labels == environment).to_numpy(dtype=bool)]
+            found.append(_scoped_group_runs(those, there.drop(columns="environment"), runs))
+    found = [f for f in found if not f.empty]
+    return pd.concat(found, ignore_index=True) if found else pd.DataFrame(columns=_RUN_COLUMNS)
+
+
+def _scoped_group_runs(groups: pd.DataFrame, results: pd.DataFrame, runs: int) -> pd.DataFrame:
+    """`_group_runs` of failure group marks over `results` (those of their environment, for
+    marks of one environment)."""
     if groups.empty or results.empty:
         return pd.DataFrame(columns=_RUN_COLUMNS)
     executions = results.groupby(["plan_id", "execution_id"], as_index=False, sort=False).agg(

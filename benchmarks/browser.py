@@ -8,8 +8,11 @@ waits on a fixed delay. The server's process id is kept so its memory can be rea
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import json
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -88,13 +91,7 @@ class DashboardServer:
 
     def memory(self) -> DashboardMemory:
         """The server's peak and current resident set, from /proc/<pid>/status."""
-        fields: dict[str, int] = {}
-        status = Path(f"/proc/{self.pid}/status").read_text()
-        for line in status.splitlines():
-            name, _, value = line.partition(":")
-            if name in ("VmHWM", "VmRSS"):
-                fields[name] = int(value.split()[0]) * 1024  # kB
-        return DashboardMemory(peak=fields["VmHWM"], resident=fields["VmRSS"])
+        return process_memory(self.pid)
 
     def stop(self) -> None:
         server, self.server = self.server, None
@@ -128,3 +125,99 @@ def new_page(browser: Browser, init_script: str | None = None) -> Iterator[Page]
         yield context.new_page()
     finally:
         context.close()
+
+
+# When the page first reached its settled state (`cases/pages.py`'s predicate: connected, the
+# script not running, nothing stale, the title and content drawn), in ms from the navigation's
+# start, polled in the page itself: several pages opened at once are each timed to their own
+# moment, not to when this process got round to asking.
+SETTLED_AT_JS = """
+(() => {{
+  const ready = {predicate};
+  const args = {args};
+  window.__settledAt = null;
+  const timer = setInterval(() => {{
+    if (window.__settledAt === null && ready(args)) {{
+      window.__settledAt = performance.now();
+      clearInterval(timer);
+    }}
+  }}, {poll_ms});
+}})();
+"""
+
+
+def settled_at_script(predicate: str, args: dict[str, object], poll_ms: int) -> str:
+    """An init script recording `window.__settledAt` once `predicate(args)` holds."""
+    return SETTLED_AT_JS.format(predicate=predicate.strip(), args=json.dumps(args), poll_ms=poll_ms)
+
+
+def open_at_once(
+    browser: Browser, openings: Sequence[tuple[str, str]], timeout_ms: float
+) -> list[float]:
+    """Seconds each of `openings` ((url, its settled-at init script)) took to settle, all
+    opened at once, each in a fresh context (a new app session, as another viewer): every
+    navigation is started before any is waited on, and each is timed in its own page from its
+    navigation's start."""
+    with ExitStack() as stack:
+        opened = [stack.enter_context(new_page(browser, script)) for _, script in openings]
+        for page, (url, _) in zip(opened, openings, strict=True):
+            page.goto(url, wait_until="commit", timeout=timeout_ms)
+        settled = []
+        for page in opened:
+            page.wait_for_function(
+                "() => window.__settledAt !== null", polling=100, timeout=timeout_ms
+            )
+            settled.append(float(page.evaluate("() => window.__settledAt")) / 1000)
+        return settled
+
+
+class MemorySampler:
+    """A thread reading a process's resident set (`VmRSS` in /proc/<pid>/status) every
+    `every_s`, keeping the highest seen under the label `phase` named when it was read."""
+
+    def __init__(self, pid: int, every_s: float = 0.05) -> None:
+        self.pid = pid
+        self.every_s = every_s
+        self.phase = "start"
+        self.peaks: dict[str, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="rss-sampler", daemon=True)
+
+    def __enter__(self) -> MemorySampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            try:
+                resident = process_memory(self.pid).resident
+            except (OSError, KeyError):  # the process has gone
+                return
+            phase = self.phase
+            self.peaks[phase] = max(self.peaks.get(phase, 0), resident)
+            self._stop.wait(self.every_s)
+
+    @property
+    def peak(self) -> tuple[str, int]:
+        """The phase with the highest resident set seen, and it (bytes)."""
+        return max(self.peaks.items(), key=lambda item: item[1])
+
+
+def process_memory(pid: int) -> DashboardMemory:
+    """A process's peak and current resident set, from /proc/<pid>/status."""
+    fields: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmHWM", "VmRSS"):
+            fields[name] = int(value.split()[0]) * 1024  # kB
+    return DashboardMemory(peak=fields["VmHWM"], resident=fields["VmRSS"])
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -12,6 +12,7 @@ from benchmarks.cases import (
     fetch,
     lists,
     memory,
+    morning,
     pages,
     parse,
     pgstore,
@@ -46,6 +47,7 @@ CASES: tuple[Case, ...] = tuple(
         windows,
         verdicts,
         assistant,
+        morning,
     )
 )
 NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

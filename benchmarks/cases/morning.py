@@ -1,0 +1,382 @@
+"""Case 13, a team's morning (issue #39 item 7): several viewers on one dashboard process at
+100,000 executions, in chromium, each timed beside the same page opened alone.
+
+The history store holds the lead company's finished results (filled as case 9 fills it, shared
+with cases 9 and 10), as a team's synced dashboard does. Each time runs from a navigation to
+the page's settled state (`cases/pages.py`'s predicate: connected, the script not running,
+nothing stale, the title and content drawn), measured in the page itself, so pages opened at
+once are each timed to their own moment. Every viewer is a fresh browser context (a new app
+session).
+
+1. A fresh server, one tab: the Plans page (the server's first script run), then every other
+   page's first visit by its link, in the navigation's order (Time to green included);
+2. on the same server, the standup opened alone by a new viewer (its data cached), then by 5
+   new viewers at once; the dashboard's CPU seconds meanwhile tell whether the work was done
+   once or once per viewer;
+3. five different pages (Failures, Plan health, Time to green, Flaky scenarios, Executions 90 d)
+   each opened alone by a new viewer, then the 5 at once, one viewer each;
+4. a second fresh server: the Plans page, then 5 viewers opening the standup at once with
+   nothing loaded (the view for the same data computed once, whoever asks first), beside the
+   standup's first visit of step 1;
+5. the cold 90-day Executions view on fresh servers (the Plans page first), once per repeat.
+
+The dashboard's resident set is sampled every 50 ms in a thread through steps 1-4
+(/proc/<pid>/status), its peak (`VmHWM`) read at the end of each server.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from api_client import ApiClient, ExecutionQuery
+from benchmarks import browser
+from benchmarks.cases import lists, pages
+from benchmarks.context import Run
+from benchmarks.measure import Bound, CaseResult, Target
+from benchmarks.sandbox_process import SandboxProcess
+from dashboard.state import routes
+from sandbox.data import planted
+from tests.browser import screen
+
+NAME = "morning"
+TITLE = "13. A team's morning: viewers at once, first visits, memory"
+VIEWERS = 5
+MB = 1e6
+WITHIN_1_5 = Target(Bound.RATIO_AT_MOST, 1.5, "within 1.5x of one alone (#39)")
+WITHIN_2 = Target(Bound.RATIO_AT_MOST, 2.0, "within 2x of the page alone (#39)")
+UNDER_10_S = Target(Bound.VALUE_AT_MOST, 10.0, "< 10 s (#39)")
+UNDER_5_S = Target(Bound.VALUE_AT_MOST, 5.0, "< 5 s in every run (#39)")
+UNDER_600 = Target(Bound.VALUE_AT_MOST, 600, "< 600 MB (#39)")
+
+TABLES = (pages.MAIN + screen.DATAFRAME,)
+STANDUP = pages.STANDUP
+EXECUTIONS_90D = "executions?range=90d"
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A page as a viewer opens it: its name in the figures, its path and query, and what
+    its settled state holds."""
+
+    name: str
+    path: str
+    view: pages.View
+
+
+# The five different pages of step 3, each with the content its settled state must hold.
+DIFFERENT = (
+    Opened(
+        routes.FAILURES.title,
+        f"{routes.FAILURES.url_path}?tz=UTC",
+        pages.View(routes.FAILURES.title, "failures", TABLES),
+    ),
+    Opened(routes.HEALTH.title, f"{routes.HEALTH.url_path}?tz=UTC", pages.HEALTH),
+    Opened(
+        routes.TIME_TO_GREEN.title,
+        f"{routes.TIME_TO_GREEN.url_path}?tz=UTC",
+        pages.View(routes.TIME_TO_GREEN.title, "time to green", TABLES),
+    ),
+    Opened(routes.FLAKY.title, f"{routes.FLAKY.url_path}?tz=UTC", lists.FLAKY),
+    Opened("Executions 90 d", EXECUTIONS_90D, pages.EXECUTIONS),
+)
+STANDUP_OPENED = Opened(routes.STANDUP.title, f"{routes.STANDUP.url_path}?tz=UTC", STANDUP)
+# What a page's settled state holds where it is known; elsewhere its title and a finished run.
+CONTENT = {
+    routes.STANDUP.url_path: STANDUP.content,
+    routes.PLANS.url_path: pages.PLANS.content,
+    routes.EXECUTIONS.url_path: pages.EXECUTIONS.content,
+    routes.HEALTH.url_path: pages.HEALTH.content,
+    routes.FAILURES.url_path: TABLES,
+    routes.TIME_TO_GREEN.url_path: TABLES,
+    routes.FLAKY.url_path: TABLES,
+    routes.STATES.url_path: TABLES,
+    routes.SLOWER.url_path: TABLES,
+}
+
+ALONE = "Standup alone (a new viewer, its data cached)"
+TOGETHER = f"Standup, {VIEWERS} viewers at once: the slowest"
+TOGETHER_EACH = f"Standup, {VIEWERS} viewers at once: each"
+CPU_ALONE = "  the dashboard's CPU, standup alone"
+CPU_TOGETHER = f"  the dashboard's CPU, standup {VIEWERS} at once"
+COLD_FIRST = "Standup: first visit"
+COLD_TOGETHER = f"Standup, {VIEWERS} viewers at once on a fresh server: the slowest"
+COLD_EACH = f"Standup, {VIEWERS} viewers at once on a fresh server: each"
+CPU_COLD_ALONE = "  the dashboard's CPU, standup's first visit"
+CPU_COLD_TOGETHER = f"  the dashboard's CPU, standup {VIEWERS} at once on a fresh server"
+CPU_PAGES_ALONE = "  the dashboard's CPU, the 5 pages alone (summed)"
+CPU_PAGES_TOGETHER = "  the dashboard's CPU, the 5 pages at once"
+PEAK = "dashboard peak RSS (VmHWM) across every page"
+PEAK_COLD = "dashboard peak RSS (VmHWM), second server (5 standups cold)"
+COLD_90 = "Executions 90 d, cold (open the link)"
+COLD_90_WORST = "Executions 90 d, cold: the slowest run"
+
+
+def _first(route: routes.Route) -> str:
+    return f"{route.title}: first visit"
+
+
+def _alone(opened: Opened) -> str:
+    return f"{opened.name} alone (a new viewer)"
+
+
+def _among(opened: Opened) -> str:
+    return f"{opened.name} among {VIEWERS} different pages at once"
+
+
+def run(run: Run) -> CaseResult:
+    result = CaseResult(NAME, TITLE)
+    executable = browser.chromium_or_skip(run, result)
+    if executable is None:
+        return result
+    size = run.size
+    load_before = os.getloadavg()
+    sandbox = run.sandbox(executions=size.page_executions)
+    for route in routes.ALL:
+        result.figure(_first(route), "s", target=UNDER_10_S)
+    result.figure(ALONE, "s")
+    result.figure(TOGETHER, "s", peer=ALONE, target=WITHIN_1_5)
+    result.figure(TOGETHER_EACH, "s", peer=ALONE)
+    result.figure(CPU_ALONE, "s")
+    result.figure(CPU_TOGETHER, "s", peer=CPU_ALONE)
+    for opened in DIFFERENT:
+        result.figure(_alone(opened), "s")
+    for opened in DIFFERENT:
+        result.figure(_among(opened), "s", peer=_alone(opened), target=WITHIN_2)
+    result.figure(CPU_PAGES_ALONE, "s")
+    result.figure(CPU_PAGES_TOGETHER, "s", peer=CPU_PAGES_ALONE)
+    result.figure(COLD_TOGETHER, "s", peer=COLD_FIRST, target=WITHIN_1_5)
+    result.figure(COLD_EACH, "s", peer=COLD_FIRST)
+    result.figure(CPU_COLD_ALONE, "s")
+    result.figure(CPU_COLD_TOGETHER, "s", peer=CPU_COLD_ALONE)
+    result.figure(PEAK, "MB", target=UNDER_600)
+    result.figure(PEAK_COLD, "MB", target=UNDER_600)
+    result.figure(COLD_90, "s", target=UNDER_5_S)
+    result.figure(COLD_90_WORST, "s", target=UNDER_5_S, computed=True)
+
+    filled, stored = lists.filled_store(run, sandbox)
+    with pages._client(sandbox) as oracle:
+        examples = _urls(oracle, run)
+    peaks: dict[str, str] = {}
+    with browser.launched(executable) as chromium:
+        with _server(run, sandbox, filled, "first") as server:
+            with browser.MemorySampler(server.pid) as sampler:
+                times = _first_visits(chromium, server, examples, sampler)
+                times |= _standup_together(chromium, server, sampler)
+                times |= _pages_together(chromium, server, sampler)
+                sampler.phase = "end"
+            phase, _ = sampler.peak
+            peaks[PEAK] = phase
+            result.figure(PEAK, "MB").runs.append(server.memory().peak / MB)
+        with _server(run, sandbox, filled, "cold") as server:
+            with browser.MemorySampler(server.pid) as sampler:
+                times |= _standup_cold_together(chromium, server, sampler)
+            peaks[PEAK_COLD] = sampler.peak[0]
+            result.figure(PEAK_COLD, "MB").runs.append(server.memory().peak / MB)
+        times[CPU_COLD_ALONE] = times.pop("cpu standup first")
+        for name, seconds in times.items():
+            result.figure(name.split("#")[0], "s").runs.append(seconds)
+        colds = result.figure(COLD_90, "s")
+        for number in range(1, run.repeats() + 1):
+            with _server(run, sandbox, filled, f"90d-{number}") as server:
+                colds.runs.append(_cold_90_days(chromium, server))
+        result.figure(COLD_90_WORST, "s").runs.append(max(colds.runs))
+    load_after = os.getloadavg()
+    result.notes += _notes(run, stored, peaks, colds.runs, load_before, load_after)
+    return result
+
+
+@contextmanager
+def _server(
+    run: Run, sandbox: SandboxProcess, filled: Path, tag: str
+) -> Iterator[browser.DashboardServer]:
+    """A fresh `streamlit run` over a copy of the filled store."""
+    store_dir = run.folder("morning-store")
+    shutil.copytree(filled, store_dir, dirs_exist_ok=True)
+    server = browser.DashboardServer(
+        sandbox,
+        store_dir=store_dir,
+        home=run.folder("morning-home"),
+        log_path=run.artifacts / f"streamlit-morning-{run.size.name}-{tag}.log",
+    ).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _urls(oracle: ApiClient, run: Run) -> dict[str, str]:
+    """Each page's address on the query that shows it at its most telling (as
+    `tests/browser/every_page.py` opens it): the plan that turned red and its newest finished
+    execution, the planted scenario cases."""
+    plan = planted.TURNED_RED_PLAN
+    query = ExecutionQuery(plan_id=plan, date_from=run.now - timedelta(days=30))
+    finished = [e for e in oracle.all_executions(query) if e.end_date is not None]
+    newest = max(finished, key=lambda e: e.start_date or run.now)
+    queries = {
+        routes.EXECUTIONS.url_path: f"plan={plan}&range=30d",
+        routes.RESULTS.url_path: f"execution={newest.id}",
+        routes.FLAKY.url_path: f"plan={planted.SCENARIO_CASES_PLAN}",
+        routes.ENVIRONMENTS.url_path: f"plan={planted.STILL_FAILING_PLAN}",
+        routes.COMPARE.url_path: f"plan={planted.TURNED_RED_PLAN}",
+        routes.SCENARIO.url_path: (
+            f"plan={planted.SCENARIO_CASES_PLAN}&scenario={planted.SLOWING_SCENARIO}"
+        ),
+    }
+    return {
+        route.url_path: ("/" if route.default else f"/{route.url_path}")
+        + f"?{'&'.join((*filter(None, [queries.get(route.url_path)]), 'tz=UTC'))}"
+        for route in routes.ALL
+    }
+
+
+def _settled(view: pages.View) -> str:
+    """The init script timing `view`'s settled state in the page."""
+    args = {"title": view.heading, "selectors": list(view.content), "search": None}
+    return browser.settled_at_script(pages.READY_JS, {**args, "kpiBefore": None}, pages.POLL_MS)
+
+
+def _open_alone(chromium: Browser, url: str, view: pages.View) -> float:
+    return browser.open_at_once(chromium, [(url, _settled(view))], pages.COLD_MS)[0]
+
+
+def _first_visits(
+    chromium: Browser,
+    server: browser.DashboardServer,
+    examples: dict[str, str],
+    sampler: browser.MemorySampler,
+) -> dict[str, float]:
+    """Every page's first visit on the fresh server, one tab, each opened by its link."""
+    times: dict[str, float] = {}
+    with browser.new_page(chromium, pages.SCRIPT_STATES_JS) as page:
+        for route in (routes.PLANS, *(r for r in routes.ALL if r is not routes.PLANS)):
+            view = pages.View(route.title, "", CONTENT.get(route.url_path, ()))
+            sampler.phase = _first(route)
+            if route is routes.STANDUP:
+                before = browser.cpu_seconds(server.pid)
+            times[_first(route)] = pages._navigate(
+                page, server.url + examples[route.url_path], view, pages.COLD_MS
+            )
+            if route is routes.STANDUP:
+                times["cpu standup first"] = browser.cpu_seconds(server.pid) - before
+        _no_error(page)
+    return times
+
+
+def _standup_together(
+    chromium: Browser, server: browser.DashboardServer, sampler: browser.MemorySampler
+) -> dict[str, float]:
+    url = f"{server.url}/{STANDUP_OPENED.path}"
+    sampler.phase = ALONE
+    before = browser.cpu_seconds(server.pid)
+    alone = _open_alone(chromium, url, STANDUP)
+    cpu_alone = browser.cpu_seconds(server.pid) - before
+    sampler.phase = TOGETHER
+    before = browser.cpu_seconds(server.pid)
+    each = browser.open_at_once(chromium, [(url, _settled(STANDUP))] * VIEWERS, pages.COLD_MS)
+    cpu_together = browser.cpu_seconds(server.pid) - before
+    return {
+        ALONE: alone,
+        TOGETHER: max(each),
+        CPU_ALONE: cpu_alone,
+        CPU_TOGETHER: cpu_together,
+    } | _each(TOGETHER_EACH, each)
+
+
+def _pages_together(
+    chromium: Browser, server: browser.DashboardServer, sampler: browser.MemorySampler
+) -> dict[str, float]:
+    times: dict[str, float] = {}
+    cpu_alone = 0.0
+    for opened in DIFFERENT:
+        sampler.phase = _alone(opened)
+        before = browser.cpu_seconds(server.pid)
+        times[_alone(opened)] = _open_alone(chromium, f"{server.url}/{opened.path}", opened.view)
+        cpu_alone += browser.cpu_seconds(server.pid) - before
+    sampler.phase = "5 different pages at once"
+    before = browser.cpu_seconds(server.pid)
+    each = browser.open_at_once(
+        chromium,
+        [(f"{server.url}/{opened.path}", _settled(opened.view)) for opened in DIFFERENT],
+        pages.COLD_MS,
+    )
+    times[CPU_PAGES_TOGETHER] = browser.cpu_seconds(server.pid) - before
+    times[CPU_PAGES_ALONE] = cpu_alone
+    for opened, seconds in zip(DIFFERENT, each, strict=True):
+        times[_among(opened)] = seconds
+    return times
+
+
+def _standup_cold_together(
+    chromium: Browser, server: browser.DashboardServer, sampler: browser.MemorySampler
+) -> dict[str, float]:
+    with browser.new_page(chromium, pages.SCRIPT_STATES_JS) as page:
+        pages._navigate(page, server.url + "/", pages.PLANS, pages.COLD_MS)
+    sampler.phase = COLD_TOGETHER
+    url = f"{server.url}/{STANDUP_OPENED.path}"
+    before = browser.cpu_seconds(server.pid)
+    each = browser.open_at_once(chromium, [(url, _settled(STANDUP))] * VIEWERS, pages.COLD_MS)
+    cpu = browser.cpu_seconds(server.pid) - before
+    return {COLD_TOGETHER: max(each), CPU_COLD_TOGETHER: cpu} | _each(COLD_EACH, each)
+
+
+def _each(name: str, each: list[float]) -> dict[str, float]:
+    """Runs of a figure with one value per viewer are added one by one by `run`."""
+    return {f"{name}#{number}": seconds for number, seconds in enumerate(each)}
+
+
+def _cold_90_days(chromium: Browser, server: browser.DashboardServer) -> float:
+    with browser.new_page(chromium, pages.SCRIPT_STATES_JS) as page:
+        pages._navigate(page, server.url + "/", pages.PLANS, pages.COLD_MS)
+        seconds = pages._navigate(
+            page, f"{server.url}/{EXECUTIONS_90D}", pages.EXECUTIONS, pages.COLD_MS
+        )
+        _no_error(page)
+    return seconds
+
+
+def _no_error(page: Page) -> None:
+    """Nothing opened was an error page that merely looked settled."""
+    expect(page.locator(screen.EXCEPTION)).to_have_count(0)
+    expect(page.locator(screen.ERROR_ALERT)).to_have_count(0)
+
+
+def _notes(
+    run: Run,
+    stored: int,
+    peaks: dict[str, str],
+    colds: list[float],
+    load_before: tuple[float, float, float],
+    load_after: tuple[float, float, float],
+) -> list[str]:
+    spread = f"{min(colds):.2f}-{max(colds):.2f} s" if colds else "not measured"
+    return [
+        f"Sandbox of {run.size.page_executions:,} executions ending at {run.now:%d %b %Y %H:%M} "
+        f"UTC, no latency; each server's history store held {stored:,} results of the lead "
+        "company's finished executions (as case 9 fills it).",
+        "Load average (1, 5, 15 min) "
+        f"{' / '.join(f'{x:.1f}' for x in load_before)} at the case's start, "
+        f"{' / '.join(f'{x:.1f}' for x in load_after)} at its end, on {os.cpu_count()} cores.",
+        "Each time runs from a navigation to the page's settled state, polled every 20 ms in "
+        "the page itself (`benchmarks/browser.py`'s SETTLED_AT_JS): pages opened at once are "
+        "each timed to their own moment. Every viewer of steps 2-4 is a fresh browser context "
+        "(a new app session); the five navigations start before any is waited on.",
+        "First visits: one tab on a fresh server, the Plans page first (the server's first "
+        "script run), then every page by its link in the navigation's order, on the query "
+        "`tests/browser/every_page.py` gives it (the plan that turned red, its failing "
+        "execution, the planted cases).",
+        f"The slowest of {VIEWERS} is held to the target; 'each' holds every viewer's time. The "
+        "dashboard's CPU seconds meanwhile (/proc/<pid>/stat) tell work done once from work "
+        f"done once per viewer (about {VIEWERS}x the CPU alone).",
+        f"Peak RSS: VmHWM at each server's end. The highest resident set sampled (every 50 ms) "
+        f"was during '{peaks.get(PEAK, '?')}' on the first server and "
+        f"'{peaks.get(PEAK_COLD, '?')}' on the second.",
+        f"Cold 90 days: {len(colds)} fresh servers, the Plans page first; spread {spread}.",
+    ]

@@ -23,8 +23,6 @@ No Streamlit import: the rules are unit-tested with plain dictionaries.
 from __future__ import annotations
 
 import hashlib
-import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,15 +32,13 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import SecretStr
 
 from dashboard.data.credentials import (
-    ENV_OAUTH_PREFIX,
+    CREDENTIAL_KEYS,
     TokenSourceSettings,
-    as_text,
-    is_http_url,
-    is_set,
     read_token_source,
     shared_source,
 )
 from dashboard.data.form_policy import FormPolicy, read_form_policy
+from dashboard.data.settings import ServiceKeys, as_text, company_id_problem, is_set, problem
 
 if TYPE_CHECKING:
     from api_client import ApiClient
@@ -56,9 +52,6 @@ ENV_COMPANY_ID = "QA_DASHBOARD_COMPANY_ID"
 ENV_EMAIL = "QA_DASHBOARD_EMAIL"
 ENV_CA_BUNDLE = "QA_DASHBOARD_CA_BUNDLE"
 SECRETS_SECTION = "service"  # [service] of .streamlit/secrets.toml (docs/running-for-a-team.md)
-
-MAX_COMPANY_ID = 2**63 - 1
-"""The largest company id: the service's ids are Java longs (signed 64-bit)."""
 
 SOURCE_LABELS: dict[Source, str] = {
     "session": "the sidebar form (this session only)",
@@ -175,10 +168,10 @@ def form_policy(
     *, secrets: Mapping[str, Any] | None, env: Mapping[str, str]
 ) -> tuple[FormPolicy, list[str]]:
     """The operator's decision about the form, and problems with how it was written."""
-    section = (secrets or {}).get(SECRETS_SECTION)
-    table: Mapping[str, Any] = section if isinstance(section, Mapping) else {}
-    configured = _configures(table, environment=False) or _configures(env, environment=True)
-    return read_form_policy(table, env, configured=configured)
+    table, environment = _table(secrets), ServiceKeys.from_env(env)
+    return read_form_policy(
+        table, environment, configured=_configures(table) or _configures(environment)
+    )
 
 
 def resolve(
@@ -192,79 +185,59 @@ def resolve(
     The form's values (`session`) count only where `form_policy` allows the form and its host.
     """
     form, problems = form_policy(secrets=secrets, env=env)
-    section = (secrets or {}).get(SECRETS_SECTION)
     session = session if form.enabled else None
     if (
         session
-        and is_set(session.get("base_url"))
-        and not form.allows(as_text(session.get("base_url")))
+        and as_text(session.get("base_url"))
+        and not form.allows(as_text(session["base_url"]))
     ):
         problems.append(
             "The sidebar form's base URL is not on this dashboard's list of allowed hosts, "
             "so it was not used. Ask the dashboard's operator which services it may reach."
         )
         session = None
-    candidates: list[tuple[Source, Mapping[str, Any], dict[str, str]]] = [
-        ("session", session or {}, _FIELD_NAMES_PLAIN),
-        ("secrets", section if isinstance(section, Mapping) else {}, _FIELD_NAMES_SECRETS),
-        ("environment", env, _FIELD_NAMES_ENV),
+    form_keys = ("base_url", "token", "company_id", "email")  # the form takes a token only
+    candidates: list[tuple[Source, Mapping[str, Any]]] = [
+        ("session", {key: value for key, value in (session or {}).items() if key in form_keys}),
+        ("secrets", _table(secrets)),
+        ("environment", ServiceKeys.from_env(env)),
     ]
-    for source, values, names in candidates:
-        if not _configures(values, environment=source == "environment"):
+    for source, values in candidates:
+        if not _configures(values):
             continue
-        connection, source_problems = _from_values(source, values, names)
+        connection, source_problems = _from_values(source, values)
         problems.extend(source_problems)
         if connection is not None:
             return Resolution(connection, problems, form)
     return Resolution(None, problems, form)
 
 
-def _configures(values: Mapping[str, Any], *, environment: bool) -> bool:
+def _table(secrets: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    section = (secrets or {}).get(SECRETS_SECTION)
+    return section if isinstance(section, Mapping) else {}
+
+
+def _configures(values: Mapping[str, Any]) -> bool:
     """Whether `values` set any key of a connection (a base URL or any kind of credential)."""
-    names = _FIELD_NAMES_ENV if environment else _FIELD_NAMES_PLAIN
-    if is_set(values.get(names["base_url"])):
-        return True
-    if environment:
-        return any(
-            is_set(value)
-            for name, value in values.items()
-            if name in _CREDENTIAL_ENV or name.startswith(ENV_OAUTH_PREFIX)
-        )
-    return any(is_set(values.get(key)) for key in _CREDENTIAL_KEYS)
+    return any(is_set(values.get(key)) for key in ("base_url", *CREDENTIAL_KEYS))
 
 
-_CREDENTIAL_KEYS = ("token", "token_file", "token_command", "oauth")
-_CREDENTIAL_ENV = (ENV_TOKEN, "QA_DASHBOARD_TOKEN_FILE", "QA_DASHBOARD_TOKEN_COMMAND")
-_FIELD_NAMES_PLAIN = {f: f for f in ("base_url", "token", "company_id", "email", "ca_bundle")}
-_FIELD_NAMES_SECRETS = _FIELD_NAMES_PLAIN
-_FIELD_NAMES_ENV = {
-    "base_url": ENV_BASE_URL,
-    "token": ENV_TOKEN,
-    "company_id": ENV_COMPANY_ID,
-    "email": ENV_EMAIL,
-    "ca_bundle": ENV_CA_BUNDLE,
-}
-
-
-def _from_values(
-    source: Source, values: Mapping[str, Any], names: Mapping[str, str]
-) -> tuple[Connection | None, list[str]]:
+def _from_values(source: Source, values: Mapping[str, Any]) -> tuple[Connection | None, list[str]]:
     """A connection from one source, or None and the reasons it is not usable."""
-    where = SOURCE_LABELS[source]
-    missing: list[str] = []
-
-    base_url = as_text(values.get(names["base_url"]))
-    if not base_url:
-        missing.append(f"The base URL is missing in {where}.")
-    elif not is_http_url(base_url):
-        missing.append(f"The base URL in {where} is not an http(s) address like https://host/Api.")
-
-    raw_token = values.get(names["token"])
-    token = raw_token if isinstance(raw_token, SecretStr) else SecretStr(as_text(raw_token))
+    where, environment = SOURCE_LABELS[source], source == "environment"
+    keys, errors = ServiceKeys.read(values)
+    given = {key: value for key, value in values.items() if is_set(value)}
+    missing = [
+        problem(error, where=where, environment=environment)
+        for error in errors
+        if error["loc"][0] in ("base_url", "ca_bundle")
+    ]
+    if "base_url" not in given:
+        missing.insert(0, f"The base URL is missing in {where}.")
     token_source, has_credential, credential_problems = (
-        read_token_source(values, environment=source == "environment", where=where)
-        if source != "session"  # the form takes a token only
-        else (None, bool(token.get_secret_value()), [])
+        read_token_source(keys, given, errors, environment=environment, where=where)
+        if source != "session"
+        else (None, bool(keys.token.get_secret_value()), [])
     )
     missing.extend(credential_problems)
     if not has_credential:
@@ -272,61 +245,27 @@ def _from_values(
             f"The token is missing in {where} (or token_file, token_command or an oauth table "
             "to get one)."
         )
-
-    company_id = _positive_int(values.get(names["company_id"]))
-    if company_id is None:
-        missing.append(
-            f"The company id in {where} is missing or not a whole number from 1 to "
-            f"{MAX_COMPANY_ID:,} (ASCII digits only)."
-        )
-
-    ca_bundle = as_text(values.get(names["ca_bundle"])) or None
-    if ca_bundle is not None and not os.path.isfile(ca_bundle):
-        missing.append(f"The CA bundle named in {where} is not a readable file.")
-
-    if missing or company_id is None:
+    if keys.company_id is None:
+        missing.append(company_id_problem(where))
+    if missing or keys.company_id is None:
         return None, [*missing, f"Until that is fixed, {where} is not used."]
 
     # A bad e-mail address only disables "only my executions"; the connection still works.
     notes: list[str] = []
-    email = as_text(values.get(names["email"])) or None
+    email = keys.email or None
     if email is not None and "@" not in email:
         notes.append(f"The e-mail address in {where} does not look like one; it was ignored.")
         email = None
     connection = Connection(
-        base_url=base_url.rstrip("/"),
-        token=token if token_source is None else SecretStr(""),
-        company_id=company_id,
+        base_url=keys.base_url.rstrip("/"),
+        token=keys.token if token_source is None else SecretStr(""),
+        company_id=keys.company_id,
         email=email,
         source=source,
-        ca_bundle=ca_bundle,
+        ca_bundle=keys.ca_bundle or None,
         token_source=token_source,
     )
     return connection, notes
-
-
-_ASCII_DIGITS = re.compile(r"[0-9]+")
-
-
-def _positive_int(value: Any) -> int | None:
-    """A company id from a form, the environment or TOML; None if it is not one.
-
-    Only ASCII digits count (`str.isdigit` also accepts "²" and "①", which `int` rejects), and
-    the length is checked before converting, so a 5,000-digit value is refused, not an error
-    (Python refuses to convert more than 4,300 digits).
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if 0 < value <= MAX_COMPANY_ID else None
-    text = as_text(value)
-    if not _ASCII_DIGITS.fullmatch(text):
-        return None
-    significant = text.lstrip("0")
-    if not significant or len(significant) > len(str(MAX_COMPANY_ID)):
-        return None
-    number = int(significant)
-    return number if number <= MAX_COMPANY_ID else None
 
 
 def masked_url(url: str) -> str:

@@ -4,7 +4,8 @@ The form makes the server fetch an address a viewer types, so the operator decid
 once a connection is configured (secrets or environment) the form is off unless
 `QA_DASHBOARD_ALLOW_CONNECTION_FORM=true` or `allow_connection_form = true` in `[service]`; and
 `QA_DASHBOARD_ALLOWED_HOSTS` / `allowed_hosts` limits the hosts it may reach.
-`dashboard.data.connection.form_policy` reads it from the secrets and the environment.
+`dashboard.data.connection.form_policy` reads it from the secrets and the environment
+(`dashboard.data.settings.ServiceKeys`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from dashboard.data.credentials import as_text
-
-ENV_ALLOW_FORM = "QA_DASHBOARD_ALLOW_CONNECTION_FORM"
-ENV_ALLOWED_HOSTS = "QA_DASHBOARD_ALLOWED_HOSTS"
-SECRETS_ALLOW_FORM = "allow_connection_form"
-SECRETS_ALLOWED_HOSTS = "allowed_hosts"
+from dashboard.data.settings import ServiceKeys, problem
 
 
 @dataclass(frozen=True)
@@ -46,44 +42,24 @@ class FormPolicy:
 
 
 def read_form_policy(
-    table: Mapping[str, Any], env: Mapping[str, str], *, configured: bool
+    table: Mapping[str, Any], environment: Mapping[str, Any], *, configured: bool
 ) -> tuple[FormPolicy, list[str]]:
-    """The operator's decision about the form, from the `[service]` table and the environment,
-    and problems with how it was written. `configured`: whether either configures a connection
-    (then the form is off unless allowed)."""
+    """The operator's decision about the form, from the `[service]` table and the environment
+    (`ServiceKeys.from_env`), and problems with how it was written. `configured`: whether
+    either configures a connection (then the form is off unless allowed)."""
     problems: list[str] = []
-    allowed = [
-        _flag(table.get(SECRETS_ALLOW_FORM), SECRETS_ALLOW_FORM, problems),
-        _flag(env.get(ENV_ALLOW_FORM), ENV_ALLOW_FORM, problems),
-    ]
+    read = [ServiceKeys.read(values) for values in (table, environment)]
+    for (_, errors), env in zip(read, (False, True), strict=True):
+        problems += [
+            problem(error, where="", environment=env)
+            for error in errors
+            if error["loc"][0] in ("allow_connection_form", "allowed_hosts")
+        ]
+    if any(error["loc"][0] == "allowed_hosts" for _, errors in read for error in errors):
+        return FormPolicy(enabled=False), problems
+    allowed = [keys.allow_connection_form for keys, _ in read]
     enabled = True in allowed or (not configured and False not in allowed)
-    hosts: set[str] = set()
-    listed = False
-    for raw in (table.get(SECRETS_ALLOWED_HOSTS), env.get(ENV_ALLOWED_HOSTS)):
-        entries = raw.split(",") if isinstance(raw, str) else raw
-        if entries is None:
-            continue
-        if not isinstance(entries, list | tuple):
-            problems.append("The allowed hosts are not a list of host names; the form is off.")
-            return FormPolicy(enabled=False), problems
-        names = {str(entry).strip().lower() for entry in entries if str(entry).strip()}
-        listed = listed or bool(names)
-        hosts |= names
-    return FormPolicy(enabled=enabled, allowed_hosts=frozenset(hosts) if listed else None), problems
-
-
-_TRUE = frozenset({"true", "1", "yes", "on"})
-_FALSE = frozenset({"false", "0", "no", "off", ""})
-
-
-def _flag(value: Any, name: str, problems: list[str]) -> bool | None:
-    """A yes/no setting: None when not given (or not understood, which is reported)."""
-    if value is None or isinstance(value, bool):
-        return value
-    text = as_text(value).lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False if text else None
-    problems.append(f"{name} is not true or false; it was ignored.")
-    return None
+    listed = [host.lower() for keys, _ in read for host in keys.allowed_hosts or ()]
+    return FormPolicy(
+        enabled=enabled, allowed_hosts=frozenset(listed) if listed else None
+    ), problems

@@ -1,0 +1,269 @@
+"""The keys of a service connection and of the form, read by pydantic-settings.
+
+A source of settings is a table (`[service]` of `.streamlit/secrets.toml`, a worker's
+`[connections.NAME]`, the sidebar form) or the `QA_DASHBOARD_*` environment variables, read by
+pydantic-settings' own environment source with the prefix (QA_DASHBOARD_TOKEN_FILE is
+`token_file`). Sources are not merged: `dashboard.data.connection` takes the first complete one,
+so each is read on its own (`read`, `from_env`), from the mapping it is given (the tests',
+Streamlit's secrets, the CLI's TOML), never from `os.environ` behind the caller's back.
+
+A key that does not fit is a pydantic error; `problem` words it with the key's name as that
+source writes it (`token_command_timeout`, QA_DASHBOARD_TOKEN_COMMAND_TIMEOUT), never the value
+(`hide_input_in_errors`, and no error's input is read). The other keys still count, so every
+problem of a source is said at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Self
+from urllib.parse import urlsplit
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    SettingsConfigDict,
+)
+from pydantic_settings.sources.utils import parse_env_vars
+
+ENV_PREFIX = "QA_DASHBOARD_"
+ENV_OAUTH_PREFIX = f"{ENV_PREFIX}OAUTH_"
+DEFAULT_COMMAND_TIMEOUT = 30.0
+MAX_COMMAND_TIMEOUT = 600.0
+MAX_COMPANY_ID = 2**63 - 1
+"""The largest company id: the service's ids are Java longs (signed 64-bit)."""
+
+
+def is_set(value: Any) -> bool:
+    """Whether a setting is given: a non-blank text, secret or list."""
+    if isinstance(value, SecretStr):
+        return bool(value.get_secret_value())
+    if isinstance(value, list | tuple):
+        return bool(value)
+    return bool(as_text(value))
+
+
+def as_text(value: Any) -> str:
+    """A setting as stripped text ("" for None)."""
+    return value.strip() if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def is_http_url(value: str) -> bool:
+    """Whether `value` is an http(s) URL with a host."""
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _invalid(kind: str, message: str = "invalid") -> PydanticCustomError:
+    return PydanticCustomError(kind, message)
+
+
+def _http(value: str) -> str:
+    if value and not is_http_url(value):
+        raise _invalid("http_url")
+    return value
+
+
+def _company_id(value: Any) -> int:
+    """Only ASCII digits count (`str.isdigit` also accepts "²", which `int` rejects), and the
+    length is checked before converting, so a 5,000-digit value is refused, not an error."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        text = value.strip() if isinstance(value, str) else ""
+        significant = text.lstrip("0")
+        if not (text.isascii() and text.isdigit()) or len(significant) > len(str(MAX_COMPANY_ID)):
+            raise _invalid("company_id")
+        number = int(text)
+    if not 0 < number <= MAX_COMPANY_ID:
+        raise _invalid("company_id")
+    return number
+
+
+def _readable_file(value: str) -> str:
+    if value and not os.path.isfile(value):
+        raise _invalid("file")
+    return value
+
+
+def _command(value: Any) -> str | tuple[str, ...]:
+    from api_client import RequestValidationError
+    from api_client.tokens.command import command_arguments
+
+    try:
+        command_arguments(value)
+    except RequestValidationError as error:
+        raise _invalid("command", error.message) from None
+    return value.strip() if isinstance(value, str) else tuple(value)
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise _invalid("seconds")
+    return value
+
+
+def _entries(value: Any) -> Any:
+    """A list from a comma-separated text (the environment) or a TOML array."""
+    if isinstance(value, str):
+        return [entry for entry in (part.strip() for part in value.split(",")) if entry]
+    return value
+
+
+Text = Annotated[str, BeforeValidator(as_text)]
+Secret = Annotated[
+    SecretStr, BeforeValidator(lambda v: v if isinstance(v, SecretStr) else as_text(v))
+]
+Flag = Annotated[bool | None, BeforeValidator(lambda v: v.strip() if isinstance(v, str) else v)]
+
+
+class OAuthKeys(BaseModel):
+    """An OAuth2 token endpoint and the grant to ask it with; the secrets never in a repr."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+
+    token_url: Annotated[Text, AfterValidator(_http)] = ""
+    grant: Literal["password", "client_credentials", ""] = ""
+    client_id: Text = ""
+    client_secret: Secret = SecretStr("")
+    username: Text = ""
+    password: Secret = SecretStr("")
+    scope: Text = ""
+
+
+class ServiceKeys(BaseModel):
+    """The keys of `[service]`, a `[connections.NAME]` table, the form or QA_DASHBOARD_*."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, hide_input_in_errors=True)
+
+    base_url: Annotated[Text, AfterValidator(_http)] = ""
+    token: Secret = SecretStr("")
+    company_id: Annotated[int | None, BeforeValidator(_company_id)] = None
+    email: Text = ""
+    ca_bundle: Annotated[Text, AfterValidator(_readable_file)] = ""
+    token_file: Text = ""
+    token_command: Annotated[str | tuple[str, ...] | None, NoDecode, BeforeValidator(_command)] = (
+        None
+    )
+    token_command_timeout: Annotated[
+        float, BeforeValidator(_not_bool), Field(gt=0, le=MAX_COMMAND_TIMEOUT)
+    ] = DEFAULT_COMMAND_TIMEOUT
+    oauth: OAuthKeys | None = None
+    # The operator's decision about the sidebar form (`dashboard.data.form_policy`).
+    allow_connection_form: Flag = None
+    allowed_hosts: Annotated[tuple[str, ...] | None, NoDecode, BeforeValidator(_entries)] = None
+
+    @classmethod
+    def read(cls, values: Mapping[str, Any]) -> tuple[Self, list[ErrorDetails]]:
+        """The settings of `values` (blank ones are not given) and the errors of the keys that
+        do not fit; those keys are left at their defaults, the others are read."""
+        given = {key: value for key, value in values.items() if is_set(value)}
+        try:
+            return cls.model_validate(given), []
+        except ValidationError as error:
+            errors = error.errors(include_url=False, include_input=False)
+            bad = {error["loc"][0] for error in errors}
+            return cls.model_validate({k: v for k, v in given.items() if k not in bad}), errors
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> dict[str, Any]:
+        """The keys `env` sets, by field name (QA_DASHBOARD_TOKEN_FILE is `token_file`), and the
+        QA_DASHBOARD_OAUTH_* variables as an `oauth` table."""
+        mine = tuple(
+            (name, value)
+            for name, value in env.items()
+            if name.startswith(ENV_PREFIX) and is_set(value)
+        )
+        return _from_env(tuple(sorted(mine)))
+
+
+class ServiceEnvironment(ServiceKeys, BaseSettings):
+    """The names of `ServiceKeys` in the environment: QA_DASHBOARD_ and the key's name."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, hide_input_in_errors=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _from_env(variables: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """`ServiceKeys.from_env`, kept for the few environments a process sees (a page asks for
+    them at every run)."""
+    values = _Environment(ServiceEnvironment, dict(variables))()
+    oauth = {
+        name.removeprefix(ENV_OAUTH_PREFIX).lower(): value
+        for name, value in variables
+        if name.startswith(ENV_OAUTH_PREFIX)
+    }
+    return {**values, "oauth": oauth} if oauth else values
+
+
+class _Environment(EnvSettingsSource):
+    """pydantic-settings' environment source over a given mapping instead of `os.environ`."""
+
+    def __init__(self, settings_cls: type[BaseSettings], env: Mapping[str, str]) -> None:
+        self._given = env
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return parse_env_vars(self._given, self.case_sensitive, True, self.env_parse_none_str)
+
+
+def key_name(key: str, *, environment: bool, table: str = "") -> str:
+    """A key as its source writes it: `token_file`, or QA_DASHBOARD_TOKEN_FILE (`table`: the
+    nested table it is in, `oauth`)."""
+    if not environment:
+        return key
+    return f"{ENV_PREFIX}{f'{table}_' if table else ''}{key}".upper()
+
+
+def problem(error: ErrorDetails, *, where: str, environment: bool) -> str:
+    """One error of a source in a sentence that names the key, never its value."""
+    loc = [str(part) for part in error["loc"]]
+    key = loc[0]
+    name = key_name(key, environment=environment)
+    if key == "oauth":
+        return _oauth_problem(error, loc[1:], where=where, environment=environment)
+    worded = {
+        "base_url": f"The base URL in {where} is not an http(s) address like https://host/Api.",
+        "company_id": company_id_problem(where),
+        "ca_bundle": f"The CA bundle named in {where} is not a readable file.",
+        "token_command": f"{name} in {where}: {error['msg']}.",
+        "token_command_timeout": f"{name} in {where} is not a number of seconds from 1 to "
+        f"{MAX_COMMAND_TIMEOUT:.0f}.",
+        "allow_connection_form": f"{name} is not true or false; it was ignored.",
+        "allowed_hosts": "The allowed hosts are not a list of host names; the form is off.",
+    }
+    return worded.get(key, f"{name} in {where} is not valid.")
+
+
+def company_id_problem(where: str) -> str:
+    return (
+        f"The company id in {where} is missing or not a whole number from 1 to "
+        f"{MAX_COMPANY_ID:,} (ASCII digits only)."
+    )
+
+
+def _oauth_problem(error: ErrorDetails, loc: list[str], *, where: str, environment: bool) -> str:
+    table = f"{ENV_OAUTH_PREFIX}*" if environment else "oauth"
+    if not loc:
+        return f"oauth in {where} must be a table ([service.oauth])."
+    if error["type"] == "extra_forbidden":
+        return f"The {table} table in {where} has an unknown key {loc[0]!r}."
+    name = key_name(loc[0], environment=environment, table="oauth")
+    if loc[0] == "grant":
+        return f"{name} in {where} must be password or client_credentials."
+    if loc[0] == "token_url":
+        return f"{name} in {where} is not an http(s) address like https://host/oauth/token."
+    return f"{name} in {where} is not valid."

@@ -38,7 +38,14 @@ from dashboard.data.credentials import (
     shared_source,
 )
 from dashboard.data.form_policy import FormPolicy, read_form_policy
-from dashboard.data.settings import ServiceKeys, as_text, company_id_problem, is_set, problem
+from dashboard.data.settings import (
+    ServiceKeys,
+    as_text,
+    company_id_problem,
+    is_set,
+    problem,
+    service_environment,
+)
 
 if TYPE_CHECKING:
     from api_client import ApiClient
@@ -168,7 +175,7 @@ def form_policy(
     *, secrets: Mapping[str, Any] | None, env: Mapping[str, str]
 ) -> tuple[FormPolicy, list[str]]:
     """The operator's decision about the form, and problems with how it was written."""
-    table, environment = _table(secrets), ServiceKeys.from_env(env)
+    table, environment = _table(secrets), service_environment(env)
     return read_form_policy(
         table, environment, configured=_configures(table) or _configures(environment)
     )
@@ -200,7 +207,7 @@ def resolve(
     candidates: list[tuple[Source, Mapping[str, Any]]] = [
         ("session", {key: value for key, value in (session or {}).items() if key in form_keys}),
         ("secrets", _table(secrets)),
-        ("environment", ServiceKeys.from_env(env)),
+        ("environment", service_environment(env)),
     ]
     for source, values in candidates:
         if not _configures(values):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import SecretStr
 
 from dashboard.data.connection import Connection
+from dashboard.data.settings import MAX_DEMO_EXECUTIONS, process_environment
 
 if TYPE_CHECKING:
     from sandbox import RunningSandbox, SandboxSettings
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 # How many executions the demo holds (`make demo N=100000`); the sandbox's default when unset.
 ENV_DEMO_EXECUTIONS = "QA_DASHBOARD_DEMO_EXECUTIONS"
-MAX_DEMO_EXECUTIONS = 1_000_000
 DEFAULT_DEMO_EXECUTIONS = 300
 """The sandbox's default size (`SandboxSettings.executions`, a test keeps them equal): the demo
 of this size is the one started without QA_DASHBOARD_DEMO_EXECUTIONS."""
@@ -33,15 +33,13 @@ def demo_executions(environ: Mapping[str, str] | None = None) -> int | None:
     """The demo's size from QA_DASHBOARD_DEMO_EXECUTIONS, or None for the sandbox's default.
 
     Raises ValueError with a clear message for anything but a whole number in 0..1,000,000."""
-    raw = (os.environ if environ is None else environ).get(ENV_DEMO_EXECUTIONS, "").strip()
-    if not raw:
-        return None
-    if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_DEMO_EXECUTIONS:
+    keys, errors = process_environment(os.environ if environ is None else environ)
+    if any(error["loc"][0] == "demo_executions" for error in errors):
         raise ValueError(
             f"{ENV_DEMO_EXECUTIONS} must be a whole number of executions from 0 to "
             f"{MAX_DEMO_EXECUTIONS:,}"
         )
-    return int(raw)
+    return keys.demo_executions
 
 
 def data_set(environ: Mapping[str, str] | None = None) -> str | None:

@@ -45,7 +45,7 @@ def read_form_policy(
     table: Mapping[str, Any], environment: Mapping[str, Any], *, configured: bool
 ) -> tuple[FormPolicy, list[str]]:
     """The operator's decision about the form, from the `[service]` table and the environment
-    (`ServiceKeys.from_env`), and problems with how it was written. `configured`: whether
+    (`settings.service_environment`), and problems with how it was written. `configured`: whether
     either configures a connection (then the form is off unless allowed)."""
     problems: list[str] = []
     read = [ServiceKeys.read(values) for values in (table, environment)]
@@ -59,7 +59,8 @@ def read_form_policy(
         return FormPolicy(enabled=False), problems
     allowed = [keys.allow_connection_form for keys, _ in read]
     enabled = True in allowed or (not configured and False not in allowed)
-    listed = [host.lower() for keys, _ in read for host in keys.allowed_hosts or ()]
+    listed = [host.strip().lower() for keys, _ in read for host in keys.allowed_hosts or ()]
+    listed = [host for host in listed if host]
     return FormPolicy(
         enabled=enabled, allowed_hosts=frozenset(listed) if listed else None
     ), problems

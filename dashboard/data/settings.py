@@ -4,7 +4,7 @@ A source of settings is a table (`[service]` of `.streamlit/secrets.toml`, a wor
 `[connections.NAME]`, the sidebar form) or the `QA_DASHBOARD_*` environment variables, read by
 pydantic-settings' own environment source with the prefix (QA_DASHBOARD_TOKEN_FILE is
 `token_file`). Sources are not merged: `dashboard.data.connection` takes the first complete one,
-so each is read on its own (`read`, `from_env`), from the mapping it is given (the tests',
+so each is read on its own (`Keys.read`, `environment`), from the mapping it is given (the tests',
 Streamlit's secrets, the CLI's TOML), never from `os.environ` behind the caller's back.
 
 A key that does not fit is a pydantic error; `problem` words it with the key's name as that
@@ -43,6 +43,7 @@ ENV_PREFIX = "QA_DASHBOARD_"
 ENV_OAUTH_PREFIX = f"{ENV_PREFIX}OAUTH_"
 DEFAULT_COMMAND_TIMEOUT = 30.0
 MAX_COMMAND_TIMEOUT = 600.0
+MAX_DEMO_EXECUTIONS = 1_000_000
 MAX_COMPANY_ID = 2**63 - 1
 """The largest company id: the service's ids are Java longs (signed 64-bit)."""
 
@@ -67,35 +68,23 @@ def is_http_url(value: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
-def _invalid(kind: str, message: str = "invalid") -> PydanticCustomError:
-    return PydanticCustomError(kind, message)
-
-
 def _http(value: str) -> str:
     if value and not is_http_url(value):
-        raise _invalid("http_url")
+        raise ValueError("not an http(s) address")
     return value
 
 
-def _company_id(value: Any) -> int:
-    """Only ASCII digits count (`str.isdigit` also accepts "²", which `int` rejects), and the
-    length is checked before converting, so a 5,000-digit value is refused, not an error."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    else:
-        text = value.strip() if isinstance(value, str) else ""
-        significant = text.lstrip("0")
-        if not (text.isascii() and text.isdigit()) or len(significant) > len(str(MAX_COMPANY_ID)):
-            raise _invalid("company_id")
-        number = int(text)
-    if not 0 < number <= MAX_COMPANY_ID:
-        raise _invalid("company_id")
-    return number
+def _digits(value: Any) -> Any:
+    """Only ASCII digits (pydantic also takes "+7", "7.0", 7.0 and True for an int)."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not (type(value) is int or (text.isascii() and text.isdigit())):
+        raise ValueError("not ASCII digits")
+    return value
 
 
 def _readable_file(value: str) -> str:
     if value and not os.path.isfile(value):
-        raise _invalid("file")
+        raise ValueError("not a file")
     return value
 
 
@@ -106,21 +95,19 @@ def _command(value: Any) -> str | tuple[str, ...]:
     try:
         command_arguments(value)
     except RequestValidationError as error:
-        raise _invalid("command", error.message) from None
+        raise PydanticCustomError("command", error.message) from None
     return value.strip() if isinstance(value, str) else tuple(value)
 
 
 def _not_bool(value: Any) -> Any:
     if isinstance(value, bool):
-        raise _invalid("seconds")
+        raise ValueError("not a number")
     return value
 
 
 def _entries(value: Any) -> Any:
-    """A list from a comma-separated text (the environment) or a TOML array."""
-    if isinstance(value, str):
-        return [entry for entry in (part.strip() for part in value.split(",")) if entry]
-    return value
+    """A list from a comma-separated text (the environment) or a TOML array, as written."""
+    return value.split(",") if isinstance(value, str) else value
 
 
 Text = Annotated[str, BeforeValidator(as_text)]
@@ -128,6 +115,7 @@ Secret = Annotated[
     SecretStr, BeforeValidator(lambda v: v if isinstance(v, SecretStr) else as_text(v))
 ]
 Flag = Annotated[bool | None, BeforeValidator(lambda v: v.strip() if isinstance(v, str) else v)]
+Entries = Annotated[tuple[Any, ...] | None, NoDecode, BeforeValidator(_entries)]
 
 
 class OAuthKeys(BaseModel):
@@ -144,14 +132,32 @@ class OAuthKeys(BaseModel):
     scope: Text = ""
 
 
-class ServiceKeys(BaseModel):
-    """The keys of `[service]`, a `[connections.NAME]` table, the form or QA_DASHBOARD_*."""
+class Keys(BaseModel):
+    """Settings read from one table or environment: `read` keeps the keys that fit."""
 
     model_config = ConfigDict(extra="ignore", frozen=True, hide_input_in_errors=True)
 
+    @classmethod
+    def read(cls, values: Mapping[str, Any]) -> tuple[Self, list[ErrorDetails]]:
+        """The settings of `values` (blank ones are not given) and the errors of the keys that
+        do not fit; those keys are left at their defaults, the others are read."""
+        given = {key: value for key, value in values.items() if is_set(value)}
+        try:
+            return cls.model_validate(given), []
+        except ValidationError as error:
+            errors = error.errors(include_url=False, include_input=False)
+            bad = {error["loc"][0] for error in errors}
+            return cls.model_validate({k: v for k, v in given.items() if k not in bad}), errors
+
+
+class ServiceKeys(Keys):
+    """The keys of `[service]`, a `[connections.NAME]` table, the form or QA_DASHBOARD_*."""
+
     base_url: Annotated[Text, AfterValidator(_http)] = ""
     token: Secret = SecretStr("")
-    company_id: Annotated[int | None, BeforeValidator(_company_id)] = None
+    company_id: Annotated[int, BeforeValidator(_digits), Field(gt=0, le=MAX_COMPANY_ID)] | None = (
+        None
+    )
     email: Text = ""
     ca_bundle: Annotated[Text, AfterValidator(_readable_file)] = ""
     token_file: Text = ""
@@ -166,47 +172,18 @@ class ServiceKeys(BaseModel):
     allow_connection_form: Flag = None
     allowed_hosts: Annotated[tuple[str, ...] | None, NoDecode, BeforeValidator(_entries)] = None
 
-    @classmethod
-    def read(cls, values: Mapping[str, Any]) -> tuple[Self, list[ErrorDetails]]:
-        """The settings of `values` (blank ones are not given) and the errors of the keys that
-        do not fit; those keys are left at their defaults, the others are read."""
-        given = {key: value for key, value in values.items() if is_set(value)}
-        try:
-            return cls.model_validate(given), []
-        except ValidationError as error:
-            errors = error.errors(include_url=False, include_input=False)
-            bad = {error["loc"][0] for error in errors}
-            return cls.model_validate({k: v for k, v in given.items() if k not in bad}), errors
 
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> dict[str, Any]:
-        """The keys `env` sets, by field name (QA_DASHBOARD_TOKEN_FILE is `token_file`), and the
-        QA_DASHBOARD_OAUTH_* variables as an `oauth` table."""
-        mine = tuple(
-            (name, value)
-            for name, value in env.items()
-            if name.startswith(ENV_PREFIX) and is_set(value)
-        )
-        return _from_env(tuple(sorted(mine)))
+class SignInKeys(Keys):
+    """`[signin]` of the secrets file, or QA_DASHBOARD_ALLOWED_EMAILS and the others
+    (`dashboard.data.signin`): lists as written, each entry checked there by its place."""
 
+    model_config = ConfigDict(extra="forbid")
 
-class ServiceEnvironment(ServiceKeys, BaseSettings):
-    """The names of `ServiceKeys` in the environment: QA_DASHBOARD_ and the key's name."""
-
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, hide_input_in_errors=True)
-
-
-@functools.lru_cache(maxsize=8)
-def _from_env(variables: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    """`ServiceKeys.from_env`, kept for the few environments a process sees (a page asks for
-    them at every run)."""
-    values = _Environment(ServiceEnvironment, dict(variables))()
-    oauth = {
-        name.removeprefix(ENV_OAUTH_PREFIX).lower(): value
-        for name, value in variables
-        if name.startswith(ENV_OAUTH_PREFIX)
-    }
-    return {**values, "oauth": oauth} if oauth else values
+    allowed_emails: Entries = None
+    allowed_domains: Entries = None
+    operators: Entries = None
+    markers: Entries = None
+    require_verified_email: Flag = None
 
 
 class _Environment(EnvSettingsSource):
@@ -218,6 +195,68 @@ class _Environment(EnvSettingsSource):
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
         return parse_env_vars(self._given, self.case_sensitive, True, self.env_parse_none_str)
+
+
+class _ServiceEnvironment(ServiceKeys, BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, hide_input_in_errors=True)
+
+
+class _SignInEnvironment(SignInKeys, BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, hide_input_in_errors=True)
+
+
+class ProcessKeys(Keys):
+    """The variables of one process, not of a connection: where its stores live, the demo's
+    size and the public address of its links (`process_environment`)."""
+
+    cache_dir: Text = ""  # the folder of the DuckDB stores (`store.location.cache_dir`)
+    store_url: Text = ""  # a team's PostgreSQL store (`store.location.store_url`)
+    demo_executions: (
+        Annotated[int, BeforeValidator(_digits), Field(ge=0, le=MAX_DEMO_EXECUTIONS)] | None
+    ) = None
+    public_url: Text = ""  # the dashboard's address for absolute links (`ui.tables`)
+
+
+class _ProcessEnvironment(ProcessKeys, BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, hide_input_in_errors=True)
+
+
+def environment(settings_cls: type[BaseSettings], env: Mapping[str, str]) -> dict[str, Any]:
+    """The keys of `settings_cls` that `env` sets, by field name (QA_DASHBOARD_TOKEN_FILE is
+    `token_file`; QA_DASHBOARD_OAUTH_* are an `oauth` table for the service's keys)."""
+    mine = ((k, v) for k, v in env.items() if k.startswith(ENV_PREFIX) and is_set(v))
+    return _environment(settings_cls, tuple(sorted(mine)))
+
+
+@functools.lru_cache(maxsize=16)
+def _environment(
+    settings_cls: type[BaseSettings], variables: tuple[tuple[str, str], ...]
+) -> dict[str, Any]:
+    """`environment`, kept for the few environments a process sees (pages ask at every run)."""
+    values = _Environment(settings_cls, dict(variables))()
+    if settings_cls is not _ServiceEnvironment:
+        return values
+    oauth = {
+        name.removeprefix(ENV_OAUTH_PREFIX).lower(): value
+        for name, value in variables
+        if name.startswith(ENV_OAUTH_PREFIX)
+    }
+    return {**values, "oauth": oauth} if oauth else values
+
+
+def service_environment(env: Mapping[str, str]) -> dict[str, Any]:
+    """The `ServiceKeys` that `env` sets."""
+    return environment(_ServiceEnvironment, env)
+
+
+def process_environment(env: Mapping[str, str]) -> tuple[ProcessKeys, list[ErrorDetails]]:
+    """The `ProcessKeys` that `env` sets, and the errors of those that do not fit."""
+    return ProcessKeys.read(environment(_ProcessEnvironment, env))
+
+
+def signin_environment(env: Mapping[str, str]) -> dict[str, Any]:
+    """The `SignInKeys` that `env` sets."""
+    return environment(_SignInEnvironment, env)
 
 
 def key_name(key: str, *, environment: bool, table: str = "") -> str:

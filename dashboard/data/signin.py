@@ -38,12 +38,14 @@ import json
 import re
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+
+from dashboard.data.settings import SignInKeys, key_name, signin_environment
 
 AUTH_SECTION = "auth"  # Streamlit's table in .streamlit/secrets.toml
 SIGNIN_SECTION = "signin"  # this dashboard's table beside it
@@ -60,7 +62,6 @@ ENV_NAMES = {
     OPERATORS: "QA_DASHBOARD_OPERATORS",
     MARKERS: "QA_DASHBOARD_MARKERS",
 }
-ENV_REQUIRE_VERIFIED_EMAIL = "QA_DASHBOARD_REQUIRE_VERIFIED_EMAIL"
 KNOWN_KEYS = (*ENV_NAMES, REQUIRE_VERIFIED_EMAIL)
 SUBJECT = "sub:"
 """The prefix of an operators or markers entry naming the provider's subject (`sub` claim)."""
@@ -236,26 +237,61 @@ def settings(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> Si
     if table is not None and not isinstance(table, Mapping):
         problems.append(f"[{SIGNIN_SECTION}] in {SECRETS_FILE} is not a table.")
         table = {}
-    table = table or {}
-    for key in sorted(set(table) - set(KNOWN_KEYS)):
-        problems.append(
-            f'[{SIGNIN_SECTION}] in {SECRETS_FILE} has a key "{key}" this dashboard does not '
-            f"know (it knows {', '.join(KNOWN_KEYS)})."
+    (written, table_errors), (variables, env_errors) = (
+        SignInKeys.read(table or {}),
+        SignInKeys.read(signin_environment(env)),
+    )
+    bad = {str(e["loc"][0]): e for e in table_errors}
+    problems += [
+        f'[{SIGNIN_SECTION}] in {SECRETS_FILE} has a key "{key}" this dashboard does not '
+        f"know (it knows {', '.join(KNOWN_KEYS)})."
+        for key, error in sorted(bad.items())
+        if error["type"] == "extra_forbidden"
+    ]
+    sources = [(written, bad, False), (variables, {str(e["loc"][0]): e for e in env_errors}, True)]
+
+    def where(key: str, environment: bool) -> str:
+        return (
+            key_name(key, environment=True)
+            if environment
+            else (f"{key} in [{SIGNIN_SECTION}] of {SECRETS_FILE}")
         )
-    emails = _listed(ALLOWED_EMAILS, table, env, _EMAIL, problems)
-    domains = _listed(ALLOWED_DOMAINS, table, env, _DOMAIN, problems)
-    operators = _listed(OPERATORS, table, env, _EMAIL, problems)
-    markers = _listed(MARKERS, table, env, _EMAIL, problems)
-    require_verified = _require_verified(table, env, problems)
+
+    def listed(key: str, shape: re.Pattern[str]) -> frozenset[str]:
+        found: set[str] = set()
+        for keys, errors, environment in sources:
+            if key in errors:
+                problems.append(f"{where(key, environment)} is not a list.")
+            for position, entry in enumerate(getattr(keys, key) or (), start=1):
+                text = _entry(key, entry, shape)
+                if text is None:
+                    problems.append(f"Entry {position} of {where(key, environment)} is not "
+                                    f"{_ENTRY_KINDS[key]}.")  # fmt: skip
+                elif text:
+                    found.add(text)
+        return frozenset(found)
+
+    emails = listed(ALLOWED_EMAILS, _EMAIL)
+    domains = listed(ALLOWED_DOMAINS, _DOMAIN)
+    operators = listed(OPERATORS, _EMAIL)
+    markers = listed(MARKERS, _EMAIL)
+    # On unless the table or the environment turns it off; a value that is neither yes nor no
+    # is a problem (it decides who gets in).
+    problems += [
+        f"{where(REQUIRE_VERIFIED_EMAIL, environment)} is not true or false."
+        for _, errors, environment in sources
+        if REQUIRE_VERIFIED_EMAIL in errors
+    ]
+    require_verified = False not in (keys.require_verified_email for keys, _, _ in sources)
 
     auth = secrets.get(AUTH_SECTION)
     if auth is None:
         named = [*_named(emails, domains, operators), (MARKERS, markers)]
-        listed = [name for name, values in named if values]
+        listed_names = [name for name, values in named if values]
         notes = tuple(
             f"{name} is set, but sign-in is not (no [{AUTH_SECTION}] table in {SECRETS_FILE}): "
             "anyone who can reach this dashboard sees it."
-            for name in listed[:1]
+            for name in listed_names[:1]
         )
         return SignIn(notes=notes)
     providers = _auth_problems(auth, problems)
@@ -283,78 +319,28 @@ def _named(
     return [(ALLOWED_EMAILS, emails), (ALLOWED_DOMAINS, domains), (OPERATORS, operators)]
 
 
-def _listed(
-    name: str,
-    table: Mapping[str, Any],
-    env: Mapping[str, str],
-    shape: re.Pattern[str],
-    problems: list[str],
-) -> frozenset[str]:
-    """One list setting, from the table and the environment together; entries that do not fit
-    `shape` are problems naming the setting and the entry's position, never the entry. The
-    lists of rights (operators, markers) also take `sub:SUBJECT`, kept as written (a subject
-    is case-sensitive)."""
-    rights = name in (OPERATORS, MARKERS)
-    found: set[str] = set()
-    sources: list[tuple[str, Any]] = [
-        (f"{name} in [{SIGNIN_SECTION}] of {SECRETS_FILE}", table.get(name)),
-        (ENV_NAMES[name], env.get(ENV_NAMES[name])),
-    ]
-    for where, raw in sources:
-        if raw is None or (isinstance(raw, str) and not raw.strip()):
-            continue
-        entries: Sequence[Any] = raw.split(",") if isinstance(raw, str) else raw
-        if not isinstance(entries, list | tuple):
-            problems.append(f"{where} is not a list.")
-            continue
-        for position, entry in enumerate(entries, start=1):
-            if isinstance(entry, str) and not entry.strip():
-                continue  # "a,b," in a variable: a trailing comma is no entry
-            if rights and isinstance(entry, str) and entry.strip().startswith(SUBJECT):
-                subject = entry.strip().removeprefix(SUBJECT).strip()
-                if not _SUBJECT.fullmatch(subject):
-                    problems.append(
-                        f"Entry {position} of {where} is not an e-mail address or {SUBJECT}SUBJECT."
-                    )
-                    continue
-                found.add(SUBJECT + subject)
-                continue
-            text = normalise(entry) if isinstance(entry, str) else ""
-            if name == ALLOWED_DOMAINS:
-                text = text.removeprefix("@")
-            if not shape.fullmatch(text):
-                kind = "a domain name" if name == ALLOWED_DOMAINS else "an e-mail address"
-                if rights:
-                    kind += f" or {SUBJECT}SUBJECT"
-                problems.append(f"Entry {position} of {where} is not {kind}.")
-                continue
-            found.add(text)
-    return frozenset(found)
+_ENTRY_KINDS = {
+    ALLOWED_EMAILS: "an e-mail address",
+    ALLOWED_DOMAINS: "a domain name",
+    OPERATORS: f"an e-mail address or {SUBJECT}SUBJECT",
+    MARKERS: f"an e-mail address or {SUBJECT}SUBJECT",
+}
 
 
-def _require_verified(
-    table: Mapping[str, Any], env: Mapping[str, str], problems: list[str]
-) -> bool:
-    """`require_verified_email`: on unless the table or the environment turns it off; a value
-    that is neither yes nor no is a problem (it decides who gets in)."""
-    required = True
-    for where, raw in (
-        (
-            f"{REQUIRE_VERIFIED_EMAIL} in [{SIGNIN_SECTION}] of {SECRETS_FILE}",
-            table.get(REQUIRE_VERIFIED_EMAIL),
-        ),
-        (ENV_REQUIRE_VERIFIED_EMAIL, env.get(ENV_REQUIRE_VERIFIED_EMAIL)),
-    ):
-        if raw is None or (isinstance(raw, str) and not raw.strip()):
-            continue
-        text = str(raw).strip().lower() if not isinstance(raw, bool) else str(raw).lower()
-        if text in ("true", "1", "yes", "on"):
-            continue
-        if text in ("false", "0", "no", "off"):
-            required = False
-            continue
-        problems.append(f"{where} is not true or false.")
-    return required
+def _entry(key: str, entry: Any, shape: re.Pattern[str]) -> str | None:
+    """One entry of a list setting as kept ("" for a blank one: "a,b," in a variable), or None
+    when it does not fit `shape`. The lists of rights (operators, markers) also take
+    `sub:SUBJECT`, kept as written (a subject is case-sensitive)."""
+    if not isinstance(entry, str):
+        return None
+    if not entry.strip():
+        return ""
+    if key in (OPERATORS, MARKERS) and entry.strip().startswith(SUBJECT):
+        subject = entry.strip().removeprefix(SUBJECT).strip()
+        return SUBJECT + subject if _SUBJECT.fullmatch(subject) else None
+    text = normalise(entry)
+    text = text.removeprefix("@") if key == ALLOWED_DOMAINS else text
+    return text if shape.fullmatch(text) else None
 
 
 def _says_true(value: Any) -> bool:

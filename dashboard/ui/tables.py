@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.columns.cells import EN_DASH
+from dashboard.data.settings import process_environment
 from dashboard.present.key_columns import table_anchor
 from dashboard.present.tables import PreparedTable
 
@@ -75,14 +76,10 @@ def table(
     return selected
 
 
-PUBLIC_URL_ENV = "QA_DASHBOARD_PUBLIC_URL"
-"""The dashboard's public address, as the digest and alerts commands read it."""
-
-
 def dashboard_address() -> str | None:
     """The address a CSV's links are made absolute against: the configured public address
     (`QA_DASHBOARD_PUBLIC_URL`, as a folder), else the page's as the viewer opened it."""
-    configured = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    configured = process_environment(os.environ)[0].public_url
     if configured:
         return configured if configured.endswith("/") else configured + "/"
     return st.context.url

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from dashboard.data import demo
 from dashboard.data.connection import Connection
+from dashboard.data.settings import process_environment
 
 ENV_CACHE_DIR = "QA_DASHBOARD_CACHE_DIR"
 SECRETS_TABLES = ("store", "service")  # where `cache_dir` is looked for, in this order
@@ -39,7 +40,7 @@ ENV_STORE_URL = "QA_DASHBOARD_STORE_URL"
 
 def cache_dir(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> Path:
     """The folder the history stores live in (not created here)."""
-    configured = (env.get(ENV_CACHE_DIR) or "").strip()
+    configured = process_environment(env)[0].cache_dir
     if not configured:
         for table in SECRETS_TABLES:
             section = (secrets or {}).get(table)
@@ -103,7 +104,7 @@ def store_url(*, secrets: Mapping[str, Any] | None, env: Mapping[str, str]) -> s
     """The shared PostgreSQL store's URL (the environment first, then `[store] url`), or None
     for the embedded DuckDB file. The URL may hold a password: it is handed to the driver only
     (`store.postgres.safe_url` is what any message shows)."""
-    configured = (env.get(ENV_STORE_URL) or "").strip()
+    configured = process_environment(env)[0].store_url
     if not configured:
         section = (secrets or {}).get("store")
         value = section.get("url") if isinstance(section, Mapping) else None

@@ -413,7 +413,7 @@ def _absent(value: object) -> bool:
     if value is None or value == "":
         return True
     try:
-        return bool(pd.isna(value))  # type: ignore[arg-type]
+        return bool(pd.isna(value))
     except (TypeError, ValueError):
         return False
 

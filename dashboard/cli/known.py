@@ -77,6 +77,8 @@ if TYPE_CHECKING:
     from dashboard.data.store.marks import MarkTarget
 
 FORMATS = ("csv", "json")
+SCOPES = ("plan", "environment", "all")
+"""A failure group mark's scopes (`analytics.marks.GROUP_SCOPES`)."""
 STATES = ("open", "expiring", "expired", "closed", "all")
 KIND_WORDS = {
     "known": "known_issue",
@@ -182,8 +184,19 @@ def add_command(
         str | None,
         typer.Option(
             metavar="NAME",
-            help="a scenario on this environment only, as the environments page names it "
-            '("SAFARI 17 / macOS")',
+            help="a scenario (or a group) on this environment only, as the environments page "
+            'names it ("SAFARI / macOS")',
+            show_default=False,
+        ),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            parser=one_of(SCOPES),
+            metavar="|".join(SCOPES),
+            help="a group's scope: --plan's plan, --environment's environment, or every plan "
+            "(default: the plan when --plan is given, the environment when --environment is, "
+            "else every plan)",
             show_default=False,
         ),
     ] = None,
@@ -438,13 +451,19 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
 
     if args.scenario is not None and args.plan is None:
         raise CliError("--scenario needs --plan: a scenario is marked in its plan.", USAGE)
-    if args.environment is not None and args.scenario is None:
-        raise CliError("--environment goes with --scenario and --plan.", USAGE)
+    if args.environment is not None and args.scenario is None and args.group is None:
+        raise CliError("--environment goes with --scenario and --plan, or with --group.", USAGE)
     if args.execution is not None and args.plan is not None:
         raise CliError("--execution names the execution alone; leave out --plan.", USAGE)
+    if args.scope is not None and args.group is None:
+        raise CliError("--scope is a failure group's (--group).", USAGE)
     if args.group is not None:
+        plan, environment = group_scope(args.scope, args.plan, args.environment)
         target = MarkTarget(
-            columns.FAILURE_GROUP, signature=normalise_message(args.group), plan_id=args.plan
+            columns.FAILURE_GROUP,
+            signature=normalise_message(args.group),
+            plan_id=plan,
+            environment=environment,
         )
     elif args.scenario is not None:
         kind = columns.SCENARIO if args.environment is None else columns.SCENARIO_ENVIRONMENT
@@ -479,6 +498,37 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
     return OK
 
 
+def group_scope(
+    scope: str | None, plan: int | None, environment: str | None
+) -> tuple[int | None, str | None]:
+    """The plan and environment a group mark of `scope` names (`CliError` when the options do
+    not fit it): one plan (--plan), one environment (--environment, in every plan) or every
+    plan; without --scope, what the options give."""
+    if scope is None:
+        if plan is not None and environment is not None:
+            raise CliError(
+                "a group is marked in one plan, on one environment or in every plan: give "
+                "--plan or --environment, not both.",
+                USAGE,
+            )
+        return plan, environment
+    if scope == "plan":
+        if plan is None or environment is not None:
+            raise CliError("--scope plan needs --plan (and no --environment).", USAGE)
+        return plan, None
+    if scope == "environment":
+        if environment is None or plan is not None:
+            raise CliError(
+                '--scope environment needs --environment ("CHROME / Windows 10") and no '
+                "--plan: it covers the group on that environment in every plan.",
+                USAGE,
+            )
+        return None, " ".join(environment.split())
+    if plan is not None or environment is not None:
+        raise CliError("--scope all covers every plan: leave out --plan and --environment.", USAGE)
+    return None, None
+
+
 def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
     """Why the store does not know `target` (a script could name anything), or None."""
     # Lazy, for a fast --help: it loads pandas.
@@ -505,6 +555,18 @@ def unknown_target(store: HistoryStore, target: MarkTarget) -> str | None:
             return (
                 f"Scenario {target.scenario_id} of plan {target.plan_id} has not run on "
                 f'"{target.environment}" (it ran on: {listed}).'
+            )
+    if target.target == columns.FAILURE_GROUP and target.environment is not None:
+        rows = list(stored.environments.itertuples(index=False))
+        labels = {environment_label(*row) for row in rows}
+        if target.environment not in labels and not any(
+            label_names(target.environment, *row) for row in rows
+        ):
+            listed = "; ".join(sorted(labels)) or "none stored"
+            where = f"plan {target.plan_id}" if target.plan_id is not None else "any plan"
+            return (
+                f'No stored failure of {where} ran on "{target.environment}" (failures ran on: '
+                f"{listed})."
             )
     if target.target == columns.FAILURE_GROUP:
         signatures = {normalise_message(m) for m in stored.messages}

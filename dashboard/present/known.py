@@ -105,14 +105,28 @@ def target_text(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> st
     target = mark.get("target")
     plan = _plan(mark.get("plan_id"), plan_names)
     if target == columns.FAILURE_GROUP:
-        where = f" in {plan}" if plan else " in every plan"
-        return f'failures "{signature_label(mark.get("signature"))}"{where}'
+        return f'failures "{signature_label(mark.get("signature"))}" {scope_text(mark, plan_names)}'
     if target == columns.EXECUTION:
         return f"execution {mark.get('execution_id')}" + (f" of {plan}" if plan else "")
     scenario = f"scenario {mark.get('scenario_id')} of {plan}"
     if target == columns.SCENARIO_ENVIRONMENT:
         return f"{scenario} on {visible_text(mark.get('environment'), one_line=True)}"
     return scenario
+
+
+def scope_text(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+    """Where a failure group mark applies (`marks.group_scope`): "in Checkout", "on CHROME /
+    Windows 10", "in Checkout on CHROME / Windows 10", "in every plan"."""
+    plan = _plan(mark.get("plan_id"), plan_names)
+    environment = mark.get("environment")
+    on = (
+        f"on {visible_text(environment, one_line=True)}"
+        if isinstance(environment, str) and environment
+        else ""
+    )
+    if plan:
+        return f"in {plan} {on}".rstrip()
+    return on or "in every plan"
 
 
 def known_line(item: Mapping[str, object]) -> str:
@@ -388,19 +402,35 @@ def _cap(text: str, limit: int = 90) -> str:
 
 
 def group_choices(
-    signatures: Iterable[object], *, plan_id: int | None, plan_names: Mapping[int, str]
+    signatures: Iterable[object],
+    *,
+    plan_id: int | None,
+    plan_names: Mapping[int, str],
+    failed: pd.DataFrame | None = None,
 ) -> list[Choice]:
-    """A failure group in the page's plan (when it shows one) and in every plan."""
+    """Each failure group's scopes, the plan it was made from first: in the page's plan (when
+    it shows one; else the one plan where `failed` holds the group's failures, when there is
+    one), on each environment it failed on (`failed`: its rows' `signature`, `plan_id` and
+    `environment`, the version-independent label), and in every plan."""
+    plans, environments = _where_groups_failed(failed)
     out = []
     for signature in signatures:
         text = signature if isinstance(signature, str) else ""
         label = _cap(signature_label(text), 70)
-        if plan_id is not None:
-            plan = _plan(plan_id, plan_names)
+        made_in = plan_id if plan_id is not None else _only(plans.get(text, ()))
+        if made_in is not None:
+            plan = _plan(made_in, plan_names)
             out.append(
                 Choice(
                     f'Failures "{label}" in {plan}',
-                    MarkTarget(columns.FAILURE_GROUP, signature=text, plan_id=plan_id),
+                    MarkTarget(columns.FAILURE_GROUP, signature=text, plan_id=made_in),
+                )
+            )
+        for environment in environments.get(text, ()):
+            out.append(
+                Choice(
+                    f'Failures "{label}" on {_cap(visible_text(environment, one_line=True), 40)}',
+                    MarkTarget(columns.FAILURE_GROUP, signature=text, environment=environment),
                 )
             )
         out.append(
@@ -410,6 +440,33 @@ def group_choices(
             )
         )
     return out
+
+
+def _where_groups_failed(
+    failed: pd.DataFrame | None,
+) -> tuple[dict[str, list[int]], dict[str, list[str]]]:
+    """The plans and the environments (sorted) each signature of `failed` failed in."""
+    if failed is None or failed.empty or "signature" not in failed.columns:
+        return {}, {}
+    plans: dict[str, list[int]] = {}
+    environments: dict[str, list[str]] = {}
+    signature = failed["signature"].astype(object).where(failed["signature"].notna(), "")
+    if "plan_id" in failed.columns:
+        pairs = pd.DataFrame({"s": signature, "p": failed["plan_id"]}).dropna().drop_duplicates()
+        for sig, plan in zip(pairs["s"].tolist(), pairs["p"].tolist(), strict=True):
+            plans.setdefault(str(sig), []).append(int(plan))
+    if "environment" in failed.columns:
+        pairs = pd.DataFrame({"s": signature, "e": failed["environment"].astype(object)})
+        pairs = pairs.dropna().drop_duplicates().sort_values(["s", "e"], kind="stable")
+        for sig, env in zip(pairs["s"].tolist(), pairs["e"].tolist(), strict=True):
+            if str(env):
+                environments.setdefault(str(sig), []).append(str(env))
+    return plans, environments
+
+
+def _only(plans: Iterable[int]) -> int | None:
+    distinct = set(plans)
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 def scenario_choices(
@@ -452,8 +509,8 @@ def failure_choices(
     plan_id: int | None = None,
 ) -> list[Choice]:
     """What a page's "Mark as known…" offers for its failed cells (`failed`: plan_id,
-    scenario_id, environment): each scenario on its environment and anywhere, then the failure
-    groups of `signatures` (in `plan_id`'s plan and in every plan)."""
+    scenario_id, environment, and signature when it has one): each scenario on its environment
+    and anywhere, then the failure groups of `signatures` in each scope (`group_choices`)."""
     cells = (
         (int(p), int(s), None if pd.isna(e) else str(e))
         for p, s, e in zip(
@@ -462,7 +519,7 @@ def failure_choices(
         if not pd.isna(p) and not pd.isna(s)
     )
     return scenario_choices(cells, plan_names) + group_choices(
-        dict.fromkeys(signatures), plan_id=plan_id, plan_names=plan_names
+        dict.fromkeys(signatures), plan_id=plan_id, plan_names=plan_names, failed=failed
     )
 
 
@@ -477,6 +534,13 @@ def execution_choices(
         )
         for row in outages.to_dict("records")
     ]
+
+
+SCOPE_HELP = (
+    "A failure group is marked in one plan (the plan it was seen in comes first), on one "
+    "environment (in every plan, on any browser version) or in every plan."
+)
+"""What the marking form says when it offers a failure group."""
 
 
 OUTAGE_KINDS: tuple[str, ...] = (columns.OUTAGE, columns.NOT_AN_OUTAGE)

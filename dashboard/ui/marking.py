@@ -1,8 +1,9 @@
 """Marking from where a failure is seen: one small form ("Mark as known…"), the read-only notice,
 closing a mark, and who marks.
 
-The form holds a target picker (the failures the page shows: a failure group, a scenario, a
-scenario on an environment, an execution), then kind, ticket, note, owner and the last day it
+The form holds a target picker (the failures the page shows: a failure group in its plan, on
+one of its environments or in every plan; a scenario, a scenario on an environment, an
+execution), then kind, ticket, note, owner and the last day it
 applies. A mark is the gate's only input besides the service, so who may mark, change and close
 is one rule (`viewer.mark_rights`), asked when a control is drawn and again when it is used: on
 a dashboard that serves a team, only a signed-in viewer (one of `markers`, when listed), and the
@@ -132,6 +133,7 @@ def mark_form(
                 "What",
                 range(len(choices)),
                 format_func=lambda i: choices[i].label,
+                help=words.SCOPE_HELP if _offers_a_group(choices) else None,
                 key=f"{key}.what",
             )
             kind = st.segmented_control(
@@ -174,6 +176,10 @@ def mark_form(
                 expires_on=expires if isinstance(expires, date) else None,
             )
             _save(place, key, draft, name, connection, now, choices[int(picked)].label)
+
+
+def _offers_a_group(choices: Sequence[Choice]) -> bool:
+    return any(choice.target.target == columns.FAILURE_GROUP for choice in choices)
 
 
 def mark_failures(

@@ -58,8 +58,9 @@ ATTEMPTS = 20
 class StoredTarget:
     """What the store holds of a mark's target, for checking that a script names a real one:
     whether its plan, its scenario (in that plan) and its execution are stored, the
-    environments its scenario ran on (the result columns that name one), and the messages of
-    the stored failures (of its plan, or of every plan)."""
+    environments its scenario ran on (the result columns that name one; for a failure group of
+    one environment, those the stored failures of its plan, or of every plan, ran on), and the
+    messages of the stored failures (of its plan, or of every plan)."""
 
     plan: bool
     scenario: bool
@@ -123,6 +124,12 @@ class LedgerStore(StoreLease):
                 if has_scenario and target.target == columns.SCENARIO_ENVIRONMENT
                 else empty(ENVIRONMENT)
             )
+            if target.target == columns.FAILURE_GROUP and target.environment is not None:
+                environments = db.frame(
+                    _failed_environments(plan is not None),
+                    ENVIRONMENT,
+                    {"plan_id": plan} if plan is not None else None,
+                )
             has_execution = target.execution_id is not None and bool(
                 db.scalar(sql_marks.EXECUTION_STORED, {"execution_id": target.execution_id})
             )
@@ -321,6 +328,17 @@ class LedgerStore(StoreLease):
         return current
 
 
+def _failed_environments(of_plan: bool) -> str:
+    """The distinct environments (ENVIRONMENT's columns) of the stored failed results, of one
+    plan (`:plan_id`) or all."""
+    # Nothing of a caller's in it: the levels are the verdict rule's fixed upper-case words
+    # (`sql_marks.levels` refuses any other), the plan a bound parameter.
+    levels = sql_marks.levels(FAILING_STATUSES)
+    where = " AND plan_id = :plan_id" if of_plan else ""
+    select = "SELECT DISTINCT os, browser, browser_version, device, mobile FROM results"
+    return f"{select} WHERE UPPER(TRIM(level)) IN ({levels}){where}"
+
+
 def _now(now: datetime | None) -> datetime:
     at = now or datetime.now(UTC)
     if at.tzinfo is None:
@@ -412,7 +430,11 @@ def describe_target(row: Mapping[str, Any]) -> str:
     plan = row.get("plan_id")
     if target == columns.FAILURE_GROUP:
         scope = f" of plan {int(plan)}" if plan is not None and not _missing(plan) else ""
-        return f'failure group "{row.get("signature") or "(no message)"}"{scope}'
+        environment = _text(row.get("environment"))
+        scope += f" on {environment}" if environment else ""
+        return (
+            f'failure group "{row.get("signature") or "(no message)"}"{scope or " of every plan"}'
+        )
     if target == columns.EXECUTION:
         return f"execution {row.get('execution_id')}"
     where = f" on {row.get('environment')}" if target == columns.SCENARIO_ENVIRONMENT else ""

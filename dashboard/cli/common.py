@@ -8,6 +8,7 @@ never a token.
 
 from __future__ import annotations
 
+import getpass
 import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -156,6 +157,73 @@ def open_store(
         return open_for(connection, secrets=secrets, env=env, wait=wait)
     except StoreError as error:
         raise CliError(store_problem(error), STORE) from None
+
+
+@contextmanager
+def checked_store(args: Args, env: Mapping[str, str]) -> Iterator[tuple[Connection, HistoryStore]]:
+    """The connection of `args` (`--connection NAME`, else the dashboard's own) and its store,
+    once the service has accepted the connection's credential for its company (`store.access`):
+    what `known`, `scenarios` and `rules` work on. The embedded demo is its own service and its
+    login the demo's: nothing to ask, so its sandbox is not started for a command on its store."""
+    from dashboard.data.store.access import ask_service  # lazy: the store loads DuckDB
+
+    secrets = read_configuration(args.secrets, env)
+    with _chosen(args, secrets, env) as connection:
+        if not connection.is_demo:
+            access = ask_service(connection)
+            if not access.allowed:
+                raise CliError(_withheld(connection, access.reason), SERVICE)
+        with open_store(connection, secrets, env, wait=args.wait) as store:
+            yield connection, store
+
+
+@contextmanager
+def _chosen(args: Args, secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[Connection]:
+    if args.connection:
+        from dashboard.cli.connections import named_connection  # it imports this module
+
+        yield named_connection(secrets, args.connection)
+        return
+    with default_connection(secrets, env, start_demo=False) as connection:
+        yield connection
+
+
+def _withheld(connection: Connection, reason: str) -> str:
+    where = service_words(connection)
+    if reason == "unchecked":
+        return (
+            f"{where} could not be asked whether this credential may read company "
+            f"{connection.company_id}'s marks; try again when it answers."
+        )
+    return (
+        f"{where} did not accept this credential for company {connection.company_id} "
+        f"({reason}), so its marks are neither shown nor changed."
+    )
+
+
+@contextmanager
+def refusals(refused: type[Exception]) -> Iterator[None]:
+    """A store's refusal of a change (`refused`, with its `problems`: exit 2) or a store error
+    (exit 4), said in one sentence."""
+    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
+    from dashboard.data.store.errors import StoreError
+
+    try:
+        yield
+    except refused as error:
+        raise CliError(" ".join(getattr(error, "problems", ())), USAGE) from None
+    except StoreError as error:
+        raise CliError(store_problem(error), STORE) from None
+
+
+def by_of(args: Args) -> str:
+    """Who makes a change: `--by`, else the user running the command."""
+    if args.by is not None:
+        return str(args.by)
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        raise CliError("who is making this change? Give --by NAME.", USAGE) from None
 
 
 def client_for(connection: Connection, *, max_concurrency: int = 4) -> Any:

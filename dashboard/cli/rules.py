@@ -17,14 +17,24 @@ service has accepted its credential for the company (as `known` does).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dashboard.cli.common import OK, STORE, USAGE, Args, CliError, Parsed, parsed, store_problem
+from dashboard.cli.common import (
+    OK,
+    USAGE,
+    Args,
+    CliError,
+    Parsed,
+    by_of,
+    checked_store,
+    parsed,
+    refusals,
+)
 from dashboard.cli.options import (
     DEFAULT_SECRETS,
     DEFAULT_WAIT,
@@ -34,7 +44,7 @@ from dashboard.cli.options import (
     identifier,
     positive_int,
 )
-from dashboard.cli.scenarios import By, by_of
+from dashboard.cli.scenarios import By
 
 if TYPE_CHECKING:
     from dashboard.data.store import HistoryStore
@@ -163,18 +173,10 @@ def remove_command(
 # -- running ---------------------------------------------------------------------------------------
 
 
-@contextmanager
-def _refusals() -> Iterator[None]:
-    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
-    from dashboard.data.store.errors import StoreError
-    from dashboard.data.store.group_rules import RuleRefused
+def _refusals() -> AbstractContextManager[None]:
+    from dashboard.data.store.group_rules import RuleRefused  # lazy: it loads pandas
 
-    try:
-        yield
-    except RuleRefused as refused:
-        raise CliError(" ".join(refused.problems), USAGE) from None
-    except StoreError as error:
-        raise CliError(store_problem(error), STORE) from None
+    return refusals(RuleRefused)
 
 
 def _draft(args: Args) -> RuleDraft:
@@ -225,21 +227,19 @@ def _preview_words(store: HistoryStore, company_id: int, draft: RuleDraft, days:
 
 
 def run_preview(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger  # the connection and its store, access checked
 
     draft = _draft(args)
     _checked(draft, "preview")
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         print(_preview_words(store, connection.company_id, draft, args.days))
     return OK
 
 
 def run_add(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger
 
     draft, by = _draft(args), by_of(args)
     _checked(draft, by)
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         words = _preview_words(store, connection.company_id, draft, args.days)
         rule_id = store.add_group_rule(connection.company_id, draft, by=by)
     print(rule_id)
@@ -248,10 +248,9 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
 
 
 def run_list(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger
     from dashboard.data.store.group_rules import describe_rule
 
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         rules = store.group_rules(connection.company_id, removed=args.removed)
     for record in rules.to_dict("records"):
         removed = record["removed_at"]
@@ -269,10 +268,9 @@ def run_list(args: Args, env: Mapping[str, str]) -> int:
 
 
 def run_remove(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger
 
     by = by_of(args)
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         store.remove_group_rule(connection.company_id, args.rule_id, by=by)
     print(f"Removed rule {args.rule_id}: it is kept, and no longer applies.")
     return OK

@@ -17,16 +17,25 @@ command's (`dashboard.cli`).
 
 from __future__ import annotations
 
-import getpass
 import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dashboard.cli.common import OK, STORE, USAGE, Args, CliError, Parsed, parsed, store_problem
+from dashboard.cli.common import (
+    OK,
+    USAGE,
+    Args,
+    CliError,
+    Parsed,
+    by_of,
+    checked_store,
+    parsed,
+    refusals,
+)
 from dashboard.cli.options import (
     DEFAULT_SECRETS,
     DEFAULT_WAIT,
@@ -116,27 +125,10 @@ def set_command(
 # -- running ---------------------------------------------------------------------------------------
 
 
-@contextmanager
-def _refusals() -> Iterator[None]:
-    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
-    from dashboard.data.store.errors import StoreError
-    from dashboard.data.store.scenario_names import ScenarioNamesRefused
+def _refusals() -> AbstractContextManager[None]:
+    from dashboard.data.store.scenario_names import ScenarioNamesRefused  # lazy: it loads pandas
 
-    try:
-        yield
-    except ScenarioNamesRefused as refused:
-        raise CliError(" ".join(refused.problems), USAGE) from None
-    except StoreError as error:
-        raise CliError(store_problem(error), STORE) from None
-
-
-def by_of(args: Args) -> str:
-    if args.by is not None:
-        return str(args.by)
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        raise CliError("who is making this change? Give --by NAME.", USAGE) from None
+    return refusals(ScenarioNamesRefused)
 
 
 def _read(path: Path) -> str:
@@ -149,7 +141,6 @@ def _read(path: Path) -> str:
 
 
 def run_import(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger  # the connection and its store, access checked
     from dashboard.data.store.scenario_names import read_names_csv
 
     by = by_of(args)
@@ -157,7 +148,7 @@ def run_import(args: Args, env: Mapping[str, str]) -> int:
         read = read_names_csv(_read(args.file))
     for note in read.notes:
         print(f"note: {note}", file=sys.stderr)
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         saved = store.save_scenario_names(connection.company_id, read.names, by=by)
     print(
         f"Read {len(read.names):,} names for company {connection.company_id}: {saved.added:,} "
@@ -167,10 +158,9 @@ def run_import(args: Args, env: Mapping[str, str]) -> int:
 
 
 def run_export(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger
     from dashboard.data.store.scenario_names import names_csv
 
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         names = store.scenario_names(connection.company_id)
     text = names_csv(names)
     if str(args.file) == "-":
@@ -192,9 +182,8 @@ def _cell(value: object, limit: int) -> str:
 
 
 def run_list(args: Args, env: Mapping[str, str]) -> int:
-    from dashboard.cli.known import ledger
 
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         names = store.scenario_names(connection.company_id)
     rows = [("ID", "NAME", "OWNER", "TAGS", "CHANGED BY", "CHANGED")]
     for record in names.to_dict("records"):
@@ -217,12 +206,11 @@ def run_list(args: Args, env: Mapping[str, str]) -> int:
 
 def run_set(args: Args, env: Mapping[str, str]) -> int:
     from dashboard.analytics.scenario_names import scenario_label
-    from dashboard.cli.known import ledger
     from dashboard.data.store.scenario_names import MAX_NAME, parse_tags
 
     by = by_of(args)
     tags = None if args.tags is None else parse_tags(args.tags)
-    with ledger(args, env) as (connection, store), _refusals():
+    with checked_store(args, env) as (connection, store), _refusals():
         stored, cut = store.set_scenario_name(
             connection.company_id,
             args.scenario_id,

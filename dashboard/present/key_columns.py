@@ -106,6 +106,9 @@ KEY_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     "slower": {
         "slower.table": ("Plan", "Scenario", "Slower by", "History", "Evidence"),
     },
+    # The demo holds no group rule: the page lists none (its table, when it has rules, leads
+    # with the message pattern, the action and the category or group).
+    "rules": {},
     "known": {
         # A mark's evidence, note, who made and closed it and when, and its id lie to the right
         # (and in its block under the table, with its log).

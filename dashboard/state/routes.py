@@ -173,6 +173,13 @@ SCENARIO = Route(
     icon=":material/timeline:",
     params=(params.PLAN, params.SCENARIO, params.WINDOW, params.TZ),
 )
+RULES = Route(
+    script="app_pages/rules.py",
+    url_path="rules",
+    title="Group rules",
+    icon=":material/category:",
+    params=(params.TZ,),
+)
 
 KNOWN = Route(
     script="app_pages/known.py",
@@ -185,7 +192,7 @@ KNOWN = Route(
 SECTIONS: tuple[tuple[str, tuple[Route, ...]], ...] = (
     ("Today", (STANDUP, PLANS, FAILURES, KNOWN)),
     ("Trends", (HEALTH, TIME_TO_GREEN, EXECUTIONS)),
-    ("Scenarios", (FLAKY, STATES, SLOWER, ENVIRONMENTS, SCENARIO, COMPARE)),
+    ("Scenarios", (FLAKY, STATES, SLOWER, ENVIRONMENTS, SCENARIO, COMPARE, RULES)),
     ("Runs", (RESULTS,)),
 )
 """The pages by what a lead comes for, in the order the sidebar lists them. Every route above

@@ -44,6 +44,7 @@ def examples(oracle: ApiClient, now: datetime) -> dict[str, str]:
         routes.TIME_TO_GREEN.url_path: "tz=UTC",
         routes.FAILURES.url_path: "tz=UTC",
         routes.SLOWER.url_path: "tz=UTC",
+        routes.RULES.url_path: "tz=UTC",
     }
 
 

@@ -7,7 +7,7 @@ chat digest makes them absolute with the dashboard's own address. No link carrie
 from __future__ import annotations
 
 from datetime import datetime
-from urllib.parse import urlencode, urljoin
+from urllib.parse import quote_plus, urljoin
 
 from dashboard.state import routes
 from dashboard.state.params import DateRange, ViewState
@@ -34,7 +34,17 @@ def absolute(link: str, page_url: str | None) -> str:
 
 def _link(route: routes.Route, state: ViewState) -> str:
     params = to_query_params(state, route.params)
-    return route.url_path + (f"?{urlencode(params)}" if params else "")
+    return route.url_path + (f"?{_query_string(params)}" if params else "")
+
+
+def _query_string(params: dict[str, str]) -> str:
+    """`urlencode(params)`, the same text, cheaper: a table makes one link per row. Names are
+    the table's (letters and "_", never quoted); a value of ASCII letters and digits (an id)
+    needs no quoting either."""
+    return "&".join(
+        f"{name}={value if value.isascii() and value.isalnum() else quote_plus(value)}"
+        for name, value in params.items()
+    )
 
 
 def standup_link(state: ViewState) -> str:

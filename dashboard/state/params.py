@@ -89,6 +89,11 @@ class Param(Generic[T]):
     kind: kinds.Kind[T]
     default: T
 
+    def __hash__(self) -> int:
+        # Names are unique in the table; hashing every field (the kind's too) made a route's
+        # rows cost more to look up than to write (`dashboard.state.url.to_query_params`).
+        return hash(self.name)
+
 
 # -- the table --------------------------------------------------------------------------------
 PROJECT = Param("project", "project", kinds.Id("project"), default=None)

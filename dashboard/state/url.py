@@ -7,8 +7,9 @@ what was wrong. Defaults are left out of a written link, so a link holds only wh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from dashboard.state.params import FROM, RANGE, TABLE, TO, DateRange, Param, ViewState
@@ -31,7 +32,7 @@ def parse(query: Query, params: Iterable[Param[Any] | str] | None = None) -> Par
     With `params` (a route's rows, or their names), only those are read; the others keep their
     defaults.
     """
-    wanted = set(TABLE) if params is None else _rows(params)
+    wanted = set(TABLE) if params is None else set(_ordered_rows(tuple(params)))
     problems: list[str] = []
     values: dict[str, Any] = {}
     given: set[Param[Any]] = set()
@@ -49,17 +50,18 @@ def parse(query: Query, params: Iterable[Param[Any] | str] | None = None) -> Par
 
 def to_query_params(state: ViewState, params: Iterable[Param[Any] | str]) -> dict[str, str]:
     """The query parameters for `state`, limited to `params` (rows, or their names); defaults
-    are left out, and so are a custom range's days under a preset."""
-    wanted = _rows(params)
-    written: dict[str, str] = {}
-    for row in TABLE:
-        value = getattr(state, row.field)
-        if row not in wanted or value == row.default:
-            continue
-        if row in (FROM, TO) and state.date_range is not DateRange.CUSTOM:
-            continue
-        written[row.name] = row.kind.write(value)
-    return written
+    are left out, and so are a custom range's days under a preset.
+
+    Called once per link of a table (up to 100,000 on Failures), so the rows a route takes are
+    found once per `params` (`_ordered_rows`), not on every call.
+    """
+    custom = state.date_range is DateRange.CUSTOM
+    key = params if isinstance(params, tuple) else tuple(params)
+    return {
+        name: write(value)
+        for name, field_name, default, write, day in _writers(key)
+        if (value := getattr(state, field_name)) != default and (custom or not day)
+    }
 
 
 def _one_date_range(
@@ -99,10 +101,27 @@ def _raw(query: Query, name: str) -> str | None:
     return value.strip() or None
 
 
-def _rows(params: Iterable[Param[Any] | str]) -> set[Param[Any]]:
-    by_name = {row.name: row for row in TABLE}
-    chosen = [by_name.get(item, item) if isinstance(item, str) else item for item in params]
+_BY_NAME: dict[str, Param[Any]] = {row.name: row for row in TABLE}
+
+
+@cache
+def _ordered_rows(params: tuple[Param[Any] | str, ...]) -> tuple[Param[Any], ...]:
+    """The rows `params` names (rows or their names), in the table's order; one computation per
+    distinct `params` (a route's tuple: a handful in all)."""
+    chosen = {_BY_NAME.get(item, item) if isinstance(item, str) else item for item in params}
     unknown = sorted(str(item) for item in chosen if item not in TABLE)
     if unknown:
         raise ValueError(f"unknown query parameters: {unknown}")
-    return set(chosen)  # type: ignore[arg-type]
+    return tuple(row for row in TABLE if row in chosen)
+
+
+@cache
+def _writers(
+    params: tuple[Param[Any] | str, ...],
+) -> tuple[tuple[str, str, Any, Callable[[Any], str], bool], ...]:
+    """What `to_query_params` needs of each row, looked up once: its name, field, default,
+    writer, and whether it is one of a custom range's days."""
+    return tuple(
+        (row.name, row.field, row.default, row.kind.write, row is FROM or row is TO)
+        for row in _ordered_rows(params)
+    )

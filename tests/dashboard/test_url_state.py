@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, date, datetime, time, timedelta
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-from dashboard.state import choices, routes
+from dashboard.state import choices, links, routes
 from dashboard.state import query as query_state
 from dashboard.state import url as url_state
 from dashboard.state.params import DateRange, StatusChart, ViewState
@@ -253,3 +254,54 @@ def test_an_unknown_zone_or_time_is_dropped_with_a_problem() -> None:
     assert len(parsed.problems) == 2
     assert "is not a time zone like Europe/Istanbul" in parsed.problems[0]
     assert "is not a time of day like 09:30" in parsed.problems[1]
+
+
+@pytest.mark.parametrize(
+    ("route", "state"),
+    [
+        (
+            routes.RESULTS,
+            ViewState(
+                plan=3,
+                execution=9_007_199_254_740_993,
+                execution_start=datetime(2026, 11, 20, 9, 15, 7, tzinfo=UTC),
+                statuses=("FAILURE", "ERROR"),
+                tz="America/Argentina/Buenos_Aires",
+            ),
+        ),
+        (
+            routes.STANDUP,
+            ViewState(
+                date_range=DateRange.CUSTOM,
+                date_from=date(2026, 11, 1),
+                tz="Etc/GMT+5",
+                standup_at=time(8, 45),
+                present=True,
+            ),
+        ),
+        (routes.STATES, ViewState(plan=4, states=("flaky", "broken"), threshold=0.35)),
+        (routes.SCENARIO, ViewState(plan=4, scenario=17, window=30)),
+        (routes.KNOWN, ViewState()),
+    ],
+)
+def test_a_link_reads_as_the_standard_encoding_of_its_parameters(
+    route: routes.Route, state: ViewState
+) -> None:
+    """Links are written without urlencode (a table makes one per row); a shared link's text
+    is the same as before: every value urlencode would quote is quoted alike."""
+    params = url_state.to_query_params(state, route.params)
+    written = links._link(route, state)
+
+    assert written == route.url_path + (f"?{urlencode(params)}" if params else "")
+    assert url_state.parse(dict(parse_qsl(written.partition("?")[2])), route.params).state == state
+
+
+def test_rows_given_by_name_or_as_a_list_write_what_the_route_s_tuple_writes() -> None:
+    state = ViewState(project=2, plan=3, execution=4, statuses=("FAILURE",))
+    by_route = url_state.to_query_params(state, routes.RESULTS.params)
+
+    assert url_state.to_query_params(state, list(routes.RESULTS.params)) == by_route
+    assert url_state.to_query_params(state, [row.name for row in routes.RESULTS.params]) == (
+        by_route
+    )
+    assert list(by_route) == ["project", "plan", "status", "execution"]  # the table's order

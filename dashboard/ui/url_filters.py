@@ -4,6 +4,16 @@ The URL is the single source of truth for what a page shows. Each filter widget 
 the view state before it is drawn and, when the viewer changes it, a callback writes the new
 state to `st.query_params` before the rerun. Every run therefore renders exactly what the
 address bar says, whether it came from a click, a pasted link or the browser's back button.
+
+Streamlit 1.67's own binding (`bind="query-params"`) keeps none of this, so no widget uses it
+(checked against the installed source and an AppTest, 2026-11-28; each widget below says why):
+the parameter a bound widget holds can no longer be written through `st.query_params` or
+`st.switch_page(query_params=...)` on its page (StreamlitAPIException), which `write_url`,
+`resets`, `apply`, `switch_to` and `follow` do; a page switch drops from the link every
+parameter bound on the page left (`window` from Flaky to a scenario's history); Streamlit reads
+the value itself and silently drops what it cannot read, where the parameter table reads more
+("outages=1", "threshold=20%") and words the problem; and the browser, not the script, writes a
+bound value into the URL, so no AppTest sees it.
 """
 
 from __future__ import annotations
@@ -104,6 +114,7 @@ class UrlFilters:
         **widget_args: Any,
     ) -> T:
         """A selectbox; the option keyed None (e.g. "All projects") stands for "no filter"."""
+        # Not bind=: a bound selectbox's URL holds the option's label ("plan=Checkout"), not the id.
         key = self._seed(param, to_widget=_none_to_all)
         # Option labels are often the service's names (projects, plans): shown as visible text.
         labels = {_none_to_all(value): visible_text(text) for value, text in options.items()}
@@ -121,6 +132,7 @@ class UrlFilters:
         self, label: str, param: Param[Any], options: Mapping[T, str], **widget_args: Any
     ) -> tuple[T, ...]:
         """Several values of a tuple parameter; none chosen means "no filter"."""
+        # Not bind=: Streamlit repeats the key per value; links hold one "status=FAILURE,ERROR".
         key = self._seed(param, to_widget=list)
         labels = dict(options)
         value = st.multiselect(
@@ -134,6 +146,7 @@ class UrlFilters:
         return tuple(value)
 
     def toggle(self, label: str, param: Param[bool], **widget_args: Any) -> bool:
+        # Not bind=: Streamlit reads only true/false and drops "outages=1", which links may hold.
         key = self._seed(param)
         return st.toggle(label, key=key, on_change=self._commit(param, key), **widget_args)
 
@@ -146,6 +159,7 @@ class UrlFilters:
         resets: Mapping[Param[Any], Any] | None = None,
         **widget_args: Any,
     ) -> T:
+        # Not bind=: a bound control's URL holds the label ("range=7 d"), links the value ("7d").
         key = self._seed(param)
         labels = {value: visible_text(text) for value, text in options.items()}
         value = st.segmented_control(
@@ -163,6 +177,7 @@ class UrlFilters:
         """Tabs whose open one is the parameter's value (`labels`: value -> tab label), each
         container's `.open` saying whether it is the open one: a page builds only what the
         open tab shows. Opening another tab writes it to the URL, then reruns."""
+        # Not bind=: bound tabs write their label ("chart=Per day"), links hold "chart=day".
         key = self._seed(param, to_widget=lambda value: labels[value])
         values = {text: value for value, text in labels.items()}
         default = next(iter(labels))
@@ -178,6 +193,7 @@ class UrlFilters:
     def number(self, label: str, param: Param[Any], **widget_args: Any) -> Any:
         """A number input within the parameter's bounds (whole for a whole number, such as W):
         a value a link may hold is one the widget shows as it is."""
+        # Not bind=: a page switch drops a bound key ("window" on the way to a scenario's history).
         kind = param.kind
         if isinstance(kind, WholeNumber | Share):
             widget_args = {"min_value": kind.bounds[0], "max_value": kind.bounds[1]} | widget_args
@@ -221,6 +237,7 @@ class UrlFilters:
         """A day within the parameter's bounds, or from `after` to `before` when given (a custom
         range's other end). Bounds are always given: a picker's own (ten years around today)
         would reject a day the link may hold."""
+        # Not bind=: the days are settled with `range` (reversed, or alone) and ride result links.
         kind = param.kind
         if isinstance(kind, Day):
             widget_args |= {"min_value": after or kind.first, "max_value": before or kind.last}
@@ -230,6 +247,7 @@ class UrlFilters:
 
     def time(self, label: str, param: Param[Any], default: Any, **widget_args: Any) -> Any:
         """A time of day; `default` stands in for a parameter that is None."""
+        # Not bind=: `write_url` sets `at` through st.query_params, which refuses a bound key.
         key = self._seed(param, to_widget=lambda value: default if value is None else value)
         return st.time_input(label, key=key, on_change=self._commit(param, key), **widget_args)
 

@@ -6,8 +6,10 @@ writes (no mark, no sync, no store change) and none returns a token.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any
 
@@ -47,6 +49,265 @@ Project = Annotated[
 Window = Annotated[int, Field(description="each plan's last W finished executions (5 to 200)")]
 
 
+def _arg(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
+    )
+
+
+_PROJECT = _arg("project", Project, None)
+_PLAN = _arg("plan", PlanId)
+_OPTIONAL_PLAN = _arg("plan", OptionalPlan, None)
+_WINDOW = _arg("window", Window, DEFAULT_WINDOW)
+_PAGING = (_arg("detail", Detail, "summary"), _arg("cursor", Cursor, None))
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool as the assistant sees it: its name (the `Tools` method that answers it), title,
+    description and parameters (`detail` and `cursor` follow them in every tool)."""
+
+    name: str
+    title: str
+    description: str
+    parameters: tuple[inspect.Parameter, ...] = ()
+
+    def signature(self) -> inspect.Signature:
+        return inspect.Signature([*self.parameters, *_PAGING], return_annotation=CallToolResult)
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "red_plans",
+        "Red plans and since when",
+        "Which plans are red now (their last finished execution failed), since when and for "
+        "how long; the Time to green page's plans table over the last 90 days, outages left "
+        "out.",
+        (
+            _PROJECT,
+            _arg("red_only", Annotated[bool, Field(description="only the plans red now")], True),
+        ),
+    ),
+    ToolSpec(
+        "failures",
+        "Failures of a period",
+        "Every failed result of a period across plans (default: the last 24 hours, i.e. last "
+        "night's runs): scenario, environment, message, failure group, since when it fails, "
+        "its scenario's state and log links; the Failures page.",
+        (
+            _arg(
+                "period",
+                Annotated[
+                    str | None,
+                    Field(description=f"one of {', '.join(PERIODS)} (default last_24_hours)"),
+                ],
+                None,
+            ),
+            _arg(
+                "since",
+                Annotated[date | None, Field(description="first day (instead of period)")],
+                None,
+            ),
+            _arg("until", Annotated[date | None, Field(description="last day, inclusive")], None),
+            _OPTIONAL_PLAN,
+            _arg(
+                "states",
+                Annotated[
+                    list[str],
+                    Field(description="only scenarios in these states (default: every one)"),
+                ],
+                [],
+            ),
+            _arg(
+                "include_outages",
+                Annotated[bool, Field(description="count the failures of likely outages too")],
+                False,
+            ),
+        ),
+    ),
+    ToolSpec(
+        "execution_results",
+        "One execution's results",
+        "One execution's results with their messages, environments and log links; the Results "
+        "page.",
+        (
+            _arg("execution", Annotated[int, Field(gt=0, description="the execution's id")]),
+            _arg(
+                "failed_only", Annotated[bool, Field(description="only its failed results")], True
+            ),
+        ),
+    ),
+    ToolSpec(
+        "scenario_history",
+        "A scenario's history and state",
+        "One scenario's outcomes over its plan's last W executions, its state (flaky, broken, "
+        "passing...) with the evidence, and runtime regressions; the Scenario history page.",
+        (
+            _PLAN,
+            _arg("scenario", Annotated[int, Field(gt=0, description="the scenario's id")]),
+            _WINDOW,
+        ),
+    ),
+    ToolSpec(
+        "compare_executions",
+        "Compare two executions",
+        "Two executions of a plan scenario by scenario: newly failing, fixed, still failing; "
+        "the plan's latest two by default; the Compare page.",
+        (
+            _PLAN,
+            _arg(
+                "before",
+                Annotated[int | None, Field(gt=0, description="the earlier execution")],
+                None,
+            ),
+            _arg(
+                "after", Annotated[int | None, Field(gt=0, description="the later execution")], None
+            ),
+            _arg(
+                "only_changes",
+                Annotated[bool, Field(description="only scenarios that changed")],
+                True,
+            ),
+        ),
+    ),
+    ToolSpec(
+        "environment_failures",
+        "Environment-specific failures",
+        "Scenarios of a plan that fail only (or mostly) on some environments, and failures "
+        "that started with a new browser version; the Environments page.",
+        (_PLAN, _WINDOW),
+    ),
+    ToolSpec(
+        "slower_scenarios",
+        "Slower scenarios",
+        "Scenarios clearly slower than their own earlier runs, most slowed first, with the "
+        "evidence; the Slower scenarios page.",
+        (_OPTIONAL_PLAN, _WINDOW),
+    ),
+    ToolSpec(
+        "plan_health",
+        "Plan health",
+        "One row per plan over 7 and 30 days: pass rates with and without known failures, "
+        "latest run, how long plans stay red; the Plan health page.",
+        (_PROJECT,),
+    ),
+    ToolSpec(
+        "time_to_green",
+        "Time to green",
+        "Every red stretch of the last 90 days (from the first red run to the green one) and "
+        "each plan's time to green; the Time to green page.",
+        (_PROJECT, _OPTIONAL_PLAN),
+    ),
+    ToolSpec(
+        "failure_groups",
+        "Failure groups and their age",
+        "Failures grouped by message over the last 90 days, with how many, first and last "
+        "seen; the Time to green page's failure groups.",
+        (_PROJECT, _OPTIONAL_PLAN),
+    ),
+    ToolSpec(
+        "known_failures",
+        "Known failures",
+        "The team's marks of known failures: open, expiring, expired, looking fixed, closed or "
+        "all, with their evidence; the Known failures page. Read only: marks are made in the "
+        "dashboard.",
+        (
+            _arg(
+                "show",
+                Annotated[
+                    str,
+                    Field(
+                        description="open, expiring, expired, fixed (looks fixed), closed or all"
+                    ),
+                ],
+                "open",
+            ),
+        ),
+    ),
+    ToolSpec(
+        "flaky_scenarios",
+        "Flaky scenarios",
+        "Scenarios whose outcome flips over each plan's last W executions, with the evidence; "
+        "the Flaky scenarios page.",
+        (
+            _PROJECT,
+            _OPTIONAL_PLAN,
+            _WINDOW,
+            _arg("threshold", Annotated[float, Field(description="flip rate from 0.01 to 1")], 0.3),
+            _arg(
+                "include_outages",
+                Annotated[bool, Field(description="group the failures of likely outages too")],
+                False,
+            ),
+        ),
+    ),
+    ToolSpec(
+        "standup",
+        "Standup",
+        "What changed since the last standup (or since a time): newly failing, fixed, still "
+        "failing, what ran; the Standup page.",
+        (
+            _PROJECT,
+            _arg(
+                "since",
+                Annotated[
+                    datetime | None,
+                    Field(description="from this time (default: the last standup)"),
+                ],
+                None,
+            ),
+        ),
+    ),
+    ToolSpec(
+        "gate_verdict",
+        "Quality gate verdict",
+        "The quality gate's verdict for a finished execution of a plan (the latest by default): "
+        "pass or fail with its counts and reasons as fields, each failure it did not let "
+        "through as a row (scenario, environment, level, verdict, message), and the marks that "
+        "excused known ones; `python -m dashboard gate` without waiting.",
+        (
+            _PLAN,
+            _arg(
+                "execution",
+                Annotated[
+                    int | None,
+                    Field(gt=0, description="the execution (default: the plan's latest)"),
+                ],
+                None,
+            ),
+            _arg(
+                "max_unresolved",
+                Annotated[int, Field(description="unresolved failures allowed")],
+                0,
+            ),
+            _arg(
+                "min_pass_rate",
+                Annotated[
+                    float | None,
+                    Field(description="the lowest pass rate that passes, in percent"),
+                ],
+                None,
+            ),
+        ),
+    ),
+)
+"""Every tool, in the order the assistant lists them; each is the `Tools` method of its name,
+called with these parameters by name."""
+
+
+def tool_function(tools: Tools, spec: ToolSpec) -> Callable[..., CallToolResult]:
+    """`spec`'s `Tools` method as the SDK registers it: keyword arguments only, with `spec`'s
+    signature (the SDK reads the input schema from it), its errors `guarded`."""
+    method: Callable[..., CallToolResult] = getattr(tools, spec.name)
+
+    def call(**arguments: Any) -> CallToolResult:
+        return method(**arguments)
+
+    call.__name__ = call.__qualname__ = spec.name
+    call.__signature__ = spec.signature()  # type: ignore[attr-defined]
+    return guarded(call)
+
+
 def build_server(
     tools: Tools,
     *,
@@ -63,239 +324,14 @@ def build_server(
         auth=auth,
         log_level="WARNING",
     )
-
-    def register(name: str, title: str, description: str) -> Callable[[Any], Any]:
-        decorate = server.tool(
-            name=name, title=title, description=description, annotations=READ_ONLY
+    for spec in TOOLS:
+        server.add_tool(
+            tool_function(tools, spec),
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=READ_ONLY,
         )
-        return lambda tool: decorate(guarded(tool))
-
-    @register(
-        "red_plans",
-        "Red plans and since when",
-        "Which plans are red now (their last finished execution failed), since when and for "
-        "how long; the Time to green page's plans table over the last 90 days, outages left "
-        "out.",
-    )
-    def red_plans(
-        project: Project = None,
-        red_only: Annotated[bool, Field(description="only the plans red now")] = True,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.red_plans(project, red_only, detail, cursor)
-
-    @register(
-        "failures",
-        "Failures of a period",
-        "Every failed result of a period across plans (default: the last 24 hours, i.e. last "
-        "night's runs): scenario, environment, message, failure group, since when it fails, "
-        "its scenario's state and log links; the Failures page.",
-    )
-    def failures(
-        period: Annotated[
-            str | None, Field(description=f"one of {', '.join(PERIODS)} (default last_24_hours)")
-        ] = None,
-        since: Annotated[date | None, Field(description="first day (instead of period)")] = None,
-        until: Annotated[date | None, Field(description="last day, inclusive")] = None,
-        plan: OptionalPlan = None,
-        states: Annotated[
-            list[str], Field(description="only scenarios in these states (default: every one)")
-        ] = [],  # noqa: B006 - the SDK copies arguments; never mutated
-        include_outages: Annotated[
-            bool, Field(description="count the failures of likely outages too")
-        ] = False,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.failures(period, since, until, plan, states, include_outages, detail, cursor)
-
-    @register(
-        "execution_results",
-        "One execution's results",
-        "One execution's results with their messages, environments and log links; the Results "
-        "page.",
-    )
-    def execution_results(
-        execution: Annotated[int, Field(gt=0, description="the execution's id")],
-        failed_only: Annotated[bool, Field(description="only its failed results")] = True,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.execution_results(execution, failed_only, detail, cursor)
-
-    @register(
-        "scenario_history",
-        "A scenario's history and state",
-        "One scenario's outcomes over its plan's last W executions, its state (flaky, broken, "
-        "passing...) with the evidence, and runtime regressions; the Scenario history page.",
-    )
-    def scenario_history(
-        plan: PlanId,
-        scenario: Annotated[int, Field(gt=0, description="the scenario's id")],
-        window: Window = DEFAULT_WINDOW,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.scenario_history(plan, scenario, window, detail, cursor)
-
-    @register(
-        "compare_executions",
-        "Compare two executions",
-        "Two executions of a plan scenario by scenario: newly failing, fixed, still failing; "
-        "the plan's latest two by default; the Compare page.",
-    )
-    def compare_executions(
-        plan: PlanId,
-        before: Annotated[int | None, Field(gt=0, description="the earlier execution")] = None,
-        after: Annotated[int | None, Field(gt=0, description="the later execution")] = None,
-        only_changes: Annotated[bool, Field(description="only scenarios that changed")] = True,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.compare_executions(plan, before, after, only_changes, detail, cursor)
-
-    @register(
-        "environment_failures",
-        "Environment-specific failures",
-        "Scenarios of a plan that fail only (or mostly) on some environments, and failures "
-        "that started with a new browser version; the Environments page.",
-    )
-    def environment_failures(
-        plan: PlanId,
-        window: Window = DEFAULT_WINDOW,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.environment_failures(plan, window, detail, cursor)
-
-    @register(
-        "slower_scenarios",
-        "Slower scenarios",
-        "Scenarios clearly slower than their own earlier runs, most slowed first, with the "
-        "evidence; the Slower scenarios page.",
-    )
-    def slower_scenarios(
-        plan: OptionalPlan = None,
-        window: Window = DEFAULT_WINDOW,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.slower_scenarios(plan, window, detail, cursor)
-
-    @register(
-        "plan_health",
-        "Plan health",
-        "One row per plan over 7 and 30 days: pass rates with and without known failures, "
-        "latest run, how long plans stay red; the Plan health page.",
-    )
-    def plan_health(
-        project: Project = None, detail: Detail = "summary", cursor: Cursor = None
-    ) -> CallToolResult:
-        return tools.plan_health(project, detail, cursor)
-
-    @register(
-        "time_to_green",
-        "Time to green",
-        "Every red stretch of the last 90 days (from the first red run to the green one) and "
-        "each plan's time to green; the Time to green page.",
-    )
-    def time_to_green(
-        project: Project = None,
-        plan: OptionalPlan = None,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.time_to_green(project, plan, detail, cursor)
-
-    @register(
-        "failure_groups",
-        "Failure groups and their age",
-        "Failures grouped by message over the last 90 days, with how many, first and last "
-        "seen; the Time to green page's failure groups.",
-    )
-    def failure_groups(
-        project: Project = None,
-        plan: OptionalPlan = None,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.failure_groups(project, plan, detail, cursor)
-
-    @register(
-        "known_failures",
-        "Known failures",
-        "The team's marks of known failures: open, expiring, expired, looking fixed, closed or "
-        "all, with their evidence; the Known failures page. Read only: marks are made in the "
-        "dashboard.",
-    )
-    def known_failures(
-        show: Annotated[
-            str, Field(description="open, expiring, expired, fixed (looks fixed), closed or all")
-        ] = "open",
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.known_failures(show, detail, cursor)
-
-    @register(
-        "flaky_scenarios",
-        "Flaky scenarios",
-        "Scenarios whose outcome flips over each plan's last W executions, with the evidence; "
-        "the Flaky scenarios page.",
-    )
-    def flaky_scenarios(
-        project: Project = None,
-        plan: OptionalPlan = None,
-        window: Window = DEFAULT_WINDOW,
-        threshold: Annotated[float, Field(description="flip rate from 0.01 to 1")] = 0.3,
-        include_outages: Annotated[
-            bool, Field(description="group the failures of likely outages too")
-        ] = False,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.flaky_scenarios(
-            project, plan, window, threshold, include_outages, detail, cursor
-        )
-
-    @register(
-        "standup",
-        "Standup",
-        "What changed since the last standup (or since a time): newly failing, fixed, still "
-        "failing, what ran; the Standup page.",
-    )
-    def standup(
-        project: Project = None,
-        since: Annotated[
-            datetime | None, Field(description="from this time (default: the last standup)")
-        ] = None,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.standup(project, since, detail, cursor)
-
-    @register(
-        "gate_verdict",
-        "Quality gate verdict",
-        "The quality gate's verdict for a finished execution of a plan (the latest by default): "
-        "pass or fail with its counts and reasons as fields, each failure it did not let "
-        "through as a row (scenario, environment, level, verdict, message), and the marks that "
-        "excused known ones; `python -m dashboard gate` without waiting.",
-    )
-    def gate_verdict(
-        plan: PlanId,
-        execution: Annotated[
-            int | None, Field(gt=0, description="the execution (default: the plan's latest)")
-        ] = None,
-        max_unresolved: Annotated[int, Field(description="unresolved failures allowed")] = 0,
-        min_pass_rate: Annotated[
-            float | None, Field(description="the lowest pass rate that passes, in percent")
-        ] = None,
-        detail: Detail = "summary",
-        cursor: Cursor = None,
-    ) -> CallToolResult:
-        return tools.gate_verdict(plan, execution, max_unresolved, min_pass_rate, detail, cursor)
 
     @server.prompt(name="triage_last_night", title="Triage last night")
     def triage_last_night() -> str:

@@ -149,3 +149,38 @@ def test_a_group_of_one_environment_looks_fixed_on_its_environment_alone() -> No
     failed = once.set_index("mark_id").loc["chrome"]
     assert failed[["runs", "failures", "looks_fixed"]].tolist() == [10, 1, False]
     assert failed["last_failed"] == ts("2026-11-21 08:00")
+
+
+def test_known_failures_and_the_form_name_each_scope() -> None:
+    """What the Known failures page's Target column reads, and what the marking form offers for
+    a group seen in one plan on two environments: its plan first (the default scope), each
+    environment, every plan."""
+    from dashboard.present import known as words
+
+    plan_names = {1: "Checkout"}
+    texts = [
+        words.target_text(row, plan_names)
+        for row in marks(mark("p", plan_id=1), mark("e", environment=CHROME), mark("a")).to_dict(
+            "records"
+        )
+    ]
+    assert texts == [
+        f'failures "{TIMEOUT}" in Checkout',
+        f'failures "{TIMEOUT}" on {CHROME}',
+        f'failures "{TIMEOUT}" in every plan',
+    ]
+
+    failed = analytics.failed_of(history())
+    choices = words.group_choices([TIMEOUT], plan_id=None, plan_names=plan_names, failed=failed)
+    # The timeout failed in plans 1 and 2: no one plan it was made from, so no plan choice.
+    assert [c.label for c in choices] == [
+        f'Failures "{TIMEOUT}" on {CHROME}',
+        f'Failures "{TIMEOUT}" on SAFARI / macOS',
+        f'Failures "{TIMEOUT}" in every plan',
+    ]
+    assert choices[0].target.environment == CHROME
+    assert choices[0].target.plan_id is None
+    in_plan_1 = failed[failed["plan_id"] == 1]
+    first = words.group_choices([TIMEOUT], plan_id=None, plan_names=plan_names, failed=in_plan_1)
+    assert first[0].label == f'Failures "{TIMEOUT}" in Checkout'
+    assert first[0].target.plan_id == 1

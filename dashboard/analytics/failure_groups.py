@@ -11,6 +11,15 @@ Galaxy_Note20, v1.2) are kept: they name things, they do not vary between runs.
 
 A group counts failed results (FAILURE or ERROR; every retry is a failure), and keeps its
 result ids so a page can lead to them. Results without a message form the group "".
+
+**Per scenario by default** (#38): a group is one signature in one scenario of one plan, so its
+age, first seen and time to green describe one problem: the same message in three scenarios is
+three groups. `Grouping.ACROSS` keeps the older view, one group per signature whatever the
+scenario (`?groups=across`). The team's rules (`analytics.group_rules`, applied before grouping
+and given as `ruled`) may merge failures into a group of their own, keyed `rule:<id>` and named
+by the rule: such a group is the rule's, whatever the scenario (the rule's own scenario, plan
+and environment patterns scope it), and its category rules name each group's category. Group
+marks still match failures by signature (`analytics.marks`), whatever the grouping.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 import pandas as pd
 
@@ -55,8 +65,29 @@ SIGNATURES_CACHED = 16_384
 """Distinct messages whose signatures are kept (least recently used first out): pages and
 marks ask for the same messages again and again, and a signature costs eight regexes."""
 
+
+class Grouping(StrEnum):
+    """How failures are grouped (`?groups=`): per scenario (the default) or across them."""
+
+    SCENARIO = "scenario"
+    ACROSS = "across"
+
+    @property
+    def label(self) -> str:
+        return "Per scenario" if self is Grouping.SCENARIO else "Across scenarios"
+
+
+MERGED_PREFIX = "rule:"
+"""The key of a group a merge rule made: `rule:<rule id>` (`analytics.group_rules`)."""
+
 GROUP_COLUMNS: dict[str, str] = {
-    "signature": "str",  # the normalised message; "" for failures without one
+    "group": "str",  # its key: the signature, or rule:<id> when a merge rule made it
+    "label": "str",  # what it is called: the signature, or the merge rule's label
+    "plan_id": "Int64",  # the one plan of its failures (per scenario, always); else missing
+    "scenario_id": "Int64",  # the one scenario of its failures; else missing
+    "category": "str",  # the team's categories of its failures, most first; missing: none
+    "signature": "str",  # the normalised message (the latest failure's); "" for none
+    "signatures": "object",  # tuple, ascending: every signature of its failures
     "failures": "int64",
     "scenarios": "int64",  # distinct (plan, scenario)
     "environments": "int64",
@@ -101,9 +132,18 @@ class FailureGroups:
     basis: Basis
 
 
-def failure_groups(executions: pd.DataFrame, results: pd.DataFrame) -> FailureGroups:
-    """Failed results of `executions` (the window's), grouped by message signature. Ordered
-    by failures, then latest seen, then signature."""
+def failure_groups(
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+    *,
+    grouping: Grouping = Grouping.SCENARIO,
+    ruled: pd.DataFrame | None = None,
+) -> FailureGroups:
+    """Failed results of `executions` (the window's), grouped by message signature and, per
+    scenario, by plan and scenario (module docstring). `ruled`: the team's rules applied to
+    them (`group_rules.apply_rules`: each failed result's `group`, `group_label`, `category`
+    and `merge_rule` by `result_id`; None: no rule). Ordered by failures, then latest seen,
+    then label, plan and scenario."""
     require_columns(executions, ("execution_id", "start", "finished"), "failure groups")
     require_columns(
         results,
@@ -124,12 +164,18 @@ def failure_groups(executions: pd.DataFrame, results: pd.DataFrame) -> FailureGr
     failed = own[level_outcomes(own["level"]) == FAIL]
     if failed.empty:
         return FailureGroups(typed(failed, GROUP_COLUMNS), basis)
-    failed = with_environments(failed)
-    failed["signature"] = normalise_messages(failed["message"]).fillna("")
+    failed = with_groups(with_environments(failed), ruled)
     failed = failed.sort_values(["start", "result_id"], kind="stable", na_position="first")
     failed["_scenario"] = failed.groupby(["plan_id", "scenario_id"], dropna=False).ngroup()
-    grouped = failed.groupby("signature", sort=False)
+    failed, keys = _keyed(failed, grouping)
+    grouped = failed.groupby(keys, sort=False, dropna=False)
     groups = grouped.agg(
+        label=("group_label", "last"),
+        plan_id=("plan_id", _only),
+        scenario_id=("scenario_id", _only),
+        category=("category", _categories),
+        signature=("signature", "last"),
+        signatures=("signature", _ascending),
         failures=("result_id", "size"),
         scenarios=("_scenario", "nunique"),
         environments=("env_key", "nunique"),
@@ -144,12 +190,106 @@ def failure_groups(executions: pd.DataFrame, results: pd.DataFrame) -> FailureGr
         result_ids=("result_id", _ascending),
     ).reset_index()
     groups = groups.sort_values(
-        ["failures", "last_seen", "signature"],
-        ascending=[False, False, True],
+        ["failures", "last_seen", "label", "plan_id", "scenario_id"],
+        ascending=[False, False, True, True, True],
         kind="stable",
         na_position="last",
     )
     return FailureGroups(typed(groups, GROUP_COLUMNS), basis)
+
+
+RULED_INPUT = ("group", "group_label", "category", "merge_rule")
+"""What a failure carries once the team's rules are applied (`group_rules.RULED_COLUMNS`)."""
+
+
+def with_groups(failed: pd.DataFrame, ruled: pd.DataFrame | None) -> pd.DataFrame:
+    """Failed results with their `signature` and, after the team's rules (`ruled`, by
+    `result_id`; None: none), their `group`, `group_label`, `category` and `merge_rule`: a
+    failure no rule merged keeps its signature as its group and its name."""
+    out = failed.copy()
+    if "signature" not in out.columns:
+        out["signature"] = normalise_messages(out["message"]).fillna("")
+    out["signature"] = out["signature"].fillna("").astype("str")
+    if ruled is None or ruled.empty:
+        out["group"] = out["signature"]
+        out["group_label"] = out["signature"]
+        out["category"] = pd.Series(pd.NA, index=out.index, dtype="str")
+        out["merge_rule"] = pd.Series(pd.NA, index=out.index, dtype="str")
+        return out
+    found = ruled.drop_duplicates("result_id").set_index("result_id")[list(RULED_INPUT)]
+    ids = out["result_id"]
+    for column in RULED_INPUT:
+        out[column] = ids.map(found[column]).astype("str")
+    out["group"] = out["group"].fillna(out["signature"])
+    out["group_label"] = out["group_label"].fillna(out["signature"])
+    return out
+
+
+def group_keys(failed: pd.DataFrame, grouping: Grouping) -> pd.Series:
+    """Each failure's group as one hashable key (`with_groups`' frame): its `group`, and per
+    scenario its plan and scenario too, unless a merge rule made its group."""
+    keyed, keys = _keyed(failed, grouping)
+    return pd.Series(list(zip(*(keyed[k] for k in keys), strict=True)), index=failed.index)
+
+
+def _keyed(failed: pd.DataFrame, grouping: Grouping) -> tuple[pd.DataFrame, list[str]]:
+    """`failed` with the columns its groups are keyed by, and their names: per scenario,
+    `_plan` and `_scenario_key` added (the plan and scenario, or -1 for a failure a merge rule
+    grouped: its group is the rule's, whatever the scenario)."""
+    if grouping is Grouping.ACROSS:
+        return failed, ["group"]
+    merged = failed["merge_rule"].notna().to_numpy(dtype=bool)
+    added = {}
+    for key, column in (("_plan", "plan_id"), ("_scenario_key", "scenario_id")):
+        values = failed[column].astype("Int64").to_numpy(dtype="int64", na_value=-2).copy()
+        values[merged] = -1
+        added[key] = values
+    return failed.assign(**added), ["group", "_plan", "_scenario_key"]
+
+
+def _only(values: pd.Series) -> object:
+    """The one value of `values` (missing ones left out), or missing when there are several."""
+    distinct = pd.unique(values.dropna())
+    return distinct[0] if len(distinct) == 1 else pd.NA
+
+
+def _categories(values: pd.Series) -> object:
+    """The categories of a group's failures, those of the most failures first (ties by
+    name), joined by ", "; missing when no failure has one."""
+    counted = values.dropna().value_counts()
+    if counted.empty:
+        return pd.NA
+    order = sorted(counted.items(), key=lambda item: (-int(item[1]), str(item[0])))
+    return ", ".join(str(name) for name, _ in order)
+
+
+def with_known(groups: pd.DataFrame, covered: pd.DataFrame) -> pd.DataFrame:
+    """Groups (`GROUP_COLUMNS`) with their failures split into known and unresolved by result
+    id, whatever the grouping: `covered` holds the failed results a mark covers (`result_id`,
+    `mark_id`: missing where none does, `ticket`). Adds `known`, `unresolved`, and the
+    `mark_id` and `ticket` of the mark covering most of a group's failures (ties: the first
+    met)."""
+    found = covered[covered["mark_id"].notna()]
+    mark_of = dict(zip(found["result_id"].astype("int64"), found["mark_id"], strict=True))
+    ticket_of = dict(zip(found["mark_id"], found["ticket"], strict=True))
+    known: list[int] = []
+    tops: list[object] = []
+    for ids in groups["result_ids"]:
+        marks = [mark_of[i] for i in ids if i in mark_of]
+        known.append(len(marks))
+        tops.append(max(dict.fromkeys(marks), key=marks.count) if marks else pd.NA)
+    counted = pd.Series(known, index=groups.index, dtype="int64")
+    top = pd.Series(tops, index=groups.index, dtype="str")
+    return groups.assign(
+        known=counted.to_numpy(),
+        unresolved=(groups["failures"].astype("int64") - counted).to_numpy(),
+        mark_id=top.to_numpy(),
+        ticket=pd.Series(
+            [ticket_of.get(m) if isinstance(m, str) else pd.NA for m in top],
+            index=groups.index,
+            dtype="str",
+        ).to_numpy(),
+    )
 
 
 def _ascending(values: pd.Series) -> tuple[object, ...]:

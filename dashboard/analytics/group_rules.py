@@ -28,7 +28,15 @@ import numpy as np
 import pandas as pd
 
 from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
-from dashboard.analytics.failure_groups import normalise_messages
+from dashboard.analytics.failure_groups import (
+    MERGED_PREFIX,
+    FailureGroups,
+    Grouping,
+    failure_groups,
+    group_keys,
+    normalise_messages,
+    with_groups,
+)
 from dashboard.analytics.outcomes import FAIL, level_outcomes
 from dashboard.columns.shapes import require_columns, typed
 
@@ -40,7 +48,6 @@ AUTOMATION_BUG = "automation bug"
 INFRASTRUCTURE = "infrastructure"
 CATEGORIES = (PRODUCT_BUG, AUTOMATION_BUG, INFRASTRUCTURE)
 """The categories every team has (ReportPortal's defect types); a rule may name its own too."""
-MERGED_PREFIX = "rule:"
 
 RULED_COLUMNS: dict[str, str] = {
     "result_id": "int64",
@@ -305,13 +312,88 @@ def preview(
     *,
     names: Mapping[int, str] | None = None,
     group_column: str = "signature",
+    grouping: Grouping | None = None,
 ) -> RulePreview:
     """How many failed results of `failures` `rule` would cover, and in how many of their
-    groups (as they are before any rule)."""
+    groups (as they are before any rule): of `group_column`, or with `grouping` the pages'
+    groups (per scenario: a signature in one plan's scenario; across: a signature)."""
     require_columns(failures, ("result_id", "message", "scenario_id", "plan_id"), "a preview")
     failed = _failed(failures)
     if failed.empty:
         return RulePreview(0, 0)
     rows = _Failures(failed, names).rows(rule)
-    groups = _signatures(failed, group_column).iloc[rows]
-    return RulePreview(len(rows), int(groups.nunique()))
+    if grouping is None:
+        groups = _signatures(failed, group_column).iloc[rows]
+        return RulePreview(len(rows), int(groups.nunique()))
+    covered = with_groups(failed.iloc[rows], None)
+    return RulePreview(len(rows), int(group_keys(covered, grouping).nunique()))
+
+
+@dataclass(frozen=True, eq=False)
+class TeamRules:
+    """A company's rules in force as the pages apply them: `rules`, compiled, in the store's
+    order; `left_out`: how many stored rules in force were left out because a pattern of theirs
+    cannot be compiled here (a page never fails on them); `search_many`: the store's RE2 sets
+    (None: each pattern in turn)."""
+
+    rules: tuple[MatchingRule, ...] = ()
+    left_out: int = 0
+    search_many: SearchMany | None = None
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """What names these rules in a cache key: a rule in force never changes, it is only
+        added or removed, so its id says all of it."""
+        return tuple(rule.rule_id for rule in self.rules)
+
+
+NO_RULES = TeamRules()
+
+
+def team_rules(
+    stored: pd.DataFrame, compile: Compile, search_many: SearchMany | None = None
+) -> TeamRules:
+    """The rules in force of a frame of stored rules (`GROUP_RULE_COLUMNS`), compiled by
+    `compile` (`rules_from`), with how many could not be."""
+    if "removed_at" in stored.columns:
+        stored = stored[stored["removed_at"].isna()]
+    compiled = rules_from(stored, compile)
+    return TeamRules(compiled, len(stored) - len(compiled), search_many)
+
+
+def ruled_failures(
+    rules: TeamRules | None,
+    failures: pd.DataFrame,
+    *,
+    names: Mapping[int, str] | None = None,
+) -> pd.DataFrame | None:
+    """`apply_rules` of `rules` to `failures`, or None when there is no rule to apply."""
+    if rules is None or not rules.rules:
+        return None
+    return apply_rules(rules.rules, failures, names=names, search_many=rules.search_many)
+
+
+def grouped(
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+    rules: TeamRules | None = None,
+    *,
+    grouping: Grouping = Grouping.SCENARIO,
+    names: Mapping[int, str] | None = None,
+) -> FailureGroups:
+    """The failure groups of `executions`' `results` (`failure_groups.failure_groups`) after
+    the team's `rules`: merged groups named by their rule, each group with its category."""
+    own = results[results["execution_id"].isin(executions["execution_id"])]
+    ruled = ruled_failures(rules, own, names=names) if len(own) else None
+    return failure_groups(executions, results, grouping=grouping, ruled=ruled)
+
+
+def rules_note(rules: TeamRules | None) -> str | None:
+    """Said beside groups when stored rules were left out (a pattern this version cannot use)."""
+    if rules is None or not rules.left_out:
+        return None
+    count = "1 rule" if rules.left_out == 1 else f"{rules.left_out:,} rules"
+    return (
+        f"{count} of the team left out here: a pattern that cannot be used by this version "
+        "(python -m dashboard rules list shows them)."
+    )

@@ -34,6 +34,7 @@ from dashboard.data.store import status as store_status
 from dashboard.data.store.errors import StoreBusyError, StoreError
 from dashboard.data.store.marks import MarkChange, MarkDraft, MarkRefused
 from dashboard.data.store.stored_marks import malformed_words
+from dashboard.data.store.types import GROUP_RULE_COLUMNS
 
 _LOG = logging.getLogger(__name__)
 
@@ -317,3 +318,39 @@ def failed_results(
         )
     except StoreError:
         return None
+
+
+# -- the team's rules for failure groups, as pages read them -------------------------------------
+
+RULES_TTL = MARKS_TTL
+"""How long a page reuses the rules it read, as the marks: another process's rule shows within
+this; one saved here shows at once (`forget_group_rules`)."""
+
+
+def group_rules(connection: Connection) -> pd.DataFrame:
+    """The company's rules for failure groups in force, oldest first (`store.group_rules`,
+    `GROUP_RULE_COLUMNS`), as stored: `ui.group_rules` compiles them. None in force when the
+    service has not accepted the connection's credential for its company (the same check as
+    the marks) or the store is away or busy: the groups are then the messages' own."""
+    if not cache_connection.STORE_ACCESS.access(connection).allowed:
+        return empty(GROUP_RULE_COLUMNS)
+    if history_store(connection) is None:
+        return empty(GROUP_RULE_COLUMNS)
+    try:
+        return _read_group_rules(connection)
+    except StoreError:
+        return empty(GROUP_RULE_COLUMNS)
+
+
+@st.cache_data(ttl=RULES_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
+def _read_group_rules(connection: Connection) -> pd.DataFrame:
+    """The company's rules in force (raises `StoreError` when it cannot read them)."""
+    kept = history_store(connection)
+    if kept is None:
+        raise StoreError("The history store is not available.", location="")
+    return kept.group_rules(connection.company_id)
+
+
+def forget_group_rules() -> None:
+    """Read the rules again on the next page (after a rule is saved or removed here)."""
+    _read_group_rules.clear()

@@ -1,6 +1,9 @@
 """Failure groups in words: "SessionNotCreatedException: device did not respond within {n}s -
-14 failures in 6 scenarios on 2 environments, first seen Tue 17 Nov", and each group's results,
-each leading to its execution's results and its scenario's history."""
+3 failures in scenario 402 on 2 environments, first seen Tue 17 Nov (infrastructure)", and
+each group's results, each leading to its execution's results and its scenario's history.
+
+A group is named by its label: its normalised message, or the name of the team's merge rule
+that made it; its category is the team's (`analytics.group_rules`), a dash when none."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from datetime import datetime
 import pandas as pd
 
 from dashboard.analytics.environment_names import with_environments
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.present.formatting import plural, weekday_time
 from dashboard.present.known import ticket_label
 
@@ -30,24 +34,62 @@ def _day(stamp: object, tz: str) -> str:
     return " ".join(weekday_time(stamp, tz).split()[:3]) if not pd.isna(stamp) else "\u2013"
 
 
+CATEGORY = "Category"
+"""The column of a group's category (the team's rules'; a dash when none) on every table that
+shows groups, and in their CSVs (empty there)."""
+
+
+def grouping_text(grouping: Grouping) -> str:
+    """How failed results are grouped, for a caption after "Failed results"."""
+    how = (
+        "in one scenario of a plan"
+        if grouping is Grouping.SCENARIO
+        else "whatever the scenario (across scenarios)"
+    )
+    return (
+        "grouped by their message with numbers, ids, quoted values and hex "
+        f"stripped, {how}; the team's rules may merge groups (named by the rule) and give each "
+        "a category."
+    )
+
+
+def category_cells(categories: pd.Series) -> list[str | None]:
+    """Each group's category as the tables show it: the team's word, or missing (a dash on
+    the page, an empty cell in the CSV)."""
+    return [c if isinstance(c, str) and c else None for c in categories]
+
+
+def group_label(row: pd.Series) -> str:
+    """What a group is called: its merge rule's name, else its normalised message."""
+    label = row.get("label") if "label" in row.index else None
+    return signature_text(label if isinstance(label, str) else row["signature"])
+
+
 def headline(row: pd.Series, tz: str) -> str:
     """One group as a sentence."""
+    scenario = row.get("scenario_id") if "scenario_id" in row.index else None
+    where = (
+        f"scenario {int(scenario)}"
+        if scenario is not None and not pd.isna(scenario)
+        else plural(int(row["scenarios"]), "scenario")
+    )
+    category = row.get("category") if "category" in row.index else None
+    said = f" ({category})" if isinstance(category, str) and category else ""
     return (
-        f"{signature_text(row['signature'])} - {plural(int(row['failures']), 'failure')} in "
-        f"{plural(int(row['scenarios']), 'scenario')} on "
+        f"{group_label(row)} - {plural(int(row['failures']), 'failure')} in {where} on "
         f"{plural(int(row['environments']), 'environment')}, first seen "
-        f"{_day(row['first_seen'], tz)}"
+        f"{_day(row['first_seen'], tz)}{said}"
     )
 
 
 def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
-    """Every group, largest first (times stay instants: the page shows them in the zone); with
-    the known split (`known_figures.groups_with_known`), its failures unresolved and known and
-    the ticket of the mark covering most, after "Last seen": the columns before it stay in view
-    on a laptop (`present.key_columns`)."""
+    """Every group, largest first (times stay instants: the page shows them in the zone), its
+    category after "Last seen"; with the known split (`failure_groups.with_known`), its
+    failures unresolved and known and the ticket of the mark covering most after that: the
+    columns up to "Last seen" stay in view on a laptop (`present.key_columns`)."""
     shown = pd.DataFrame(
         {
-            "Message": [signature_text(s) for s in groups["signature"]],
+            "Message": [signature_text(label) for label in groups["label"]],
             "Failures": groups["failures"].astype("int64"),
             "Scenarios": groups["scenarios"].astype("int64"),
             "Environments": groups["environments"].astype("int64"),
@@ -59,9 +101,11 @@ def groups_display(groups: pd.DataFrame) -> pd.DataFrame:
             "Latest message": groups["sample_message"],
         }
     )
+    at = list(shown.columns).index("Last seen") + 1
+    shown.insert(at, CATEGORY, category_cells(groups["category"]))
     if "known" not in groups.columns:
         return shown
-    at = list(shown.columns).index("Last seen") + 1
+    at += 1
     shown.insert(at, "Unresolved", groups["unresolved"].astype("int64").to_numpy())
     shown.insert(at + 1, "Known", groups["known"].astype("int64").to_numpy())
     shown.insert(

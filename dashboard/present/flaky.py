@@ -13,10 +13,12 @@ from datetime import date
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.analytics.flaky import Flakiness
 from dashboard.analytics.known_figures import KnownRuns
 from dashboard.analytics.outages import OUTAGE_MIN_RESULTS, OUTAGE_SHARE
 from dashboard.present.captions import describe_basis
+from dashboard.present.failure_groups import grouping_text
 from dashboard.present.formatting import plural
 from dashboard.present.known import ticket_label
 from dashboard.present.outcome_marks import NOT_RUN_SYMBOL, OUTCOME_SYMBOLS, sequence_symbols
@@ -221,12 +223,13 @@ def not_enough_runs_text(flakiness: Flakiness, min_runs: int) -> str | None:
     return f"{short:,} scenarios ran fewer than {min_runs} times: not enough runs to judge."
 
 
-def groups_caption(basis: Basis, *, today: date, scope: str) -> str:
+def groups_caption(
+    basis: Basis, *, today: date, scope: str, grouping: Grouping = Grouping.SCENARIO
+) -> str:
     """What the failure groups were made from, and how a message is grouped."""
     return (
         describe_basis(basis, today=today, scope=scope)
-        + ". Failed results (FAILURE or ERROR) grouped by their message with numbers, ids, "
-        "quoted values and hex stripped."
+        + f". Failed results (FAILURE or ERROR) {grouping_text(grouping)}"
     )
 
 

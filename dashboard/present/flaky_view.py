@@ -23,12 +23,13 @@ from datetime import date
 
 import pandas as pd
 
-from dashboard.analytics import failure_groups as groups_analytics
 from dashboard.analytics import flaky as flaky_analytics
-from dashboard.analytics import known_figures
+from dashboard.analytics import group_rules, known_figures
 from dashboard.analytics import marks as mark_analytics
-from dashboard.analytics.failure_groups import FailureGroups
+from dashboard.analytics.failure_groups import FailureGroups, Grouping, with_known
 from dashboard.analytics.flaky import Flakiness
+from dashboard.analytics.group_rules import TeamRules
+from dashboard.analytics.scenario_names import names_by_id
 from dashboard.analytics.states import StateRules
 from dashboard.analytics.triage import OUTAGE, PRECEDENCE, TRIAGE_COLUMNS
 from dashboard.columns.shapes import empty
@@ -107,12 +108,17 @@ def flaky_view(
     results_link: ResultsLink,
     verdicts: pd.DataFrame | None = None,
     grouped_window: tuple[pd.DataFrame, pd.DataFrame] | None = None,
+    rules: TeamRules | None = None,
+    grouping: Grouping = Grouping.SCENARIO,
+    names: Mapping[int, str] | None = None,
 ) -> FlakyView:
     """The page's figures and tables for each plan's last `window` finished executions
     (`analysed`, outages left out) and their `results`, `marks` (those that apply) split into
     known failures, with `verdicts` (the one verdict per failed result, `ui.triage.verdicts_of`)
     beside each row and group. The failure groups are of `grouped_window` (its executions and
-    results: the window with the outages, when the page includes them), else the same window."""
+    results: the window with the outages, when the page includes them), else the same window:
+    per scenario unless `grouping` says across, after the team's `rules` (`names`: scenario
+    names by id, for rules on them)."""
     judged = verdicts is not None
     verdicts = empty(TRIAGE_COLUMNS) if verdicts is None else verdicts
     cells = mark_analytics.known_cells(results, marks)
@@ -130,10 +136,12 @@ def flaky_view(
         rows = flaky_words.flaky_rows(flakiness)
         labels = analytics_charts.labels_for(rows, plan_names)
         chart = analytics_charts.flaky_timeline_chart(rows, flakiness.positions, labels, tz)
-    grouped = groups_analytics.failure_groups(analysed, results)
+    grouped = group_rules.grouped(analysed, results, rules, grouping=grouping, names=names)
     if grouped.groups.empty:
         return FlakyView(flakiness, display, chart, grouped, None, (), verdicts)
-    groups = known_figures.groups_with_known(grouped.groups, results, marks)
+    covered = mark_analytics.covered_failures(results, marks)
+    covered = covered.assign(result_id=results.loc[covered.index, "result_id"].to_numpy())
+    groups = with_known(grouped.groups, covered)
     groups = groups.assign(verdicts=[_tally(verdicts, ids) for ids in groups["result_ids"]])
     starts = dict(zip(analysed["execution_id"], analysed["start"], strict=True))
     tables = tuple(
@@ -237,10 +245,14 @@ def view_inputs(
     tz: str,
     verdicts: pd.DataFrame | None = None,
     grouped: pd.DataFrame | None = None,
+    rules: TeamRules | None = None,
+    grouping: Grouping = Grouping.SCENARIO,
+    names: Mapping[int, str] | None = None,
 ) -> tuple[object, ...]:
     """What names a `flaky_view` in a cache key: the window's executions and its results'
     counts, W, the threshold, the marks that apply (each one's id and revision), names, zone,
-    the verdicts (each row's result and label and evidence) and the groups' executions."""
+    the verdicts (each row's result and label and evidence), the groups' executions, the
+    team's rules in force, the grouping and the scenario names (when rules read them)."""
     return (
         hashlib.sha256(analysed["execution_id"].to_numpy().tobytes()).hexdigest(),
         counts,
@@ -253,6 +265,11 @@ def view_inputs(
         None
         if grouped is None
         else hashlib.sha256(grouped["execution_id"].to_numpy().tobytes()).hexdigest(),
+        None if rules is None else rules.key,
+        grouping.value,
+        None
+        if rules is None or not any(r.scenario for r in rules.rules)
+        else tuple(sorted((names or {}).items())),
     )
 
 
@@ -319,12 +336,16 @@ def flaky_page(
     grouped_window: tuple[pd.DataFrame, pd.DataFrame] | None = None,
     outages: tuple[int, bool] = (0, False),
     names: pd.DataFrame | None = None,
+    rules: TeamRules | None = None,
+    grouping: Grouping = Grouping.SCENARIO,
 ) -> FlakyPage:
     """The page: `flaky_view` of the window (`analysed`, its `results` and their `counts`, the
-    `marks` that apply, the `verdicts`, the groups' `grouped_window`), through `memo`, and the
-    words around it. `executions` are the lookback's (their running ones are said to be left
-    out), `plan` the one the page shows (None: every plan); `names`: the company's scenario
-    names (None: none), beside each flaky scenario."""
+    `marks` that apply, the `verdicts`, the groups' `grouped_window`, the team's group `rules`
+    and the `grouping`), through `memo`, and the words around it. `executions` are the
+    lookback's (their running ones are said to be left out), `plan` the one the page shows
+    (None: every plan); `names`: the company's scenario names (None: none), beside each flaky
+    scenario."""
+    named = names_by_id(names) if names is not None and not names.empty else None
     inputs = view_inputs(
         analysed,
         counts,
@@ -335,6 +356,9 @@ def flaky_page(
         tz=tz,
         verdicts=verdicts,
         grouped=None if grouped_window is None else grouped_window[0],
+        rules=rules,
+        grouping=grouping,
+        names=named,
     )
     view = memo(
         inputs,
@@ -350,6 +374,9 @@ def flaky_page(
             results_link=results_link,
             verdicts=verdicts,
             grouped_window=grouped_window,
+            rules=rules,
+            grouping=grouping,
+            names=named,
         ),
     )
     table = TableView(
@@ -382,14 +409,19 @@ def flaky_page(
         not_enough_runs=flaky_words.not_enough_runs_text(view.flakiness, flaky_analytics.MIN_RUNS),
         known_runs=f"{known_words.KNOWN_RUNS_CAPTION} "
         f"{flaky_words.verdicts_caption(precedence_text())}",
-        groups_caption=flaky_words.groups_caption(grouped.basis, today=today, scope=scope),
+        groups_caption=flaky_words.groups_caption(
+            grouped.basis, today=today, scope=scope, grouping=grouping
+        )
+        + "".join(f" {n}" for n in [group_rules.rules_note(rules)] if n),
         no_failures="No result failed in these executions.",
         known_caption=None
         if groups is None
         else known_words.known_caption(int(groups["known"].sum()), int(groups["failures"].sum())),
         mark_choices=[]
         if groups is None
-        else known_words.group_choices(groups["signature"], plan_id=plan, plan_names=plan_names),
+        else known_words.group_choices(
+            _signatures(groups["signatures"]), plan_id=plan, plan_names=plan_names
+        ),
         groups_table=None
         if groups is None
         else TableView(
@@ -426,6 +458,13 @@ def flaky_page(
 
 def _sentence(text: str | None) -> str:
     return f". {text}" if text else ""
+
+
+def _signatures(per_group: pd.Series) -> list[str]:
+    """The signatures of the groups, each once, in the groups' order: a mark still names a
+    signature (in a plan or every plan), whatever the grouping; a merged group offers each of
+    its own."""
+    return list(dict.fromkeys(str(s) for signatures in per_group for s in signatures))
 
 
 def _groups_display(groups: pd.DataFrame) -> pd.DataFrame:

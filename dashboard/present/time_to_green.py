@@ -11,10 +11,11 @@ from datetime import date, datetime
 import pandas as pd
 
 from dashboard.analytics.basis import Basis
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.analytics.red_stretches import RedTurns, TimeToGreen
 from dashboard.present.captions import describe_basis
 from dashboard.present.csv import with_moments
-from dashboard.present.failure_groups import signature_text
+from dashboard.present.failure_groups import category_cells, grouping_text, signature_text
 from dashboard.present.formatting import human_duration, plural, weekday_time
 
 NOT_ENOUGH_DATA = "not enough data"
@@ -183,20 +184,24 @@ GROUP_COLUMNS = (
     "First seen",
     "Last seen",
     "Executions hit",
+    "Category",
     "Failures",
     "Scenarios",
     "Plans",
+    "Scenario ids",
 )
 
 
 def groups_display(groups: pd.DataFrame, ages: pd.DataFrame) -> pd.DataFrame:
     """Failure groups (largest first) with how old each is: its age ("at least" when it was
-    there from the start of the history), first and last seen, executions hit."""
+    there from the start of the history), first and last seen, executions hit, the team's
+    category (a dash when none), and which scenarios (one per group, unless grouped across
+    scenarios or by a merge rule)."""
     if groups.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in GROUP_COLUMNS})
     return pd.DataFrame(
         {
-            "Message": [signature_text(s) for s in groups["signature"]],
+            "Message": [signature_text(label) for label in groups["label"]],
             "Age": [
                 duration_text(a, bound=b)
                 for a, b in zip(ages["age"], ages["first_seen_is_bound"], strict=True)
@@ -204,9 +209,11 @@ def groups_display(groups: pd.DataFrame, ages: pd.DataFrame) -> pd.DataFrame:
             "First seen": groups["first_seen"].to_numpy(),
             "Last seen": groups["last_seen"].to_numpy(),
             "Executions hit": groups["executions"].astype("int64").to_numpy(),
+            "Category": category_cells(groups["category"]),
             "Failures": groups["failures"].astype("int64").to_numpy(),
             "Scenarios": groups["scenarios"].astype("int64").to_numpy(),
             "Plans": groups["plans"].astype("int64").to_numpy(),
+            "Scenario ids": [", ".join(str(i) for i in ids) for ids in groups["scenario_ids"]],
         }
     )
 
@@ -232,12 +239,13 @@ def stretches_caption(found: TimeToGreen) -> str:
     )
 
 
-def groups_caption(basis: Basis, *, today: date, scope: str) -> str:
+def groups_caption(
+    basis: Basis, *, today: date, scope: str, grouping: Grouping = Grouping.SCENARIO
+) -> str:
     return (
         describe_basis(basis, today=today, scope=scope)
-        + ". Failed results grouped by their message with numbers, ids, quoted values and hex "
-        "stripped; an age is \u201cat least\u201d when the group was there in its plan's oldest "
-        "execution looked at."
+        + f". Failed results {grouping_text(grouping)} An age is \u201cat least\u201d when the "
+        "group was there in its plan's oldest execution looked at."
     )
 
 

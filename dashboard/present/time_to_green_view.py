@@ -13,13 +13,15 @@ is counted and shown apart ("Outage only").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 import pandas as pd
 
-from dashboard.analytics import failure_groups as groups_analytics
-from dashboard.analytics import red_stretches
+from dashboard.analytics import group_rules, red_stretches
+from dashboard.analytics.failure_groups import Grouping
+from dashboard.analytics.group_rules import TeamRules
 from dashboard.analytics.red_stretches import TimeToGreen
 from dashboard.present import table_view as columns
 from dashboard.present import time_to_green as words
@@ -62,14 +64,27 @@ class TimeToGreenView:
     tz: str
     scope: str
 
-    def failure_ages(self, results: pd.DataFrame) -> FailureAgesView:
-        """The failure groups of `failing`'s `results`, with how old each is."""
-        grouped = groups_analytics.failure_groups(self.failing, results)
+    def failure_ages(
+        self,
+        results: pd.DataFrame,
+        rules: TeamRules | None = None,
+        *,
+        grouping: Grouping = Grouping.SCENARIO,
+        names: Mapping[int, str] | None = None,
+    ) -> FailureAgesView:
+        """The failure groups of `failing`'s `results`, with how old each is: per scenario
+        unless `grouping` says across, after the team's `rules` (merged groups named by their
+        rule, each group's category); `names`: scenario names by id, for rules on them."""
+        grouped = group_rules.grouped(self.failing, results, rules, grouping=grouping, names=names)
         ages = red_stretches.failure_group_ages(
             grouped.groups, self.executions, now=pd.Timestamp(self.now)
         )
+        caption = words.groups_caption(
+            grouped.basis, today=self.now.date(), scope=self.scope, grouping=grouping
+        )
+        note = group_rules.rules_note(rules)
         return FailureAgesView(
-            caption=words.groups_caption(grouped.basis, today=self.now.date(), scope=self.scope),
+            caption=caption if note is None else f"{caption} {note}",
             none_failed=NONE_FAILED if grouped.groups.empty else None,
             table=TableView(
                 words.groups_display(grouped.groups, ages),

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from dashboard.analytics.failure_groups import normalise_message
+from dashboard.present.failure_groups import GROUPS_SHOWN
 from sandbox.data import planted
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
@@ -81,16 +82,19 @@ def test_the_demo_failure_groups_are_the_planted_templates(app: AppFactory) -> N
     assert set(groups["Message"]) == expected
     scenarios = {int(s) for ids in groups["Scenario ids"] for s in ids.split(", ")}
     assert scenarios == failing
+    # Per scenario (#38): each group is one template in one scenario.
+    assert (groups["Scenarios"] == 1).all()
+    assert len(groups) == len(set(zip(groups["Message"], groups["Scenario ids"], strict=True)))
     headlines = [unescaped(e.label) for e in at.expander if " failures in " in e.label]
-    assert len(headlines) == len(expected)
-    assert all("first seen" in h and re.search(r" in \d+ scenarios? on ", h) for h in headlines)
+    assert len(headlines) == min(len(groups), GROUPS_SHOWN)
+    assert all("first seen" in h and re.search(r" in scenario \d+ on ", h) for h in headlines)
     # Each group says the verdicts of its failures, and each failure its own.
     assert all(v and v != "\u2013" for v in groups["Verdicts"])
     # Each group leads to its results: one row per failed result, with links to each.
-    for position in range(len(expected)):
+    for position in range(len(headlines)):
         assert f"groups.{position}.csv" in downloads(at)
     results = [f.value for f in at.dataframe if "Results" in f.value.columns]
-    assert sum(len(r) for r in results) == int(groups["Failures"].sum())
+    assert sum(len(r) for r in results) == int(groups["Failures"].head(len(headlines)).sum())
     for frame in results:
         assert all(link.startswith("results?") for link in frame["Results"])
         assert all(link.startswith("scenario?") for link in frame["History"])
@@ -158,17 +162,28 @@ def test_the_hand_built_failure_groups(app: AppFactory, hand_built: hand.History
     at = app(FLAKY, tz="UTC")
     at.run()
 
-    groups = _groups(at).set_index("Message")
     timeout = normalise_message(hand.TIMEOUT_TEMPLATE.format(n=1200, hex="a1b2c3f0"))
     assertion = normalise_message(hand.ASSERTION_TEMPLATE.format(n=3, m=1))
-    assert set(groups.index) == {timeout, assertion}
-    # 31 fails in 5 executions on 3 environments, 34 in 4: 27; 32 on Safari 12, 35 on Firefox 129 6.
-    assert (groups.loc[timeout, "Failures"], groups.loc[timeout, "Scenarios"]) == (27, 2)
-    assert (groups.loc[assertion, "Failures"], groups.loc[assertion, "Scenarios"]) == (18, 2)
-    assert groups.loc[assertion, "On"] == "FIREFOX / Linux; SAFARI / macOS"
+    # Per scenario (#38): one group per message and scenario.
+    groups = _groups(at).set_index(["Message", "Scenario ids"])
+    assert set(groups.index) == {
+        (timeout, "31"),
+        (timeout, "34"),
+        (assertion, "32"),
+        (assertion, "35"),
+    }
+    # 31 fails in 5 executions on 3 environments (15), 34 in 4 (12); 32 on Safari 12, 35 on
+    # Firefox 129 6.
+    assert groups["Failures"].to_dict() == {
+        (timeout, "31"): 15,
+        (timeout, "34"): 12,
+        (assertion, "32"): 12,
+        (assertion, "35"): 6,
+    }
+    assert groups.loc[(assertion, "35"), "On"] == "FIREFOX / Linux"
     labels = [unescaped(e.label) for e in at.expander if " failures in " in e.label]
     # Chrome, Safari and Firefox (128 and 129 are one environment, #38).
-    assert labels[0].startswith(timeout + " - 27 failures in 2 scenarios on 3 environments")
+    assert labels[0].startswith(timeout + " - 15 failures in scenario 31 on 3 environments")
 
 
 def test_a_plan_narrows_the_page_to_its_scenarios(app: AppFactory) -> None:

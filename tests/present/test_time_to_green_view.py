@@ -9,6 +9,10 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.analytics.failure_groups import Grouping
+from dashboard.analytics.group_rules import CATEGORY, MERGE, TeamRules, team_rules
+from dashboard.data.store.group_rules import search_many, usable
+from dashboard.present.csv import to_csv
 from dashboard.present.time_to_green_view import (
     NO_PLAN,
     NONE_FAILED,
@@ -158,7 +162,7 @@ def test_failure_groups_say_how_old_they_are() -> None:
     shown = view()
     assert sorted(shown.failing["execution_id"]) == sorted(r.id for r in red.RUNS if r.failed)
 
-    ages = shown.failure_ages(failed_results())
+    ages = shown.failure_ages(failed_results(), grouping=Grouping.ACROSS)
 
     groups = ages.table.display.set_index("Message")
     assertion = groups.loc["AssertionError: expected {n} rows but found {n}"]
@@ -170,6 +174,66 @@ def test_failure_groups_say_how_old_they_are() -> None:
     assert (timeout["Executions hit"], timeout["Failures"]) == (3, 6)
     assert ages.none_failed is None
     assert ages.table.key == "red.groups"
+
+
+ASSERTION = "AssertionError: expected {n} rows but found {n}"
+
+
+def test_by_default_each_group_is_one_scenario_s_with_its_own_age() -> None:
+    """Across scenarios the assertion is one group 62 days old over 7 executions of two
+    plans; per scenario (the default) it is three problems, each with its own age."""
+    ages = view().failure_ages(failed_results())
+
+    groups = ages.table.display
+    assertion = groups[groups["Message"] == ASSERTION]
+    assert len(assertion) == 3
+    assert (assertion["Scenarios"] == 1).all()
+    assert (assertion["Plans"] == 1).all()
+    assert assertion["Executions hit"].tolist() == [5, 1, 1]
+    assert assertion["Age"].iloc[0] in ("61 d 23 h", "62 d 00 h")
+    assert assertion["Age"].iloc[1] == "1 h 55 min"  # the newest problem reads its own age
+    assert groups["Failures"].sum() == 13
+    assert "in one scenario of a plan" in ages.caption
+
+
+def _rules(*rows: tuple[str, str, str, str]) -> TeamRules:
+    stored = pd.DataFrame(
+        [
+            {"rule_id": i, "message_pattern": m, "action": a, "label": label, "removed_at": None}
+            for i, m, a, label in rows
+        ]
+    )
+    return team_rules(stored, usable, search_many)
+
+
+def test_the_team_s_rules_merge_groups_and_name_their_category_in_the_table_and_csv() -> None:
+    rules = _rules(
+        ("m", "^TimeoutException", MERGE, "Mobile page timeouts"),
+        ("c", "AssertionError", CATEGORY, "product bug"),
+        ("bad", "(x)\\1", CATEGORY, "never"),  # RE2 cannot run it: left out, said
+    )
+
+    ages = view().failure_ages(failed_results(), rules)
+
+    groups = ages.table.display
+    assert list(groups.columns)[:6] == [
+        "Message",
+        "Age",
+        "First seen",
+        "Last seen",
+        "Executions hit",
+        "Category",
+    ]
+    merged = groups[groups["Message"] == "Mobile page timeouts"].iloc[0]
+    assert (merged["Failures"], merged["Scenarios"], merged["Scenario ids"]) == (6, 2, "1, 2")
+    assert pd.isna(merged["Category"])  # merged, but no category rule: a dash
+    assert set(groups.loc[groups["Message"] == ASSERTION, "Category"]) == {"product bug"}
+    assert "1 rule of the team left out here" in ages.caption
+    csv = to_csv(ages.table.display, tz="UTC").decode("utf-8-sig").splitlines()
+    assert csv[0].split(",")[5] == "Category"
+    timeout_row = next(line for line in csv if line.startswith("Mobile page timeouts"))
+    assert timeout_row.split(",")[5] == ""  # no category: an empty cell
+    assert any(line.split(",")[5] == "product bug" for line in csv[1:])
 
 
 def test_nothing_to_measure_is_said_in_a_note() -> None:

@@ -7,6 +7,7 @@ over the whole lookback (`ui.triage.verdicts_of`'s inputs)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from datetime import date
 
@@ -14,6 +15,7 @@ import pandas as pd
 import pytest
 
 from dashboard.analytics import states, triage
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.analytics.flaky import last_finished
 from dashboard.analytics.marks import applying
 from dashboard.analytics.outages import outages
@@ -136,6 +138,7 @@ def flaky_of(
     *,
     include: bool = False,
     scenarios: World = WORLD,
+    grouping: Grouping = Grouping.SCENARIO,
 ) -> FlakyPage:
     kept, window_results, verdicts, _ = inputs(rules, the_marks, scenarios)
     analysed = kept[kept["execution_id"].isin(window_results["execution_id"])]
@@ -174,6 +177,7 @@ def flaky_of(
         verdicts=verdicts,
         grouped_window=grouped,
         outages=(1, include),
+        grouping=grouping,
     )
 
 
@@ -290,7 +294,7 @@ def test_a_known_flaky_scenario_says_why_it_is_not_judged_flaky() -> None:
 
 def test_the_failure_groups_carry_the_verdicts_of_their_failures() -> None:
     rules = states.StateRules()
-    shown = flaky_of(rules)
+    shown = flaky_of(rules, grouping=Grouping.ACROSS)
     assert shown.groups_table is not None
     groups = shown.groups_table.display.set_index("Message")
     # Every failure of the window is "AssertionError: scenario {n}" once its number is stripped.
@@ -306,11 +310,23 @@ def test_the_failure_groups_carry_the_verdicts_of_their_failures() -> None:
     for _, table in shown.group_sections:
         assert "Verdict" in table.display.columns
     assert "1 likely outage" in shown.window_caption
+    # Per scenario (the default), the same verdicts split over one group per scenario.
+    per_scenario = flaky_of(rules).groups_table
+    assert per_scenario is not None
+    assert set(per_scenario.display["Message"]) == {"AssertionError: scenario {n}"}
+    assert len(per_scenario.display) == verdicts["scenario_id"].nunique()
+    tallied = Counter[str]()
+    for tally in per_scenario.display["Verdicts"]:
+        for part in tally.split(", "):
+            count, label = part.split(" ", 1)
+            tallied[label] += int(count)
+    assert tallied == Counter({label: int(n) for label, n in labels.items()})
 
 
 def test_included_outages_are_grouped_as_outage_and_never_scored() -> None:
     rules = states.StateRules()
-    left_out, included = flaky_of(rules), flaky_of(rules, include=True)
+    left_out = flaky_of(rules, grouping=Grouping.ACROSS)
+    included = flaky_of(rules, include=True, grouping=Grouping.ACROSS)
     pd.testing.assert_frame_equal(left_out.table.display, included.table.display)
     assert included.groups_table is not None
     groups = included.groups_table.display.set_index("Message")

@@ -28,12 +28,11 @@ reached; 4 the store is busy or cannot be used.
 from __future__ import annotations
 
 import csv
-import getpass
 import io
 import json
 import sys
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
@@ -43,22 +42,19 @@ import typer
 from dashboard.cli.common import (
     OK,
     SERVICE,
-    STORE,
     USAGE,
     Args,
     CliError,
     Parsed,
+    by_of,
+    checked_store,
     client_for,
-    default_connection,
     demo_connection,
-    open_store,
     parsed,
-    read_configuration,
+    refusals,
     service_problem,
     service_words,
-    store_problem,
 )
-from dashboard.cli.connections import targets
 from dashboard.cli.options import (
     DEFAULT_SECRETS,
     DEFAULT_WAIT,
@@ -285,39 +281,6 @@ def import_command(
     return parsed(ctx, run_import)
 
 
-# -- the ledger of one connection, once the service accepts its credential ------------------------
-
-
-@contextmanager
-def ledger(args: Args, env: Mapping[str, str]) -> Iterator[tuple[Connection, HistoryStore]]:
-    """The connection and its store, once the service has accepted the connection's credential
-    for its company (`store.access`). The embedded demo is its own service and its login the
-    demo's: nothing to ask, so its sandbox is not started for a command on its store (it is,
-    by `_served`, when a command needs the service)."""
-    from dashboard.data.store.access import ask_service  # lazy: the store loads DuckDB
-
-    secrets = read_configuration(args.secrets, env)
-    with _connection(args, secrets, env) as connection:
-        if not connection.is_demo:
-            access = ask_service(connection)
-            if not access.allowed:
-                raise CliError(_withheld(connection, access.reason), SERVICE)
-        with open_store(connection, secrets, env, wait=args.wait) as store:
-            yield connection, store
-
-
-@contextmanager
-def _connection(
-    args: Args, secrets: Mapping[str, Any], env: Mapping[str, str]
-) -> Iterator[Connection]:
-    if args.connection:
-        with targets(secrets, env, [args.connection]) as (target, *_):
-            yield target.connection
-        return
-    with default_connection(secrets, env, start_demo=False) as connection:
-        yield connection
-
-
 @contextmanager
 def _served(connection: Connection) -> Iterator[Connection]:
     """`connection` with its service answering: the demo's sandbox is started for it."""
@@ -350,40 +313,10 @@ def _read_marks(store: HistoryStore, company_id: int) -> pd.DataFrame:
     return read.marks
 
 
-def _withheld(connection: Connection, reason: str) -> str:
-    where = service_words(connection)
-    if reason == "unchecked":
-        return (
-            f"{where} could not be asked whether this credential may read company "
-            f"{connection.company_id}'s marks; try again when it answers."
-        )
-    return (
-        f"{where} did not accept this credential for company {connection.company_id} "
-        f"({reason}), so its marks are neither shown nor changed."
-    )
+def _store_errors() -> AbstractContextManager[None]:
+    from dashboard.data.store.marks import MarkRefused  # lazy: the data layer loads pandas
 
-
-@contextmanager
-def _store_errors() -> Iterator[None]:
-    # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
-    from dashboard.data.store.errors import StoreError
-    from dashboard.data.store.marks import MarkRefused
-
-    try:
-        yield
-    except MarkRefused as refused:
-        raise CliError(" ".join(refused.problems), USAGE) from None
-    except StoreError as error:
-        raise CliError(store_problem(error), STORE) from None
-
-
-def _by(args: Args) -> str:
-    if args.by is not None:
-        return str(args.by)
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        raise CliError("who is making this change? Give --by NAME.", USAGE) from None
+    return refusals(MarkRefused)
 
 
 # -- list ------------------------------------------------------------------------------------------
@@ -393,7 +326,7 @@ def run_list(args: Args, env: Mapping[str, str]) -> int:
     # Lazy, for a fast --help: it loads pandas.
     from dashboard.analytics.marks import mark_states
 
-    with ledger(args, env) as (connection, store), _store_errors():
+    with checked_store(args, env) as (connection, store), _store_errors():
         marks = _read_marks(store, connection.company_id)
         log = store.mark_log(connection.company_id)
     states = mark_states(marks, now_of(connection))
@@ -481,8 +414,8 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
         owner=args.owner,
         expires_on=args.expires,
     )
-    by = _by(args)
-    with ledger(args, env) as (connection, store), _store_errors():
+    by = by_of(args)
+    with checked_store(args, env) as (connection, store), _store_errors():
         now = now_of(connection)
         problems = draft_problems(draft, by=by, today=now.astimezone(UTC).date())
         if problems:
@@ -639,8 +572,8 @@ def _sync_for(
 
 
 def run_close(args: Args, env: Mapping[str, str]) -> int:
-    by = _by(args)
-    with ledger(args, env) as (connection, store), _store_errors():
+    by = by_of(args)
+    with checked_store(args, env) as (connection, store), _store_errors():
         revision = store.close_mark(
             connection.company_id,
             args.mark_id,
@@ -664,7 +597,7 @@ def _format(given: str | None, path: Path | None) -> str:
 
 def run_export(args: Args, env: Mapping[str, str]) -> int:
     chosen = _format(args.format, args.output)
-    with ledger(args, env) as (connection, store), _store_errors():
+    with checked_store(args, env) as (connection, store), _store_errors():
         marks = _read_marks(store, connection.company_id)
         log = store.mark_log(connection.company_id)
     if args.output is None or str(args.output) == "-":
@@ -731,8 +664,8 @@ def _live(value: str) -> str:
 def run_import(args: Args, env: Mapping[str, str]) -> int:
     chosen = _format(args.format, None if str(args.file) == "-" else args.file)
     records, log = read_marks(args.file, chosen)
-    by = _by(args)
-    with ledger(args, env) as (connection, store), _store_errors():
+    by = by_of(args)
+    with checked_store(args, env) as (connection, store), _store_errors():
         for record in records:
             if record.get("mark_id") is None:
                 problem = unknown_target(store, _target_of(record))

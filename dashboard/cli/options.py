@@ -1,9 +1,8 @@
 """The options several commands share, each declared once with its help text and default, and
 the argument checks behind them (a bad value is a usage error, exit 2, in one sentence).
 
-The named defaults are the library's own values, copied here so that `--help` and a usage
-error import nothing heavy (`dashboard.data` loads pandas and DuckDB); a test checks that they
-agree (`tests/store/test_cli.py`).
+The named defaults are the library's own, from `dashboard.data.defaults`, which imports nothing:
+`--help` and a usage error load no pandas or DuckDB.
 """
 
 from __future__ import annotations
@@ -15,10 +14,12 @@ from typing import Annotated
 
 import typer
 
-DEFAULT_DAYS = 90  # dashboard.data.sync.DEFAULT_DAYS
-DEFAULT_CONCURRENCY = 16  # dashboard.data.results_fanout.DEFAULT_CONCURRENCY
-MAX_CONCURRENCY = 32  # dashboard.data.results_fanout.MAX_CONCURRENCY
-DEFAULT_WAIT = 20.0  # dashboard.data.store.DEFAULT_WAIT
+# The library's defaults, which the commands import from here.
+from dashboard.data.defaults import DEFAULT_CONCURRENCY as DEFAULT_CONCURRENCY
+from dashboard.data.defaults import DEFAULT_DAYS as DEFAULT_DAYS
+from dashboard.data.defaults import DEFAULT_WAIT as DEFAULT_WAIT
+from dashboard.data.defaults import MAX_CONCURRENCY as MAX_CONCURRENCY
+
 DEFAULT_SECRETS = Path(".streamlit") / "secrets.toml"
 DEFAULT_ZONE = "UTC"
 

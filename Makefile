@@ -57,8 +57,8 @@ lint: $(TEST_STAMP)
 	$(BIN)/mypy
 
 # Two workers: much of the suite waits (on timers, latencies, a browser), so two share the two
-# cores well. The browser tests stay together on one worker (tests/conftest.py): one chromium
-# and one set of demo dashboards at a time. WORKERS=0 runs everything in this process.
+# cores well. `--dist loadgroup` hands each browser test module to one worker, whole, and every
+# other test on its own (tests/conftest.py). WORKERS=0 runs everything in this process.
 WORKERS ?= 2
 
 test: lint $(AXE)

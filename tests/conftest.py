@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -22,22 +23,49 @@ settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """On several workers (`make test` runs two), the browser tests go to one of them, together:
-    one chromium and one set of demo dashboards at a time, as on a single worker.
+BROWSER_TESTS = "tests/browser/"
+"""Where the browser tests live (every module there is marked `browser`)."""
 
-    The modules with tests marked slow (up to a minute and a half each) are handed out first: a
-    slow test started last would keep the run going while the other worker had nothing left to
-    do. A module stays whole, so its module-scoped fixtures are still made once per worker."""
-    for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules with tests marked slow (up to a minute and a half each) are handed out first:
+    a slow test started last would keep the run going while the other worker had nothing left to
+    do. The sort is stable: each module's tests keep their order."""
     slow = {
         item.module
         for item in items
         if item.get_closest_marker("slow") and not item.get_closest_marker("browser")
     }
     items.sort(key=lambda item: item.module not in slow)  # stable: the order otherwise kept
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadgroup` (`make test`): each browser test module goes to one worker, whole;
+    every other test is handed out on its own.
+
+    A browser module's module-scoped dashboards, sandboxes and identity provider are then made
+    once, and its tests never run at the same time as each other. Different browser modules run
+    on both workers at once: each worker has its own chromium, its own demo dashboard (its
+    history store under its own HOME) and its own server logs (`harness.server_log`). The
+    largest groups are handed out first, so the long browser modules start early and the two
+    workers end together.
+
+    This is a scheduler of our own because pytest-xdist's `xdist_group` marks do nothing under
+    pytest 9: xdist 3.8 renames the grouped tests through `item._nodeid`, which pytest 9 no longer
+    reads, so every test was handed out on its own (the browser tests were never together on one
+    worker, as this file used to say)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserModules(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith(BROWSER_TESTS):
+                return nodeid.split("::", 1)[0]
+            return nodeid
+
+    return BrowserModules(config, log)
 
 
 @pytest.fixture(scope="session")

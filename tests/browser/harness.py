@@ -24,6 +24,11 @@ from playwright.sync_api import Browser, sync_playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "artifacts" / "browser"
+# The pytest-xdist worker running this process ("gw0", "gw1"; empty on one process). The browser
+# tests run on every worker (tests/conftest.py), so each worker's session dashboard writes a log
+# of its own (`server_log`): two servers writing one file would mix their lines, and a test would
+# blame its server for the other worker's exception.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 
 # Debian's chromium: Playwright's own browser download is not available on this machine.
 CHROMIUM_CANDIDATES = ("chromium", "/usr/bin/chromium")
@@ -97,6 +102,11 @@ def dashboard_env(home: Path, overrides: Mapping[str, str] | None = None) -> dic
     )
     env.update(overrides or {})
     return env
+
+
+def server_log(name: str) -> Path:
+    """Where the dashboard server `name` logs: one file per name and pytest-xdist worker."""
+    return ARTIFACTS / f"streamlit-{name}{'-' + WORKER if WORKER else ''}.log"
 
 
 class PortTaken(RuntimeError):

@@ -52,7 +52,7 @@ def signed_in_dashboard(name: str, home: Path, metadata_url: str) -> StreamlitSe
     env = harness.dashboard_env(
         home, {"STREAMLIT_SECRETS_FILES": str(secrets_file(home, metadata_url))}
     )
-    return StreamlitServer(name, env, ARTIFACTS / f"streamlit-{name}.log").start()
+    return StreamlitServer(name, env, harness.server_log(name)).start()
 
 
 @pytest.fixture(scope="module")

@@ -112,11 +112,12 @@ def visit(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Visit]:
 
 @pytest.fixture
 def new_page(browser: Browser, visit: Visit) -> Callable[[], Page]:
-    """A page in a brand-new browser context: no cookies, no storage, a new app session."""
+    """A page in a brand-new browser context: no cookies, no storage, a new app session; the
+    browser's time zone is UTC unless `new_page(timezone_id=...)` names another."""
 
-    def make() -> Page:
+    def make(timezone_id: str = "UTC") -> Page:
         context: BrowserContext = browser.new_context(
-            viewport=VIEWPORT, accept_downloads=True, timezone_id="UTC", locale="en-GB"
+            viewport=VIEWPORT, accept_downloads=True, timezone_id=timezone_id, locale="en-GB"
         )
         context.add_init_script(WATCH_SCRIPT)
         # Nothing leaves this machine (Streamlit's favicon for a material icon comes from
@@ -263,7 +264,7 @@ def dashboard(
 ) -> Iterator[StreamlitServer]:
     """The dashboard on its embedded demo sandbox: nothing configured, as after `make run`."""
     server = StreamlitServer(
-        "demo", harness.dashboard_env(server_home), ARTIFACTS / "streamlit-demo.log"
+        "demo", harness.dashboard_env(server_home), harness.server_log("demo")
     ).start()
     try:
         yield server
@@ -281,9 +282,7 @@ def start_dashboard(
 
     def start(name: str, config: dict[str, str]) -> StreamlitServer:
         server = StreamlitServer(
-            name,
-            harness.dashboard_env(server_home, config),
-            ARTIFACTS / f"streamlit-{name}.log",
+            name, harness.dashboard_env(server_home, config), harness.server_log(name)
         )
         started.append(server)
         return server.start()

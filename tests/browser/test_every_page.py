@@ -1,6 +1,7 @@
 """Every page of the navigation (every route of `dashboard.state.routes.ALL`, a new one included),
 opened on the demo at its most telling (`every_page.examples`), once on a 1440x900 laptop in the
-dark theme and once on a 1920x1080 shared screen in the light theme. Each time, once everything
+dark theme, with the browser's time zone (one of the longest names) left unchosen, and once on a
+1920x1080 shared screen in the light theme, in UTC chosen in the link. Each time, once everything
 on it has drawn:
 
 - **nothing failed**: no exception, no error box, and the scenario pages show their planted case;
@@ -15,11 +16,15 @@ on it has drawn:
   order: `axe.blocking`), and chart text is drawn in the theme's text colour, whose contrast axe
   checks (it cannot judge text in SVG). What axe cannot judge, and the checks made by hand, are in
   docs/accessibility.md;
+- on the laptop, **no widget's text is cut**: no control's label, option or chosen value reaches
+  past the edge of a box that clips it ("environmen…", "Custo", "Your browser's ("), the zone
+  picker's "Your browser's (America/North_Dakota/New_Salem)" included: a cut label is a control a
+  lead cannot read (`every_page.CUT_LABELS_JS`);
 - on the light screen, **a screenshot** is kept under artifacts/browser/screenshots/ and, with
   UPDATE_SCREENSHOTS=1 (`make screenshots`), written to docs/screenshots/ for the README.
 
-One page load serves all four checks: each costs a dashboard run and a browser draw, and the
-browser suite is most of `make test`'s time.
+One page load serves all these checks: each costs a dashboard run and a browser draw, and the
+browser suite is most of `make test`'s time (the cut-label check had loads of its own before).
 """
 
 from __future__ import annotations
@@ -38,12 +43,16 @@ from tests.browser.harness import ARTIFACTS, StreamlitServer
 
 pytestmark = pytest.mark.browser
 
+LONG_ZONE = "America/North_Dakota/New_Salem"
+"""A browser zone with one of the longest names (30 characters)."""
 VIEWS = {
-    "1440x900-dark": (1440, 900, "dark"),
-    "1920x1080-light": (1920, 1080, "light"),
+    "1440x900-dark": (1440, 900, "dark", LONG_ZONE),
+    "1920x1080-light": (1920, 1080, "light", "UTC"),
 }
-"""Each page is checked at both sizes and in both themes: two loads, not four."""
+"""Each page is checked at both sizes, in both themes and both ways of choosing the zone: two
+loads, not eight. The laptop's zone is the browser's (no `tz` in the link), the screen's UTC."""
 SCREENSHOT_THEME = "light"
+CUT_LABELS_VIEW = "1440x900-dark"
 
 
 @pytest.fixture(scope="module")
@@ -60,15 +69,18 @@ def test_every_route_declares_its_tables() -> None:
 def test_every_page_draws_shows_its_columns_and_passes_axe(
     route: routes.Route,
     view: str,
-    new_page: Callable[[], Page],
+    new_page: Callable[..., Page],
     dashboard: StreamlitServer,
     urls: dict[str, str],
     axe_script: str,
 ) -> None:
-    width, height, theme = VIEWS[view]
-    page = new_page()
+    width, height, theme, zone = VIEWS[view]
+    page = new_page(timezone_id=zone)
     page.set_viewport_size({"width": width, "height": height})
-    screen.open_app(page, axe.themed(dashboard.url + urls[route.url_path], theme))
+    url = urls[route.url_path]
+    if zone != "UTC":  # the browser's zone unchosen: the picker shows "Your browser's (<zone>)"
+        url = url.replace("tz=UTC", "").replace("?&", "?").rstrip("?&")
+    screen.open_app(page, axe.themed(dashboard.url + url, theme))
     main = screen.main(page)
     expect(main.get_by_role("heading", level=1)).to_be_visible()
     shows = every_page.PLANTED_TEXT.get(route.url_path)
@@ -81,6 +93,9 @@ def test_every_page_draws_shows_its_columns_and_passes_axe(
     screen.expect_no_failure_shown(page)
 
     expect_columns_in_view(page, route.url_path, declared, view, width)
+    if view == CUT_LABELS_VIEW:
+        cut = page.evaluate(every_page.CUT_LABELS_JS)
+        assert cut == [], f"/{route.url_path} at {width}x{height} cuts: {cut}"
 
     result = axe.audit(page, axe_script)
     axe.save(result, ARTIFACTS / "axe" / f"{route.url_path or 'plans'}-{theme}.json")

@@ -59,7 +59,7 @@ def read_form_policy(
         return FormPolicy(enabled=False), problems
     allowed = [keys.allow_connection_form for keys, _ in read]
     enabled = True in allowed or (not configured and False not in allowed)
-    listed = [host.strip().lower() for keys, _ in read for host in keys.allowed_hosts or ()]
+    listed = [str(host).strip().lower() for keys, _ in read for host in keys.allowed_hosts or ()]
     listed = [host for host in listed if host]
     return FormPolicy(
         enabled=enabled, allowed_hosts=frozenset(listed) if listed else None

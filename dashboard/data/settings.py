@@ -1,16 +1,13 @@
-"""The keys of a service connection and of the form, read by pydantic-settings.
+"""The dashboard's settings as pydantic models: a connection's keys (`ServiceKeys`), `[signin]`
+(`SignInKeys`) and the process's own variables (`ProcessKeys`).
 
-A source of settings is a table (`[service]` of `.streamlit/secrets.toml`, a worker's
-`[connections.NAME]`, the sidebar form) or the `QA_DASHBOARD_*` environment variables, read by
-pydantic-settings' own environment source with the prefix (QA_DASHBOARD_TOKEN_FILE is
-`token_file`). Sources are not merged: `dashboard.data.connection` takes the first complete one,
-so each is read on its own (`Keys.read`, `environment`), from the mapping it is given (the tests',
-Streamlit's secrets, the CLI's TOML), never from `os.environ` behind the caller's back.
-
-A key that does not fit is a pydantic error; `problem` words it with the key's name as that
-source writes it (`token_command_timeout`, QA_DASHBOARD_TOKEN_COMMAND_TIMEOUT), never the value
-(`hide_input_in_errors`, and no error's input is read). The other keys still count, so every
-problem of a source is said at once.
+A source is a table (`[service]` of `.streamlit/secrets.toml`, a worker's `[connections.NAME]`,
+the form) or the QA_DASHBOARD_* variables, which pydantic-settings' environment source reads
+with the prefix (QA_DASHBOARD_TOKEN_FILE is `token_file`) from the mapping it is given, never
+from `os.environ` behind the caller's back. Sources are not merged (`dashboard.data.connection`
+takes the first complete one), so each is read on its own: `Keys.read` keeps the keys that fit
+and returns the errors of the others, which `problem` words by the key's name as that source
+writes it, never its value (`hide_input_in_errors`, and no error's input is read).
 """
 
 from __future__ import annotations
@@ -99,6 +96,14 @@ def _command(value: Any) -> str | tuple[str, ...]:
     return value.strip() if isinstance(value, str) else tuple(value)
 
 
+def _flag(value: Any) -> bool:
+    """true/1/yes/on or false/0/no/off, in any case (pydantic's own bool also takes t, y, n)."""
+    text = str(value).strip().lower()
+    if isinstance(value, bool) or text in ("true", "1", "yes", "on", "false", "0", "no", "off"):
+        return value if isinstance(value, bool) else text in ("true", "1", "yes", "on")
+    raise ValueError("not true or false")
+
+
 def _not_bool(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("not a number")
@@ -114,7 +119,7 @@ Text = Annotated[str, BeforeValidator(as_text)]
 Secret = Annotated[
     SecretStr, BeforeValidator(lambda v: v if isinstance(v, SecretStr) else as_text(v))
 ]
-Flag = Annotated[bool | None, BeforeValidator(lambda v: v.strip() if isinstance(v, str) else v)]
+Flag = Annotated[bool | None, BeforeValidator(_flag)]
 Entries = Annotated[tuple[Any, ...] | None, NoDecode, BeforeValidator(_entries)]
 
 
@@ -170,7 +175,7 @@ class ServiceKeys(Keys):
     oauth: OAuthKeys | None = None
     # The operator's decision about the sidebar form (`dashboard.data.form_policy`).
     allow_connection_form: Flag = None
-    allowed_hosts: Annotated[tuple[str, ...] | None, NoDecode, BeforeValidator(_entries)] = None
+    allowed_hosts: Entries = None
 
 
 class SignInKeys(Keys):

@@ -305,3 +305,36 @@ def test_the_allow_list_can_come_from_the_secrets_as_a_list() -> None:
     assert allowed.form.enabled  # allowed_hosts alone configures no connection
     assert allowed.connection is not None
     assert refused.connection is None
+
+
+# -- the settings are read from the mappings given, and a problem never shows a value ----------
+
+
+def test_only_the_environment_given_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+
+    assert resolve(session=None, secrets={}, env={}).connection is None  # the demo
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["QA_DASHBOARD_COMPANY_ID", "QA_DASHBOARD_BASE_URL", "QA_DASHBOARD_TOKEN_COMMAND_TIMEOUT"],
+)
+def test_a_value_that_does_not_fit_is_named_by_its_variable_never_shown(name: str) -> None:
+    value = "s3cr3t-VALUE-9"
+    env = {**ENV, "QA_DASHBOARD_TOKEN_COMMAND": "get-token", name: value}
+    env.pop("QA_DASHBOARD_TOKEN")
+
+    resolution = resolve(session=None, secrets={}, env=env)
+
+    assert resolution.connection is None
+    assert resolution.problems
+    assert value not in " ".join(resolution.problems)
+
+
+@pytest.mark.parametrize("value", ["y", "n", "t", "maybe"])
+def test_a_flag_is_true_or_false_in_words_not_any_abbreviation(value: str) -> None:
+    _, problems = form_policy(secrets={}, env={"QA_DASHBOARD_ALLOW_CONNECTION_FORM": value})
+
+    assert problems == ["QA_DASHBOARD_ALLOW_CONNECTION_FORM is not true or false; it was ignored."]

@@ -14,8 +14,10 @@ from dashboard.columns.schemas import UTC_TIME
 
 # -- what a mark targets ------------------------------------------------------------------------
 FAILURE_GROUP = "failure_group"
-"""Failed results whose normalised message is `signature` (`analytics.failure_groups`), of one
-plan when `plan_id` is set, else of every plan."""
+"""Failed results whose normalised message is `signature` (`analytics.failure_groups`), in its
+scope (`analytics.marks.group_scope`): of one plan when `plan_id` is set, on one environment
+when `environment` is (its version-independent label, "CHROME / Windows 10": every plan, any
+browser version), else of every plan. Both set: that plan on that environment."""
 SCENARIO = "scenario"
 """Failed results of scenario `scenario_id` of plan `plan_id`, on every environment."""
 SCENARIO_ENVIRONMENT = "scenario_environment"
@@ -51,9 +53,9 @@ MARK_COLUMNS: dict[str, str] = {
     "company_id": "int64",
     "target": "str",  # one of TARGETS
     "signature": "str",  # FAILURE_GROUP: the normalised message ("" for failures without one)
-    "plan_id": "Int64",  # optional for FAILURE_GROUP; set for the others
+    "plan_id": "Int64",  # optional for FAILURE_GROUP (its scope); set for the others
     "scenario_id": "Int64",  # SCENARIO, SCENARIO_ENVIRONMENT
-    "environment": "str",  # SCENARIO_ENVIRONMENT: the environment's label
+    "environment": "str",  # SCENARIO_ENVIRONMENT; optional for FAILURE_GROUP (its scope)
     "execution_id": "Int64",  # EXECUTION
     "kind": "str",  # one of KINDS
     "ticket": "str",  # an http(s) link, or missing

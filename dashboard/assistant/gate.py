@@ -2,19 +2,16 @@
 waiting, answered as values instead of the gate's printed lines (which quote plan names and
 messages in prose for a CI log).
 
-It is the gate's own judging, put together from its public pieces: the plan and the execution
-as the gate finds them (`cli.gate.plan_of`, `cli.gate.find_execution`), the results through the
-history store kept only when whole (`analytics.gate.missing_evidence`, the one completeness
-rule), the company's marks and the plan's stored history of `cli.gate.HISTORY_DAYS` days (the
-failures' triage labels), and the rule (`analytics.gate.gate_verdict`). Like the gate, it gives
-no verdict on a store it cannot read (the known failures would silently be gone) or on results
-short of what the execution's summary counts.
+It is the gate's own judging: the plan and the execution as the gate finds them
+(`cli.gate.plan_of`, `cli.gate.find_execution`) and its decision (`cli.gate.decide`: the results
+through the history store kept only when whole, the company's marks, the plan's stored history,
+the rule), which prints nothing. Like the gate, it gives no verdict on a store it cannot read
+(the known failures would silently be gone) or on results short of what the execution's summary
+counts; what the gate would say as an error is said as a tool error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -30,15 +27,11 @@ from dashboard.analytics.gate import (
     LINE_UNRESOLVED,
     GateRules,
     GateVerdict,
-    gate_verdict,
-    missing_evidence,
 )
 
 if TYPE_CHECKING:
     from dashboard.assistant.history import Source
-    from dashboard.data.connection import Connection
-    from dashboard.data.fanout_answer import FanOut
-    from dashboard.data.store import HistoryStore
+    from dashboard.cli.gate import Decision
 
 STORE_WAIT_S = 10.0
 ROW_COLUMNS = {
@@ -52,19 +45,8 @@ ROW_COLUMNS = {
 """The columns of a failure the gate did not let through, and their names in the answer."""
 
 
-@dataclass(frozen=True)
-class Judged:
-    """The verdict on one finished execution of a plan, and what it was judged from."""
-
-    execution_id: int
-    plan_id: int
-    start: pd.Timestamp | None
-    rules: GateRules
-    verdict: GateVerdict
-
-
-def judge(source: Source, plan: int, execution: int | None, rules: GateRules) -> Judged:
-    """The gate's verdict on `execution` of `plan` (None: the plan's newest); a `ToolError`
+def judge(source: Source, plan: int, execution: int | None, rules: GateRules) -> Decision:
+    """The gate's decision on `execution` of `plan` (None: the plan's newest); a `ToolError`
     with a sentence when there is none (no such plan or execution, still running, results
     incomplete, the service or the store unreadable)."""
     from api_client import ApiError
@@ -80,13 +62,24 @@ def judge(source: Source, plan: int, execution: int | None, rules: GateRules) ->
             if found is None:
                 what = f"execution {execution}" if execution else "an execution"
                 raise ToolError(f"Plan {plan} has no {what} the service lists.")
-            row = found.row
-            execution_id = int(row["execution_id"])
-            if not bool(row["finished"]):
-                raise ToolError(f"Execution {execution_id} is still running: no verdict yet.")
-            results, marks, history = _read(client, source, found, plans)
+            if not bool(found.row["finished"]):
+                raise ToolError(
+                    f"Execution {int(found.row['execution_id'])} is still running: no verdict yet."
+                )
+            return gate.decide(
+                client,
+                connection,
+                found,
+                plans,
+                rules,
+                plan_id=plan,
+                secrets=source.secrets,
+                env=source.env,
+                now=datetime.now(UTC),
+                store_wait=STORE_WAIT_S,
+            )
     except CliError as error:
-        raise ToolError(str(error)) from None
+        raise ToolError(_sentence(str(error))) from None
     except ApiError as error:
         raise ToolError(service_problem(error, connection)) from None
     except StoreError as error:
@@ -94,116 +87,14 @@ def judge(source: Source, plan: int, execution: int | None, rules: GateRules) ->
             "The history store cannot be read, so neither can the known failures: "
             f"{store_problem(error)} No verdict."
         ) from None
-    verdict = gate_verdict(
-        passed=int(row["passed"]),
-        verdicts=int(row["verdicts"]),
-        results=results,
-        marks=marks,
-        now=datetime.now(UTC),
-        rules=rules,
-        executions=pd.DataFrame([row]),
-        history=history,
-    )
-    start = row["start"]
-    return Judged(execution_id, plan, None if pd.isna(start) else start, rules, verdict)
 
 
-def _read(
-    client: Any, source: Source, found: Any, plans: pd.DataFrame
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
-    """The execution's results (whole, or a `ToolError`), the company's marks and the plan's
-    stored history before it, as the gate reads them."""
-    from dashboard.data import results_fanout
-    from dashboard.data.pairs import result_pairs
-
-    connection = source.connection
-    row = found.row
-    execution_id = int(row["execution_id"])
-    pairs, finished = result_pairs(pd.DataFrame([row]), plans, [execution_id])
-
-    def lacks(results: pd.DataFrame) -> str | None:
-        return missing_evidence(
-            failed=int(row["failed"]),
-            results=int(row["results"]),
-            result_ids=found.result_ids,
-            fetched=results,
-        )
-
-    with _store(connection, source.secrets, source.env) as store:
-        # Kept only when whole: an answer short of the summary is fetched again next time.
-        fanout = results_fanout.fetch_results(
-            client,
-            pairs,
-            finished=finished,
-            store=store,
-            reader=connection.fingerprint,
-            complete=lambda _execution, results: lacks(results) is None,
-        )
-        if fanout.store_error is not None:
-            raise fanout.store_error
-        marks = store.marks(connection.company_id)
-        history = _stored_history(store, row)
-    _fetched_all(fanout, execution_id, connection)
-    results = fanout.results
-    gap = lacks(results)
-    if gap is not None and fanout.counts.from_store:
-        # Stored before by a fan-out with no summary to check against: judged on what the
-        # service says now, and nothing of it kept.
-        fanout = results_fanout.fetch_results(client, pairs, finished=())
-        _fetched_all(fanout, execution_id, connection)
-        results = fanout.results
-        gap = lacks(results)
-    if gap is not None:
-        raise ToolError(
-            f"Results incomplete: {gap} (execution {execution_id}): no verdict; the service "
-            "may still be writing them, ask again later."
-        )
-    return results, marks, history
-
-
-def _store(
-    connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str]
-) -> HistoryStore:
-    """The connection's history store, as the gate opens it: a DuckDB file that is there but
-    cannot be read is an error (`StoreError`), never set aside for an empty store."""
-    from dashboard.cli.common import open_store
-    from dashboard.data.store import HistoryStore, identity_of
-    from dashboard.data.store.location import store_path, store_url
-
-    if store_url(secrets=secrets, env=env) is None:
-        path = store_path(connection, secrets=secrets, env=env)
-        if path.exists():
-            return HistoryStore.open(path, identity=identity_of(connection), wait=STORE_WAIT_S)
-    return open_store(connection, secrets, env, wait=STORE_WAIT_S)
-
-
-def _stored_history(store: HistoryStore, row: pd.Series) -> pd.DataFrame | None:
-    """The plan's results the store holds from `HISTORY_DAYS` before the execution up to it,
-    its own left out (no request): what its failures' triage labels read back from."""
-    from dashboard.cli.gate import HISTORY_DAYS
-
-    start = row["start"]
-    if pd.isna(start) or pd.isna(row["plan_id"]):
-        return None
-    results = store.results_in_window(
-        date_from=(start - pd.Timedelta(days=HISTORY_DAYS)).to_pydatetime(),
-        date_to=start.to_pydatetime(),
-        plan_id=int(row["plan_id"]),
-    )
-    results = results[results["execution_id"] != int(row["execution_id"])]
-    return None if results.empty else results
-
-
-def _fetched_all(fanout: FanOut, execution_id: int, connection: Connection) -> None:
-    from dashboard.cli.common import service_problem
-
-    if fanout.failures:
-        first = fanout.failures[0]
-        raise ToolError(
-            f"The results of {len(fanout.failures)} scenario(s) of execution {execution_id} "
-            f"could not be fetched (scenario {first.scenario_id}: "
-            f"{service_problem(first.error, connection)}); no verdict."
-        )
+def _sentence(said: str) -> str:
+    """The gate's error (a CI log's line, lower case) as a sentence."""
+    said = said.strip()
+    if not said:
+        return "The gate could not decide."
+    return said[0].upper() + said[1:] + ("" if said.endswith(".") else ".")
 
 
 def held(verdict: GateVerdict) -> pd.DataFrame:
@@ -219,7 +110,7 @@ def held(verdict: GateVerdict) -> pd.DataFrame:
     return shown.reset_index(drop=True)
 
 
-def fields(judged: Judged) -> dict[str, Any]:
+def fields(judged: Decision) -> dict[str, Any]:
     """The verdict as fields (numbers, booleans and the gate's fixed words; no service text)."""
     verdict = judged.verdict
     split = verdict.split

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from api_client import ApiClient
+    from dashboard.analytics.gate import GateRules, GateVerdict
     from dashboard.data.connection import Connection
     from dashboard.data.fanout_answer import FanOut
     from dashboard.data.store import HistoryStore
@@ -333,10 +334,70 @@ def _verdict(
     clock: Clock,
     base_url: str | None,
 ) -> Judged:
+    from dashboard.analytics.gate import GateRules  # lazy, for a fast --help: pandas
+
+    rules = GateRules(
+        max_unresolved=args.max_unresolved,
+        min_pass_rate=args.min_pass_rate,
+        signed_marks_only=args.signed_marks_only,
+        require_mark_expiry=args.require_mark_expiry,
+    )
+    decision = decide(
+        client,
+        connection,
+        found,
+        plans,
+        rules,
+        plan_id=args.plan,
+        secrets=secrets,
+        env=env,
+        now=clock.now(),
+        base_url=base_url,
+    )
+    return Judged(decision.code, decision.lines)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's decision on one finished execution of a plan: the verdict, the rules it was
+    judged by, and the lines the command prints for it (`present.gate.verdict_lines`)."""
+
+    execution_id: int
+    plan_id: int
+    start: pd.Timestamp | None
+    rules: GateRules
+    verdict: GateVerdict
+    lines: list[str]
+
+    @property
+    def code(self) -> int:
+        return PASS if self.verdict.passed else FAIL
+
+
+def decide(
+    client: ApiClient,
+    connection: Connection,
+    found: Found,
+    plans: pd.DataFrame,
+    rules: GateRules,
+    *,
+    plan_id: int,
+    secrets: Mapping[str, Any],
+    env: Mapping[str, str],
+    now: datetime,
+    base_url: str | None = None,
+    store_wait: float = DEFAULT_WAIT,
+) -> Decision:
+    """The gate's verdict on `found` (a finished execution of plan `plan_id`), printing
+    nothing: its results through the history store, kept only when whole and never judged
+    short of what its summary counts, the team's marks and the plan's stored history (its
+    failures' triage labels), judged by `analytics.gate`'s rule. `CliError` (exit 3, the
+    service; 4, the store) when it cannot decide. The command prints `Decision.lines`; the
+    assistant's `gate_verdict` answers the same decision as values."""
     # Lazy, for a fast --help: pandas.
     import pandas as pd
 
-    from dashboard.analytics.gate import GateRules, gate_verdict, missing_evidence
+    from dashboard.analytics.gate import gate_verdict, missing_evidence
     from dashboard.data import results_fanout
     from dashboard.data.pairs import result_pairs
     from dashboard.data.store.errors import StoreError
@@ -355,7 +416,7 @@ def _verdict(
             fetched=results,
         )
 
-    store = _open_store(connection, secrets, env)
+    store = _open_store(connection, secrets, env, wait=store_wait)
     try:
         with store:
             # Stored only when whole: an answer short of the summary is fetched again next time.
@@ -385,32 +446,24 @@ def _verdict(
         gap = lacks(results)
     if gap is not None:
         raise CliError(
-            f"results incomplete: {gap} (execution {execution_id} of plan {args.plan}): no "
+            f"results incomplete: {gap} (execution {execution_id} of plan {plan_id}): no "
             "verdict; the service may still be writing them, run the gate again",
             SERVICE,
         )
-    rules = GateRules(
-        max_unresolved=args.max_unresolved,
-        min_pass_rate=args.min_pass_rate,
-        signed_marks_only=args.signed_marks_only,
-        require_mark_expiry=args.require_mark_expiry,
-    )
     verdict = gate_verdict(
         passed=int(row["passed"]),
         verdicts=int(row["verdicts"]),
         results=results,
         marks=marks,
-        now=clock.now(),
+        now=now,
         rules=rules,
         executions=pd.DataFrame([row]),
         history=history,
     )
     plan_name = row["plan"]
-    plan = f"plan {args.plan}" + ("" if pd.isna(plan_name) else f" ({plan_name})")
-    start = row["start"]
-    results_link = links.results_link(
-        execution_id, plan_id=args.plan, started=None if pd.isna(start) else start
-    )
+    plan = f"plan {plan_id}" + ("" if pd.isna(plan_name) else f" ({plan_name})")
+    start = None if pd.isna(row["start"]) else row["start"]
+    results_link = links.results_link(execution_id, plan_id=plan_id, started=start)
     lines = verdict_lines(
         verdict,
         plan=plan,
@@ -418,10 +471,10 @@ def _verdict(
         rules=rules,
         results_link=links.absolute(results_link, base_url),
         scenario_link=lambda scenario: links.absolute(
-            links.scenario_link(args.plan, scenario), base_url
+            links.scenario_link(plan_id, scenario), base_url
         ),
     )
-    return Judged(PASS if verdict.passed else FAIL, lines)
+    return Decision(execution_id, plan_id, start, rules, verdict, lines)
 
 
 HISTORY_DAYS = 30
@@ -460,7 +513,11 @@ def _fetched_all(fanout: FanOut, execution_id: int, connection: Connection) -> N
 
 
 def _open_store(
-    connection: Connection, secrets: Mapping[str, Any], env: Mapping[str, str]
+    connection: Connection,
+    secrets: Mapping[str, Any],
+    env: Mapping[str, str],
+    *,
+    wait: float = DEFAULT_WAIT,
 ) -> HistoryStore:
     """The connection's history store, as every command opens it, except that a DuckDB file
     that is there but cannot be read is exit 4. `open_for` would set it aside and start an
@@ -474,10 +531,10 @@ def _open_store(
         path = store_path(connection, secrets=secrets, env=env)
         if path.exists():
             try:
-                return HistoryStore.open(path, identity=identity_of(connection), wait=DEFAULT_WAIT)
+                return HistoryStore.open(path, identity=identity_of(connection), wait=wait)
             except StoreError as error:
                 _store_failed(error)
-    return open_store(connection, secrets, env, wait=DEFAULT_WAIT)
+    return open_store(connection, secrets, env, wait=wait)
 
 
 def _store_failed(error: Exception) -> NoReturn:

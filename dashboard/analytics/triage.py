@@ -239,28 +239,32 @@ def failure_verdicts(
         return empty(TRIAGE_COLUMNS)
     rows = rows.assign(_unknown=~_known_levels(rows["level"]))
 
-    order = _execution_order(executions, results)
+    order = _execution_order(executions, results, wanted)
     rows["start"] = rows["execution_id"].map(order["start"])
     incomplete = _incomplete(rows, results, executions, marks, now)
-    cover = covering_marks(rows, current)
+    # No mark applies: nothing is covered (`covering_marks` would say so at a cost).
+    covered_by = (
+        covering_marks(rows, current)["mark_id"].tolist() if len(current) else [None] * len(rows)
+    )
     outage_of = found.drop_duplicates("execution_id").set_index("execution_id")
     by_id = marks.drop_duplicates("mark_id").set_index("mark_id")
     scored = _StateEvidence(executions, results, found, order, rules)
 
     # Plain lists and sets, not a frame's `.iloc`/`.loc` per row: at 100,000 executions the
     # per-row lookups were most of the verdict's cost.
-    covered_by = cover["mark_id"].tolist()
     outage_rows: dict[int, dict[str, Any]] = {
         int(k): v for k, v in outage_of.to_dict("index").items()
     }
     out: list[dict[str, Any]] = []
-    for position, row in enumerate(rows.to_dict("records")):
-        verdict: dict[str, Any] = {name: row.get(name) for name in _CARRIED}
+    pending: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]] = []
+    for position, row in enumerate(_records(rows, _CARRIED)):
+        verdict: dict[str, Any] = dict(row)
         execution_id = int(row["execution_id"])
         reason, extra = incomplete[position]
-        state = scored.scenario(row)
+        pair = _pair(row)
+        state = None if pair is None else scored.scenarios.get(pair)
         verdict["scenario_state"] = None if state is None else state["state"]
-        verdict["shown_state"] = scored.shown(row)
+        verdict["shown_state"] = None if pair is None else scored.shown_states.get(pair)
         if reason is not None:
             verdict.update(label=INCOMPLETE, incomplete=reason, **extra)
         elif execution_id in outage_rows:
@@ -270,9 +274,14 @@ def failure_verdicts(
                 verdict.update(_mark_fields(by_id.loc[outage["mark_id"]], outage["mark_id"]))
         elif isinstance(mark_id := covered_by[position], str):
             verdict.update(label=KNOWN, **_mark_fields(by_id.loc[mark_id], mark_id))
-        else:
-            verdict.update(scored.label(row, state))
+        elif (by_state := scored.label(row, state)) is not None:
+            verdict.update(by_state)
+        else:  # new or unresolved: settled below, from the runs before it
+            pending.append((verdict, row, state))
         out.append(verdict)
+    scored.count_earlier(row for _, row, _ in pending)
+    for verdict, row, state in pending:
+        verdict.update(scored.new_or_unresolved(row, state))
     frame = pd.DataFrame(out, columns=list(TRIAGE_COLUMNS))
     for name, dtype in TRIAGE_COLUMNS.items():
         if dtype == UTC_TIME:  # a column of only missing times is read as naive
@@ -297,6 +306,28 @@ _CARRIED = (
 )
 
 
+def _records(frame: pd.DataFrame, columns: Iterable[str]) -> list[dict[str, Any]]:
+    """`frame`'s `columns` as one dict per row, missing values None: `to_dict("records")`
+    without its per-value boxing (a tenth of the verdict at 100,000 executions)."""
+    names = list(columns)
+    values = [
+        [None if v is pd.NA or v is pd.NaT else v for v in frame[name].tolist()]
+        if frame[name].hasnans
+        else frame[name].tolist()
+        for name in names
+    ]
+    return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
+
+
+def _pair(row: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The row's (plan, scenario), None when either is missing."""
+    plan: Any = row.get("plan_id")
+    scenario: Any = row.get("scenario_id")
+    if _missing(plan) or _missing(scenario):
+        return None
+    return int(plan), int(scenario)
+
+
 def label_counts(verdicts: pd.DataFrame) -> dict[str, int]:
     """Rows per label of a `failure_verdicts` frame, every label present, in PRECEDENCE order."""
     tally = verdicts["label"].value_counts()
@@ -308,10 +339,16 @@ def label_counts(verdicts: pd.DataFrame) -> dict[str, int]:
 
 def _known_levels(levels: pd.Series) -> np.ndarray:
     """Whether each level is a status this program knows (`verdicts.KNOWN_STATUSES`)."""
+    return _levels_among(levels, KNOWN_STATUSES)
+
+
+def _levels_among(levels: pd.Series, statuses: Iterable[str]) -> np.ndarray:
+    """Whether each level is one of `statuses` (case and surrounding spaces aside), decided
+    once per distinct level."""
     codes, uniques = pd.factorize(levels, use_na_sentinel=True)
-    known = {status.upper() for status in KNOWN_STATUSES}
+    wanted = {status.upper() for status in statuses}
     table = np.array(
-        [isinstance(u, str) and u.strip().upper() in known for u in uniques] + [False],
+        [isinstance(u, str) and u.strip().upper() in wanted for u in uniques] + [False],
         dtype=bool,
     )
     return table[codes]
@@ -348,11 +385,12 @@ def _incomplete(
 ) -> list[tuple[str | None, dict[str, Any]]]:
     """For each of `rows`, why it cannot be judged (INCOMPLETE_REASONS, None when it can) and
     the fields that say more."""
-    given = executions.drop_duplicates("execution_id").set_index("execution_id")
     ids = rows["execution_id"].astype("int64")
-    running_levels = {status.upper() for status in RUNNING_STATUSES}
-    running_results = results["level"].astype("str").str.strip().str.upper().isin(running_levels)
-    still_running = set(results.loc[running_results.to_numpy(), "execution_id"].astype("int64"))
+    # Only the rows' executions: each is looked up, the other 90 days' are not.
+    given = executions[executions["execution_id"].isin(ids).to_numpy(dtype=bool)]
+    given = given.drop_duplicates("execution_id").set_index("execution_id")
+    running_results = _levels_among(results["level"], RUNNING_STATUSES)
+    still_running = set(results.loc[running_results, "execution_id"].astype("int64"))
     unfinished = set(given.index[~given["finished"].fillna(False).astype(bool)].astype("int64"))
     missing = _missing_failures(results, given, set(ids) - unfinished - still_running)
     unreadable = _unreadable_marks(rows, marks, now)
@@ -466,12 +504,18 @@ def _mark_fields(mark: Mapping[str, Any] | pd.Series, mark_id: str) -> dict[str,
 # -- the states, per failed result ------------------------------------------------------------
 
 
-def _execution_order(executions: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
-    """Every execution of `executions` and `results` with its start (the executions frame's,
-    else its first result's) and its rank by (start, id), a missing start the oldest."""
-    listed = executions[["execution_id", "start"]].drop_duplicates("execution_id")
+def _execution_order(
+    executions: pd.DataFrame, results: pd.DataFrame, wanted: set[int]
+) -> pd.DataFrame:
+    """Every execution of `results` and of `wanted` with its start (the executions frame's,
+    else its first result's) and its rank by (start, id), a missing start the oldest. Only
+    those: a rank is compared with ranks of the same results, and sorting the 90 days'
+    executions (70,000 at 100,000) for a few thousand of them was a tenth of the verdict."""
+    seen = results.groupby(results["execution_id"].astype("int64"), sort=False)["start"].min()
+    needed = executions["execution_id"].isin(seen.index) | executions["execution_id"].isin(wanted)
+    listed = executions.loc[needed.to_numpy(dtype=bool), ["execution_id", "start"]]
+    listed = listed.drop_duplicates("execution_id")
     listed = listed.assign(execution_id=listed["execution_id"].astype("int64"))
-    seen = results.groupby(results["execution_id"].astype("int64"))["start"].min()
     extra = seen[~seen.index.isin(listed["execution_id"])]
     every = listed.assign(start=pd.to_datetime(listed["start"], utc=True))
     if len(extra):  # its starts kept as times: a tz-aware `to_numpy()` is objects, slow to concat
@@ -520,11 +564,37 @@ class _StateEvidence:
                 positions["plan_id"], positions["position"], positions["start"], strict=True
             )
         }
-        self._earlier(results[~results["execution_id"].isin(found["execution_id"])], order)
+        self.results = results
+        self.outage_ids = found["execution_id"]
+        self.order = order
+        self.rank: dict[int, int] = dict(
+            zip(order.index.tolist(), order["rank"].tolist(), strict=True)
+        )
+        self.scenario_runs: dict[tuple[Any, ...], np.ndarray] = {}
+        self.cell_runs: dict[tuple[Any, ...], np.ndarray] = {}
+        self.cell_fails: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def count_earlier(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """The ranks of the runs of each scenario of `rows`, of each scenario on each
+        environment, and of its failures there: what `new` counts back from (outages left
+        out). Only of the scenarios asked for: few failures get that far (most have a state),
+        and the cells of the whole history were a fifth of the verdict's cost."""
+        pairs = {
+            (int(row["plan_id"]), int(row["scenario_id"]))
+            for row in rows
+            if not _missing(row.get("plan_id")) and not _missing(row.get("scenario_id"))
+        }
+        if not pairs:
+            return
+        results = self.results
+        plan = results["plan_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
+        scenario = results["scenario_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
+        wanted = pd.MultiIndex.from_tuples(sorted(pairs))
+        asked = np.asarray(pd.MultiIndex.from_arrays([plan, scenario]).isin(wanted), dtype=bool)
+        asked &= ~results["execution_id"].isin(self.outage_ids).to_numpy(dtype=bool)
+        self._earlier(results[asked], self.order)
 
     def _earlier(self, results: pd.DataFrame, order: pd.DataFrame) -> None:
-        """The ranks of the runs of each scenario, of each scenario on each environment, and of
-        its failures there: what `new` counts back from (outages left out)."""
         cells = result_cells(results, details=False)
         cells = cells[cells["outcome"].isin([PASS, FAIL])]
         cells = cells.assign(
@@ -534,9 +604,6 @@ class _StateEvidence:
         self.scenario_runs = _ranks(cells.drop_duplicates(["plan_id", "scenario_id", "_rank"]))
         self.cell_runs = _ranks(cells, environment=True)
         self.cell_fails = _ranks(cells[cells["outcome"] == FAIL], environment=True)
-        self.rank: dict[int, int] = dict(
-            zip(order.index.tolist(), order["rank"].tolist(), strict=True)
-        )
 
     def scenario(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
         if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
@@ -549,8 +616,9 @@ class _StateEvidence:
             return None
         return self.shown_states.get((int(row["plan_id"]), int(row["scenario_id"])))
 
-    def label(self, row: Mapping[str, Any], state: dict[str, Any] | None) -> dict[str, Any]:
-        """The first state label of PRECEDENCE (after known) that holds, and its numbers."""
+    def label(self, row: Mapping[str, Any], state: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The first state label of PRECEDENCE (after known) that holds, and its numbers; None
+        when none does before new (`new_or_unresolved` settles it, after `count_earlier`)."""
         env = None
         if state is not None:
             env = self.environments.get(
@@ -576,6 +644,12 @@ class _StateEvidence:
                     "failed_runs": state["last_fails"],
                     "since": since,
                 }
+        return None
+
+    def new_or_unresolved(
+        self, row: Mapping[str, Any], state: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """New or unresolved, and its numbers, for a row `label` left unsettled."""
         earlier = self._count(self.scenario_runs, row, environment=False)
         earlier_here = self._count(self.cell_runs, row, environment=True)
         if earlier > 0 and self._count(self.cell_fails, row, environment=True) == 0:

@@ -22,7 +22,9 @@ a plan or a scenario is judged, as every page does by default: a plan that was r
 an outage night neither turned red nor is green again, and an outage's failures make no
 scenario broken or flaky. A red change carries the triage verdicts of its execution's failures
 (`split`, counted by `analytics.triage` label), which the message names ("3 unresolved,
-2 known").
+2 known"). A red or green change names the outages of its plan it left out (those since the
+execution before the change, `left_out`), each with its dominant message, so that a lead who
+saw the plan red at night reads why no alert said so.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import pandas as pd
 from dashboard.analytics import marks as mark_rules
 from dashboard.analytics import states as scenario_states
 from dashboard.analytics import triage
-from dashboard.analytics.outages import outages, without_outages
+from dashboard.analytics.outages import CONFIRMED, outages, without_outages
 from dashboard.analytics.outcomes import FAIL, PASS
 from dashboard.analytics.plan_state import plan_states
 from dashboard.columns.marks import MARK_COLUMNS
@@ -52,6 +54,18 @@ RED, GREEN, BROKEN, FLAKY, EXPIRING, LOOKS_FIXED = (
 KINDS: tuple[str, ...] = (RED, GREEN, BROKEN, FLAKY, EXPIRING, LOOKS_FIXED)
 """Every kind of change, as `--alerts-on` names them."""
 HORIZON = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """An outage of a changed plan that its judgement left out (`analytics.outages`)."""
+
+    execution_id: int
+    start: pd.Timestamp | None
+    confirmed: bool  # an outage mark says so; else likely, by its share
+    failed: int
+    verdicts: int
+    signature: str | None  # the message most of its failures share, when its results were read
 
 
 @dataclass(frozen=True)
@@ -74,6 +88,9 @@ class Change:
     split: tuple[tuple[str, int], ...] = ()
     """A red change's failures by their triage label (`triage.PRECEDENCE` order, the labels
     that have any), when its results were read."""
+    left_out: tuple[LeftOut, ...] = ()
+    """A red or green change's outages of its plan left out: those since the execution before
+    the change, oldest first."""
 
 
 def without_the_outages(
@@ -84,8 +101,37 @@ def without_the_outages(
 ) -> pd.DataFrame:
     """`executions` less their outages (`analytics.outages`, by the marks that apply at
     `now`): what plans and scenarios are judged on."""
+    return without_outages(executions, _outages(executions, marks, now, results))
+
+
+def _outages(
+    executions: pd.DataFrame,
+    marks: pd.DataFrame | None,
+    now: object,
+    results: pd.DataFrame | None,
+) -> pd.DataFrame:
     applying = mark_rules.applying(empty(MARK_COLUMNS) if marks is None else marks, now)
-    return without_outages(executions, outages(executions, applying, results))
+    return outages(executions, applying, results)
+
+
+def _left_out(found: pd.DataFrame, plan_id: int, since: object) -> tuple[LeftOut, ...]:
+    """The outages of `plan_id` among `found` that started after `since` (the execution
+    before a change), oldest first."""
+    own = found[found["plan_id"] == plan_id]
+    if not pd.isna(since):
+        own = own[own["start"].isna() | (own["start"] > since)]
+    own = own.sort_values(["start", "execution_id"], kind="stable", na_position="first")
+    return tuple(
+        LeftOut(
+            execution_id=int(row["execution_id"]),
+            start=None if pd.isna(row["start"]) else row["start"],
+            confirmed=row["state"] == CONFIRMED,
+            failed=int(row["failed"]),
+            verdicts=int(row["verdicts"]),
+            signature=row["signature"] if isinstance(row["signature"], str) else None,
+        )
+        for row in own.to_dict("records")
+    )
 
 
 def plan_changes(
@@ -99,7 +145,8 @@ def plan_changes(
     """Plans that turned red or back to green at their latest judged execution, outages left
     out (by `marks`, those that apply at `now`; none given: the likely ones by their share).
     With `results`, a red change carries its execution's failures by triage label."""
-    states = plan_states(without_the_outages(executions, marks, now, results))
+    found_outages = _outages(executions, marks, now, results)
+    states = plan_states(without_outages(executions, found_outages))
     since = as_utc(now, "now") - horizon
     found: list[Change] = []
     for row in states.itertuples(index=False):
@@ -125,6 +172,7 @@ def plan_changes(
                 start=row.latest_start,
                 previous_execution_id=int(row.previous_execution_id),
                 detail=None if failed is None else f"{failed} of {verdicts} verdicts failed",
+                left_out=_left_out(found_outages, int(row.plan_id), row.previous_start),
             )
         )
     if results is None:

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from dashboard.analytics import triage
-from dashboard.analytics.alerts import BROKEN, EXPIRING, FLAKY, GREEN, LOOKS_FIXED, RED, Change
+from dashboard.analytics.alerts import (
+    BROKEN,
+    EXPIRING,
+    FLAKY,
+    GREEN,
+    LOOKS_FIXED,
+    RED,
+    Change,
+    LeftOut,
+)
 from dashboard.present.formatting import chat_link, chat_text
 
 _APART = {
@@ -51,6 +60,41 @@ def _plan(change: Change) -> str:
 
 def _words(text: str | None) -> str:
     return "" if text is None else chat_text(text)
+
+
+LEFT_OUT_NAMED = 3
+"""Outages a red or green message names one by one before "and N more"."""
+_SIGNATURE_CHARS = 80
+
+
+def left_out_words(change: Change) -> str:
+    """The outages a plan's change left out, each with its dominant message: "Left out: a
+    likely outage of plan 1 “Checkout”, execution 11 (started 2026-11-19 02:00 UTC), 92 %
+    failed with “UnreachableBrowser: grid down”." ("" when none)."""
+    if not change.left_out:
+        return ""
+    named = [_outage_words(change, outage) for outage in change.left_out[:LEFT_OUT_NAMED]]
+    more = len(change.left_out) - LEFT_OUT_NAMED
+    if more > 0:
+        named.append(f"and {more} more")
+    return "Left out: " + "; ".join(named) + "."
+
+
+def _outage_words(change: Change, outage: LeftOut) -> str:
+    kind = "an outage" if outage.confirmed else "a likely outage"
+    started = "" if outage.start is None else f" (started {outage.start:%Y-%m-%d %H:%M} UTC)"
+    share = (
+        f"{round(100 * outage.failed / outage.verdicts)} % failed"
+        if outage.verdicts
+        else f"{outage.failed} failed"
+    )
+    text = f"{kind} of {_plan(change)}, execution {outage.execution_id}{started}, {share}"
+    if outage.signature:
+        signature = outage.signature
+        if len(signature) > _SIGNATURE_CHARS:
+            signature = signature[: _SIGNATURE_CHARS - 1] + "…"
+        text += f" with “{chat_text(signature)}”"
+    return text
 
 
 def alert_title(change: Change) -> str:
@@ -95,6 +139,8 @@ def alert_body(change: Change, link: str | None) -> str:
         ticket = f" Ticket: {chat_link(words, change.ticket, relative=False)}." if words else ""
         action = "Extend it or close it." if change.kind == EXPIRING else "Close it if it is fixed."
         text = f"The mark on {_words(change.target)}: {detail}.{ticket} {action}"
+    if change.kind in (RED, GREEN) and change.left_out:
+        text += " " + left_out_words(change)
     return text + (f"\n\n{chat_link('See the evidence', link)}" if link else "")
 
 

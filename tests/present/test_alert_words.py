@@ -165,3 +165,47 @@ def test_the_split_words_say_unresolved_first_then_what_is_apart() -> None:
         "3 unresolved (2 broken, 1 new), 1 incomplete"
     )
     assert alerts.split_words({"known": 4}) == "0 unresolved, 4 known"
+
+
+def test_a_red_alert_names_the_outage_it_left_out_with_its_message() -> None:
+    # Scenario 1 fails on Chrome in execution 10 (19 Nov 08:00); the outage night, execution
+    # 11, fell between execution 9 and 10: 11 of its 12 results failed, "grid down".
+    scenarios = {**GREEN_WORLD, 1: {"chrome": "P" * 9 + "F", "safari": "P" * 10}}
+    results, executions = world_of(scenarios, "2026-11-19 02:00")
+
+    (red,) = alert_rules.plan_changes(
+        executions, world.NOW, horizon=TWO_DAYS, results=results, marks=world.NO_MARKS
+    )
+
+    assert (red.kind, red.execution_id, red.previous_execution_id) == (RED, 10, 9)
+    (outage,) = red.left_out
+    assert (outage.execution_id, outage.failed, outage.verdicts) == (world.OUTAGE_ID, 11, 12)
+    assert outage.signature == "UnreachableBrowser: grid down"
+    body = alerts.alert_body(red, None)
+    assert (
+        "Left out: a likely outage of plan 1 “Plan 1”, execution 11 (started 2026-11-19 "
+        "02:00 UTC), 92 % failed with “UnreachableBrowser: grid down”." in unescaped(body)
+    )
+
+
+def test_an_outage_before_the_execution_before_the_change_is_not_named() -> None:
+    scenarios = {**GREEN_WORLD, 1: {"chrome": "P" * 9 + "F", "safari": "P" * 10}}
+    results, executions = world_of(scenarios, world.OUTAGE_START)  # 15 Nov, before execution 9
+
+    (red,) = alert_rules.plan_changes(
+        executions, world.NOW, horizon=TWO_DAYS, results=results, marks=world.NO_MARKS
+    )
+
+    assert red.left_out == ()
+    assert "Left out" not in alerts.alert_body(red, None)
+
+
+def test_an_outage_is_named_without_a_message_when_its_results_were_not_read() -> None:
+    scenarios = {**GREEN_WORLD, 1: {"chrome": "P" * 9 + "F", "safari": "P" * 10}}
+    _, executions = world_of(scenarios, "2026-11-19 02:00")
+
+    (red,) = alert_rules.plan_changes(executions, world.NOW, horizon=TWO_DAYS)
+
+    body = unescaped(alerts.alert_body(red, None))
+    assert "Left out: a likely outage of plan 1 “Plan 1”, execution 11" in body
+    assert body.rstrip().endswith("92 % failed.")

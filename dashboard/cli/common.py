@@ -9,6 +9,7 @@ never a token.
 from __future__ import annotations
 
 import getpass
+import re
 import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from dashboard.data.store.errors import StoreError
 
 OK, PARTIAL, USAGE, SERVICE, STORE = 0, 1, 2, 3, 4
+CONNECTIONS_SECTION = "connections"  # [connections.NAME] of the secrets file (`cli.connections`)
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 INTERRUPTED = 130
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
 
@@ -180,12 +183,35 @@ def checked_store(args: Args, env: Mapping[str, str]) -> Iterator[tuple[Connecti
 @contextmanager
 def _chosen(args: Args, secrets: Mapping[str, Any], env: Mapping[str, str]) -> Iterator[Connection]:
     if args.connection:
-        from dashboard.cli.connections import named_connection  # it imports this module
-
         yield named_connection(secrets, args.connection)
         return
     with default_connection(secrets, env, start_demo=False) as connection:
         yield connection
+
+
+def named_connection(secrets: Mapping[str, Any], name: str) -> Connection:
+    """The connection of table `[connections.NAME]`; `CliError` (USAGE) when it is not usable."""
+    # Lazy, for a fast --help: the connection loads the client (pydantic, httpx).
+    from dashboard.data.connection import SECRETS_SECTION, resolve
+
+    if not _NAME.match(name):
+        raise CliError(f"--connection {name!r}: use letters, digits, '.', '_' or '-'", USAGE)
+    tables = secrets.get(CONNECTIONS_SECTION)
+    table = tables.get(name) if isinstance(tables, Mapping) else None
+    if not isinstance(table, Mapping):
+        known = sorted(tables) if isinstance(tables, Mapping) else []
+        listed = f" (the file has: {', '.join(known)})" if known else ""
+        raise CliError(
+            f"no table [{CONNECTIONS_SECTION}.{name}] in the secrets file{listed}", USAGE
+        )
+    # Resolved by the dashboard's own rules, as if the table were [service]; the environment is
+    # left out so that QA_DASHBOARD_* cannot fill in a named connection's missing keys.
+    resolution = resolve(session=None, secrets={SECRETS_SECTION: dict(table)}, env={})
+    if resolution.connection is None:
+        problems = " ".join(resolution.problems) or "base_url and token are missing."
+        problems = problems.replace(".streamlit/secrets.toml", f"[{CONNECTIONS_SECTION}.{name}]")
+        raise CliError(f"connection {name!r} cannot be used: {problems}", USAGE)
+    return resolution.connection
 
 
 def _withheld(connection: Connection, reason: str) -> str:

@@ -28,19 +28,18 @@ names the table and the missing key, never its values.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dashboard.cli.common import USAGE, CliError, default_connection
+# named_connection lives with the other connection helpers (`common.checked_store` uses it).
+from dashboard.cli.common import CONNECTIONS_SECTION as CONNECTIONS_SECTION
+from dashboard.cli.common import default_connection
+from dashboard.cli.common import named_connection as named_connection
 
 if TYPE_CHECKING:
     from dashboard.data.connection import Connection
-
-CONNECTIONS_SECTION = "connections"
-_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 
 @dataclass(frozen=True)
@@ -49,31 +48,6 @@ class Target:
 
     name: str
     connection: Connection
-
-
-def named_connection(secrets: Mapping[str, Any], name: str) -> Connection:
-    """The connection of table `[connections.NAME]`; `CliError` (USAGE) when it is not usable."""
-    # Lazy, for a fast --help: the connection loads the client (pydantic, httpx).
-    from dashboard.data.connection import SECRETS_SECTION, resolve
-
-    if not _NAME.match(name):
-        raise CliError(f"--connection {name!r}: use letters, digits, '.', '_' or '-'", USAGE)
-    tables = secrets.get(CONNECTIONS_SECTION)
-    table = tables.get(name) if isinstance(tables, Mapping) else None
-    if not isinstance(table, Mapping):
-        known = sorted(tables) if isinstance(tables, Mapping) else []
-        listed = f" (the file has: {', '.join(known)})" if known else ""
-        raise CliError(
-            f"no table [{CONNECTIONS_SECTION}.{name}] in the secrets file{listed}", USAGE
-        )
-    # Resolved by the dashboard's own rules, as if the table were [service]; the environment is
-    # left out so that QA_DASHBOARD_* cannot fill in a named connection's missing keys.
-    resolution = resolve(session=None, secrets={SECRETS_SECTION: dict(table)}, env={})
-    if resolution.connection is None:
-        problems = " ".join(resolution.problems) or "base_url and token are missing."
-        problems = problems.replace(".streamlit/secrets.toml", f"[{CONNECTIONS_SECTION}.{name}]")
-        raise CliError(f"connection {name!r} cannot be used: {problems}", USAGE)
-    return resolution.connection
 
 
 @contextmanager

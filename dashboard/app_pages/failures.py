@@ -1,6 +1,5 @@
-"""Failures: every failed result of a period across plans, with its one verdict and evidence,
-the mark's owner and ticket, its environment, failure group, message, logs, since when it has
-been failing and its scenario's state; those that need action first."""
+"""Failures: every failed result of a period across plans, with its verdict and evidence, its
+mark, environment, failure group and category, message, logs, since when, and its state."""
 
 from datetime import timedelta
 
@@ -13,7 +12,7 @@ from dashboard.present.states_view import STATE_CHOICES
 from dashboard.state import links, routes
 from dashboard.state.params import FROM, RANGE, STATE, TO, DateRange
 from dashboard.state.query import execution_query, period
-from dashboard.ui import analytics_input, notices, scenario_choice, table_views
+from dashboard.ui import analytics_input, group_rules, notices, scenario_choice, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
@@ -77,6 +76,7 @@ view = failures_view.failures_view(
     verdicts=verdicts,
     marks=ledger.marks,
     names=names,
+    rules=group_rules.rules_of(connection),
     only_owner=mine,
     include_outages=state.include_outages,
     only=state.states,

@@ -1,5 +1,4 @@
-"""Flaky scenarios: which scenarios flip between pass and fail, with the evidence, and the
-failures of the same window grouped by their message."""
+"""Flaky scenarios: the scenarios that flip, with the evidence, and the window's failure groups."""
 
 from functools import partial
 
@@ -9,8 +8,8 @@ from dashboard.data import cache, cache_names
 from dashboard.present import flaky_view
 from dashboard.present.captions import scope_text
 from dashboard.state import links, routes
-from dashboard.state.params import THRESHOLD, WINDOW
-from dashboard.ui import analytics_input, marking, notices, table_views
+from dashboard.state.params import GROUPS, THRESHOLD, WINDOW
+from dashboard.ui import analytics_input, group_rules, marking, notices, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.charts import chart
 from dashboard.ui.page import open_page
@@ -35,8 +34,6 @@ with top[5]:
 page.settle()
 with st.expander("How a scenario is judged flaky", icon=":material/help:"):
     st.markdown(flaky_view.rule(state.window, state.threshold))
-
-# Outages never count in the scores (as in the verdicts); included, their failures are grouped.
 lookback = analytics_input.lookback_executions(
     connection, now=now, project=state.project, plan=state.plan
 )
@@ -70,6 +67,8 @@ shown = flaky_view.flaky_page(
     grouped_window=None if grouped is loaded else (grouped.analysed, grouped.results),
     outages=(len(outages), triage.include),
     names=cache_names.names(connection),
+    rules=group_rules.rules_of(connection),
+    grouping=state.grouping,
 )
 
 st.header("Flaky", divider="gray")
@@ -84,6 +83,7 @@ notices.caption(shown.not_enough_runs)
 notices.caption(shown.known_runs)
 
 st.header("Failure groups", divider="gray")
+widgets.segmented("Failure groups", GROUPS, flaky_view.GROUPINGS, label_visibility="collapsed")
 notices.caption(shown.groups_caption)
 marking.notice(triage.ledger)
 if shown.groups_table is None:

@@ -3,9 +3,11 @@ trend, every red stretch, and how old each failure group is."""
 
 import streamlit as st
 
-from dashboard.present.time_to_green_view import time_to_green_view
+from dashboard.data import cache_names
+from dashboard.present.time_to_green_view import GROUPINGS, time_to_green_view
 from dashboard.state import links, routes
-from dashboard.ui import analytics_input, notices, table_views
+from dashboard.state.params import GROUPS
+from dashboard.ui import analytics_input, group_rules, notices, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
@@ -61,10 +63,14 @@ notices.caption(view.outages_caption)
 table_views.show(view.stretches)
 
 st.header("How old each failure is", divider="gray")
+widgets.segmented("Failure groups", GROUPS, GROUPINGS, label_visibility="collapsed")
 ages = view.failure_ages(
     analytics_input.results_of(
         connection, view.failing, executions, part="the results of the failing executions"
-    )
+    ),
+    group_rules.rules_of(connection),
+    grouping=state.grouping,
+    names=cache_names.names(connection),
 )
 notices.caption(ages.caption)
 if ages.none_failed:

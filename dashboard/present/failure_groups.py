@@ -39,6 +39,10 @@ CATEGORY = "Category"
 shows groups, and in their CSVs (empty there)."""
 
 
+GROUPINGS: dict[Grouping, str] = {grouping: grouping.label for grouping in Grouping}
+"""The choice of grouping a page that shows groups offers (`state.params.GROUPS`)."""
+
+
 def grouping_text(grouping: Grouping) -> str:
     """How failed results are grouped, for a caption after "Failed results"."""
     how = (

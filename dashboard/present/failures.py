@@ -12,9 +12,10 @@ import pandas as pd
 
 from dashboard.analytics import triage
 from dashboard.analytics.basis import Basis
+from dashboard.analytics.failure_groups import Grouping, group_keys
 from dashboard.columns.cells import EN_DASH
 from dashboard.present.captions import describe_basis
-from dashboard.present.failure_groups import signature_text
+from dashboard.present.failure_groups import category_cells, signature_text
 from dashboard.present.formatting import plural, visible_text, weekday_time
 from dashboard.present.states import state_label
 from dashboard.present.triage import label_text, precedence_text
@@ -33,6 +34,7 @@ COLUMNS = (
     "Ticket",
     "Results",
     "Failure group",
+    "Category",
     "History",
     "Failing since",
     "Started",
@@ -43,8 +45,9 @@ COLUMNS = (
 """In the order a lead reads them: the row's answer (its verdict) and what failed where, why it
 has that verdict (its evidence line, which names a known row's ticket and owner too) and its
 scenario's state, all in view at 1440x900; the mark's owner and ticket beside them; its results
-a click away; then how it failed (its failure group), its scenario's history, since when it
-has been failing, when this execution ran and the words (the widest) before the logs."""
+a click away; then how it failed (its failure group: its message, or the name of the team's
+merge rule, and the team's category), its scenario's history, since when it has been failing,
+when this execution ran and the words (the widest) before the logs."""
 
 
 def since_text(since: object, bound: object, in_a_row: object, tz: str) -> str:
@@ -127,7 +130,8 @@ def failures_display(
 ) -> pd.DataFrame:
     """The failures table as shown and downloaded (`COLUMNS`), in the rows' order (the view
     sorts them). `rows`: `FAILURE_COLUMNS` with each one's verdict (`label`), its `evidence`
-    line, and the mark's `owner` and `ticket`."""
+    line, and the mark's `owner` and `ticket`; and, the team's rules applied
+    (`failure_groups.with_groups`), its group's `group_label` and `category`."""
     if rows.empty:
         return pd.DataFrame({column: pd.Series(dtype="object") for column in COLUMNS})
     return pd.DataFrame(
@@ -161,7 +165,13 @@ def failures_display(
                     strict=True,
                 )
             ],
-            "Failure group": [signature_text(s) for s in rows["signature"]],
+            "Failure group": [
+                signature_text(s)
+                for s in (rows["group_label"] if "group_label" in rows else rows["signature"])
+            ],
+            "Category": category_cells(
+                rows["category"] if "category" in rows else pd.Series(pd.NA, index=rows.index)
+            ),
             "Message": rows["message"].to_numpy(),
             "Node log": [_link(v) for v in rows["node_log"]],
             "Executor log": [_link(v) for v in rows["executor_log"]],
@@ -195,11 +205,13 @@ def summary(
     needs_action: tuple[str, ...],
     new_since: int,
     outages_left_out: int | None,
+    grouping: Grouping = Grouping.SCENARIO,
 ) -> dict[str, str]:
     """The figures above the table, of the rows listed: those that need action, the new ones
     since the standup, the known ones, those in a likely outage (`outages_left_out`: how many
     were left out, None when they are listed: "17 left out"), every one, and their failure
-    groups."""
+    groups (per scenario unless `grouping` says across; with the team's merge rules when the
+    rows carry them: `failure_groups.with_groups`)."""
     labels = rows["label"]
     outage = int((labels == triage.OUTAGE).sum())
     outages = f"{outage:,}" if not outages_left_out else f"{outages_left_out:,} left out"
@@ -209,12 +221,27 @@ def summary(
         KNOWN_FIGURE: f"{int((labels == triage.KNOWN).sum()):,}",
         OUTAGE_FIGURE: outages,
         TOTAL_FIGURE: f"{len(rows):,}",
-        GROUPS_FIGURE: f"{rows['signature'].nunique():,}",
+        GROUPS_FIGURE: f"{_groups(rows, grouping):,}",
     }
 
 
+def _groups(rows: pd.DataFrame, grouping: Grouping) -> int:
+    """How many failure groups the rows are in."""
+    if rows.empty:
+        return 0
+    if "group" not in rows.columns:
+        keyed = rows.assign(group=rows["signature"], merge_rule=pd.NA)
+    else:
+        keyed = rows
+    return int(group_keys(keyed, grouping).nunique())
+
+
 def figure_help(
-    needs_action: tuple[str, ...], *, standup_start: datetime, tz: str
+    needs_action: tuple[str, ...],
+    *,
+    standup_start: datetime,
+    tz: str,
+    grouping: Grouping = Grouping.SCENARIO,
 ) -> dict[str, str]:
     """What each figure counts, shown beside it."""
     action = ", ".join(label_text(label).split(" ", 1)[-1] for label in needs_action)
@@ -231,7 +258,11 @@ def figure_help(
             'at once) or a confirmed one; "Include outages" lists and counts them.'
         ),
         TOTAL_FIGURE: "Every failed result listed (FAILURE or ERROR; a retry is a row).",
-        GROUPS_FIGURE: "The failure groups (messages alike but for their numbers) listed.",
+        GROUPS_FIGURE: (
+            "The failure groups listed: messages alike but for their numbers, "
+            + ("in one scenario of a plan" if grouping is Grouping.SCENARIO else "in any scenario")
+            + ", or merged by a rule of the team."
+        ),
     }
 
 

@@ -31,9 +31,12 @@ from datetime import UTC, datetime, time, timedelta
 import pandas as pd
 
 from dashboard.analytics import failures as failures_analytics
+from dashboard.analytics import group_rules, triage, windows
 from dashboard.analytics import states as states_analytics
-from dashboard.analytics import triage, windows
+from dashboard.analytics.failure_groups import Grouping, with_groups
 from dashboard.analytics.failures import Failures
+from dashboard.analytics.group_rules import TeamRules
+from dashboard.analytics.scenario_names import names_by_id
 from dashboard.present import failures as failures_words
 from dashboard.present import table_view as columns
 from dashboard.present.known_view import TICKET_TEXT
@@ -154,6 +157,8 @@ def failures_view(
     marks: pd.DataFrame | None = None,
     names: pd.DataFrame | None = None,
     only_owner: str | None = None,
+    rules: TeamRules | None = None,
+    grouping: Grouping = Grouping.SCENARIO,
 ) -> FailuresView:
     """The failures of `runs`' period from the results of its failing executions
     (`failing_results`) and of each plan's last W finished executions (`analysed`, their
@@ -170,7 +175,9 @@ def failures_view(
     (`analytics.windows.standup_window` at `now` in `tz`, at `standup_at`). `names`: the
     company's scenario names (`SCENARIO_NAME_COLUMNS`; None: none), shown beside each scenario
     with its owner; `only_owner`: list only the scenarios this address owns ("only mine"; None:
-    every one)."""
+    every one). `rules`: the team's rules for failure groups (each row's group named by its
+    merge rule, its category beside); `grouping`: how the "Failure groups" figure counts them
+    (per scenario by default)."""
     del lookback, marks  # what the states were judged over: the verdicts carry them now
     found = failures_analytics.failures(
         runs.executions,
@@ -180,7 +187,7 @@ def failures_view(
         read=[*analysed["execution_id"], *runs.failing["execution_id"]],
         states=_states_of(verdicts),
     )
-    judged = _with_verdicts(found.rows, verdicts, runs, tz=tz)
+    judged = _with_groups(_with_verdicts(found.rows, verdicts, runs, tz=tz), rules, names)
     chosen = failures_analytics.of_states(judged, only)
     in_outage = (chosen["label"] == triage.OUTAGE).to_numpy(dtype=bool)
     outages = int(in_outage.sum())
@@ -214,9 +221,10 @@ def failures_view(
             needs_action=NEEDS_ACTION,
             new_since=new_since,
             outages_left_out=None if include_outages else outages,
+            grouping=grouping,
         ),
         figure_help=failures_words.figure_help(
-            NEEDS_ACTION, standup_start=standup.to_pydatetime(), tz=tz
+            NEEDS_ACTION, standup_start=standup.to_pydatetime(), tz=tz, grouping=grouping
         ),
         split=failures_words.split_text(rows, NEEDS_ACTION, ORDER),
         outages_caption=failures_words.outages_text(outages, included=include_outages),
@@ -237,6 +245,7 @@ def failures_view(
                 "Scenario": columns.ident(),
                 **({NAME_COLUMN: columns.text("medium")} if NAME_COLUMN in display else {}),
                 "Failure group": columns.text("medium"),
+                "Category": columns.text("small"),
                 "Message": columns.wide_text(),
                 "Results": columns.link("results"),
                 "History": columns.link("history"),
@@ -248,6 +257,21 @@ def failures_view(
 
 
 _VERDICT_FIELDS = ("label", "evidence", "owner", "ticket")
+
+
+def _with_groups(
+    rows: pd.DataFrame, rules: TeamRules | None, names: pd.DataFrame | None
+) -> pd.DataFrame:
+    """The rows with their failure group after the team's `rules` (`failure_groups.
+    with_groups`: `group`, `group_label`, `category`, `merge_rule`); `names` are read by rules
+    on a scenario's name. A row no rule reaches (a verdict without a failed result) keeps its
+    signature."""
+    ruled = None
+    if rules is not None and rules.rules:
+        failed = rows[rows["result_id"].notna()].astype({"result_id": "int64"})
+        named = names_by_id(names) if names is not None and not names.empty else None
+        ruled = group_rules.ruled_failures(rules, failed, names=named)
+    return with_groups(rows, ruled)
 
 
 def _states_of(verdicts: pd.DataFrame) -> pd.DataFrame:

@@ -49,6 +49,8 @@ from dashboard.present.table_view import TableView
 from dashboard.present.tables import with_names
 from dashboard.present.triage import label_text, precedence_text
 
+GROUPINGS = groups_view.GROUPINGS
+"""Per scenario or across scenarios: the page's choice of grouping."""
 VERDICT_COLUMNS = ("Verdict", "Verdict evidence")
 """The flaky table's verdict of each row's latest failure and its evidence line, after the
 columns a laptop keeps in view (`present.key_columns`)."""

@@ -13,7 +13,6 @@ is counted and shown apart ("Outage only").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,11 +22,15 @@ from dashboard.analytics import group_rules, red_stretches
 from dashboard.analytics.failure_groups import Grouping
 from dashboard.analytics.group_rules import TeamRules
 from dashboard.analytics.red_stretches import TimeToGreen
+from dashboard.analytics.scenario_names import names_by_id
+from dashboard.present import failure_groups as groups_view
 from dashboard.present import table_view as columns
 from dashboard.present import time_to_green as words
 from dashboard.present.captions import scope_text
 from dashboard.present.table_view import TableView
 
+GROUPINGS = groups_view.GROUPINGS
+"""Per scenario or across scenarios: the failure groups' choice of grouping."""
 NO_PLAN = "No plan has a finished execution with a verdict here."
 NONE_FAILED = "No result failed in these executions."
 
@@ -70,12 +73,14 @@ class TimeToGreenView:
         rules: TeamRules | None = None,
         *,
         grouping: Grouping = Grouping.SCENARIO,
-        names: Mapping[int, str] | None = None,
+        names: pd.DataFrame | None = None,
     ) -> FailureAgesView:
         """The failure groups of `failing`'s `results`, with how old each is: per scenario
         unless `grouping` says across, after the team's `rules` (merged groups named by their
-        rule, each group's category); `names`: scenario names by id, for rules on them."""
-        grouped = group_rules.grouped(self.failing, results, rules, grouping=grouping, names=names)
+        rule, each group's category); `names`: the company's scenario names, for rules on
+        them."""
+        named = names_by_id(names) if names is not None and not names.empty else None
+        grouped = group_rules.grouped(self.failing, results, rules, grouping=grouping, names=named)
         ages = red_stretches.failure_group_ages(
             grouped.groups, self.executions, now=pd.Timestamp(self.now)
         )

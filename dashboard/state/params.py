@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from dashboard.analytics import flaky, states
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.present.known import MarkFilter
 from dashboard.state import kinds
 
@@ -164,6 +165,13 @@ CHART = Param(
 
 # Likely outages are left out of pass rates, flaky scores and environment figures unless on.
 OUTAGES = Param("outages", "include_outages", kinds.Flag('"include outages"'), default=False)
+# Failure groups per scenario (the default) or across scenarios (#38).
+GROUPS = Param(
+    "groups",
+    "grouping",
+    kinds.Choice(Grouping, "failure groups are per {default.value}"),
+    default=Grouping.SCENARIO,
+)
 # Which marks the Known failures page lists.
 MARKS = Param(
     "marks",
@@ -206,6 +214,7 @@ class ViewState:
     only_changes: bool = CHANGES.default
     status_chart: StatusChart = CHART.default
     include_outages: bool = OUTAGES.default
+    grouping: Grouping = GROUPS.default
     mark_filter: MarkFilter = MARKS.default
 
     def with_changes(self, **changes: object) -> ViewState:

@@ -91,8 +91,10 @@ def test_the_demo_lists_the_week_s_failures_of_the_planted_scenarios(app: AppFac
         "Known": "0",
         "In a likely outage": "0",
         "Failed results": "35",
-        "Failure groups": "2",
+        # Per scenario (#38): each template in each scenario of each plan that fails with it.
+        "Failure groups": str(len(shown.drop_duplicates(["Failure group", "Plan", "Scenario"]))),
     }
+    assert len(shown.drop_duplicates(["Failure group", "Plan", "Scenario"])) > len(groups)
     assert (
         "Of 35 failed results: 8 need action (3 new, 5 environment-specific), 18 flaky, "
         "9 recovering." in captions(at)

@@ -12,8 +12,12 @@ from typing import Any
 import pandas as pd
 
 from dashboard.analytics import triage
+from dashboard.analytics.failure_groups import Grouping
+from dashboard.analytics.group_rules import CATEGORY, MERGE, team_rules
 from dashboard.columns import marks as columns
+from dashboard.data.store.group_rules import search_many, usable
 from dashboard.present import failures_view as view_of
+from dashboard.present.csv import to_csv
 from dashboard.present.failures_view import FailuresView, PeriodRuns
 from tests.analytics.frames import execution, executions, results, ts
 from tests.analytics.test_failures import history, outcomes
@@ -36,7 +40,7 @@ def since(text: str) -> datetime:
     return ts(text).to_pydatetime()
 
 
-def view(runs: PeriodRuns, *, only: tuple[str, ...] = ()) -> FailuresView:
+def view(runs: PeriodRuns, *, only: tuple[str, ...] = (), **more: Any) -> FailuresView:
     read = outcomes()
     failing = read[read["execution_id"].isin(runs.failing["execution_id"])]
     verdicts = triage.failure_verdicts(
@@ -62,6 +66,7 @@ def view(runs: PeriodRuns, *, only: tuple[str, ...] = ()) -> FailuresView:
         scenario_link=lambda plan, scenario: f"scenario?plan={plan}&scenario={scenario}",
         results_link=lambda execution_id, plan, started: f"results?execution={execution_id}",
         tz="UTC",
+        **more,
     )
 
 
@@ -116,7 +121,9 @@ def test_every_failed_result_of_the_period_with_its_state_and_the_figures() -> N
         "Known": "0",
         "In a likely outage": "0",
         "Failed results": "9",
-        "Failure groups": "2",
+        # Per scenario (#38): the message in scenarios 10, 11, 12 (plan 1) and 30 (plan 2);
+        # no message in execution 7's scenario 10 and in execution 5's lacking row.
+        "Failure groups": "6",
     }
     assert len(shown.found.rows) == 8
     assert shown.none_note is None
@@ -153,6 +160,7 @@ def test_the_table_s_key_rows_sent_and_columns_looks() -> None:
         "Started": "time",
         "Scenario": "ident",
         "Failure group": "text",
+        "Category": "text",
         "Message": "wide_text",
         "Results": "link",
         "History": "link",
@@ -261,7 +269,7 @@ def test_the_figures_split_the_rows_listed_by_verdict() -> None:
         "Known": "0",
         "In a likely outage": "13 left out",
         "Failed results": "67",
-        "Failure groups": "1",
+        "Failure groups": "7",  # one message in 7 scenarios: a group each (#38)
     }
     assert shown.split == (
         "Of 67 failed results: 44 need action (2 unresolved, 2 new, 20 broken, 20 "
@@ -481,3 +489,47 @@ def test_the_table_s_links_are_the_ones_made_row_by_row() -> None:
     # both known ((2, 4), (2, 7), (3, 5)).
     assert sum(call[0] == "results" for call in calls) == 4
     assert sum(call[0] == "history" for call in calls) == 3
+
+
+def test_the_team_s_rules_name_each_row_s_group_and_category_and_the_groups_are_counted() -> None:
+    """Plan 2's scenario 30 merged by a rule into "Contract drift", the rest of the message a
+    product bug; across scenarios the message is one group, the merged one another."""
+    stored = pd.DataFrame(
+        [
+            {
+                "rule_id": "m30",
+                "message_pattern": ".",
+                "scenario_pattern": "^30$",
+                "action": MERGE,
+                "label": "Contract drift",
+                "removed_at": None,
+            },
+            {
+                "rule_id": "c",
+                "message_pattern": ".",
+                "action": CATEGORY,
+                "label": "product bug",
+                "removed_at": None,
+            },
+        ]
+    )
+    rules = team_rules(stored, usable, search_many)
+    runs = view_of.period_runs(history(), None, start=since("2025-06-04"), end=None)
+
+    shown = view(runs, rules=rules)
+    across = view(runs, rules=rules, grouping=Grouping.ACROSS)
+
+    table = shown.table.display
+    assert table.columns.get_loc("Category") == table.columns.get_loc("Failure group") + 1
+    of_scenario = table.set_index("Scenario", drop=False)
+    assert of_scenario.loc[30, "Failure group"] == "Contract drift"
+    assert of_scenario.loc[30, "Category"] == "product bug"
+    messaged = table[table["Message"].notna() & (table["Message"] != "")]
+    assert set(messaged["Category"]) == {"product bug"}
+    assert table["Category"].isna().sum() == len(table) - len(messaged)  # no message: none
+    # Per scenario: the message in 10, 11, 12, Contract drift, no message in 10 and in 5's row.
+    assert shown.figures["Failure groups"] == "6"
+    assert across.figures["Failure groups"] == "3"  # the message, Contract drift, no message
+    lines = to_csv(table, tz="UTC").decode("utf-8-sig").splitlines()
+    header = lines[0].split(",")
+    assert "Category" in header

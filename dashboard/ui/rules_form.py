@@ -267,7 +267,7 @@ def _landed(change: Callable[[HistoryStore], str], connection: Connection) -> st
         notices.show_notes([problem or ""], severity="warning")
         return None
     try:
-        return change(kept)
+        done = change(kept)
     except RuleRefused as refused:
         notices.show_notes(refused.problems, severity="warning")
     except StoreBusyError:
@@ -275,6 +275,9 @@ def _landed(change: Callable[[HistoryStore], str], connection: Connection) -> st
     except StoreError as error:
         _LOG.warning("rule not saved: %s", type(error).__name__)
         notices.show_notes([NOT_SAVED.format(reason=error.message)])
+    else:
+        cache_history.forget_group_rules()  # every page groups by the rules as they are now
+        return done
     return None
 
 

@@ -414,7 +414,8 @@ def group_choices(
     `environment`, the version-independent label), and in every plan."""
     plans, environments = _where_groups_failed(failed)
     out = []
-    for signature in signatures:
+    # Groups per scenario repeat a signature: a mark is of the signature, offered once.
+    for signature in dict.fromkeys(signatures):
         text = signature if isinstance(signature, str) else ""
         label = _cap(signature_label(text), 70)
         made_in = plan_id if plan_id is not None else _only(plans.get(text, ()))

@@ -184,3 +184,16 @@ def test_known_failures_and_the_form_name_each_scope() -> None:
     first = words.group_choices([TIMEOUT], plan_id=None, plan_names=plan_names, failed=in_plan_1)
     assert first[0].label == f'Failures "{TIMEOUT}" in Checkout'
     assert first[0].target.plan_id == 1
+
+
+def test_a_signature_shown_in_several_groups_is_offered_once_per_scope() -> None:
+    """Groups per scenario repeat a signature (one group per scenario): a mark is of the
+    signature, so the form offers it once in each scope."""
+    from dashboard.present import known as words
+
+    choices = words.group_choices([TIMEOUT, TIMEOUT], plan_id=1, plan_names={1: "Checkout"})
+
+    assert [c.label for c in choices] == [
+        f'Failures "{TIMEOUT}" in Checkout',
+        f'Failures "{TIMEOUT}" in every plan',
+    ]

@@ -17,6 +17,8 @@ The form makes the server fetch an address a viewer types, so the operator decid
 is offered and which hosts it may reach (`dashboard.data.form_policy`). The token and every
 secret of a token source are `SecretStr`s from the moment they are read: never in a repr, a log
 line or a cache key.
+Each source's keys are read and checked by `dashboard.data.settings` (pydantic, and
+pydantic-settings for the environment); the sentences here and there name a key, never a value.
 No Streamlit import: the rules are unit-tested with plain dictionaries.
 """
 

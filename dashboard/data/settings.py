@@ -229,7 +229,13 @@ class _ProcessEnvironment(ProcessKeys, BaseSettings):
 def environment(settings_cls: type[BaseSettings], env: Mapping[str, str]) -> dict[str, Any]:
     """The keys of `settings_cls` that `env` sets, by field name (QA_DASHBOARD_TOKEN_FILE is
     `token_file`; QA_DASHBOARD_OAUTH_* are an `oauth` table for the service's keys)."""
-    mine = ((k, v) for k, v in env.items() if k.startswith(ENV_PREFIX) and is_set(v))
+    mine = (
+        (k, v)
+        for k, v in env.items()
+        if k.startswith(ENV_PREFIX)
+        and (k.isupper() or k.startswith(ENV_OAUTH_PREFIX))  # names as they always were
+        and is_set(v)
+    )
     return _environment(settings_cls, tuple(sorted(mine)))
 
 

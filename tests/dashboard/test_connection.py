@@ -338,3 +338,11 @@ def test_a_flag_is_true_or_false_in_words_not_any_abbreviation(value: str) -> No
     _, problems = form_policy(secrets={}, env={"QA_DASHBOARD_ALLOW_CONNECTION_FORM": value})
 
     assert problems == ["QA_DASHBOARD_ALLOW_CONNECTION_FORM is not true or false; it was ignored."]
+
+
+def test_a_variable_is_named_in_capitals_as_documented() -> None:
+    lower = {name.lower(): value for name, value in ENV.items()}
+    mixed = {f"QA_DASHBOARD_{name[len('QA_DASHBOARD_') :].lower()}": v for name, v in ENV.items()}
+
+    assert resolve(session=None, secrets={}, env=lower).connection is None
+    assert resolve(session=None, secrets={}, env=mixed).connection is None

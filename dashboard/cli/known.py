@@ -33,6 +33,7 @@ import json
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
@@ -425,10 +426,27 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
             problem = _sync_for(problem, connection, store, target, wait=args.wait)
         if problem:
             raise CliError(problem, USAGE)
+        draft = replace(draft, target=named_environment(store, target))
         mark_id = store.add_mark(connection.company_id, draft, by=by, now=now)
     print(mark_id)
     print(f"Marked: {mark_id} ({draft.kind.replace('_', ' ')}).", file=sys.stderr)
     return OK
+
+
+def named_environment(store: HistoryStore, target: MarkTarget) -> MarkTarget:
+    """A failure group of one environment typed with its browser's version ("CHROME 131 /
+    Windows 10") names the environment as the pages do ("CHROME / Windows 10"): the mark covers
+    it on any version, and the Known failures page says so."""
+    from dashboard.analytics.environment_names import environment_label, label_names
+    from dashboard.columns import marks as columns
+
+    if target.target != columns.FAILURE_GROUP or target.environment is None:
+        return target
+    rows = list(store.stored_target(target).environments.itertuples(index=False))
+    if target.environment in {environment_label(*row) for row in rows}:
+        return target
+    named = next((row for row in rows if label_names(target.environment, *row)), None)
+    return target if named is None else replace(target, environment=environment_label(*named))
 
 
 def group_scope(

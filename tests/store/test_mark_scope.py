@@ -81,6 +81,21 @@ def test_a_scripts_group_of_one_environment_must_be_where_a_failure_ran(
     assert "CHROME / Windows 10; SAFARI / macOS" in refused
 
 
+def test_a_scripts_group_typed_with_a_version_is_kept_as_the_environment(
+    store: HistoryStore,
+) -> None:
+    """As the pages name it: the mark covers every version, and its target says so."""
+    stored_failures(store)
+
+    def named(environment: str) -> str | None:
+        target = MarkTarget(columns.FAILURE_GROUP, signature=SIGNATURE, environment=environment)
+        return known_cli.named_environment(store, target).environment
+
+    assert named("CHROME 130 / Windows 10") == CHROME
+    assert named(CHROME) == CHROME
+    assert named("SAFARI 17 / macOS") == "SAFARI / macOS"
+
+
 @pytest.mark.parametrize(
     ("scope", "plan", "environment", "expected"),
     [

@@ -11,6 +11,8 @@ import io
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cli.conftest import Cli
 
 GOOD = (
@@ -116,3 +118,23 @@ def test_a_hundred_thousand_names_are_imported(
     out = tmp_path / "out.csv"
     assert cli("scenarios", "export", str(out), env=env).returncode == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 100_001
+
+
+def test_known_scenarios_and_rules_open_a_named_connection_the_same_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dashboard.cli import main
+
+    secrets = tmp_path / "secrets.toml"
+    secrets.write_text(
+        '[connections.shop]\nbase_url = "https://qa.example.test/Api"\ncompany_id = 7\n'
+        'token = "t-SECRET"\n',
+        encoding="utf-8",
+    )
+    for command in (["known", "list"], ["scenarios", "list"], ["rules", "list"]):
+        code = main([*command, "--connection", "nightly", "--secrets", str(secrets)], env={})
+
+        said = capsys.readouterr().err
+        assert code == 2, command
+        assert "no table [connections.nightly] in the secrets file (the file has: shop)" in said
+        assert "t-SECRET" not in said

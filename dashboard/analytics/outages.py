@@ -127,6 +127,21 @@ def _dominant_groups(results: pd.DataFrame, ids: set[int]) -> pd.DataFrame:
     return counted.set_index("execution_id")[["signature", "signature_failures"]]
 
 
+def with_signatures(found: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """`found` (`outages`) with each outage's dominant failure group read from `results`, where
+    it holds the outage's failures; an outage whose failures it does not hold keeps what it
+    had (its signature missing when its results were never read)."""
+    if found.empty:
+        return found
+    dominant = _dominant_groups(results, {int(i) for i in found["execution_id"]})
+    ids = found["execution_id"].astype("int64")
+    named = ids.isin(dominant.index).to_numpy(dtype=bool)
+    out = found.copy()
+    out.loc[named, "signature"] = ids[named].map(dominant["signature"]).to_numpy()
+    out.loc[named, "signature_failures"] = ids[named].map(dominant["signature_failures"]).to_numpy()
+    return typed(out, OUTAGE_COLUMNS)
+
+
 def without_outages(executions: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
     """`executions` without the outages `found` (`outages`)."""
     return executions[~executions["execution_id"].isin(found["execution_id"])]

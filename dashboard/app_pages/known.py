@@ -33,11 +33,12 @@ triage = triage_view.triage_of(connection, loaded.executions, now=now, state=sta
 ledger = triage.ledger
 marking.notice(ledger)
 marking.read_only_notice()
+outages = triage_view.named_outages(connection, triage.outages, loaded.executions, loaded.results)
 view = known_view(
     ledger.marks,
     ledger.log,
     loaded.results,
-    triage.outages,
+    outages,
     now=now,
     tz=tz,
     mark_filter=state.mark_filter,

@@ -15,7 +15,7 @@ import pandas as pd
 from api_client import ApiError
 from dashboard.analytics.marks import applying, marks_key
 from dashboard.analytics.marks import known_per_execution as known_counts
-from dashboard.analytics.outages import OUTAGE_COLUMNS, outages
+from dashboard.analytics.outages import OUTAGE_COLUMNS, outages, with_signatures
 from dashboard.analytics.states import StateRules
 from dashboard.analytics.triage import failure_verdicts
 from dashboard.columns.shapes import empty, frame_digest
@@ -64,6 +64,30 @@ def triage_of(
     marks = applying(ledger.marks, now)
     found = outages(executions, marks, results) if executions is not None else empty(OUTAGE_COLUMNS)
     return Triage(ledger, marks, found, state.include_outages)
+
+
+def named_outages(
+    connection: Connection,
+    found: pd.DataFrame,
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+) -> pd.DataFrame:
+    """`found` with each outage's dominant failure group (`outages.with_signatures`), as
+    Failures and the standup name it: from `results` where they hold the outage, else from the
+    outage's own results (the history store, else the service; few executions). When they
+    cannot be read the outages are returned without it (said once)."""
+    if found.empty:
+        return found
+    lacking = sorted(set(found["execution_id"].astype("int64")) - set(results["execution_id"]))
+    read = results
+    if lacking:
+        try:
+            extra = cache.history_results(connection, lacking, executions).results
+        except ApiError as error:
+            notices.show_error(error, part="the results that name each outage's failures")
+        else:
+            read = pd.concat([results, extra], ignore_index=True)
+    return with_signatures(found, read)
 
 
 def outages_toggle(widgets: url_filters.UrlFilters) -> None:

@@ -69,7 +69,7 @@ TIME_TO_GREEN = Route(
     url_path="time-to-green",
     title="Time to green",
     icon=":material/timer:",
-    params=(params.PROJECT, params.PLAN, params.OUTAGES, params.TZ),
+    params=(params.PROJECT, params.PLAN, params.OUTAGES, params.GROUPS, params.TZ),
 )
 EXECUTIONS = Route(
     script="app_pages/executions.py",
@@ -125,6 +125,7 @@ FLAKY = Route(
         params.WINDOW,
         params.THRESHOLD,
         params.OUTAGES,
+        params.GROUPS,
         params.TZ,
     ),
 )

@@ -8,6 +8,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.state import choices, links, routes
 from dashboard.state import query as query_state
 from dashboard.state import url as url_state
@@ -305,3 +306,14 @@ def test_rows_given_by_name_or_as_a_list_write_what_the_route_s_tuple_writes() -
         by_route
     )
     assert list(by_route) == ["project", "plan", "status", "execution"]  # the table's order
+
+
+@pytest.mark.parametrize("route", [routes.FLAKY, routes.TIME_TO_GREEN])
+def test_failure_groups_across_scenarios_stay_in_the_link_of_the_pages_that_group(
+    route: routes.Route,
+) -> None:
+    across = ViewState(grouping=Grouping.ACROSS)
+
+    assert url_state.to_query_params(across, route.params) == {"groups": "across"}
+    assert url_state.parse({"groups": "across"}, route.params).state == across
+    assert url_state.to_query_params(ViewState(), route.params) == {}  # per scenario: no key

@@ -109,6 +109,9 @@ def run(args: Args, env: Mapping[str, str]) -> int:
     with targets(secrets, env, names) as (target, *_):
         source = Source(target.connection, secrets, env, dashboard_url=base_url)
         server = build_server(Tools(source, tz=args.tz), token_verifier=verifier, auth=settings)
+        import threading
+
+        threading.Thread(target=source.warm, name="warm-store", daemon=True).start()
         if not args.http:
             server.run("stdio")
             return OK

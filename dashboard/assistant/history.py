@@ -10,6 +10,7 @@ syncing the same DuckDB file is never held off for longer than one answer.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -74,6 +75,7 @@ PLAN_KEY_COLUMNS = ("plan_id", "plan", "project_id", "scenario_ids", "enabled", 
 LOOKBACK = DateRange.LAST_90_DAYS
 """The pages' lookback (`ui.analytics_input.LOOKBACK`): each plan's last W runs are in it."""
 STORE_WAIT_S = 10.0
+logger = logging.getLogger(__name__)
 
 
 def forget_loads() -> None:
@@ -130,6 +132,19 @@ class Source:
             store = open_store(self.connection, self.secrets, self.env, wait=STORE_WAIT_S)
             stack.enter_context(store)
             yield Reading(self.connection, client, store)
+
+    def warm(self) -> None:
+        """Derive, once for the process, what the store knows this connection's reader by (a
+        slow hash, a few tenths of a second: `store.readers`), so that the first question that
+        reads stored results does not pay it. The server does this as it starts, in the
+        background; a store that cannot be read now is left to the questions to say."""
+        from dashboard.data.store.errors import StoreError
+
+        try:
+            with self.reading() as reading:
+                reading.store.knows_reader(self.connection.fingerprint)
+        except (StoreError, OSError) as error:
+            logger.info("the store was not warmed: %s", type(error).__name__)
 
 
 @dataclass(frozen=True)
@@ -197,6 +212,51 @@ class Reading:
             ),
         )
         return loaded
+
+    def executions_from(self, query: ExecutionQuery) -> pd.DataFrame:
+        """`executions(query)`, cut from a wider list already kept (no request) when one holds
+        it: a query of every status and anyone's from a time on (the standup's 31 days), while
+        the lookback of the same or every project is kept. Both bounds are on the start and
+        inclusive, to the millisecond, as the service filters."""
+        wider = self._wider(query)
+        if wider is None:
+            return self.executions(query)
+
+        def cut() -> pd.DataFrame:
+            executions = wider.executions
+            keep = executions["start"] >= pd.Timestamp(query.date_from).floor("ms")
+            if query.project_id is not None:
+                keep &= executions["project_id"] == query.project_id
+            return executions[keep.fillna(False).astype(bool)].reset_index(drop=True)
+
+        return self._once(("cut", query), lambda: self._kept(("cut", query), cut))
+
+    def _wider(self, query: ExecutionQuery) -> ExecutionsData | None:
+        """A kept list that holds every execution `query` asks for (see `executions_from`)."""
+        if query.date_from is None or query.date_to is not None:
+            return None
+        if query.plan_id is not None or query.status is not None or query.email is not None:
+            return None
+        with _LOADS_LOCK:
+            kept = [(key, _LOADS.get(key)) for key in list(_LOADS.keys())]
+        for (fingerprint, key), loaded in kept:
+            if fingerprint != self.connection.fingerprint or loaded is None:
+                continue
+            if not (isinstance(key, tuple) and key[0] == "executions"):
+                continue
+            held = key[1]
+            if (
+                held.date_from is not None
+                and held.date_from <= query.date_from
+                and held.date_to is None
+                and held.plan_id is None
+                and held.status is None
+                and held.email is None
+                and held.project_id in (None, query.project_id)
+            ):
+                wider: ExecutionsData = loaded
+                return wider
+        return None
 
     def lookback(
         self, *, project: int | None = None, plan: int | None = None, preset: DateRange = LOOKBACK

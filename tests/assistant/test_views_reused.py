@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from dashboard.assistant.history import forget_loads
 from dashboard.data.connection import resolve
 from dashboard.data.store import open_for
 from dashboard.data.store.marks import MarkDraft, MarkTarget
@@ -91,3 +92,17 @@ def test_an_execution_newer_than_the_reused_list_is_still_found(history: History
     (answer,) = ask_here(history.env, [("execution_results", {"execution": newer})])
     (failed,) = rows(answer)  # the reused 90 days did not list it: looked up afresh
     assert failed["Scenario"] == 53
+
+
+def test_the_standup_is_cut_from_the_kept_90_days_without_a_request_and_reads_the_same(
+    history: History,
+) -> None:
+    (alone,) = ask_here(history.env, [("standup", {"detail": "full"})])
+    forget_loads()
+    ask_here(history.env, [("red_plans", {})])  # keeps the 90 days, as most tools do
+    polls = history.service.polls
+    (cut,) = ask_here(history.env, [("standup", {"detail": "full"})])
+    assert history.service.polls == polls  # its 31 days were not asked for again
+    assert rows(cut) == rows(alone)
+    assert [(r["Section"], r["Plan"]) for r in rows(cut)] == [("Still failing", "Checkout")]
+    assert (cut.structured_content or {})["figures"] == (alone.structured_content or {})["figures"]

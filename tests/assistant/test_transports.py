@@ -29,7 +29,6 @@ from tests.cli.plan_service import PLAN_ID
 from tests.loopback_service import serve_json
 from tests.oidc_provider import CLIENT_ID, auth_table
 
-START_TIMEOUT_S = 60.0
 POLL_INTERVAL_S = 0.2
 KEY_ID = "assistant-test-key"
 DASHBOARD = "https://qa.example.com/"
@@ -144,14 +143,14 @@ def http_server(
     )
     url = f"http://{host}:{port}/mcp"
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:  # until it listens (any answer), or it ended
+        # Until it listens (any answer) or it ended: no start-up deadline, which a loaded machine
+        # can miss; a server that hangs is ended by pytest-timeout's per-test limit.
+        while True:
             assert process.poll() is None, (tmp_path / "mcp-http.log").read_text()
             try:
                 httpx.post(url, timeout=2.0)
                 break
             except httpx.TransportError:
-                assert time.monotonic() < deadline, "the HTTP server did not start"
                 time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks
         yield url
     finally:

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+import numpy as np
 import pandas as pd
 
 from dashboard.analytics.basis import Basis, execution_basis
@@ -168,14 +169,17 @@ def failure_groups(
     failed = failed.sort_values(["start", "result_id"], kind="stable", na_position="first")
     failed["_scenario"] = failed.groupby(["plan_id", "scenario_id"], dropna=False).ngroup()
     failed, keys = _keyed(failed, grouping)
-    grouped = failed.groupby(keys, sort=False, dropna=False)
+    # Each group once, by number: the aggregates below are vectorised over the numbers (a
+    # window has tens of thousands of groups per scenario; a Python function per group and
+    # column would take minutes).
+    codes = failed.groupby(keys, sort=False, dropna=False).ngroup().to_numpy()
+    count = int(codes.max()) + 1
+    failed = failed.assign(_group=codes)
+    grouped = failed.groupby("_group", sort=True)
     groups = grouped.agg(
+        group=("group", "first"),
         label=("group_label", "last"),
-        plan_id=("plan_id", _only),
-        scenario_id=("scenario_id", _only),
-        category=("category", _categories),
         signature=("signature", "last"),
-        signatures=("signature", _ascending),
         failures=("result_id", "size"),
         scenarios=("_scenario", "nunique"),
         environments=("env_key", "nunique"),
@@ -184,11 +188,16 @@ def failure_groups(
         first_seen=("start", "min"),
         last_seen=("start", "max"),
         sample_message=("message", "last"),
-        scenario_ids=("scenario_id", _ascending),
-        environment_labels=("environment", _ascending),
-        execution_ids=("execution_id", _ascending),
-        result_ids=("result_id", _ascending),
-    ).reset_index()
+    ).reset_index(drop=True)
+    for column in ("plan_id", "scenario_id"):
+        one = grouped[column].nunique().to_numpy() == 1
+        groups[column] = grouped[column].first().astype("Int64").where(one).to_numpy()
+    groups["category"] = _categories(codes, failed["category"], count)
+    groups["signatures"] = _ascending(codes, failed["signature"], count)
+    groups["scenario_ids"] = _ascending(codes, failed["scenario_id"], count)
+    groups["environment_labels"] = _ascending(codes, failed["environment"], count)
+    groups["execution_ids"] = _ascending(codes, failed["execution_id"], count)
+    groups["result_ids"] = _ascending(codes, failed["result_id"], count)
     groups = groups.sort_values(
         ["failures", "last_seen", "label", "plan_id", "scenario_id"],
         ascending=[False, False, True, True, True],
@@ -247,20 +256,32 @@ def _keyed(failed: pd.DataFrame, grouping: Grouping) -> tuple[pd.DataFrame, list
     return failed.assign(**added), ["group", "_plan", "_scenario_key"]
 
 
-def _only(values: pd.Series) -> object:
-    """The one value of `values` (missing ones left out), or missing when there are several."""
-    distinct = pd.unique(values.dropna())
-    return distinct[0] if len(distinct) == 1 else pd.NA
+def _categories(codes: np.ndarray, categories: pd.Series, count: int) -> list[object]:
+    """Each group's categories (of its failures' `categories`), those of the most failures
+    first (ties by name), joined by ", "; missing when none of its failures has one."""
+    named = pd.DataFrame({"g": codes, "c": categories.to_numpy(dtype=object)})
+    named = named[categories.notna().to_numpy()]
+    out: list[object] = [pd.NA] * count
+    if named.empty:
+        return out
+    tally = named.groupby(["g", "c"]).size().rename("n").reset_index()
+    tally = tally.assign(_minus=-tally["n"]).sort_values(["g", "_minus", "c"], kind="stable")
+    for group, words in tally.groupby("g", sort=False)["c"]:
+        out[int(group)] = ", ".join(str(w) for w in words)
+    return out
 
 
-def _categories(values: pd.Series) -> object:
-    """The categories of a group's failures, those of the most failures first (ties by
-    name), joined by ", "; missing when no failure has one."""
-    counted = values.dropna().value_counts()
-    if counted.empty:
-        return pd.NA
-    order = sorted(counted.items(), key=lambda item: (-int(item[1]), str(item[0])))
-    return ", ".join(str(name) for name, _ in order)
+def _ascending(codes: np.ndarray, values: pd.Series, count: int) -> list[tuple[object, ...]]:
+    """Each group's distinct values (missing ones left out), ascending, as a tuple: ints for an
+    integer column, else texts."""
+    whole = values.dtype.kind in "iu" or str(values.dtype) in ("Int64", "int64")
+    pairs = pd.DataFrame({"g": codes, "v": values.to_numpy(dtype=object)})
+    pairs = pairs[values.notna().to_numpy()]
+    pairs["v"] = pairs["v"].astype("int64") if whole else pairs["v"].astype(str)
+    pairs = pairs.drop_duplicates().sort_values(["g", "v"], kind="stable")
+    bounds = np.searchsorted(pairs["g"].to_numpy(), np.arange(count + 1))
+    found = pairs["v"].tolist()
+    return [tuple(found[bounds[i] : bounds[i + 1]]) for i in range(count)]
 
 
 def with_known(groups: pd.DataFrame, covered: pd.DataFrame) -> pd.DataFrame:
@@ -290,10 +311,3 @@ def with_known(groups: pd.DataFrame, covered: pd.DataFrame) -> pd.DataFrame:
             dtype="str",
         ).to_numpy(),
     )
-
-
-def _ascending(values: pd.Series) -> tuple[object, ...]:
-    distinct = pd.unique(values.dropna())
-    if values.dtype.kind in "iu" or str(values.dtype) in ("Int64", "int64"):
-        return tuple(sorted(int(v) for v in distinct))
-    return tuple(sorted(str(v) for v in distinct))

@@ -287,17 +287,26 @@ def failure_group_ages(
     require_columns(groups, ("signature", "first_seen", "last_seen", "execution_ids"), "ages")
     require_columns(executions, ("execution_id", "start", "plan_id"), "ages")
     current = as_utc(now, "now")
-    runs = executions[executions["plan_id"].notna()]
+    runs = executions[executions["plan_id"].notna()].drop_duplicates("execution_id")
     oldest = runs.groupby("plan_id")["start"].min()
-    by_id = runs.set_index("execution_id")[["plan_id", "start"]]
-    bound: list[bool] = []
-    for ids in groups["execution_ids"]:
-        known = by_id.reindex([int(i) for i in ids]).dropna(subset=["start"])
-        if known.empty:
-            bound.append(True)
-            continue
-        first = known.sort_values("start", kind="stable").iloc[0]
-        bound.append(bool(first["start"] <= oldest.get(first["plan_id"], first["start"])))
+    # Every group's executions at once (a window has tens of thousands of groups per
+    # scenario): each group's first known execution, against its plan's oldest.
+    lengths = [len(ids) for ids in groups["execution_ids"]]
+    pairs = pd.DataFrame(
+        {
+            "group": np.repeat(np.arange(len(groups)), lengths),
+            "execution_id": np.fromiter(
+                (int(i) for ids in groups["execution_ids"] for i in ids), "int64", sum(lengths)
+            ),
+        }
+    ).merge(runs[["execution_id", "plan_id", "start"]], on="execution_id", how="inner")
+    pairs = pairs[pairs["start"].notna()]
+    first = pairs.sort_values(["group", "start"], kind="stable").drop_duplicates("group")
+    found: dict[int, bool] = {}
+    if not first.empty:
+        at_oldest = first["start"] <= first["plan_id"].map(oldest)
+        found = dict(zip(first["group"].tolist(), at_oldest.tolist(), strict=True))
+    bound = [bool(found.get(position, True)) for position in range(len(groups))]
     return typed(
         pd.DataFrame(
             {

@@ -1,9 +1,8 @@
 """The defaults the command line shows in its help, in a module that imports nothing, so that
 `python -m dashboard --help` and a usage error load no pandas or DuckDB (#36).
 
-`dashboard.cli.options` imports them from here; the modules that use them (`data.sync`,
-`data.results_fanout`, `data.store.types`) are to import them from here too, so that each is
-defined once (until then a test checks that they agree: `tests/store/test_cli.py`).
+`dashboard.cli.options` imports them from here, and so do the modules that use them
+(`data.sync`, `data.results_fanout`, `data.store.types`): each is defined once.
 """
 
 DEFAULT_DAYS = 90

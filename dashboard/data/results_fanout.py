@@ -50,6 +50,8 @@ from api_client import (
 from dashboard.analytics.evidence import Expected, Shortfall, shortfall
 from dashboard.columns.schemas import RESULT_HISTORY_COLUMNS
 from dashboard.columns.shapes import empty
+from dashboard.data.defaults import DEFAULT_CONCURRENCY as DEFAULT_CONCURRENCY
+from dashboard.data.defaults import MAX_CONCURRENCY as MAX_CONCURRENCY
 from dashboard.data.fanout_answer import FanOut, FanOutCounts, PairFailure, PairSkipped
 from dashboard.data.pairs import Pair
 from dashboard.data.store import HistoryStore
@@ -57,14 +59,10 @@ from dashboard.data.store.errors import StoreError
 from dashboard.data.store.records import results_frame
 
 _LOG = logging.getLogger(__name__)
-
-
-DEFAULT_CONCURRENCY = 16
-"""Requests in flight at once: enough to hide latency (8 reached 6.2x a sequential loop at
-50 ms, 16 reached 8.3x: benchmarks/RESULTS.md), well within httpx's pool (100), and few
-enough not to look like a burst to the service."""
-
-MAX_CONCURRENCY = 32
+# DEFAULT_CONCURRENCY (`data.defaults`, where the command line's help reads it): requests in
+# flight at once, enough to hide latency (8 reached 6.2x a sequential loop at 50 ms, 16 reached
+# 8.3x: benchmarks/RESULTS.md), well within httpx's pool (100), and few enough not to look like
+# a burst to the service.
 
 FLUSH_SECONDS = 2.0
 """Fetched pairs are written to the store at least this often, each batch in one transaction,

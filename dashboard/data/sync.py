@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 
 from api_client import ApiClient, ExecutionQuery
 from dashboard.analytics.evidence import expected_failures
+from dashboard.data.defaults import DEFAULT_DAYS as DEFAULT_DAYS
 from dashboard.data.fanout_answer import FanOutCounts, PairFailure, PairSkipped
 from dashboard.data.frames import executions_frame
 from dashboard.data.results_fanout import DEFAULT_CONCURRENCY, fetch_results
@@ -35,8 +36,6 @@ from dashboard.data.store import HistoryStore
 from dashboard.data.store.errors import StoreError
 from dashboard.data.store.lease import SYNC_WAIT
 from dashboard.data.store.records import execution_frames, execution_is_finished, plan_frames
-
-DEFAULT_DAYS = 90
 
 SyncProgress = Callable[[str, int, int], None]
 """Called as `on_progress(stage, done, total)` in the caller's thread; stage is one of

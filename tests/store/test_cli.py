@@ -347,16 +347,6 @@ def test_without_configuration_the_embedded_demo_has_its_own_store(cli: Cli, cac
     assert str(store_file) in info.stdout
 
 
-def test_the_command_lines_defaults_are_the_librarys() -> None:
-    import dashboard.cli.options as cli_module
-    from dashboard.data import results_fanout, store, sync
-
-    assert cli_module.DEFAULT_DAYS == sync.DEFAULT_DAYS
-    assert cli_module.DEFAULT_CONCURRENCY == results_fanout.DEFAULT_CONCURRENCY
-    assert cli_module.MAX_CONCURRENCY == results_fanout.MAX_CONCURRENCY
-    assert cli_module.DEFAULT_WAIT == store.DEFAULT_WAIT
-
-
 def test_sync_info_and_clear_on_a_shared_postgresql_store(
     cli: Cli, cache: Path, live_sandbox: RunningSandbox, pg_url: str
 ) -> None:

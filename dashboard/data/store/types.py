@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-DEFAULT_WAIT = 20.0
-"""Seconds to wait for another process to let go of the store before `StoreBusyError`. A sync
-holds it only for one step at a time (a second or two at most), so this is generous."""
+from dashboard.data.defaults import DEFAULT_WAIT as DEFAULT_WAIT
+
+# DEFAULT_WAIT: seconds to wait for another process to let go of the store before
+# `StoreBusyError`. A sync holds it only for one step at a time (a second or two at most), so it
+# is generous. Defined in `data.defaults`, which the command line's help reads.
 
 DEFAULT_IDLE = 1.0
 """Seconds the database stays open after an operation. A page's several queries then share one

@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,14 +22,11 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from tests.browser.harness import free_port
 from tests.loopback_service import LoopbackServer
+from tests.waiting import wait_for_answer
 
 REPO = Path(__file__).resolve().parents[1]
-START_TIMEOUT_S = 30.0
-POLL_INTERVAL_S = 0.1
 CLIENT_ID = "qa-dashboard"
 CLIENT_SECRET = "oidc-test-client-secret"  # any value serves; the leak checks look for it
 COOKIE_SECRET = "test-cookie-secret-" + "k" * 32
@@ -71,19 +67,19 @@ class OidcProvider:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if self._process.poll() is not None:
-                raise RuntimeError(f"the OIDC provider exited; see {self.log_path}")
-            try:
-                if httpx.get(self.metadata_url, timeout=2.0).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass  # not listening yet
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"the OIDC provider did not start; see {self.log_path}")
-            time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks
+        # Until it serves its configuration, or it ended (with its log): no start-up deadline,
+        # which a loaded machine can miss; a hang is ended by pytest-timeout.
+        try:
+            wait_for_answer(
+                self.metadata_url,
+                alive=self._process,
+                log=self.log_path,
+                ok=lambda response: response.status_code == 200,
+            )
+        except BaseException:  # pytest-timeout's too: the process is not left running
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
         process, self._process = self._process, None

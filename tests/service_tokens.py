@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 import httpx
 
 from sandbox import DemoUser, SandboxSettings, demo_users
+from tests.waiting import wait_for_answer
 
 # Prints a client_credentials token of the sandbox at argv[1] for the client argv[2] (secret
 # argv[3]), alone on its line: its lifetime is not said, so the client learns that it expired
@@ -75,23 +75,13 @@ def sandbox_process(token_ttl: str, *, executions: int = 40) -> Iterator[Sandbox
             while not lines[-1].startswith("Demo users") and lines[-1]:
                 lines.append(server.stdout.readline())
             base_url = lines[0].split()[2].removesuffix("/api")
-            _wait_until_serving(base_url)
+            # The port is bound before the banner is printed; requests are served once uvicorn
+            # runs. The pipe is not read meanwhile: a crash's own words are in its exit code.
+            wait_for_answer(f"{base_url}/openapi.json", alive=server).raise_for_status()
             yield SandboxProcess(base_url, demo_users(SandboxSettings.seed), "".join(lines))
         finally:
             server.terminate()
-            server.wait(30)
-
-
-def _wait_until_serving(base_url: str) -> None:
-    """The port is bound before the banner is printed; requests are served once uvicorn runs."""
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            httpx.get(f"{base_url}/openapi.json", timeout=5).raise_for_status()
-            return
-        except httpx.TransportError:
-            assert time.monotonic() < deadline, f"the sandbox at {base_url} never served"
-            time.sleep(0.05)
+            server.wait()  # no limit of its own: pytest-timeout ends a hang
 
 
 def token_command(folder: Path, token_url: str, client: DemoUser) -> list[str]:

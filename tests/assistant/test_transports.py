@@ -28,8 +28,8 @@ from tests.browser.harness import free_port
 from tests.cli.plan_service import PLAN_ID
 from tests.loopback_service import serve_json
 from tests.oidc_provider import CLIENT_ID, auth_table
+from tests.waiting import wait_for_answer
 
-POLL_INTERVAL_S = 0.2
 KEY_ID = "assistant-test-key"
 DASHBOARD = "https://qa.example.com/"
 REMOTE = "192.0.2.10"  # TEST-NET-1: refused before anything listens
@@ -143,19 +143,12 @@ def http_server(
     )
     url = f"http://{host}:{port}/mcp"
     try:
-        # Until it listens (any answer) or it ended: no start-up deadline, which a loaded machine
-        # can miss; a server that hangs is ended by pytest-timeout's per-test limit.
-        while True:
-            assert process.poll() is None, (tmp_path / "mcp-http.log").read_text()
-            try:
-                httpx.post(url, timeout=2.0)
-                break
-            except httpx.TransportError:
-                time.sleep(POLL_INTERVAL_S)  # a poll interval between two state checks
+        # Until it listens (any answer) or it ended, with its log (tests/waiting.py).
+        wait_for_answer(url, method="POST", alive=process, log=tmp_path / "mcp-http.log")
         yield url
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        process.wait()  # no limit of its own: pytest-timeout ends a hang
         log.close()
 
 

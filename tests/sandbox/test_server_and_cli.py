@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
@@ -15,6 +14,7 @@ from sandbox import RunningSandbox, SandboxSettings, demo_users, serve_in_thread
 from sandbox.__main__ import main, parser, settings_from
 from sandbox.auth import USER_INFO_ACCESS_TOKEN_PREFIX
 from tests.sandbox.helpers import PLANS, company_headers
+from tests.waiting import wait_for_answer
 
 
 def test_each_sandbox_gets_its_own_free_loopback_port(live_sandbox: RunningSandbox) -> None:
@@ -87,16 +87,10 @@ def test_serve_options_become_settings() -> None:
     )
 
 
-def _get_when_serving(url: str) -> httpx.Response:
-    """The port is bound before the banner is printed; poll until requests are served."""
-    lead = demo_users(7)[0]
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            return httpx.get(url, headers=company_headers(lead))
-        except httpx.TransportError:
-            assert time.monotonic() < deadline, "the server did not start serving"
-            time.sleep(0.05)
+def _get_when_serving(url: str, server: subprocess.Popen[str]) -> httpx.Response:
+    """The port is bound before the banner is printed; poll until requests are served (or the
+    server ended: its output is read after)."""
+    return wait_for_answer(url, alive=server, headers=company_headers(demo_users(7)[0]))
 
 
 def test_serve_command_serves_and_never_prints_a_token() -> None:
@@ -113,7 +107,7 @@ def test_serve_command_serves_and_never_prints_a_token() -> None:
             assert first_line.startswith("Sandbox API: http://127.0.0.1:")
             api_url = first_line.split()[2]
             assert api_url.endswith("/svc/api")
-            assert _get_when_serving(api_url + "/plans/lazy").status_code == 200
+            assert _get_when_serving(api_url + "/plans/lazy", server).status_code == 200
         finally:
             server.terminate()
             printed = first_line + server.stdout.read()

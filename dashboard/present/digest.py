@@ -77,12 +77,14 @@ def digest_markdown(
     limit: int | None = None,
     triage: StandupTriage | None = None,
     plan_names: Mapping[int, str] | None = None,
+    upgrade_line: str | None = None,
 ) -> str:
     """The digest as Markdown lines: a heading line, the activity line, then each section
     with a bold title and one bullet per item (or its "Nothing ..." line). With `limit`, a
     section shows that many items and then "and N more". With `triage` (the digest once marks
     are applied, `analytics.standup_triage`), what it folded away: one line per mark with its
-    ticket, one per outage, and the marks that expire soon."""
+    ticket, one per outage, and the marks that expire soon. `upgrade_line` ("2 new failures
+    started with a browser upgrade", the standup view's) closes the newly failing section."""
     tz = digest.window.tz
     lines = [
         f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
@@ -135,6 +137,8 @@ def digest_markdown(
         lines.extend(f"- {item}" for item in shown)
         if len(items) > len(shown):
             lines.append(f"- and {len(items) - len(shown)} more")
+        if title == "Newly failing scenarios" and upgrade_line:
+            lines.append(f"_{chat_text(upgrade_line)}._")
     if triage is not None:
         lines.extend(_folded(triage, plan_names or {}, tz, limit))
     running = digest.running

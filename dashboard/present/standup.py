@@ -17,6 +17,7 @@ from dashboard.analytics.basis import Basis
 from dashboard.analytics.marks import failed_of
 from dashboard.analytics.standup import StandupDigest
 from dashboard.analytics.standup_triage import StandupTriage
+from dashboard.analytics.triage import PRECEDENCE
 from dashboard.analytics.what_changed import WhatChanged
 from dashboard.analytics.windows import Window
 from dashboard.data.fanout_answer import FanOutCounts
@@ -24,6 +25,7 @@ from dashboard.present import known
 from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, EXPIRED_SECTION, SECTIONS, expired_line
 from dashboard.present.formatting import human_duration, plural, visible_frame, weekday_time
+from dashboard.present.triage import label_text
 from dashboard.present.what_changed import newly_failing_change, pair_summary
 
 LinkFor = Callable[[str, int], "str | None"]
@@ -111,11 +113,13 @@ def sections(
     link_for: LinkFor,
     scenario_link: Callable[[int, int], str] | None = None,
     changes: WhatChanged | None = None,
+    verdicts: pd.DataFrame | None = None,
 ) -> list[Section]:
     """The five sections in their fixed order (`digest.SECTIONS`). With `scenario_link`
     ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs; with
     `changes` (`what_changed` of the plans that turned red: the one before beside the one that
-    failed), each of them says what changed."""
+    failed), each of them says what changed; with `verdicts` (`analytics.triage`'s, of the
+    newly failing executions), each newly failing scenario says its verdict."""
     window = digest.window
     tz = window.tz
 
@@ -180,6 +184,7 @@ def sections(
             "Plan": [_plan_name(r.plan, r.plan_id) for r in newly.itertuples()],
             "Scenario": [int(r.scenario_id) for r in newly.itertuples()],
             "Environment": list(newly["environment"]),
+            **({"Verdict": newly_verdicts(newly, verdicts)} if verdicts is not None else {}),
             "Message": [m if isinstance(m, str) else "" for m in newly["message"]],
             "What changed": [newly_failing_change(row) for _, row in newly.iterrows()],
             "Evidence": [
@@ -224,6 +229,39 @@ def sections(
         )
         for title in SECTIONS
     ]
+
+
+def newly_verdicts(newly: pd.DataFrame, verdicts: pd.DataFrame) -> list[str]:
+    """Each newly failing scenario's verdict (`present.triage.label_text`), the one its failed
+    result was given (by result id; else its execution, scenario and environment's, the first
+    in precedence); a dash where none was judged."""
+    ranked = verdicts.assign(
+        _rank=verdicts["label"].map({label: i for i, label in enumerate(PRECEDENCE)})
+    ).sort_values("_rank", kind="stable")
+    by_result = {
+        int(r): str(label)
+        for r, label in zip(ranked["result_id"], ranked["label"], strict=True)
+        if not pd.isna(r)
+    }
+    by_cell: dict[tuple[int, int, str], str] = {}
+    for e, s, env, label in zip(
+        ranked["execution_id"],
+        ranked["scenario_id"],
+        ranked["environment"],
+        ranked["label"],
+        strict=True,
+    ):
+        if not pd.isna(s):
+            by_cell.setdefault((int(e), int(s), str(env)), str(label))
+    out = []
+    for row in newly.itertuples():
+        label = None
+        if not pd.isna(row.result_id):
+            label = by_result.get(int(row.result_id))
+        if label is None and not pd.isna(row.scenario_id):
+            label = by_cell.get((int(row.execution_id), int(row.scenario_id), str(row.environment)))
+        out.append(label_text(label))
+    return out
 
 
 def column_order(section: Section, *, present: bool = False) -> list[str]:

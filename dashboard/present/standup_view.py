@@ -216,6 +216,7 @@ class StandupView:
     mark_choices: tuple[known_words.Choice, ...]  # "Mark as known…"
     outage_choices: tuple[known_words.Choice, ...]  # "Confirm or dismiss an outage…"
     items: pd.DataFrame  # every item in one table (the CSV)
+    upgrade_line: str | None = None  # "2 new failures started with a browser upgrade"
 
     @property
     def window(self) -> Window:
@@ -230,6 +231,7 @@ class StandupView:
             limit=limit,
             triage=self.folded,
             plan_names=self.plan_names,
+            upgrade_line=self.upgrade_line,
         )
 
 
@@ -271,9 +273,16 @@ def standup_view(
         outages_left_out=not needs.include_outages,
     )
     window = digest.window
-    every = words.sections(digest, link_for, scenario_link=scenario_link, changes=changes)
+    every = words.sections(
+        digest,
+        link_for,
+        scenario_link=scenario_link,
+        changes=changes,
+        verdicts=None if read is None else verdicts,
+    )
     fetched = None if read is None or results is None else words.fetched_caption(results.counts)
-    if upgraded := upgrade_line(newly_failing_upgrades(digest.newly_failing)):  # #38
+    upgraded = upgrade_line(newly_failing_upgrades(digest.newly_failing))  # #38
+    if upgraded:
         fetched = " ".join(part for part in (f"{upgraded}.", fetched) if part)
     return StandupView(
         digest=digest,
@@ -295,6 +304,7 @@ def standup_view(
             )
         ),
         items=words.items_csv_frame(every, folded=folded, plan_names=plan_names, tz=window.tz),
+        upgrade_line=upgraded,
     )
 
 

@@ -7,7 +7,8 @@ The first path segment picks the behaviour (`endpoint.url("html")`):
 - `html`: 200 with a login page.
 - `refuse`: 400 `invalid_grant`, its description echoing the password sent (a careless
   endpoint), so a test can check it is masked.
-- `slow`: answers only when `release` is set (or after 30 s), so a client's timeout runs out.
+- `slow`: answers only when `release` is set (at the latest when the stub stops), so a client's
+  timeout runs out.
 - `good-then-down`: `good` for the first answer, 503 after.
 - `refresh-refused`: `good` for the grants, 400 `invalid_grant` for a refresh.
 - `echo`: 401 `invalid_client`, its description and another field repeating the Authorization
@@ -64,14 +65,18 @@ class TokenEndpointStub:
 
     def asked(self, behaviour: str) -> list[Asked]:
         with self._lock:
-            return [r for r in self.requests if r.behaviour == behaviour]
+            return self._of(behaviour)
 
-    def wait_for_requests(self, behaviour: str, count: int, timeout: float = 30) -> None:
+    def _of(self, behaviour: str) -> list[Asked]:
+        return [r for r in self.requests if r.behaviour == behaviour]
+
+    def wait_for_requests(self, behaviour: str, count: int) -> None:
+        """Until `count` requests to `behaviour` came: a state, with no deadline of its own
+        (pytest-timeout ends a hang)."""
         with self._lock:
-            arrived = self._lock.wait_for(
-                lambda: sum(r.behaviour == behaviour for r in self.requests) >= count, timeout
+            self._lock.wait_for(
+                lambda: sum(r.behaviour == behaviour for r in self.requests) >= count
             )
-        assert arrived, f"fewer than {count} requests to {behaviour} within {timeout} s"
 
     def note(self, asked: Asked) -> None:
         with self._lock:
@@ -82,7 +87,7 @@ class TokenEndpointStub:
         self, behaviour: str, form: dict[str, str], authorization: str = ""
     ) -> tuple[int, str, bytes]:
         if behaviour == "slow":
-            self.release.wait(30)
+            self.release.wait()  # the stub sets it when it stops: no request is held for ever
         if behaviour == "html":
             return 200, "text/html", b"<html><body><h1>Sign in</h1></body></html>"
         if behaviour == "refuse":

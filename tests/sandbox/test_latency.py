@@ -15,6 +15,7 @@ import pytest
 from sandbox import RunningSandbox, SandboxSettings, serve_in_thread
 from sandbox.__main__ import parser, settings_from
 from tests.sandbox.helpers import FILTER, PLANS, RESULTS, company_headers, headers
+from tests.waiting import PATIENT_S
 
 LATENCY_MS = 300
 
@@ -33,7 +34,7 @@ def _timed(client: httpx.Client, path: str, **options: Any) -> tuple[httpx.Respo
 
 def test_every_api_response_waits_at_least_the_latency(slow: RunningSandbox) -> None:
     lead = slow.users[0]
-    with httpx.Client(base_url=slow.base_url, timeout=30) as client:
+    with httpx.Client(base_url=slow.base_url, timeout=PATIENT_S) as client:
         page, waited = _timed(
             client, FILTER, params={"page": 1, "size": 5}, headers=company_headers(lead)
         )

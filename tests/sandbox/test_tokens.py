@@ -13,7 +13,7 @@ from sandbox.__main__ import parser, settings_from
 from sandbox.tokens import IssuedTokens, TokenExpired
 from tests.sandbox.helpers import PLANS, UserPicker
 from tests.service_tokens import Clock, sandbox_process
-from tests.waiting import wait_until
+from tests.waiting import PATIENT_S, wait_until
 
 TOKEN = "/oauth/token"
 
@@ -144,7 +144,7 @@ def test_an_expired_token_is_answered_with_the_security_layers_401(
     short_lived: RunningSandbox,
 ) -> None:
     lead = short_lived.users[0]
-    with httpx.Client(base_url=short_lived.base_url, timeout=10) as http:
+    with httpx.Client(base_url=short_lived.base_url, timeout=PATIENT_S) as http:
         token = ask(http, lead, grant_type="client_credentials").json()["access_token"]
         assert plans_with(http, token).status_code == 200
 

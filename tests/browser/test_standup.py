@@ -296,6 +296,7 @@ PRESENTER_HEADERS = {
         "Evidence",
         "Scenario",
         "Environment",
+        "Verdict",
         "Message",
         "History",
     ],

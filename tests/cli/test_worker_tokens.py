@@ -87,7 +87,7 @@ token_command = {toml(command)}
         worker = Worker(arguments, cli_env(cache), workdir)
         try:
             for name in CONNECTIONS:
-                worker.wait_for(f"sync {name} (", count=PASSES, timeout=240)
+                worker.wait_for(f"sync {name} (", count=PASSES)
             code, _ = worker.stop(signal.SIGTERM)
         finally:
             worker.kill()

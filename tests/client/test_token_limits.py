@@ -18,7 +18,7 @@ import pytest
 
 from api_client import TokenError
 from api_client.tokens import TokenCommand, TokenFile
-from tests.client.test_token_file_and_command import _alive, python
+from tests.client.test_token_file_and_command import assert_ended, python
 from tests.client.test_tokens import Service, client_of, password_source
 from tests.client.token_endpoint import token_endpoint
 from tests.service_tokens import Clock
@@ -26,7 +26,6 @@ from tests.service_tokens import Clock
 # -- the token endpoint --------------------------------------------------------------------------
 
 
-@pytest.mark.timeout(60)
 @pytest.mark.parametrize("behaviour", ["drip", "drip-headers"], ids=["body", "headers"])
 def test_an_endpoint_that_drips_its_answer_is_given_up_at_the_deadline(behaviour: str) -> None:
     with token_endpoint() as stub:
@@ -45,7 +44,6 @@ def test_an_endpoint_that_drips_its_answer_is_given_up_at_the_deadline(behaviour
     )
 
 
-@pytest.mark.timeout(60)
 @pytest.mark.parametrize("behaviour", ["huge", "huge-declared"], ids=["streamed", "declared"])
 def test_an_endpoint_answer_larger_than_a_token_answer_is_refused(behaviour: str) -> None:
     with token_endpoint() as stub:
@@ -64,7 +62,6 @@ def test_an_endpoint_answer_larger_than_a_token_answer_is_refused(behaviour: str
 # -- a token file --------------------------------------------------------------------------------
 
 
-@pytest.mark.timeout(60)
 def test_a_token_file_that_is_a_named_pipe_is_refused_without_waiting_for_a_writer(
     tmp_path: Path,
 ) -> None:
@@ -79,7 +76,6 @@ def test_a_token_file_that_is_a_named_pipe_is_refused_without_waiting_for_a_writ
     )
 
 
-@pytest.mark.timeout(60)
 def test_a_token_file_that_is_a_device_is_refused() -> None:
     with pytest.raises(TokenError) as caught:
         TokenFile("/dev/zero").token()
@@ -105,38 +101,32 @@ def test_a_token_file_larger_than_the_cap_is_refused_without_reading_it_whole(
 # -- a token command -----------------------------------------------------------------------------
 
 
-@pytest.mark.timeout(60)
 def test_a_command_that_prints_more_than_the_cap_is_stopped_at_once(tmp_path: Path) -> None:
-    """It prints a megabyte and would then wait a minute with its output open: the cap stops
+    """It prints a megabyte and would then wait an hour with its output open: the cap stops
     it, not the (longer) timeout, and with it what it started."""
     started = tmp_path / "child.pid"
     code = (
         "import subprocess, sys, pathlib\n"
-        "child = subprocess.Popen(['sleep', '60'])\n"
+        "child = subprocess.Popen(['sleep', '3600'])\n"
         f"pathlib.Path({str(started)!r}).write_text(str(child.pid))\n"
         "sys.stdout.buffer.write(b'a' * 1024 * 1024)\n"
         "sys.stdout.flush()\n"
         "child.wait()\n"
     )
-    source = TokenCommand(python(code), timeout=20.0, max_output_bytes=64 * 1024)
+    source = TokenCommand(python(code), timeout=300.0, max_output_bytes=64 * 1024)
     began = time.monotonic()
 
     with pytest.raises(TokenError) as caught:
         source.token()
 
-    assert time.monotonic() - began < 15  # not the 20 s timeout
+    assert time.monotonic() - began < 120  # not the 300 s timeout (a wide, load-proof margin)
     name = Path(sys.executable).name
     assert caught.value.message == (
         f"The token command ({name}) printed more than 64 KiB, so no token; it was stopped."
     )
-    child = int(started.read_text())
-    deadline = time.monotonic() + 10
-    while _alive(child):
-        assert time.monotonic() < deadline, "the command's own child was left running"
-        time.sleep(0.01)
+    assert_ended(int(started.read_text()))
 
 
-@pytest.mark.timeout(60)
 def test_a_command_that_drips_its_output_is_stopped_at_its_timeout() -> None:
     code = (
         "import sys, time\n"

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from dashboard.analytics import environments, failure_groups, known_figures
-from dashboard.analytics.marks import known_cells, known_per_execution
+from dashboard.analytics.marks import covered_failures, known_cells, known_per_execution
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS
 from dashboard.columns.shapes import typed_rows
@@ -99,7 +99,11 @@ def test_the_matrix_counts_known_cells_and_rates_without_them() -> None:
 def test_failure_groups_split_their_failures() -> None:
     runs, found = window()
 
-    grouped = failure_groups.failure_groups(runs, found).groups
+    # groups_with_known counts by signature: the groups across scenarios (the pages count per
+    # group by result id, `failure_groups.with_known`).
+    grouped = failure_groups.failure_groups(
+        runs, found, grouping=failure_groups.Grouping.ACROSS
+    ).groups
     known = known_figures.groups_with_known(grouped, found, scenario_marks()).set_index("signature")
 
     assert known.loc["", ["failures", "known", "unresolved"]].tolist() == [4, 3, 1]
@@ -129,3 +133,24 @@ def test_flaky_runs_are_known_per_execution_and_per_environment() -> None:
         1,
     ]
     assert runs.scenarios.loc[(2, 7), "ticket"] == "https://jira.example.com/browse/MSG"
+
+
+def test_failure_groups_per_scenario_split_their_failures_by_result() -> None:
+    """The same split counted per group by result id: every group's known and unresolved add
+    up to the signature's, whatever the grouping."""
+    runs, found = window()
+    across = failure_groups.failure_groups(
+        runs, found, grouping=failure_groups.Grouping.ACROSS
+    ).groups
+    per_scenario = failure_groups.failure_groups(runs, found).groups
+    failed = covered_failures(found, scenario_marks())
+    covered = failed.assign(result_id=found.loc[failed.index, "result_id"].to_numpy())
+
+    by_signature = known_figures.groups_with_known(across, found, scenario_marks())
+    by_result = failure_groups.with_known(per_scenario, covered)
+
+    totals = by_result.groupby("signature")[["failures", "known", "unresolved"]].sum()
+    expected = by_signature.set_index("signature")[["failures", "known", "unresolved"]]
+    pd.testing.assert_frame_equal(totals.sort_index(), expected.sort_index(), check_names=False)
+    empty = by_result[by_result["signature"] == ""]
+    assert set(empty["mark_id"].dropna()) <= {"scen-1", "msg"}

@@ -189,7 +189,7 @@ def test_failure_group_headlines_and_their_results() -> None:
 
     group = grouped.groups.iloc[0]
     assert groups_view.headline(group, "UTC") == (
-        "Timeout after {n}s in session {hex} - 8 failures in 1 scenario on 2 environments, "
+        "Timeout after {n}s in session {hex} - 8 failures in scenario 4 on 2 environments, "
         "first seen Sun 2 Mar"
     )
     shown = groups_view.group_results_display(

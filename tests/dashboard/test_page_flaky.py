@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dashboard.analytics.failure_groups import normalise_message
+from dashboard.analytics.failure_groups import Grouping, normalise_message
 from dashboard.present.failure_groups import GROUPS_SHOWN
 from sandbox.data import planted
 from tests.dashboard import history_service as hand
@@ -184,6 +184,26 @@ def test_the_hand_built_failure_groups(app: AppFactory, hand_built: hand.History
     labels = [unescaped(e.label) for e in at.expander if " failures in " in e.label]
     # Chrome, Safari and Firefox (128 and 129 are one environment, #38).
     assert labels[0].startswith(timeout + " - 15 failures in scenario 31 on 3 environments")
+
+
+def test_the_groups_across_scenarios_are_one_choice_away_and_in_the_link(
+    app: AppFactory, hand_built: hand.HistoryService
+) -> None:
+    timeout = normalise_message(hand.TIMEOUT_TEMPLATE.format(n=1200, hex="a1b2c3f0"))
+    assertion = normalise_message(hand.ASSERTION_TEMPLATE.format(n=3, m=1))
+    at = app(FLAKY, tz="UTC")
+    at.run()
+    assert len(_groups(at)) == 4  # per scenario
+
+    at.segmented_control(key="flaky.grouping").set_value(Grouping.ACROSS).run()
+
+    assert_no_failure(at)
+    assert at.query_params["groups"] == "across"
+    across = _groups(at).set_index("Message")
+    assert (across.loc[timeout, "Failures"], across.loc[timeout, "Scenarios"]) == (27, 2)
+    assert (across.loc[assertion, "Failures"], across.loc[assertion, "Scenarios"]) == (18, 2)
+    assert across.loc[assertion, "On"] == "FIREFOX / Linux; SAFARI / macOS"
+    assert "whatever the scenario (across scenarios)" in captions(at)
 
 
 def test_a_plan_narrows_the_page_to_its_scenarios(app: AppFactory) -> None:

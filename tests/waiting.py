@@ -24,8 +24,9 @@ POLL_S = 0.05
 """A pause between two looks at the state: a poll interval, not a measure of anything."""
 
 PATIENT_S = 300.0
-"""A per-request limit for a test's own HTTP calls (httpx requires one): half of pytest-timeout's
-limit, far beyond what a loaded machine takes, so it only turns a hang into httpx's own error."""
+"""A limit for where an API requires one (an httpx request, an AppTest run): half of
+pytest-timeout's, far beyond what a loaded machine takes, so it only turns a hang into the API's
+own error, never a slow run into a failure."""
 
 Alive = subprocess.Popen[bytes] | subprocess.Popen[str] | threading.Thread
 

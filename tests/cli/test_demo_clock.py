@@ -18,6 +18,7 @@ from dashboard.data import demo
 from dashboard.present.known import STATE_LABELS
 from tests.dashboard.apptest import assert_no_failure, start_on, table_with
 from tests.dashboard.conftest import APP, ENV_NAMES
+from tests.waiting import PATIENT_S
 
 KNOWN = "app_pages/known.py"
 
@@ -50,7 +51,7 @@ def known_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[...,
 
     def make(**query: str) -> AppTest:
         cache.clear_all()
-        at = AppTest.from_file(str(APP), default_timeout=120)
+        at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)  # a hang guard only
         at.secrets["tests"] = "isolated from local secrets"
         start_on(at, KNOWN)
         at.query_params.update(query)

@@ -27,7 +27,7 @@ TWENTY_PERCENT_FAULTY = FaultSettings(
     rate_limit_rate=0.03,
     retry_after_seconds=0,
     slow_rate=0.03,
-    slow_seconds=1.5,
+    slow_seconds=20.0,  # five times the client's timeout: load cannot blur the two
     drop_rate=0.03,
     truncated_rate=0.03,
 )
@@ -36,7 +36,9 @@ TWENTY_PERCENT_FAULTY = FaultSettings(
 PATIENT = RetryPolicy(
     max_retries=8, max_server_error_retries=8, backoff_base=0.01, backoff_max=0.05
 )
-CLIENT_TIMEOUT = 0.5  # below the injected slowness, so slow answers time out and are retried
+# Far below the injected slowness, so slow answers time out and are retried, and far above what
+# a healthy answer takes on a loaded machine, so those never do.
+CLIENT_TIMEOUT = 4.0
 # Results carry log links at the sandbox's own origin: both sandboxes present the same public
 # one, so their answers can be compared record for record.
 PUBLIC = "https://qa.example.test"

@@ -18,6 +18,7 @@ from api_client import ApiClient
 from sandbox import DemoUser, FaultSettings, RunningSandbox, serve_in_thread
 from tests.dashboard.apptest import start_on
 from tests.today import today_settings
+from tests.waiting import PATIENT_S
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 ENV_NAMES = (
@@ -163,8 +164,8 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactor
 
         cache.clear_all()  # every test starts from the service, not an earlier test's data
         # A guard against a hang, not a time limit: one page's run takes seconds, but a loaded
-        # two-core machine (other runs, a browser) can stretch it several times over.
-        at = AppTest.from_file(str(APP), default_timeout=120)
+        # two-core machine (other runs, a browser) can stretch it many times over.
+        at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
         # Non-empty secrets replace any .streamlit/secrets.toml of the machine running the tests.
         at.secrets["tests"] = "isolated from local secrets"
         if page is not None:

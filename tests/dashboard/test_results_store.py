@@ -25,13 +25,14 @@ from sandbox import RunningSandbox
 from tests.dashboard.apptest import RESULTS, assert_no_failure, captions, joined, notes
 from tests.dashboard.conftest import APP, AppFactory, Connect, Requests, user
 from tests.dashboard.test_page_viewers import connect_with_form
+from tests.waiting import PATIENT_S
 
 REPO = Path(__file__).resolve().parents[2]
 
 VISIT = """
 import json, sys
 from streamlit.testing.v1 import AppTest
-at = AppTest.from_file(sys.argv[1], default_timeout=90)
+at = AppTest.from_file(sys.argv[1], default_timeout=float(sys.argv[3]))
 at.secrets["tests"] = "isolated from local secrets"
 at.run()
 at.switch_page("app_pages/execution_results.py")
@@ -60,12 +61,13 @@ def visit_in_new_process(
         "QA_DASHBOARD_CACHE_DIR": str(cache_dir),
     }
     done = subprocess.run(
-        [sys.executable, "-c", VISIT, str(APP), json.dumps(query)],
+        # No limit of its own on the run (pytest-timeout ends a hang); each page run has a
+        # generous one, as AppTest requires.
+        [sys.executable, "-c", VISIT, str(APP), json.dumps(query), str(PATIENT_S)],
         cwd=REPO,
         env=env,
         capture_output=True,
         text=True,
-        timeout=180,
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]

@@ -15,6 +15,7 @@ import pytest
 
 from sandbox import SandboxSettings, serve_in_thread
 from tests.sandbox.helpers import FILTER, PLANS, RESULTS, company_headers, headers
+from tests.waiting import PATIENT_S
 
 LARGE = 100_000
 Params = dict[str, str | int]
@@ -36,7 +37,9 @@ def test_a_hundred_thousand_executions() -> None:
     with serve_in_thread(SandboxSettings(executions=LARGE)) as running:
         build_seconds = time.perf_counter() - started
         lead, other_lead = running.users[0], running.users[4]
-        with httpx.Client(base_url=running.base_url, headers=company_headers(lead)) as client:
+        with httpx.Client(  # httpx's default 5 s is less than a loaded machine may take
+            base_url=running.base_url, headers=company_headers(lead), timeout=PATIENT_S
+        ) as client:
             first = client.get(FILTER, params=PAGE).json()
             total = first["total_count"]
             other = client.get(FILTER, params=PAGE, headers=company_headers(other_lead)).json()

@@ -244,7 +244,7 @@ FAULTS = FaultSettings(
     rate_limit_rate=0.03,
     retry_after_seconds=0,
     slow_rate=0.02,
-    slow_seconds=1.0,
+    slow_seconds=20.0,  # five times the client's timeout below: load cannot blur the two
     drop_rate=0.03,
     truncated_rate=0.03,
     malformed_record_rate=0.03,
@@ -277,7 +277,7 @@ def test_through_faults_every_pair_is_stored_exactly_once(
     pairs = [p for e in finished for p in pairs_of(e, scenarios)]
     done = {e.id for e in finished}
     shaky, wire = client_for(
-        faulty_sandbox, lead_of(faulty_sandbox), timeout=0.5, retry_policy=QUICK_RETRIES
+        faulty_sandbox, lead_of(faulty_sandbox), timeout=4.0, retry_policy=QUICK_RETRIES
     )
 
     runs = []

@@ -34,6 +34,7 @@ from sandbox import RunningSandbox
 from tests.dashboard import records
 from tests.store.conftest import HistoryOpener, pg_dump_rows
 from tests.store.test_processes import DRIVER, REPO, TABLE_ORDER, driver_env, tables
+from tests.waiting import wait_until
 
 SCHEMA = "history_shared_c1"
 
@@ -175,7 +176,7 @@ def test_migrations_run_once_whoever_starts_first(pg: str) -> None:
 
     def open_at_once() -> None:
         try:
-            start.wait(timeout=30)
+            start.wait()  # all six at once (each thread is there: no deadline needed)
             with pg_store(pg, idle=0) as store:
                 store.info()
         except BaseException as error:
@@ -185,7 +186,7 @@ def test_migrations_run_once_whoever_starts_first(pg: str) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join()  # no limit of its own: pytest-timeout ends a hang
 
     assert errors == []
     with psycopg.connect(pg) as con:
@@ -253,12 +254,12 @@ def test_readers_never_see_half_a_write(pg: str, monkeypatch: pytest.MonkeyPatch
     thread = threading.Thread(target=write)
     thread.start()
     try:
-        assert held.wait(timeout=60)
+        wait_until(held.is_set, alive=thread, what="the write held its transaction open")
         assert errors == []
         during = read()
     finally:
         release.set()
-        thread.join(timeout=60)
+        thread.join()  # no limit of its own: pytest-timeout ends a hang
     assert errors == []
     assert during == (40, list(range(1, 41)))  # the old state whole, while the write is open
     assert read() == (25, list(range(101, 126)))  # the new state whole, once it is committed

@@ -207,7 +207,8 @@ def test_a_waiting_process_gets_in_once_the_holder_lets_go(
 
     def open_and_read() -> None:
         try:
-            with HistoryStore.open(store_path, wait=60) as store:
+            # The product's wait, long enough for a loaded machine to let the holder go.
+            with HistoryStore.open(store_path, wait=300) as store:
                 opened["results"] = store.results([4242])["result_id"].tolist()
         except BaseException as error:
             opened["error"] = error
@@ -215,11 +216,10 @@ def test_a_waiting_process_gets_in_once_the_holder_lets_go(
     waiter = threading.Thread(target=open_and_read)
     waiter.start()
     release(holder)
-    waiter.join(timeout=90)
+    waiter.join()  # no limit of its own: the store's wait (300 s) ends it, pytest-timeout a hang
 
-    assert not waiter.is_alive()
     assert opened == {"results": [424242]}, opened
-    assert holder.wait(timeout=30) == 0
+    assert holder.wait() == 0
     assert_consistent(store_path)
 
 
@@ -247,6 +247,6 @@ def test_a_busy_store_does_not_stop_a_page_from_loading_results(
     assert sorted(outcome.results["result_id"]) == sorted(execution.test_results)
     assert wire.sent["results"] == len(scenarios)
     release(holder)
-    assert holder.wait(timeout=30) == 0
+    assert holder.wait() == 0  # no limit of its own: pytest-timeout ends a hang
     with open_store(store_path) as store:
         assert store.info().results == 1  # only the holder's marker: nothing half-written

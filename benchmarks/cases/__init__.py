@@ -16,6 +16,7 @@ from benchmarks.cases import (
     pages,
     parse,
     pgstore,
+    rules_names,
     sandbox_latency,
     store,
     verdicts,
@@ -48,6 +49,7 @@ CASES: tuple[Case, ...] = tuple(
         verdicts,
         assistant,
         morning,
+        rules_names,
     )
 )
 NAMES: tuple[str, ...] = tuple(case.name for case in CASES)

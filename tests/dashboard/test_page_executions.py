@@ -236,15 +236,28 @@ def test_skipped_executions_are_counted(
     assert at.dataframe
 
 
+@pytest.fixture(scope="module")
+def opened() -> dict[str, AppTest]:
+    """Pages of this module already run, by name: a view that several tests only read is run
+    once (#36)."""
+    return {}
+
+
+@pytest.fixture
+def week_page(opened: dict[str, AppTest], app: AppFactory, connect: Connect) -> AppTest:
+    """The page over the week, as the full-authority user opens it: run once, never changed."""
+    if "week" not in opened:
+        connect()
+        at = app(EXECUTIONS, **WEEK)
+        at.run()
+        opened["week"] = at
+    return opened["week"]
+
+
 def test_the_status_filter_offers_every_execution_status_with_its_symbol(
-    app: AppFactory, connect: Connect
+    week_page: AppTest,
 ) -> None:
-    connect()
-    at = app(EXECUTIONS, **WEEK)
-
-    at.run()
-
-    assert at.multiselect(key="executions.statuses").options == [
+    assert week_page.multiselect(key="executions.statuses").options == [
         "\u2714 SUCCESS",
         "\u2716 FAILURE",
         "\u26a0 ERROR",
@@ -299,69 +312,18 @@ def test_a_links_unusual_status_is_kept_and_matches_nothing(
     assert at.query_params == {"status": "PROCESSING", **WEEK}
 
 
-def _status_columns_total(table: Any) -> int:
-    statuses = table.columns[table.columns.get_loc("Duration") + 1 : -1]  # up to "Pass rate"
-    return int(table[statuses].fillna(0).to_numpy().sum())
-
-
 def _charts(at: AppTest) -> dict[str, dict[str, Any]]:
     return {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
 
 
-def test_above_the_bar_limit_the_status_chart_sums_the_window_per_plan_and_says_so(
-    app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The chart shows every execution of the window, one bar per plan, instead
-    of "the latest 200"."""
-    from dashboard.present import charts
-
-    monkeypatch.setattr(charts, "EXECUTION_BAR_LIMIT", 5)
-    connect()
-    at = app(EXECUTIONS, **WEEK)
-
-    at.run()
-
-    assert_no_failure(at)
-    total = int(metrics(at)["Executions"])
-    assert total > 5
-    table = at.dataframe[0].value
-    assert len(table) == total  # the table (and its CSV) keeps every execution
-    plans = sorted(set(table["Plan"]))
-    assert f"the results of all {total} executions of {len(plans)} plans, by status" in (
-        captions(at)
-    )
-    assert "Latest" not in captions(at)
-    per_plan = _charts(at)["status.exec"]
-    assert per_plan["layout"]["yaxis"]["categoryarray"] == plans
-    # Every result of every execution of the window is in a plan's bar.
-    assert sum(sum(trace["x"]) for trace in per_plan["data"]) == _status_columns_total(table)
-    for plan in plans:
-        drawn = sum(
-            x
-            for trace in per_plan["data"]
-            for y, x in zip(trace["y"], trace["x"], strict=True)
-            if y == plan
-        )
-        assert drawn == _status_columns_total(table[table["Plan"] == plan])
-    assert "status.day" not in _charts(at)  # its tab is closed: not built, not sent
-    tab_labels = [tab.label for tab in at.tabs]
-    assert tab_labels[:2] == ["Per plan", "Per day"]
-
-
-def test_up_to_the_bar_limit_each_execution_is_a_bar(app: AppFactory, connect: Connect) -> None:
-    connect()
-    at = app(EXECUTIONS, **WEEK)
-
-    at.run()
-
-    assert_no_failure(at)
-    total = int(metrics(at)["Executions"])
-    assert 0 < total <= 200
-    table = at.dataframe[0].value
-    per_execution = _charts(at)["status.exec"]
-    shown = per_execution["layout"]["xaxis"]["categoryarray"]
-    assert sorted(shown) == sorted(f"#{i}" for i in table["Id"])
-    assert [tab.label for tab in at.tabs][:2] == ["Per execution", "Per day"]
+def test_up_to_the_bar_limit_each_execution_is_a_bar(week_page: AppTest) -> None:
+    """The status chart's first tab is named by what it draws. Which bars it draws, per
+    execution or per plan above the limit, and what their captions say, is the view's
+    (tests/present/test_executions_view_values.py)."""
+    assert_no_failure(week_page)
+    assert 0 < int(metrics(week_page)["Executions"]) <= 200
+    assert [tab.label for tab in week_page.tabs][:2] == ["Per execution", "Per day"]
+    assert set(_charts(week_page)) == {"status.exec", "runtime", "rate"}
 
 
 def test_the_per_day_tab_is_in_the_link_and_only_its_chart_is_sent(
@@ -373,11 +335,8 @@ def test_the_per_day_tab_is_in_the_link_and_only_its_chart_is_sent(
     at.run()
 
     assert_no_failure(at)
-    figures = _charts(at)
-    assert set(figures) == {"status.day", "runtime", "rate"}
-    table = at.dataframe[0].value
-    drawn = sum(sum(trace["y"]) for trace in figures["status.day"]["data"])
-    assert drawn == _status_columns_total(table)  # the day chart counts every execution
+    # Its chart counts every execution (tests/present/test_executions_view_values.py).
+    assert set(_charts(at)) == {"status.day", "runtime", "rate"}
     assert at.query_params == {"chart": "day", **WEEK}
 
     # A link without it opens the first tab (AppTest cannot click a tab: the browser test
@@ -483,21 +442,3 @@ def test_a_rerun_that_changed_nothing_rebuilds_no_figure_or_table(
 
     assert_no_failure(at)
     assert len(made) == 2
-
-
-def test_a_long_table_sends_its_newest_rows_and_says_so(
-    app: AppFactory, connect: Connect, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from dashboard.present import tables
-
-    monkeypatch.setattr(tables, "TABLE_ROW_LIMIT", 5)
-    connect()
-    at = app(EXECUTIONS, **WEEK)
-
-    at.run()
-
-    assert_no_failure(at)
-    shown = at.dataframe[0].value
-    assert len(shown) == 5
-    assert list(shown["Start"]) == sorted(shown["Start"], reverse=True)  # the newest
-    assert "The newest 5 are shown; the CSV holds every one" in captions(at)

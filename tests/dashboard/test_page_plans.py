@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient, ExecutionQuery
 from sandbox import RunningSandbox
@@ -154,8 +155,25 @@ def test_when_retries_run_out_the_page_says_what_failed(
     assert "Refresh" in error
 
 
+@pytest.fixture(scope="module")
+def opened() -> dict[str, AppTest]:
+    """Pages of this module already run, by name: a view that several tests only read is run
+    once (#36)."""
+    return {}
+
+
+@pytest.fixture
+def every_plan(opened: dict[str, AppTest], app: AppFactory) -> AppTest:
+    """The demo's plans, active or not (`active=false`): run once, never changed."""
+    if "every_plan" not in opened:
+        at = app(active="false")
+        at.run()
+        opened["every_plan"] = at
+    return opened["every_plan"]
+
+
 def test_each_plan_leads_with_its_latest_finished_outcome(
-    app: AppFactory, sandbox: RunningSandbox, oracle: ApiClient
+    every_plan: AppTest, sandbox: RunningSandbox, oracle: ApiClient
 ) -> None:
     """The first page answers "which plans are red, and since when". Each plan is judged on
     its latest finished execution of the last 30 days, computed here from the service directly.
@@ -172,9 +190,7 @@ def test_each_plan_leads_with_its_latest_finished_outcome(
         elif any(summary.get(s) for s in ("SUCCESS", "WARNING")):
             expected[execution.plan_id] = "\u2714 passing"
     assert "\u2716 failing" in expected.values(), "the demo should hold a red plan"
-    at = app(active="false")
-
-    at.run()
+    at = every_plan
 
     assert_no_failure(at)
     table = at.dataframe[0].value
@@ -188,11 +204,7 @@ def test_each_plan_leads_with_its_latest_finished_outcome(
     assert "last 30 days of executions" in captions(at)
 
 
-def test_failing_plans_come_first(app: AppFactory) -> None:
+def test_failing_plans_come_first(every_plan: AppTest) -> None:
     """Which plans are red is the first question: the table answers it in its first rows."""
-    at = app(active="false")
-
-    at.run()
-
-    assert_no_failure(at)
-    assert_red_first(at)
+    assert_no_failure(every_plan)
+    assert_red_first(every_plan)

@@ -5,6 +5,10 @@ clear messages for a bad plan."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+
+import pytest
+from streamlit.testing.v1 import AppTest
 
 from sandbox.data import planted
 from tests.dashboard import history_service as hand
@@ -27,13 +31,36 @@ def _specific(at: object) -> object:
     return table_with(at, "Finding", "Passed elsewhere")  # type: ignore[arg-type]
 
 
+@pytest.fixture(scope="module")
+def opened() -> dict[int, AppTest]:
+    """The page of each demo plan already run: a view that several tests only read is run
+    once (#36)."""
+    return {}
+
+
+DemoPlan = Callable[[int], AppTest]
+
+
+@pytest.fixture
+def demo_plan(opened: dict[int, AppTest], app: AppFactory) -> DemoPlan:
+    """The page of one plan of the demo (`tz=UTC&plan=...`): run once, never changed."""
+
+    def page(plan: int) -> AppTest:
+        if plan not in opened:
+            at = app(ENVIRONMENTS, tz="UTC", plan=str(plan))
+            at.run()
+            opened[plan] = at
+        return opened[plan]
+
+    return page
+
+
 def test_the_demo_flags_exactly_the_planted_environment_specific_scenario(
-    app: AppFactory,
+    demo_plan: DemoPlan,
 ) -> None:
     scenario, _ = planted.ENVIRONMENT_SPECIFIC
     for plan in planted.PLAN_SCENARIOS:
-        at = app(ENVIRONMENTS, tz="UTC", plan=str(plan))
-        at.run()
+        at = demo_plan(plan)
         assert_no_failure(at)
         specific = _specific(at)
         versions = table_with(at, "Previous", "Finding")
@@ -54,9 +81,8 @@ def test_the_demo_flags_exactly_the_planted_environment_specific_scenario(
         assert specific["History"].iloc[0] == f"scenario?plan={plan}&scenario={scenario}"
 
 
-def test_the_heat_map_shows_pass_rates_with_counts_on_hover(app: AppFactory) -> None:
-    at = app(ENVIRONMENTS, tz="UTC", plan=str(planted.STILL_FAILING_PLAN))
-    at.run()
+def test_the_heat_map_shows_pass_rates_with_counts_on_hover(demo_plan: DemoPlan) -> None:
+    at = demo_plan(planted.STILL_FAILING_PLAN)
 
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     heat = figure["data"][0]

@@ -1,6 +1,7 @@
 """The Slower scenarios page on the demo and on a hand-built history: the planted slowing
 scenario and nothing else, with its evidence and a link to its history; W in the link; too few
-runs are never "slower"."""
+runs are never "slower". The hand-built slowdown's medians are the view's
+(tests/present/test_slower_view_values.py)."""
 
 from __future__ import annotations
 
@@ -41,24 +42,6 @@ def test_the_demo_lists_the_planted_slowing_scenario_and_nothing_else(app: AppFa
     assert "each plan's last 20 finished executions" in captions(at)
     assert "had enough to judge (5 recent and at least 5 before)" in captions(at)
     assert "slower.table.csv" in downloads(at)
-
-
-def test_the_hand_built_slowdown_reads_with_its_medians(
-    app: AppFactory, hand_built: hand.HistoryService
-) -> None:
-    at = app(SLOWER, tz="UTC")
-    at.run()
-
-    assert_no_failure(at)
-    shown = _slower(at)
-    assert shown[["Plan", "Scenario", "Slower by", "Evidence"]].values.tolist() == [
-        [
-            hand.PLAN_NAME,
-            hand.SLOWING,
-            "+100 %",
-            "median of its last 5 completed runs 1 min 00 s against 30 s over the 7 before",
-        ]
-    ]
 
 
 def test_a_window_too_short_for_a_baseline_is_not_enough_data(

@@ -204,6 +204,7 @@ def _checked(draft: RuleDraft, by: str) -> None:
 
 def _preview_words(store: HistoryStore, company_id: int, draft: RuleDraft, days: int) -> str:
     """The preview sentence of `draft` over the stored failures of the last `days` days."""
+    from dashboard.analytics.failure_groups import Grouping
     from dashboard.analytics.group_rules import preview, rule_of
     from dashboard.analytics.scenario_names import names_by_id
     from dashboard.data.store.group_rules import usable
@@ -222,7 +223,8 @@ def _preview_words(store: HistoryStore, company_id: int, draft: RuleDraft, days:
     rule = rule_of(row, usable, rule_id="preview")
     if rule is None:  # checked before: cannot happen, but say so rather than fail
         raise CliError("the rule's patterns cannot be compiled.", USAGE)
-    found = preview(rule, failures, names=names)
+    # Counted in the groups the pages show (one message in one plan's scenario).
+    found = preview(rule, failures, names=names, grouping=Grouping.SCENARIO)
     return f"{found.sentence[:-1]} of the last {days} days ({len(failures):,} failures stored)."
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.analytics.failure_groups import Grouping
 from dashboard.analytics.group_rules import preview, rule_matches, rule_of
 from dashboard.analytics.marks import failed_of
 from dashboard.data.store.group_rules import (
@@ -142,7 +143,8 @@ def preview_view(
     if rule is None:
         return RulePreviewView(tuple(problems) or ("The rule's patterns cannot be used.",))
     failed = failed_of(results)
-    found = preview(rule, failed, names=names)
+    # Counted in the groups the pages show (one message in one plan's scenario).
+    found = preview(rule, failed, names=names, grouping=Grouping.SCENARIO)
     matched = failed[rule_matches(rule, failed, names)] if found.failures else failed.iloc[:0]
     counted = f"Counted on the {plural(len(failed), 'failed result')} of {basis}."
     return RulePreviewView(

@@ -1,6 +1,7 @@
 """The Group rules page on the hand-built history (tests/dashboard/history_service.py): a rule
 is previewed on the failures of each plan's last 20 executions before it is saved ("This rule
-would cover 27 failures in 1 group.", as many as Flaky's timeout group holds), saved only once
+would cover 27 failures in 2 groups.", as many as Flaky's timeout groups hold: one per
+scenario, 15 in scenario 31 and 12 in scenario 34), saved only once
 that preview was shown for exactly what the form holds, listed with its author (the signed-in
 address) and removed (kept, with who removed it); an invalid or catastrophic pattern is refused
 with RE2's reason and nothing is written; hostile text is shown as text; a team's dashboard
@@ -76,7 +77,7 @@ def test_a_rule_is_previewed_then_saved_listed_and_removed(
     fill(at, "TimeoutException")
     press(at, "Preview")
     shown = preview_text(at)
-    assert f"This rule would cover {TIMEOUT_FAILURES} failures in 1 group." in shown
+    assert f"This rule would cover {TIMEOUT_FAILURES} failures in 2 groups." in shown
     examples = table_with(at, "Message", "Environment")
     assert len(examples) == 5
     assert examples["Message"].str.contains("TimeoutException").all()

@@ -6,11 +6,10 @@ import streamlit as st
 
 from dashboard.data import cache, cache_history
 from dashboard.present.captions import scope_text
-from dashboard.present.standup_view import standup_needs, standup_view
-from dashboard.state import links, routes
+from dashboard.state import routes
 from dashboard.state.params import DateRange
 from dashboard.state.query import standup_query, standup_window
-from dashboard.ui import notices, presenter
+from dashboard.ui import notices, presenter, shared_views
 from dashboard.ui import standup_layout as layout
 from dashboard.ui.page import open_page
 
@@ -31,33 +30,29 @@ if state.present:
 # standup's time); Custom takes the from/to days in the chosen zone.
 tz = layout.controls(page) if not state.present else state.tz or "UTC"
 page.settle()
-window = standup_window(state, now, tz=tz)
+# Up to this minute: viewers within the same minute share one view (`ui.shared_views`).
+window = standup_window(state, shared_views.minute(now), tz=tz)
 
 
 @st.fragment(run_every=REFRESH_EVERY if state.present else None)
 def standup_body() -> None:
     """Everything below the controls; in presenter mode it refreshes itself."""
+    query = standup_query(state, window)
     data = notices.loaded_or_stop(
-        lambda: cache.executions(connection, standup_query(state, window)),
-        part="the executions of the standup window",
+        lambda: cache.executions(connection, query), part="the executions of the standup window"
     )
     ledger = cache_history.ledger(connection)
-    needs = standup_needs(
-        data.executions,
-        ledger.marks,
+    # Made once per input and shared by every viewer of the same data (`ui.shared_views`).
+    view = shared_views.standup(
+        connection,
+        query,
+        data,
+        ledger,
         window=window,
         now=now,
         include_outages=state.include_outages,
-    )
-    results = layout.results_of(connection, needs)
-    view = standup_view(
-        needs,
-        results,
-        verdicts=layout.verdicts_of(connection, needs, results, ledger),
-        link_for=layout.link_for,
-        plan_names=page.plan_names,
         plans=page.plans,
-        scenario_link=links.scenario_link,
+        plan_names=page.plan_names,
         scope=scope_text(project=page.project_name),
     )
     notices.caption(view.window_caption)

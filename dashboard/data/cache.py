@@ -516,7 +516,15 @@ def scenario_results(
     return _fan_out(connection, tuple((e, int(scenario_id)) for e in wanted), finished, failed)
 
 
-@st.cache_resource(ttl=DATA_TTL, max_entries=12, show_spinner=False)
+BUILT_MAX_ENTRIES = 64
+"""How many views `built` keeps in the process (each shared by its viewers, not copied): every
+page's views for a few sets of inputs each (the standup's two steps, Failures', Time to green's,
+the executions', Flaky's, the verdicts and known counts each page reads), as several teams' views
+of the last `DATA_TTL` minutes. A view holds references to the loaded frames it was made of,
+rarely copies of them."""
+
+
+@st.cache_resource(ttl=DATA_TTL, max_entries=BUILT_MAX_ENTRIES, show_spinner=False)
 def _built(key: str, _build: Callable[[], Any]) -> Any:
     return _build()
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from dashboard.analytics.alerts import AlertChoice, Change
     from dashboard.cli.connections import Target
     from dashboard.data.store import HistoryStore
+    from dashboard.data.store.alerts import Alert
 
 ENV_ALERTS_TO = "QA_DASHBOARD_ALERTS_TO"
 SECRETS_ALERTS = "alerts"
@@ -239,20 +240,31 @@ def is_quiet(options: AlertOptions, now: datetime) -> bool:
     return start <= local < end if start < end else local >= start or local < end
 
 
-def found_changes(
+class _History(NamedTuple):
+    """What the changes are found in: the stored executions, results and marks."""
+
+    executions: Any
+    results: Any
+    marks: Any
+
+
+def _history(
     store: HistoryStore, company_id: int, options: AlertOptions, now: datetime
-) -> list[Change]:
-    """Every change the stored history shows at `now` that the options announce."""
+) -> _History:
     # Lazy, for a fast --help: it loads pandas.
-    from dashboard.analytics import alerts
     from dashboard.data.frames import executions_of_history
 
     since = now - timedelta(days=options.days)
     executions = executions_of_history(
         store.executions(date_from=since), store.status_counts(date_from=since)
     )
-    results = store.results_in_window(date_from=since)
-    marks = store.marks(company_id)
+    return _History(executions, store.results_in_window(date_from=since), store.marks(company_id))
+
+
+def _changes(history: _History, options: AlertOptions, now: datetime) -> list[Change]:
+    from dashboard.analytics import alerts
+
+    executions, results, marks = history
     changes = [
         *alerts.plan_changes(
             executions, now, horizon=options.horizon, results=results, marks=marks
@@ -262,6 +274,50 @@ def found_changes(
     ]
     changes = alerts.with_projects(changes, executions)
     return [change for change in changes if options.choice.wanted(change)]
+
+
+def found_changes(
+    store: HistoryStore, company_id: int, options: AlertOptions, now: datetime
+) -> list[Change]:
+    """Every change the stored history shows at `now` that the options announce."""
+    return _changes(_history(store, company_id, options, now), options, now)
+
+
+def found_alerts(
+    store: HistoryStore, company_id: int, options: AlertOptions, now: datetime
+) -> list[Alert]:
+    """The changes of `found_changes`, worded to be noted: each scenario by the team's name
+    and owner (the store's names of `company_id`), a red plan's failing scenarios named."""
+    from dashboard.analytics.alerts import RED
+    from dashboard.data.store.alerts import Alert
+    from dashboard.present.alerts import (
+        ScenarioNames,
+        alert_body,
+        alert_title,
+        failing_scenarios,
+    )
+
+    history = _history(store, company_id, options, now)
+    changes = _changes(history, options, now)
+    names = ScenarioNames.of(store.scenario_names(company_id)) if changes else ScenarioNames()
+
+    def failing(change: Change) -> tuple[int, ...]:
+        if change.kind != RED or change.execution_id is None:
+            return ()
+        return failing_scenarios(history.results, change.execution_id)
+
+    return [
+        Alert(
+            key=c.key,
+            kind=c.kind,
+            plan_id=c.plan_id,
+            project_id=c.project_id,
+            title=alert_title(c, names),
+            body=alert_body(c, None, names, failing(c)),
+            link=evidence_link(c),
+        )
+        for c in changes
+    ]
 
 
 def evidence_link(change: Change) -> str:
@@ -293,9 +349,7 @@ def alert_pass(
     quiet hours); the log line. Never raises for the store or the destination: what was not
     sent is sent on a later pass."""
     # Lazy, for a fast --help: the data layer loads pandas and DuckDB.
-    from dashboard.data.store.alerts import Alert
     from dashboard.data.store.errors import StoreError
-    from dashboard.present.alerts import alert_body, alert_title
 
     at = now or datetime.now(UTC)
     connection = target.connection
@@ -305,22 +359,7 @@ def alert_pass(
         # Noting and sending under one lock: two workers neither note one change at once nor
         # send what the other is sending.
         with store, store.exclusive(ALERTS_LOCK, wait=wait):
-            changes = found_changes(store, connection.company_id, options, at)
-            new = store.note_alerts(
-                [
-                    Alert(
-                        key=c.key,
-                        kind=c.kind,
-                        plan_id=c.plan_id,
-                        project_id=c.project_id,
-                        title=alert_title(c),
-                        body=alert_body(c, None),
-                        link=evidence_link(c),
-                    )
-                    for c in changes
-                ],
-                now=at,
-            )
+            new = store.note_alerts(found_alerts(store, connection.company_id, options, at), now=at)
             if is_quiet(options, at):
                 pending = len(store.pending_alerts())
                 return f"{where}: {new} new, {pending} held for the quiet hours"

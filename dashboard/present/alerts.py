@@ -8,14 +8,21 @@ mark shows as the pages show it. A ticket is a link only to a web address (`chat
 `alert_messages` makes the messages of one pass: changes of one kind in one plan (its
 scenarios) or of the marks are said together, and a flood is capped at a number of messages
 (`cli.alerts.MAX_MESSAGES`) and one saying how many more changes there are.
+
+A scenario is called by the team's name for it and its owner (`ScenarioNames`, from the
+history store's names): "Login works (402, owner ana@example.com)"; an unnamed one stays
+"Scenario 402". A name is team text but still data: it goes through `chat_text` too.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
+
+import pandas as pd
 
 from dashboard.analytics import triage
 from dashboard.analytics.alerts import (
@@ -28,6 +35,8 @@ from dashboard.analytics.alerts import (
     Change,
     LeftOut,
 )
+from dashboard.analytics.scenario_names import names_by_id, owners_by_id
+from dashboard.analytics.verdicts import FAILING_STATUSES
 from dashboard.present.formatting import chat_link, chat_text
 
 _APART = {
@@ -51,6 +60,63 @@ def split_words(split: tuple[tuple[str, int], ...] | dict[str, int]) -> str:
         if counts.get(label):
             parts.append(f"{counts[label]} {_APART[label]}")
     return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class ScenarioNames:
+    """The team's names and owners of scenarios, by id, as an alert calls them (none: every
+    scenario is "Scenario 402")."""
+
+    names: Mapping[int, str] = field(default_factory=dict)
+    owners: Mapping[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> ScenarioNames:
+        """From a frame of names (the store's `scenario_names`, `SCENARIO_NAME_COLUMNS`)."""
+        return cls(names_by_id(frame), owners_by_id(frame))
+
+
+NO_NAMES = ScenarioNames()
+
+
+def scenario_words(
+    scenario_id: int, names: ScenarioNames = NO_NAMES, *, owner: bool = True, first: bool = True
+) -> str:
+    """A scenario as an alert calls it: "Login works (402, owner ana@example.com)", "Login
+    works (402)" without an owner (or `owner=False`), "Scenario 402" when it has no name
+    ("scenario 402" unless `first` in its sentence), "Scenario 402 (owner ana@example.com)"
+    when it has an owner and no name. Name and owner are chat text: never markup, a link or a
+    mention."""
+    number = int(scenario_id)
+    name = names.names.get(number)
+    owned = names.owners.get(number) if owner else None
+    by = f"owner {chat_text(owned)}" if isinstance(owned, str) and owned else ""
+    if isinstance(name, str) and name:
+        return f"{chat_text(name)} ({number}{', ' + by if by else ''})"
+    return f"{'Scenario' if first else 'scenario'} {number}" + (f" ({by})" if by else "")
+
+
+FAILING_NAMED = 5
+"""Failing scenarios a red alert names one by one before "and N more"."""
+
+
+def failing_scenarios(results: pd.DataFrame, execution_id: int) -> tuple[int, ...]:
+    """The scenarios with a failed result (FAILURE or ERROR) in `execution_id`, by id."""
+    own = results[results["execution_id"] == execution_id]
+    failed = own[own["level"].astype("str").str.upper().isin(FAILING_STATUSES)]
+    return tuple(sorted({int(s) for s in failed["scenario_id"].dropna()}))
+
+
+def failing_words(failing: Sequence[int], names: ScenarioNames = NO_NAMES) -> str:
+    """ "Failing: Login works (402, owner ana@example.com), Scenario 403." ("" when none),
+    `FAILING_NAMED` of them, then "and N more"."""
+    if not failing:
+        return ""
+    named = [scenario_words(s, names) for s in failing[:FAILING_NAMED]]
+    more = len(failing) - FAILING_NAMED
+    if more > 0:
+        named.append(f"and {more} more")
+    return "Failing: " + "; ".join(named) + "."
 
 
 def _plan(change: Change) -> str:
@@ -97,15 +163,22 @@ def _outage_words(change: Change, outage: LeftOut) -> str:
     return text
 
 
-def alert_title(change: Change) -> str:
+def _scenario(change: Change, names: ScenarioNames, *, first: bool) -> str:
+    if change.scenario_id is None:
+        return "Scenario ?" if first else "scenario ?"
+    return scenario_words(change.scenario_id, names, owner=first, first=first)
+
+
+def alert_title(change: Change, names: ScenarioNames = NO_NAMES) -> str:
+    """The message's title; a scenario's by its name (no owner: the body says it)."""
     if change.kind == RED:
         return f"Red: {_plan(change)} failed"
     if change.kind == GREEN:
         return f"Green again: {_plan(change)} passed"
     if change.kind == BROKEN:
-        return f"Broken: scenario {change.scenario_id} of {_plan(change)}"
+        return f"Broken: {_scenario(change, names, first=False)} of {_plan(change)}"
     if change.kind == FLAKY:
-        return f"Flaky: scenario {change.scenario_id} of {_plan(change)}"
+        return f"Flaky: {_scenario(change, names, first=False)} of {_plan(change)}"
     if change.kind == EXPIRING:
         return f"Known failure expires tomorrow: {_words(change.target)}"
     if change.kind == LOOKS_FIXED:
@@ -113,8 +186,14 @@ def alert_title(change: Change) -> str:
     raise ValueError(f"unknown kind of change: {change.kind!r}")
 
 
-def alert_body(change: Change, link: str | None) -> str:
-    """The message's Markdown: what changed, the numbers behind it, the link to its evidence."""
+def alert_body(
+    change: Change,
+    link: str | None,
+    names: ScenarioNames = NO_NAMES,
+    failing: Sequence[int] = (),
+) -> str:
+    """The message's Markdown: what changed, the numbers behind it, the link to its evidence.
+    A red change's `failing` scenarios (`failing_scenarios`) are named, by `names`."""
     started = "" if change.start is None else f" (started {change.start:%Y-%m-%d %H:%M} UTC)"
     detail = _words(change.detail)
     if change.kind == RED:
@@ -124,6 +203,8 @@ def alert_body(change: Change, link: str | None) -> str:
             + (f" ({split_words(change.split)})" if change.split else "")
             + "."
         )
+        if failing:
+            text += " " + failing_words(failing, names)
     elif change.kind == GREEN:
         text = (
             f"Execution {change.execution_id}{started} passed after execution "
@@ -131,7 +212,7 @@ def alert_body(change: Change, link: str | None) -> str:
         )
     elif change.kind in (BROKEN, FLAKY):
         text = (
-            f"Scenario {change.scenario_id} is {change.kind} as of execution "
+            f"{_scenario(change, names, first=True)} is {change.kind} as of execution "
             f"{change.execution_id}{started}: {detail}."
         )
     else:
@@ -191,10 +272,37 @@ def _group(alert: Pending) -> tuple[object, ...]:
     return (alert.key,)
 
 
-def _scope(title: str) -> str:
-    """ "plan 5 “Checkout”" out of a scenario change's title ("Broken: scenario 53 of plan 5
-    “Checkout”"; the first " of " follows the scenario's number)."""
-    return title.partition(" of ")[2]
+_SCENARIO_OF_KEY = re.compile(r":scenario (\d+):")
+
+
+def _scopes(alert: Pending) -> set[str]:
+    """Where the plan's words may start in a scenario change's title ("Broken: Login of the
+    shop (53) of plan 5 “Checkout”"): after a " of plan 5" that follows the scenario's number
+    ("scenario 53" or "(53)", by its key) and ends the title or opens the plan's quoted name.
+    A name may hold " of ", even " of plan 5": each such place is one more candidate."""
+    title, marker = alert.title, f" of plan {alert.plan_id}"
+    number = _SCENARIO_OF_KEY.search(alert.key)
+    ends = (f"scenario {number[1]}", f"({number[1]})") if number else None
+    found = set()
+    at = title.find(marker)
+    while at >= 0:
+        tail = title[at + len(marker) :]
+        plan_tail = tail == "" or (tail.startswith(" “") and tail.endswith("”"))
+        if plan_tail and (ends is None or title[:at].endswith(ends)):
+            found.add(title[at + len(" of ") :])
+        at = title.find(marker, at + 1)
+    return found
+
+
+def _scope(members: Sequence[Pending]) -> str:
+    """ "plan 5 “Checkout”" out of the titles of a plan's scenario changes: the shortest
+    place every title agrees on (a scenario's name is before it, so a " of " in a name only
+    adds longer candidates); "plan 5" if none."""
+    common: set[str] | None = None
+    for alert in members:
+        found = _scopes(alert)
+        common = found if common is None else common & found
+    return min(common, key=len) if common else f"plan {members[0].plan_id}"
 
 
 def alert_messages(
@@ -238,7 +346,7 @@ def _message(
     if len(members) == 1:
         link = evidence(first, "See the evidence")
         return AlertMessage(first.title, first.body + (f"\n\n{link}" if link else ""), (first.key,))
-    title = _GROUP_TITLES[first.kind].format(n=len(members), scope=_scope(first.title))
+    title = _GROUP_TITLES[first.kind].format(n=len(members), scope=_scope(members))
     lines = [
         f"- {alert.body} {evidence(alert, 'See the evidence')}".rstrip()
         for alert in members[:ITEMS_PER_MESSAGE]

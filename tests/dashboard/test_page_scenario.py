@@ -4,7 +4,11 @@ and no other scenario does; on a hand-built history too; clear messages for bad 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
 
 from dashboard.present import scenario as scenario_words
 from sandbox.data import planted
@@ -16,9 +20,11 @@ from tests.dashboard.apptest import (
     downloads,
     notes,
     plain_notes,
+    start_on,
     table_with,
 )
-from tests.dashboard.conftest import AppFactory
+from tests.dashboard.conftest import APP, AppFactory
+from tests.waiting import PATIENT_S
 
 REGRESSION = "Runtime regression:"
 
@@ -38,13 +44,72 @@ def _regressed(at: Any) -> bool:
     return REGRESSION in notes(at)
 
 
-def test_only_the_planted_slowing_scenario_is_flagged_slower(app: AppFactory) -> None:
-    at = app(SCENARIO, tz="UTC")
+# -- each scenario's page, run once (#36) -----------------------------------------------------
+# The regression loops open every scenario of a plan; the tests of one scenario's history read
+# the same pages. Each page is its own AppTest, opened as a link to it, sharing what the process
+# has loaded (the loops always did: they changed the link of one AppTest between runs).
+
+
+def reopened(**query: str) -> AppTest:
+    """The Scenario history page at `query`, made as the `app` fixture makes it but keeping what
+    this process has loaded (`app` clears it: the first page of a group is made by `app`)."""
+    at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
+    at.secrets["tests"] = "isolated from local secrets"
+    start_on(at, SCENARIO)
+    at.query_params.update(query)
+    return at
+
+
+@pytest.fixture(scope="module")
+def opened() -> dict[tuple[str, int, int], AppTest]:
+    """The pages of this module already run, by history (demo or hand-built), plan, scenario."""
+    return {}
+
+
+ScenarioPage = Callable[[int, int], AppTest]
+
+
+@pytest.fixture
+def demo_scenario(opened: dict[tuple[str, int, int], AppTest], app: AppFactory) -> ScenarioPage:
+    """One scenario's page on the demo (`tz=UTC&plan=...&scenario=...`): run once, never
+    changed."""
+
+    def page(plan: int, scenario: int) -> AppTest:
+        if ("demo", plan, scenario) not in opened:
+            query = {"tz": "UTC", "plan": str(plan), "scenario": str(scenario)}
+            first = not any(key[0] == "demo" for key in opened)
+            at = app(SCENARIO, **query) if first else reopened(**query)
+            at.run()
+            opened["demo", plan, scenario] = at
+        return opened["demo", plan, scenario]
+
+    return page
+
+
+@pytest.fixture
+def hand_scenario(
+    opened: dict[tuple[str, int, int], AppTest], app: AppFactory, request: pytest.FixtureRequest
+) -> Callable[[int], AppTest]:
+    """One scenario's page of the hand-built plan, served only while a page is first run."""
+
+    def page(scenario: int) -> AppTest:
+        if ("hand", hand.PLAN_ID, scenario) not in opened:
+            request.getfixturevalue("hand_built")  # the service, and the dashboard pointed at it
+            query = {"tz": "UTC", "plan": str(hand.PLAN_ID), "scenario": str(scenario)}
+            first = not any(key[0] == "hand" for key in opened)
+            at = app(SCENARIO, **query) if first else reopened(**query)
+            at.run()
+            opened["hand", hand.PLAN_ID, scenario] = at
+        return opened["hand", hand.PLAN_ID, scenario]
+
+    return page
+
+
+def test_only_the_planted_slowing_scenario_is_flagged_slower(demo_scenario: ScenarioPage) -> None:
     flagged = set()
     for plan in (planted.SCENARIO_CASES_PLAN, planted.SLOWER_PLAN):
         for scenario in planted.PLAN_SCENARIOS[plan]:
-            at.query_params.update(plan=str(plan), scenario=str(scenario))
-            at.run()
+            at = demo_scenario(plan, scenario)
             assert_no_failure(at)
             if _regressed(at):
                 flagged.add((plan, scenario))
@@ -52,10 +117,9 @@ def test_only_the_planted_slowing_scenario_is_flagged_slower(app: AppFactory) ->
     assert flagged == {(planted.SCENARIO_CASES_PLAN, planted.SLOWING_SCENARIO)}
 
 
-def test_the_slowing_scenarios_history(app: AppFactory) -> None:
+def test_the_slowing_scenarios_history(demo_scenario: ScenarioPage) -> None:
     plan, scenario = planted.SCENARIO_CASES_PLAN, planted.SLOWING_SCENARIO
-    at = app(SCENARIO, tz="UTC", plan=str(plan), scenario=str(scenario))
-    at.run()
+    at = demo_scenario(plan, scenario)
 
     assert_no_failure(at)
     assert at.title[0].value == f"Scenario {scenario}"
@@ -75,10 +139,8 @@ def test_the_slowing_scenarios_history(app: AppFactory) -> None:
     assert [h.value for h in at.header] == ["Outcomes", "Runtime"]
 
 
-def test_the_flaky_scenario_shows_its_failure_messages(app: AppFactory) -> None:
-    plan, scenario = planted.SCENARIO_CASES_PLAN, planted.FLAKY_SCENARIO
-    at = app(SCENARIO, tz="UTC", plan=str(plan), scenario=str(scenario))
-    at.run()
+def test_the_flaky_scenario_shows_its_failure_messages(demo_scenario: ScenarioPage) -> None:
+    at = demo_scenario(planted.SCENARIO_CASES_PLAN, planted.FLAKY_SCENARIO)
 
     history = _history(at)
     failed = history[history["Outcome"] == "\u2716 failed"]
@@ -104,13 +166,11 @@ def test_bad_links_are_named(app: AppFactory) -> None:
 
 
 def test_the_hand_built_history_flags_its_slowing_scenario_only(
-    app: AppFactory, hand_built: hand.HistoryService
+    hand_scenario: Callable[[int], AppTest],
 ) -> None:
-    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID))
     flagged = set()
     for scenario in hand.SCENARIOS:
-        at.query_params["scenario"] = str(scenario)
-        at.run()
+        at = hand_scenario(scenario)
         assert_no_failure(at)
         if _regressed(at):
             flagged.add(scenario)
@@ -118,10 +178,9 @@ def test_the_hand_built_history_flags_its_slowing_scenario_only(
 
 
 def test_the_hand_built_scenario_shows_messages_logs_and_environments(
-    app: AppFactory, hand_built: hand.HistoryService
+    hand_scenario: Callable[[int], AppTest],
 ) -> None:
-    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.SPECIFIC))
-    at.run()
+    at = hand_scenario(hand.SPECIFIC)
 
     history = _history(at)
     assert len(history) == hand.FINISHED * 3
@@ -241,10 +300,9 @@ def test_a_bad_owner_is_refused_in_a_sentence_and_nothing_is_saved(
 
 
 def test_nobody_signed_in_on_a_team_s_dashboard_may_not_change_a_name(
-    app: AppFactory, hand_built: hand.HistoryService
+    hand_scenario: Callable[[int], AppTest],
 ) -> None:
-    at = app(SCENARIO, tz="UTC", plan=str(hand.PLAN_ID), scenario=str(hand.FLAKY))
-    at.run()
+    at = hand_scenario(hand.FLAKY)
 
     assert_no_failure(at)
     assert not [t for t in at.text_input if str(t.key).startswith("scenario.name")]

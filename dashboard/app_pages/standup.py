@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard.data import cache, cache_history
 from dashboard.present.captions import scope_text
+from dashboard.present.standup_view import StandupView
 from dashboard.state import routes
 from dashboard.state.params import DateRange
 from dashboard.state.query import standup_query, standup_window
@@ -43,7 +44,7 @@ def standup_body() -> None:
     )
     ledger = cache_history.ledger(connection)
     # Made once per input and shared by every viewer of the same data (`ui.shared_views`).
-    view = shared_views.standup(
+    view: StandupView = shared_views.standup(
         connection,
         query,
         data,

@@ -1,6 +1,8 @@
 """The Scenario states page on the demo and on a hand-built history: each planted case in its
 state with its evidence, W / threshold / K / N in the link, other settings previewed before
-they are applied, the state filter, and bad values named with the defaults used."""
+they are applied, the state filter, and bad values named with the defaults used. Each
+hand-built scenario's state, why and verdict are the view's
+(tests/present/test_states_view_values.py)."""
 
 from __future__ import annotations
 
@@ -106,48 +108,6 @@ def test_the_demo_shows_each_planted_case_in_its_state_with_its_evidence(app: Ap
         "\u25d0 environment-specific"
     )
     assert {"states.table.csv", "states.preview.csv"} <= set(downloads(at))
-
-
-def test_the_hand_built_history_puts_each_scenario_in_its_state(
-    app: AppFactory, hand_built: hand.HistoryService
-) -> None:
-    at = app(STATES, tz="UTC")
-    at.run()
-
-    assert_no_failure(at)
-    found = _by_scenario(at)
-    plan = hand.PLAN_NAME
-    assert found[(plan, hand.FLAKY)] == (
-        "\u21c4 flaky",
-        "7 flips in 11 chances over the last 12 runs; threshold 0.20; at least 5 runs",
-    )
-    assert found[(plan, hand.SPECIFIC)] == (
-        "\u25d0 environment-specific",
-        "fails on SAFARI / macOS in 12 of 12 runs; passes elsewhere in 24 of 24 runs; at "
-        "least 3 runs each",
-    )
-    # #38: Firefox 128 and 129 are one environment, where 35 failed 6 of 12 runs (every run on
-    # 129): not concentrated enough to be environment-specific; its latest run failed.
-    assert found[(plan, hand.VERSIONED)][0] == "\u2716 failing"
-    assert found[(plan, hand.VERSIONED)][1].startswith("failed its last 6 runs")
-    assert found[(plan, hand.BROKEN)] == (
-        "\u2716 failing",
-        "failed its last 4 runs (4 of 12 runs in the window)",
-    )
-    assert found[(plan, hand.SLOWING)] == ("\u2714 passing", "passed all 12 runs")
-    # Each row's verdict is that of its latest failure, as every page gives it.
-    shown = _states(at).set_index(["Plan", "Scenario"])
-    assert shown.loc[(plan, hand.FLAKY), "Verdict"] == "\u21c4 flaky"
-    assert shown.loc[(plan, hand.SPECIFIC), "Verdict"] == "\u25d0 environment-specific"
-    assert shown.loc[(plan, hand.SPECIFIC), "Verdict evidence"].startswith(
-        "fails only on SAFARI / macOS: 12 of 12 runs"
-    )
-    assert shown.loc[(plan, hand.SLOWING), "Verdict evidence"] == "no failure in the window"
-    # Too few runs are never a number: the other plan's scenario ran twice.
-    assert found[("Other plan", 36)] == (
-        "? not enough data",
-        "2 runs in the window; at least 5 needed",
-    )
 
 
 def test_n_and_k_in_the_link_move_scenarios_between_states(

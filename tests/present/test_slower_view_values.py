@@ -23,8 +23,9 @@ def _start(index: int) -> pd.Timestamp:
     return START + pd.Timedelta(hours=index)
 
 
-def _history() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Plan 7's twelve finished executions and the one running, and their results."""
+def hand_built_history() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Plan 7's twelve finished executions and the one running, plan 8's two, and all their
+    results, as `tests/dashboard/history_service.py` serves them (its messages' templates too)."""
     runs, rows = [], []
     for index in range(hand.FINISHED + 1):
         execution_id = hand.FIRST_EXECUTION + index
@@ -39,14 +40,25 @@ def _history() -> tuple[pd.DataFrame, pd.DataFrame]:
                 plan=hand.PLAN_NAME,
             )
         )
-        for scenario in hand.SCENARIOS:
-            firefox = FIREFOX_129 if index >= hand.NEW_FIREFOX_FROM else FIREFOX
-            for env in (CHROME, SAFARI, firefox):
+        firefox = FIREFOX_129 if index >= hand.NEW_FIREFOX_FROM else FIREFOX
+        scenarios = (
+            hand.SCENARIOS if index >= hand.RETIRED_FROM else (hand.RETIRED, *hand.SCENARIOS)
+        )
+        for scenario in scenarios:
+            for position, env in enumerate((CHROME, SAFARI, firefox)):
                 failed = not running and (
                     (scenario == hand.FLAKY and hand.FLAKY_PATTERN[index] == "F")
                     or (scenario == hand.SPECIFIC and env is SAFARI)
                     or (scenario == hand.BROKEN and index >= hand.BROKEN_FROM)
                     or (scenario == hand.VERSIONED and env is FIREFOX_129)
+                )
+                number = 100 + 37 * index + position
+                message = (
+                    None
+                    if not failed
+                    else hand.TIMEOUT_TEMPLATE.format(n=number * 10, hex=f"{0xA1B2C3D4 + number:x}")
+                    if scenario in (hand.FLAKY, hand.BROKEN)
+                    else hand.ASSERTION_TEMPLATE.format(n=3 + index % 4, m=index % 3)
                 )
                 slow = scenario == hand.SLOWING and index >= hand.SLOW_FROM
                 rows.append(
@@ -56,22 +68,33 @@ def _history() -> tuple[pd.DataFrame, pd.DataFrame]:
                         "WAITING" if running else ("FAILURE" if failed else "SUCCESS"),
                         env,
                         plan_id=hand.PLAN_ID,
-                        start=_start(index),
+                        start=_start(index) + pd.Timedelta(seconds=scenario + position),
                         runtime_s=60 if slow else 30,
+                        message=message,
                     )
                 )
+    for index, execution_id in enumerate(hand.OTHER_EXECUTIONS):
+        start = _start(index) - pd.Timedelta(minutes=30)
+        runs.append(
+            execution(
+                execution_id, hand.OTHER_PLAN_ID, f"{start:%Y-%m-%d %H:%M}", plan="Other plan"
+            )
+        )
+        rows.append(
+            result(execution_id, 36, "SUCCESS", CHROME, plan_id=hand.OTHER_PLAN_ID, start=start)
+        )
     return executions(runs), results(rows)
 
 
 def _view(window: int) -> SlowerView:
-    history, outcomes = _history()
+    history, outcomes = hand_built_history()
     return slower_view(
         history,
         outcomes,
         window=window,
         today=date(2026, 11, 20),
         scope="",
-        plan_names={hand.PLAN_ID: hand.PLAN_NAME},
+        plan_names={hand.PLAN_ID: hand.PLAN_NAME, hand.OTHER_PLAN_ID: "Other plan"},
         scenario_link=lambda plan, scenario: f"scenario?plan={plan}&scenario={scenario}",
         tz="UTC",
     )

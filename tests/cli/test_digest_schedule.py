@@ -82,7 +82,7 @@ def test_two_senders_at_once_on_one_store_send_the_days_digest_once(
 
     def sender() -> None:
         try:
-            start.wait(timeout=30)
+            start.wait()  # both at once (each thread is there: no deadline needed)
             send_if_due(daily, target, {}, store_env, wait=120.0, now=MONDAY)
         except BaseException as error:  # a sender's failure fails the test below
             errors.append(error)
@@ -91,9 +91,8 @@ def test_two_senders_at_once_on_one_store_send_the_days_digest_once(
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=300)
+        thread.join()  # no limit of its own: pytest-timeout ends a hang
 
-    assert not any(thread.is_alive() for thread in threads)
     assert errors == []
     # Both senders have returned: whatever they sent has been answered by the receiver.
     assert len(receiver.messages) == 1, "the day's digest was sent twice"

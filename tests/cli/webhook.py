@@ -51,9 +51,10 @@ class Receiver:
         """The apprise URL of this receiver (path: the webhook's own secret part)."""
         return f"json://127.0.0.1:{self.port}/{path}"
 
-    def wait_for(self, count: int, timeout: float) -> list[dict[str, Any]]:
+    def wait_for(self, count: int) -> list[dict[str, Any]]:
+        """Until `count` messages came: a state, with no deadline of its own (pytest-timeout's)."""
         with self.arrived:
-            self.arrived.wait_for(lambda: len(self.messages) >= count, timeout=timeout)
+            self.arrived.wait_for(lambda: len(self.messages) >= count)
             return list(self.messages)
 
     def stop(self) -> None:

@@ -20,6 +20,7 @@ from api_client import ExecutionQuery
 from dashboard.data import cache, live, results_fanout
 from dashboard.data.connection import Connection
 from dashboard.data.fanout_answer import FanOut, FanOutCounts
+from tests.waiting import wait_until
 
 CONNECTION = Connection(
     base_url="http://qa.example.test",
@@ -63,13 +64,6 @@ def waiting_on_the_key(thread: threading.Thread) -> bool:
     return False
 
 
-def until(condition: Callable[[], bool]) -> None:
-    """Wait for `condition`, polled: a thread blocked on a lock signals nothing."""
-    poll = threading.Event()
-    while not condition():
-        poll.wait(0.001)
-
-
 def asked_at_once(held: Held, ask: Callable[[], Any]) -> list[Any]:
     """`ask()` in two threads: the second asks while the first is computing; the first is let
     go once the second waits on the key (or has started a computation of its own)."""
@@ -83,7 +77,9 @@ def asked_at_once(held: Held, ask: Callable[[], Any]) -> list[Any]:
     held.entered.wait()
     second = threading.Thread(target=viewer, args=(1,))
     second.start()
-    until(lambda: waiting_on_the_key(second) or held.calls > 1)
+    # Polled (a thread blocked on a lock signals nothing); a second viewer that ended without
+    # either fails at once.
+    wait_until(lambda: waiting_on_the_key(second) or held.calls > 1, alive=second, every=0.001)
     held.release.set()
     first.join()
     second.join()

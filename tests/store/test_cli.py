@@ -273,7 +273,7 @@ def test_a_store_held_by_another_process_exits_4(
         assert holder.stdout.readline().strip() == "holding"
         result = cli("store", "sync", "--wait", "0.5", running=live_sandbox)
     finally:
-        holder.communicate("go\n", timeout=30)
+        holder.communicate("go\n")  # no limit of its own: pytest-timeout ends a hang
 
     assert result.returncode == 4
     assert "in use by another process" in result.stderr

@@ -1,6 +1,8 @@
 """The Compare executions page: by default a plan's latest finished execution against the one
 before, both in the URL; buckets, runtime delta, "only changes"; the demo's planted turned-red
-and fixed plans and a hand-built history; clear messages for executions of another plan."""
+and fixed plans and a hand-built history; clear messages for executions of another plan. What
+the hand-built history's latest two executions compare to is the view's
+(tests/present/test_compare_view_values.py)."""
 
 from __future__ import annotations
 
@@ -101,30 +103,6 @@ def test_unknown_plans_and_bad_ids_are_named(app: AppFactory) -> None:
     assert "Plan 999 is not one of this company's plans" in notes(at)
     assert '"before" value "abc" is not a valid execution id' in notes(at)
     assert "Pick a plan" in notes(at, "info")
-
-
-def test_the_hand_built_history_compares_its_latest_two_finished_executions(
-    app: AppFactory, hand_built: hand.HistoryService
-) -> None:
-    at = app(COMPARE, tz="UTC", plan=str(hand.PLAN_ID))
-    at.run()
-
-    assert_no_failure(at)
-    *_, before, after = hand.execution_ids()  # the running one is never a default
-    assert (at.query_params["before"], at.query_params["after"]) == (str(before), str(after))
-    table = _compare(at)
-    # The flaky scenario passed in 1011 and failed in 1012 on its three environments; 32, 34
-    # and 35 fail in both (still failing), the rest pass in both.
-    assert list(table["Scenario"]) == [hand.FLAKY] * 3
-    assert set(table["Change"]) == {NEW}
-    assert metrics(at)["Still failing"] == "5"
-    assert metrics(at)["Runtime change"] == "+7 s"
-
-    at.toggle(key="compare.only_changes").set_value(False).run()
-    every = _compare(at)
-    assert len(every) == 5 * 3
-    counts = every["Change"].value_counts().to_dict()
-    assert counts == {NEW: 3, "\u2716 still failing": 5, "\u2714 still passing": 7}
 
 
 def test_what_changed_between_the_last_green_and_the_first_red_execution(

@@ -38,6 +38,7 @@ def hand_built_history() -> tuple[pd.DataFrame, pd.DataFrame]:
                 f"{_start(index):%Y-%m-%d %H:%M}",
                 "running" if running else ("fail" if failing else "pass"),
                 plan=hand.PLAN_NAME,
+                runtime_ms=(10 * 60 + index * 7) * 1000,
             )
         )
         firefox = FIREFOX_129 if index >= hand.NEW_FIREFOX_FROM else FIREFOX

@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient, Execution, ExecutionQuery
 from dashboard.analytics.outages import OUTAGE_MIN_RESULTS, OUTAGE_SHARE
@@ -33,14 +34,29 @@ def likely_outage(execution: Execution) -> bool:
     return verdicts >= OUTAGE_MIN_RESULTS and failed >= OUTAGE_SHARE * verdicts
 
 
+@pytest.fixture(scope="module")
+def opened() -> dict[str, AppTest]:
+    """Pages of this module already run, by name: a view that several tests only read is run
+    once (#36)."""
+    return {}
+
+
+@pytest.fixture
+def demo_health(opened: dict[str, AppTest], app: AppFactory) -> AppTest:
+    """The page on the demo, its days in Europe/Istanbul: run once, never changed."""
+    if "demo" not in opened:
+        at = app(HEALTH, tz="Europe/Istanbul")
+        at.run()
+        opened["demo"] = at
+    return opened["demo"]
+
+
 def test_one_row_per_plan_that_ran_with_rates_and_a_sparkline(
-    app: AppFactory, sandbox: RunningSandbox, oracle: ApiClient
+    demo_health: AppTest, sandbox: RunningSandbox, oracle: ApiClient
 ) -> None:
     now = sandbox.settings.now
     month = oracle.all_executions(ExecutionQuery(date_from=now - timedelta(days=30)))
-    at = app(HEALTH, tz="Europe/Istanbul")
-
-    at.run()
+    at = demo_health
 
     assert_no_failure(at)
     assert [t.value for t in at.title] == ["Plan health"]
@@ -81,11 +97,10 @@ def test_a_project_narrows_the_plans_and_a_bad_zone_is_said(
 
 
 def test_failing_plans_come_first_and_the_caption_says_what_the_trend_compares(
-    app: AppFactory,
+    demo_health: AppTest,
 ) -> None:
-    at = app(HEALTH, tz="UTC")
-
-    at.run()
+    """Whatever the zone: the demo's page of the test above is read again."""
+    at = demo_health
 
     assert_no_failure(at)
     assert_red_first(at)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
 import pandas as pd
 
 from dashboard.analytics import group_rules, red_stretches
@@ -181,20 +182,26 @@ def time_to_green_view(
 def outage_only(stretches: pd.DataFrame, outages: pd.DataFrame) -> pd.DataFrame:
     """The red stretches (`red_stretches.red_stretches`, with the outages) every failing
     execution of which is an outage of `outages`: counted by plan and start, a stretch's
-    failing executions being those of its plan from its first red one to its last."""
+    failing executions being those of its plan from its first red one to its last.
+
+    Linear in the stretches and the outages: per plan, the failing outages' starts are sorted
+    once and each stretch's count is the difference of two binary searches (a mask over every
+    outage per stretch took 23 s at 100,000 executions)."""
     if stretches.empty or outages.empty:
         return stretches.iloc[0:0]
-    failing = outages[outages["failed"] > 0]
-    counted = [
-        int(
-            (
-                (failing["plan_id"] == plan)
-                & (failing["start"] >= red_from)
-                & (failing["start"] <= last_red)
-            ).sum()
-        )
-        for plan, red_from, last_red in zip(
-            stretches["plan_id"], stretches["red_from"], stretches["last_red_start"], strict=True
-        )
-    ]
-    return stretches[pd.Series(counted, index=stretches.index) >= stretches["executions"]]
+    failing = outages[(outages["failed"] > 0) & outages["start"].notna()]
+    starts = {
+        plan: pd.DatetimeIndex(group.sort_values())
+        for plan, group in failing.groupby("plan_id")["start"]
+    }
+    red_from, last_red = stretches["red_from"], stretches["last_red_start"]
+    counted = np.zeros(len(stretches), dtype="int64")
+    for plan, rows in stretches.groupby("plan_id").indices.items():
+        kept = starts.get(plan)
+        if kept is None:
+            continue
+        first = kept.searchsorted(red_from.iloc[rows], side="left")
+        after = kept.searchsorted(last_red.iloc[rows], side="right")
+        counted[rows] = np.maximum(after - first, 0)
+    bounded = (red_from.notna() & last_red.notna()).to_numpy()
+    return stretches[(counted * bounded >= stretches["executions"].to_numpy())]

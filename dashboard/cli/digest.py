@@ -349,6 +349,7 @@ def standup_markdown(
         link_for=link_for,
         plan_names=plan_names_of(data.executions),
         plans=every_plan,
+        names=_names_of(store, connection),
     )
     text = view.chat(link_for, limit=SHOWN_PER_SECTION)
     page = links.standup_link(state)
@@ -370,6 +371,20 @@ def _marks_of(store: HistoryStore | None, connection: Connection) -> pd.DataFram
     except StoreError as error:
         print(f"note: the marks could not be read ({error.message})", file=sys.stderr)
         return empty(MARK_COLUMNS)
+
+
+def _names_of(store: HistoryStore | None, connection: Connection) -> pd.DataFrame | None:
+    """The company's scenario names in its store (None without a store, or when they cannot
+    be read: the digest then says "scenario 402", as before names)."""
+    from dashboard.data.store.errors import StoreError
+
+    if store is None:
+        return None
+    try:
+        return store.scenario_names(connection.company_id)
+    except StoreError as error:
+        print(f"note: the scenario names could not be read ({error.message})", file=sys.stderr)
+        return None
 
 
 def deliver(text: str, options: DigestOptions) -> None:

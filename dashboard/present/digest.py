@@ -17,6 +17,7 @@ from dashboard.analytics.standup import StandupDigest
 from dashboard.analytics.standup_triage import StandupTriage
 from dashboard.columns.cells import EN_DASH
 from dashboard.present import known
+from dashboard.present.alerts import NO_NAMES, ScenarioNames, scenario_words
 from dashboard.present.formatting import (
     chat_link,
     chat_text,
@@ -78,13 +79,16 @@ def digest_markdown(
     triage: StandupTriage | None = None,
     plan_names: Mapping[int, str] | None = None,
     upgrade_line: str | None = None,
+    names: ScenarioNames = NO_NAMES,
 ) -> str:
     """The digest as Markdown lines: a heading line, the activity line, then each section
     with a bold title and one bullet per item (or its "Nothing ..." line). With `limit`, a
     section shows that many items and then "and N more". With `triage` (the digest once marks
     are applied, `analytics.standup_triage`), what it folded away: one line per mark with its
     ticket, one per outage, and the marks that expire soon. `upgrade_line` ("2 new failures
-    started with a browser upgrade", the standup view's) closes the newly failing section."""
+    started with a browser upgrade", the standup view's) closes the newly failing section.
+    `names`: the team's names and owners of scenarios, as the alerts say them ("Login works
+    (402, owner ana@example.com)"; an unnamed one "scenario 402")."""
     tz = digest.window.tz
     lines = [
         f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
@@ -114,7 +118,7 @@ def digest_markdown(
             for r in digest.still_failing.itertuples(index=False)
         ],
         "Newly failing scenarios": _newly_failing(
-            digest, link_for, None if triage is None else triage.verdicts
+            digest, link_for, None if triage is None else triage.verdicts, names
         ),
         "Slower": [
             f"{_plan(r, link_for)}: median {_duration(r.window_median_ms)} against "
@@ -140,20 +144,24 @@ def digest_markdown(
         if title == "Newly failing scenarios" and upgrade_line:
             lines.append(f"_{chat_text(upgrade_line)}._")
     if triage is not None:
-        lines.extend(_folded(triage, plan_names or {}, tz, limit))
+        lines.extend(_folded(triage, plan_names or {}, tz, limit, names.names))
     running = digest.running
     if len(running):
-        names = ", ".join(
+        plans = ", ".join(
             f"{_plan(r, link_for)} ({_execution(r.running_execution_id, link_for)})"
             for r in running.itertuples(index=False)
         )
         lines.append("")
-        lines.append(f"_Running now, judged on their latest finished execution: {names}_")
+        lines.append(f"_Running now, judged on their latest finished execution: {plans}_")
     return "\n".join(lines) + "\n"
 
 
 def _folded(
-    triage: StandupTriage, plan_names: Mapping[int, str], tz: str, limit: int | None
+    triage: StandupTriage,
+    plan_names: Mapping[int, str],
+    tz: str,
+    limit: int | None,
+    scenario_names: Mapping[int, str] | None = None,
 ) -> list[str]:
     """The known, outage, expiring and expired lines, each section only when it has items."""
     sections = {
@@ -172,11 +180,12 @@ def _folded(
             for row in triage.outages.to_dict("records")
         ],
         "Marks expiring soon": [
-            chat_text(known.expiring_line(row, plan_names))
+            chat_text(known.expiring_line(row, plan_names, scenario_names))
             for row in triage.expiring.to_dict("records")
         ],
         EXPIRED_SECTION + " (their failures count again)": [
-            chat_text(expired_line(row, plan_names)) for row in triage.expired.to_dict("records")
+            chat_text(expired_line(row, plan_names, scenario_names))
+            for row in triage.expired.to_dict("records")
         ],
     }
     lines: list[str] = []
@@ -193,13 +202,17 @@ def _folded(
 EXPIRED_SECTION = "Marks expired"
 
 
-def expired_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+def expired_line(
+    mark: Mapping[str, object],
+    plan_names: Mapping[int, str],
+    scenario_names: Mapping[int, str] | None = None,
+) -> str:
     """A mark that expired since the standup's start: "SHOP-123 (scenario 31 of Checkout)
     expired: its last day was Thu 26 Nov; its failures count again"."""
     name = known.ticket_label(mark.get("ticket")) or known.kind_label(mark.get("kind"))
     last = pd.Timestamp(mark["stopped_applying"]) - pd.Timedelta(days=1)
     return (
-        f"{name} ({known.target_text(mark, plan_names)}) expired: its last day was "
+        f"{name} ({known.target_text(mark, plan_names, scenario_names)}) expired: its last day was "
         f"{last:%a} {last.day} {last:%b}; its failures count again"
     )
 
@@ -220,7 +233,10 @@ def _activity(digest: StandupDigest) -> str:
 
 
 def _newly_failing(
-    digest: StandupDigest, link_for: LinkFor, verdicts: pd.DataFrame | None = None
+    digest: StandupDigest,
+    link_for: LinkFor,
+    verdicts: pd.DataFrame | None = None,
+    names: ScenarioNames = NO_NAMES,
 ) -> list[str] | None:
     """One line per newly failing scenario of an execution, its environments, and with the
     `verdicts` (`failure_verdicts` of the standup) the labels its failures there have ("new",
@@ -242,7 +258,8 @@ def _newly_failing(
         cells = (labels.get((int(execution), int(scenario), str(e))) for e in rows["environment"])
         said = list(dict.fromkeys(label for label in cells if label is not None))
         lines.append(
-            f"{_link(label, link_for('plan', int(plan_id)))}: scenario {int(scenario)} on "
+            f"{_link(label, link_for('plan', int(plan_id)))}: "
+            f"{scenario_words(int(scenario), names, first=False)} on "
             f"{envs} ({_execution(execution, link_for)})" + (f": {', '.join(said)}" if said else "")
         )
     return lines

@@ -91,6 +91,22 @@ def _plan(plan_id: object, plan_names: Mapping[int, str]) -> str:
     return visible_text(plan_names.get(int(plan_id), f"Plan {int(plan_id)}"), one_line=True)  # type: ignore[call-overload]
 
 
+ScenarioNamesById = Mapping[int, str]
+"""The team's scenario names by id (`analytics.scenario_names.names_by_id`)."""
+
+
+def scenario_text(
+    scenario_id: object, scenario_names: ScenarioNamesById | None = None, *, first: bool = False
+) -> str:
+    """A scenario in a sentence: "Login works (31)" when the team named it, else "scenario
+    31" ("Scenario 31" `first`). The name is text (`visible_text`), never markup."""
+    number = None if scenario_id is None or pd.isna(scenario_id) else int(scenario_id)  # type: ignore[call-overload]
+    name = (scenario_names or {}).get(number) if number is not None else None
+    if isinstance(name, str) and name:
+        return f"{visible_text(name, one_line=True)} ({number})"
+    return f"{'Scenario' if first else 'scenario'} {scenario_id}"
+
+
 def signature_label(signature: object) -> str:
     return (
         visible_text(signature, one_line=True)
@@ -99,16 +115,21 @@ def signature_label(signature: object) -> str:
     )
 
 
-def target_text(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+def target_text(
+    mark: Mapping[str, object],
+    plan_names: Mapping[int, str],
+    scenario_names: ScenarioNamesById | None = None,
+) -> str:
     """A mark's target in words: 'failures "Timeout after {n} ms" in Checkout', "scenario 31 of
-    Checkout on SAFARI 17 / macOS", "execution 1005 of Checkout"."""
+    Checkout on SAFARI 17 / macOS" ("Login works (31) of Checkout" by `scenario_names`),
+    "execution 1005 of Checkout"."""
     target = mark.get("target")
     plan = _plan(mark.get("plan_id"), plan_names)
     if target == columns.FAILURE_GROUP:
         return f'failures "{signature_label(mark.get("signature"))}" {scope_text(mark, plan_names)}'
     if target == columns.EXECUTION:
         return f"execution {mark.get('execution_id')}" + (f" of {plan}" if plan else "")
-    scenario = f"scenario {mark.get('scenario_id')} of {plan}"
+    scenario = f"{scenario_text(mark.get('scenario_id'), scenario_names)} of {plan}"
     if target == columns.SCENARIO_ENVIRONMENT:
         return f"{scenario} on {visible_text(mark.get('environment'), one_line=True)}"
     return scenario
@@ -158,7 +179,11 @@ def outage_line(row: Mapping[str, object], plan_names: Mapping[int, str], tz: st
     return text + (f" {DASH} {ticket}" if ticket else "")
 
 
-def expiring_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> str:
+def expiring_line(
+    mark: Mapping[str, object],
+    plan_names: Mapping[int, str],
+    scenario_names: ScenarioNamesById | None = None,
+) -> str:
     """A mark expiring soon: "SHOP-123 (scenario 31 of Checkout) expires in 2 days, after Thu
     26 Nov"."""
     days = int(mark["days_left"])  # type: ignore[call-overload]
@@ -166,7 +191,8 @@ def expiring_line(mark: Mapping[str, object], plan_names: Mapping[int, str]) -> 
     name = ticket_label(mark.get("ticket")) or kind_label(mark.get("kind"))
     last = pd.Timestamp(mark["expires_on"])
     return (
-        f"{name} ({target_text(mark, plan_names)}) stops applying {when}: its last day is "
+        f"{name} ({target_text(mark, plan_names, scenario_names)}) stops applying {when}: "
+        f"its last day is "
         f"{last:%a} {last.day} {last:%b}"
     )
 
@@ -256,8 +282,10 @@ def marks_display(
     evidence: pd.DataFrame,
     plan_names: Mapping[int, str],
     tz: str,
+    scenario_names: ScenarioNamesById | None = None,
 ) -> pd.DataFrame:
-    """One row per mark: what the page's table and its CSV hold."""
+    """One row per mark: what the page's table and its CSV hold (a scenario's target by its
+    name when `scenario_names` has one)."""
     state = states.set_index("mark_id")["state"]
     proof = evidence.set_index("mark_id")
     rows = []
@@ -271,7 +299,7 @@ def marks_display(
                 "State": STATE_LABELS[str(state[mark_id])]
                 + (" (looks fixed)" if looks_fixed else ""),
                 "Kind": kind_label(mark["kind"]),
-                "Target": target_text(mark, plan_names),
+                "Target": target_text(mark, plan_names, scenario_names),
                 "Ticket": mark["ticket"] if isinstance(mark["ticket"], str) else None,
                 "Evidence": evidence_text(found, tz) if found else EN_DASH,
                 "Owner": visible_text(mark["owner"]) if isinstance(mark["owner"], str) else "",
@@ -471,19 +499,22 @@ def _only(plans: Iterable[int]) -> int | None:
 
 
 def scenario_choices(
-    cells: Iterable[tuple[int, int, str | None]], plan_names: Mapping[int, str]
+    cells: Iterable[tuple[int, int, str | None]],
+    plan_names: Mapping[int, str],
+    scenario_names: ScenarioNamesById | None = None,
 ) -> list[Choice]:
     """For each (plan, scenario, environment) a page shows: the scenario on that environment
-    and the scenario anywhere (each once)."""
+    and the scenario anywhere (each once), by its name when the team gave it one."""
     out: dict[tuple[object, ...], Choice] = {}
     for plan_id, scenario_id, environment in cells:
         plan = _plan(plan_id, plan_names)
+        said = scenario_text(scenario_id, scenario_names, first=True)
         if environment:
             shown = visible_text(environment, one_line=True)
             out.setdefault(
                 (plan_id, scenario_id, environment),
                 Choice(
-                    f"Scenario {scenario_id} of {plan} on {shown}",
+                    f"{said} of {plan} on {shown}",
                     MarkTarget(
                         columns.SCENARIO_ENVIRONMENT,
                         plan_id=int(plan_id),
@@ -495,7 +526,7 @@ def scenario_choices(
         out.setdefault(
             (plan_id, scenario_id),
             Choice(
-                f"Scenario {scenario_id} of {plan}",
+                f"{said} of {plan}",
                 MarkTarget(columns.SCENARIO, plan_id=int(plan_id), scenario_id=int(scenario_id)),
             ),
         )
@@ -508,6 +539,7 @@ def failure_choices(
     *,
     signatures: Iterable[object] = (),
     plan_id: int | None = None,
+    scenario_names: ScenarioNamesById | None = None,
 ) -> list[Choice]:
     """What a page's "Mark as known…" offers for its failed cells (`failed`: plan_id,
     scenario_id, environment, and signature when it has one): each scenario on its environment
@@ -519,7 +551,7 @@ def failure_choices(
         )
         if not pd.isna(p) and not pd.isna(s)
     )
-    return scenario_choices(cells, plan_names) + group_choices(
+    return scenario_choices(cells, plan_names, scenario_names) + group_choices(
         dict.fromkeys(signatures), plan_id=plan_id, plan_names=plan_names, failed=failed
     )
 
@@ -556,10 +588,16 @@ def evidence_caption(window: int) -> str:
     )
 
 
-def mark_heading(mark: Mapping[str, object], state: str, plan_names: Mapping[int, str]) -> str:
+def mark_heading(
+    mark: Mapping[str, object],
+    state: str,
+    plan_names: Mapping[int, str],
+    scenario_names: ScenarioNamesById | None = None,
+) -> str:
     """A mark's one-line heading: "SHOP-123 · Known issue · scenario 31 of Checkout (Open)"."""
     ticket = ticket_label(mark.get("ticket"))
-    parts = [p for p in (ticket, kind_label(mark.get("kind")), target_text(mark, plan_names)) if p]
+    target = target_text(mark, plan_names, scenario_names)
+    parts = [p for p in (ticket, kind_label(mark.get("kind")), target) if p]
     return " \u00b7 ".join(parts) + f" ({STATE_LABELS.get(state, state)})"
 
 

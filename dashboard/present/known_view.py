@@ -13,6 +13,7 @@ import pandas as pd
 
 from dashboard.analytics import marks as mark_analytics
 from dashboard.analytics.flaky import DEFAULT_WINDOW
+from dashboard.analytics.scenario_names import names_by_id
 from dashboard.present import known as words
 from dashboard.present import table_view as columns
 from dashboard.present.known import Choice, MarkFilter
@@ -66,9 +67,13 @@ def known_view(
     tz: str,
     mark_filter: MarkFilter,
     plan_names: Mapping[int, str],
+    names: pd.DataFrame | None = None,
 ) -> KnownView:
     """The page from the company's `marks` and their `log` (the ledger), the `results` of each
-    plan's last `EVIDENCE_WINDOW` finished executions, and the `outages` among them."""
+    plan's last `EVIDENCE_WINDOW` finished executions, and the `outages` among them. `names`:
+    the company's scenario names (`SCENARIO_NAME_COLUMNS`; None: none): a scenario's mark
+    reads "Login works (31) of Checkout" where it read "scenario 31 of Checkout"."""
+    named = {} if names is None or names.empty else names_by_id(names)
     states = mark_analytics.mark_states(marks, now)
     evidence = mark_analytics.mark_evidence(marks, results, now)
     keep = words.filter_rows(states, evidence, mark_filter).to_numpy()
@@ -84,7 +89,7 @@ def known_view(
             MarkDetail(
                 mark_id=mark_id,
                 mark=mark,
-                heading=words.mark_heading(mark, str(state_of[mark_id]), plan_names),
+                heading=words.mark_heading(mark, str(state_of[mark_id]), plan_names, named),
                 lines=tuple(words.mark_lines(mark, found, tz)),
                 log=TableView(
                     words.log_display(log[log["mark_id"] == mark_id]),
@@ -103,7 +108,7 @@ def known_view(
         filter_caption=words.filter_words(mark_filter, len(chosen), len(marks)),
         evidence_caption=words.evidence_caption(EVIDENCE_WINDOW),
         table=TableView(
-            words.marks_display(chosen, states[keep], evidence, plan_names, tz),
+            words.marks_display(chosen, states[keep], evidence, plan_names, tz, named),
             key="known.table",
             file_name="known-failures.csv",
             tz=tz,

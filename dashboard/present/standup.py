@@ -25,6 +25,7 @@ from dashboard.present import known
 from dashboard.present.captions import describe_basis, describe_results
 from dashboard.present.digest import EMPTY_TEXTS, EXPIRED_SECTION, SECTIONS, expired_line
 from dashboard.present.formatting import human_duration, plural, visible_frame, weekday_time
+from dashboard.present.tables import with_names
 from dashboard.present.triage import label_text
 from dashboard.present.what_changed import newly_failing_change, pair_summary
 
@@ -114,12 +115,14 @@ def sections(
     scenario_link: Callable[[int, int], str] | None = None,
     changes: WhatChanged | None = None,
     verdicts: pd.DataFrame | None = None,
+    names: pd.DataFrame | None = None,
 ) -> list[Section]:
     """The five sections in their fixed order (`digest.SECTIONS`). With `scenario_link`
     ((plan id, scenario id) -> its history page), newly failing scenarios link to theirs; with
     `changes` (`what_changed` of the plans that turned red: the one before beside the one that
     failed), each of them says what changed; with `verdicts` (`analytics.triage`'s, of the
-    newly failing executions), each newly failing scenario says its verdict."""
+    newly failing executions), each newly failing scenario says its verdict; with `names` (the
+    company's scenario names, `SCENARIO_NAME_COLUMNS`), its name beside its id (`Name`)."""
     window = digest.window
     tz = window.tz
 
@@ -211,6 +214,7 @@ def sections(
             if newly is not None
             else []
         )
+    newly_rows = with_names(newly_rows, names, after="Scenario")
     frames = {
         "Turned red": change_rows(digest.turned_red, "Failed in", "Passed in"),
         "Fixed": change_rows(digest.fixed, "Passed in", "Failed in"),
@@ -287,6 +291,7 @@ def items_csv_frame(
     folded: StandupTriage | None = None,
     plan_names: Mapping[int, str] | None = None,
     tz: str = "UTC",
+    scenario_names: Mapping[int, str] | None = None,
 ) -> pd.DataFrame:
     """Every item of every section in one table (the page's CSV): section, plan, what, link;
     then what marks and outages folded away, one line each (`folded`)."""
@@ -307,7 +312,7 @@ def items_csv_frame(
                 }
             )
     if folded is not None:
-        for title, line, link in folded_items(folded, plan_names or {}, tz):
+        for title, line, link in folded_items(folded, plan_names or {}, tz, scenario_names):
             rows.append({"Section": title, "Plan": "", "Details": line, "Link": link})
     return pd.DataFrame(rows, columns=["Section", "Plan", "Details", "Link"])
 
@@ -316,10 +321,14 @@ KNOWN_SECTION, OUTAGES_SECTION, EXPIRING_SECTION = "Known", "Outages", "Marks ex
 
 
 def folded_items(
-    folded: StandupTriage, plan_names: Mapping[int, str], tz: str
+    folded: StandupTriage,
+    plan_names: Mapping[int, str],
+    tz: str,
+    scenario_names: Mapping[int, str] | None = None,
 ) -> list[tuple[str, str, str]]:
     """(section, line, ticket link) for each mark that covers something, each outage and each
-    mark expiring soon: one line each, the known ones collapsed to their mark."""
+    mark expiring soon: one line each, the known ones collapsed to their mark (a scenario's
+    mark by its name when `scenario_names` has one)."""
     items = [
         (
             KNOWN_SECTION,
@@ -333,11 +342,11 @@ def folded_items(
         for row in folded.outages.to_dict("records")
     ]
     items += [
-        (EXPIRING_SECTION, known.expiring_line(row, plan_names), "")
+        (EXPIRING_SECTION, known.expiring_line(row, plan_names, scenario_names), "")
         for row in folded.expiring.to_dict("records")
     ]
     items += [
-        (EXPIRED_SECTION, expired_line(row, plan_names), "")
+        (EXPIRED_SECTION, expired_line(row, plan_names, scenario_names), "")
         for row in folded.expired.to_dict("records")
     ]
     return items
@@ -359,9 +368,15 @@ def folded_title(folded: StandupTriage) -> str:
     return " \u00b7 ".join(parts) if parts else "Known failures and outages: none"
 
 
-def folded_lines(folded: StandupTriage, plan_names: Mapping[int, str], tz: str) -> list[str]:
+def folded_lines(
+    folded: StandupTriage,
+    plan_names: Mapping[int, str],
+    tz: str,
+    scenario_names: Mapping[int, str] | None = None,
+) -> list[str]:
     """The folded items as the page shows them: "Known: Login suite: 3 scenarios known - SHOP-1"."""
-    return [f"{section}: {line}" for section, line, _ in folded_items(folded, plan_names, tz)]
+    items = folded_items(folded, plan_names, tz, scenario_names)
+    return [f"{section}: {line}" for section, line, _ in items]
 
 
 def folded_caption(folded: StandupTriage) -> str:
@@ -379,7 +394,10 @@ def folded_caption(folded: StandupTriage) -> str:
 
 
 def standup_choices(
-    digest: StandupDigest, results: pd.DataFrame | None, plan_names: Mapping[int, str]
+    digest: StandupDigest,
+    results: pd.DataFrame | None,
+    plan_names: Mapping[int, str],
+    scenario_names: Mapping[int, str] | None = None,
 ) -> list[known.Choice]:
     """What the standup's "Mark as known…" offers: the newly failing scenarios (on their
     environment, and anywhere), then every other failure of the plans' latest executions
@@ -406,7 +424,7 @@ def standup_choices(
             if not pd.isna(p) and not pd.isna(s)
         ]
         signatures = list(dict.fromkeys(failed["signature"]))
-    return known.scenario_choices(cells, plan_names) + known.group_choices(
+    return known.scenario_choices(cells, plan_names, scenario_names) + known.group_choices(
         signatures, plan_id=None, plan_names=plan_names
     )
 

@@ -29,6 +29,7 @@ from dashboard.data.fanout_answer import FanOut
 from dashboard.present import help_texts
 from dashboard.present import known as known_words
 from dashboard.present import standup as words
+from dashboard.present.alerts import NO_NAMES, ScenarioNames
 from dashboard.present.digest import digest_markdown
 from dashboard.present.formatting import percent
 from dashboard.present.key_columns import section_key, table_anchor
@@ -217,6 +218,7 @@ class StandupView:
     outage_choices: tuple[known_words.Choice, ...]  # "Confirm or dismiss an outage…"
     items: pd.DataFrame  # every item in one table (the CSV)
     upgrade_line: str | None = None  # "2 new failures started with a browser upgrade"
+    scenario_names: ScenarioNames = NO_NAMES  # the chat's "Login works (402, owner ...)"
 
     @property
     def window(self) -> Window:
@@ -232,6 +234,7 @@ class StandupView:
             triage=self.folded,
             plan_names=self.plan_names,
             upgrade_line=self.upgrade_line,
+            names=self.scenario_names,
         )
 
 
@@ -245,6 +248,7 @@ def standup_view(
     scenario_link: ScenarioLink | None = None,
     scope: str = "",
     verdicts: pd.DataFrame | None = None,
+    names: pd.DataFrame | None = None,
 ) -> StandupView:
     """The standup of `needs` once the results of `needs.results_needed` are read (`results`;
     None when none were needed, or they could not be read: the newly failing section then says
@@ -253,8 +257,10 @@ def standup_view(
     known) tells what changed between a plan's green and red run; `scope` ("of project Web")
     words the window's caption. `verdicts`: the one verdict per failed result of
     `needs.judged` over `results` (a page's cached `ui.triage.verdicts_of`); made here from
-    them when not given."""
+    them when not given. `names`: the company's scenario names (`SCENARIO_NAME_COLUMNS`; None:
+    none), beside each newly failing scenario's id and in the chat."""
     digest, changes, read = needs.digest, None, None
+    said = NO_NAMES if names is None or names.empty else ScenarioNames.of(names)
     if results is not None and needs.results_needed:
         read = results.results
         if digest.results_needed:
@@ -279,6 +285,7 @@ def standup_view(
         scenario_link=scenario_link,
         changes=changes,
         verdicts=None if read is None else verdicts,
+        names=names,
     )
     fetched = None if read is None or results is None else words.fetched_caption(results.counts)
     upgraded = upgrade_line(newly_failing_upgrades(digest.newly_failing))  # #38
@@ -295,16 +302,19 @@ def standup_view(
         sections=tuple(_section_view(s, fetched) for s in every),
         running_caption=words.running_caption(digest),
         folded_title=words.folded_title(folded),
-        folded_lines=tuple(words.folded_lines(folded, plan_names, window.tz)),
+        folded_lines=tuple(words.folded_lines(folded, plan_names, window.tz, said.names)),
         folded_caption=words.folded_caption(folded),
-        mark_choices=tuple(words.standup_choices(digest, read, plan_names)),
+        mark_choices=tuple(words.standup_choices(digest, read, plan_names, said.names)),
         outage_choices=tuple(
             known_words.execution_choices(
                 known_words.pending_outages(folded.outages), plan_names, window.tz
             )
         ),
-        items=words.items_csv_frame(every, folded=folded, plan_names=plan_names, tz=window.tz),
+        items=words.items_csv_frame(
+            every, folded=folded, plan_names=plan_names, tz=window.tz, scenario_names=said.names
+        ),
         upgrade_line=upgraded,
+        scenario_names=said,
     )
 
 

@@ -312,6 +312,17 @@ def test_searching_many_patterns_at_once_answers_as_one_by_one() -> None:
     assert search_many(mixed, ["a needle", "timeout"]) == [[0], [1]]
 
 
+def test_more_patterns_than_one_set_holds_answer_as_one_by_one() -> None:
+    """Past `SET_SIZE` patterns the search goes on in a second set: positions count on."""
+    from dashboard.data.store.group_rules import SET_SIZE
+
+    patterns = [compiled(f"^code {n}$") for n in range(SET_SIZE + 5)]
+    texts = ["code 0", f"code {SET_SIZE - 1}", f"code {SET_SIZE}", f"code {SET_SIZE + 4}", "x"]
+
+    assert search_many(patterns, texts) == search_each(patterns, texts)
+    assert search_many(patterns, texts) == [[0], [SET_SIZE - 1], [SET_SIZE], [SET_SIZE + 4], []]
+
+
 def test_rules_applied_through_sets_decide_as_rules_applied_one_by_one() -> None:
     rules = [
         rule("c", "Timeout", CATEGORY, "product bug", scenario="402", plan_id=8),

@@ -78,8 +78,10 @@ def compiled(pattern: str) -> Any:
     return re2.compile(pattern, _options())
 
 
-SET_SIZE = 200
-"""Patterns searched together in one RE2 set (one pass over a message for all of them)."""
+SET_SIZE = 1000
+"""Patterns searched together in one RE2 set (one pass over a message for all of them). 1,000
+rules in one set answered 3,621 messages in 3.3 ms, five sets of 200 in 16 ms (benchmark case
+14); a set past its memory bound still falls back to searching pattern by pattern."""
 SET_MEMORY = 64 << 20
 _EVERYTHING = ""
 """A pattern that finds something in every text: added first to every set, so that an answer

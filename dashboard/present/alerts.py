@@ -169,6 +169,19 @@ def _scenario(change: Change, names: ScenarioNames, *, first: bool) -> str:
     return scenario_words(change.scenario_id, names, owner=first, first=first)
 
 
+def _target(change: Change, names: ScenarioNames) -> str:
+    """What a mark is about, in chat words; a scenario's mark by its name ("Login works (53)
+    of plan 5" where the change says "scenario 53 of plan 5")."""
+    target = change.target
+    if target is None:
+        return ""
+    said = f"scenario {change.scenario_id} "
+    if change.scenario_id is not None and target.startswith(said):
+        named = scenario_words(change.scenario_id, names, owner=False, first=False)
+        return f"{named} {chat_text(target[len(said) :])}"
+    return chat_text(target)
+
+
 def alert_title(change: Change, names: ScenarioNames = NO_NAMES) -> str:
     """The message's title; a scenario's by its name (no owner: the body says it)."""
     if change.kind == RED:
@@ -180,9 +193,9 @@ def alert_title(change: Change, names: ScenarioNames = NO_NAMES) -> str:
     if change.kind == FLAKY:
         return f"Flaky: {_scenario(change, names, first=False)} of {_plan(change)}"
     if change.kind == EXPIRING:
-        return f"Known failure expires tomorrow: {_words(change.target)}"
+        return f"Known failure expires tomorrow: {_target(change, names)}"
     if change.kind == LOOKS_FIXED:
-        return f"Known failure looks fixed: {_words(change.target)}"
+        return f"Known failure looks fixed: {_target(change, names)}"
     raise ValueError(f"unknown kind of change: {change.kind!r}")
 
 
@@ -219,7 +232,7 @@ def alert_body(
         words = _words(change.ticket)
         ticket = f" Ticket: {chat_link(words, change.ticket, relative=False)}." if words else ""
         action = "Extend it or close it." if change.kind == EXPIRING else "Close it if it is fixed."
-        text = f"The mark on {_words(change.target)}: {detail}.{ticket} {action}"
+        text = f"The mark on {_target(change, names)}: {detail}.{ticket} {action}"
     if change.kind in (RED, GREEN) and change.left_out:
         text += " " + left_out_words(change)
     return text + (f"\n\n{chat_link('See the evidence', link)}" if link else "")

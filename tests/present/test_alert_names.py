@@ -174,3 +174,24 @@ def test_titles_noted_before_names_existed_still_group_by_their_plan() -> None:
     members = [noted(scenario_change(BROKEN, s), NO_NAMES) for s in (100, 101)]
     (message,) = alerts.alert_messages(members, absolute=str, home=None, most=10)
     assert message.title == "Broken: 2 scenarios of plan 5 “Checkout”"
+
+
+def test_a_scenarios_mark_that_expires_or_looks_fixed_is_said_by_its_name() -> None:
+    found = Change(
+        key="e", kind=alert_rules.EXPIRING, plan_id=5, project_id=None, plan=None,
+        execution_id=None, start=None, scenario_id=54, mark_id="m1", ticket=None,
+        target="scenario 54 of plan 5 on CHROME / Windows 10", detail="its last day is Sat",
+    )  # fmt: skip
+    title = alerts.alert_title(found, NAMES)
+    body = alerts.alert_body(found, None, NAMES)
+    assert (
+        unescaped(title)
+        == f"Known failure expires tomorrow: {HOSTILE} (54) of plan 5 on CHROME / Windows 10"
+    )
+    assert unescaped(body).startswith(f"The mark on {HOSTILE} (54) of plan 5 on CHROME")
+    for text in (title, body):
+        assert not re.search(r"(?<!\\)[<>\[\]]", text), text
+        assert "@channel" not in text
+    assert alerts.alert_title(found) == (
+        "Known failure expires tomorrow: scenario 54 of plan 5 on CHROME / Windows 10"
+    )

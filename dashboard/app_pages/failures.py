@@ -7,12 +7,11 @@ import streamlit as st
 
 from dashboard.data import cache_history
 from dashboard.present import failures_view
-from dashboard.present.captions import scope_text
 from dashboard.present.states_view import STATE_CHOICES
-from dashboard.state import links, routes
+from dashboard.state import routes
 from dashboard.state.params import FROM, RANGE, STATE, TO, DateRange
 from dashboard.state.query import execution_query, period
-from dashboard.ui import analytics_input, group_rules, notices, scenario_choice, table_views
+from dashboard.ui import analytics_input, notices, scenario_choice, shared_views, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
@@ -67,26 +66,9 @@ ledger = cache_history.ledger(connection)
 verdicts = triage_view.verdicts_of(
     connection, history, runs.executions, ledger, now=now, judged=runs.judged
 )
-view = failures_view.failures_view(
-    loaded.executions,
-    loaded.results,
-    loaded.analysed,
-    runs,
-    results,
-    verdicts=verdicts,
-    marks=ledger.marks,
-    names=names,
-    rules=group_rules.rules_of(connection),
-    only_owner=mine,
-    include_outages=state.include_outages,
-    only=state.states,
-    now=now,
-    standup_at=state.standup_at,
-    scope=scope_text(project=page.project_name, plan=page.plan_name),
-    plan_names=page.plan_names,
-    scenario_link=links.scenario_link,
-    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-    tz=tz,
+# Made once per input and shared by every viewer of the same data (`ui.shared_views`).
+view: failures_view.FailuresView = shared_views.failures(
+    page, loaded, runs, results, verdicts, ledger, names=names, only_owner=mine, tz=tz
 )
 
 notices.caption(view.caption)

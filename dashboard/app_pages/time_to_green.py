@@ -4,10 +4,10 @@ trend, every red stretch, and how old each failure group is."""
 import streamlit as st
 
 from dashboard.data import cache_names
-from dashboard.present.time_to_green_view import GROUPINGS, time_to_green_view
-from dashboard.state import links, routes
+from dashboard.present.time_to_green_view import GROUPINGS, TimeToGreenView
+from dashboard.state import routes
 from dashboard.state.params import GROUPS
-from dashboard.ui import analytics_input, group_rules, notices, table_views
+from dashboard.ui import analytics_input, group_rules, notices, shared_views, table_views
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.zones import viewer_zone
@@ -33,17 +33,15 @@ loaded = analytics_input.lookback_executions(
 )
 triage = triage_view.triage_of(connection, loaded, now=now, state=state)
 executions = triage.without_outages(loaded)
-view = time_to_green_view(
-    executions,
+# Made once per input and shared by every viewer of the same data (`ui.shared_views`).
+view: TimeToGreenView = shared_views.time_to_green(
+    connection,
+    loaded,
+    triage,
     now=now,
     tz=tz,
     project=page.project_name,
     plan=page.plan_name,
-    results_link=lambda e, p, s: links.results_link(e, plan_id=p, started=s),
-    compare_link=lambda p, before, after: links.compare_link(p, before, after),
-    every=loaded,
-    outages=triage.outages,
-    included=triage.include,
 )
 
 for column, (label, value) in zip(st.columns(len(view.kpis)), view.kpis, strict=True):

@@ -18,7 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.ui import session, shared_views
-from tests.dashboard.apptest import STANDUP, assert_no_failure
+from tests.dashboard.apptest import FAILURES, STANDUP, TIME_TO_GREEN, assert_no_failure
 from tests.dashboard.conftest import AppFactory, Connect
 
 ITEM_COLUMNS = ["Section", "Plan", "Details", "Link"]
@@ -88,3 +88,44 @@ def test_a_viewer_with_other_parameters_gets_a_view_of_their_own(
     # Alone (its caches cleared since), then each viewer: including outages is another view.
     assert view.calls == 3
     pd.testing.assert_frame_equal(standup_items(second), expected)
+
+
+def test_two_viewers_of_time_to_green_share_one_computation(
+    app: AppFactory, connect: Connect, held_clock: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    connect()
+    view = Counted(shared_views.time_to_green_view)
+    monkeypatch.setattr(shared_views, "time_to_green_view", view)
+    first, second = app(TIME_TO_GREEN, tz="UTC"), app(TIME_TO_GREEN, tz="UTC")
+
+    first.run()
+    second.run()
+
+    assert_no_failure(first)
+    assert_no_failure(second)
+    assert view.calls == 1
+    assert [m.value for m in first.metric] == [m.value for m in second.metric]
+    assert len(first.dataframe) == len(second.dataframe)
+    for mine, theirs in zip(first.dataframe, second.dataframe, strict=True):
+        pd.testing.assert_frame_equal(mine.value, theirs.value)
+
+
+def test_two_viewers_of_failures_share_one_computation(
+    app: AppFactory, connect: Connect, held_clock: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    connect()
+    view = Counted(shared_views.failures_view)
+    monkeypatch.setattr(shared_views, "failures_view", view)
+    first, second = app(FAILURES, tz="UTC"), app(FAILURES, tz="UTC")
+    other = app(FAILURES, tz="UTC", range="30d")
+
+    first.run()
+    second.run()
+    other.run()
+
+    assert_no_failure(first)
+    assert_no_failure(second)
+    assert_no_failure(other)
+    assert view.calls == 2  # the two viewers of 7 days once, the one of 30 days once more
+    for mine, theirs in zip(first.dataframe, second.dataframe, strict=True):
+        pd.testing.assert_frame_equal(mine.value, theirs.value)

@@ -18,9 +18,11 @@ from tests.dashboard.apptest import (
     captions,
     downloads,
     notes,
+    start_on,
     table_with,
 )
-from tests.dashboard.conftest import AppFactory
+from tests.dashboard.conftest import APP, AppFactory
+from tests.waiting import PATIENT_S
 
 SAFARI_18 = (
     "SAFARI / macOS"  # the demo's Safari 18: an environment is named without its version (#38)
@@ -41,13 +43,23 @@ def opened() -> dict[int, AppTest]:
 DemoPlan = Callable[[int], AppTest]
 
 
+def reopened(plan: int) -> AppTest:
+    """The page of `plan`, made as the `app` fixture makes it but keeping what this process has
+    loaded (`app` clears it): the next plan a viewer picks."""
+    at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
+    at.secrets["tests"] = "isolated from local secrets"
+    start_on(at, ENVIRONMENTS)
+    at.query_params.update(tz="UTC", plan=str(plan))
+    return at
+
+
 @pytest.fixture
 def demo_plan(opened: dict[int, AppTest], app: AppFactory) -> DemoPlan:
     """The page of one plan of the demo (`tz=UTC&plan=...`): run once, never changed."""
 
     def page(plan: int) -> AppTest:
         if plan not in opened:
-            at = app(ENVIRONMENTS, tz="UTC", plan=str(plan))
+            at = app(ENVIRONMENTS, tz="UTC", plan=str(plan)) if not opened else reopened(plan)
             at.run()
             opened[plan] = at
         return opened[plan]

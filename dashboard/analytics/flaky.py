@@ -89,6 +89,19 @@ _RESULT_INPUT = (
     *ENVIRONMENT,
 )
 
+CELL_COLUMNS = (
+    "execution_id",
+    "plan_id",
+    "scenario_id",
+    "env_key",
+    "environment",
+    "outcome",
+    "results",
+    "result_id",
+)
+"""The columns of `outcomes.result_cells(..., details=False)`: what the analysis reads of the
+cells, and what `Flakiness.cells` holds."""
+
 POSITION_COLUMNS: dict[str, str] = {
     "plan_id": "Int64",
     "position": "int64",  # 0 = oldest of the plan's considered executions
@@ -102,7 +115,10 @@ class Flakiness:
     """environments: `ENVIRONMENT_COLUMNS`, one row per plan x scenario x environment.
     scenarios: `SCENARIO_COLUMNS`, one row per plan x scenario.
     positions: `POSITION_COLUMNS`, the execution behind each character of a sequence.
-    basis: the executions considered; with_results counts those that had results."""
+    basis: the executions considered; with_results counts those that had results.
+    cells: the window's cells the sequences were read from (`outcomes.result_cells` of the
+    window's results, without details: `CELL_COLUMNS`), for an analysis of the same window
+    that needs them too (`states`' environment-specific rule)."""
 
     environments: pd.DataFrame
     scenarios: pd.DataFrame
@@ -111,6 +127,7 @@ class Flakiness:
     window: int
     threshold: float
     min_runs: int
+    cells: pd.DataFrame
 
     def flagged_scenarios(self) -> pd.DataFrame:
         return self.scenarios[self.scenarios["flagged"]].reset_index(drop=True)
@@ -146,9 +163,14 @@ def flaky_scenarios(
     window: int = DEFAULT_WINDOW,
     threshold: float = DEFAULT_THRESHOLD,
     min_runs: int = MIN_RUNS,
+    cells: pd.DataFrame | None = None,
 ) -> Flakiness:
     """Flakiness of every scenario, and of every scenario on every environment, in `results`
-    over each plan's last `window` finished executions in `executions`."""
+    over each plan's last `window` finished executions in `executions`.
+
+    `cells`: `outcomes.result_cells` of `results` (with or without details; of any results
+    that hold the window's), when the caller has them: only the window's are read, and they
+    are not computed again. The answer is the same as without them."""
     if not 0 < threshold <= 1:
         raise ValueError(f"the flaky threshold is a share in (0, 1], got {threshold}")
     if min_runs < 2:
@@ -157,7 +179,13 @@ def flaky_scenarios(
     require_columns(results, ("execution_id",), "flaky")
     narrow = results[[c for c in _RESULT_INPUT if c in results.columns]]
     chosen = narrow[narrow["execution_id"].isin(positions["execution_id"])]
-    cells = result_cells(chosen, details=False).drop(columns="plan_id")
+    if cells is None:
+        window_cells = result_cells(chosen, details=False)
+    else:
+        require_columns(cells, CELL_COLUMNS, "flaky cells")
+        in_window = cells["execution_id"].isin(positions["execution_id"]).to_numpy(dtype=bool)
+        window_cells = cells.loc[in_window, list(CELL_COLUMNS)].reset_index(drop=True)
+    cells = window_cells.drop(columns="plan_id")
     placed = positions[["execution_id", "plan_id", "position"]].assign(
         _width=positions.groupby("plan_id")["position"].transform("size").astype("int64")
     )
@@ -184,6 +212,7 @@ def flaky_scenarios(
         window=window,
         threshold=threshold,
         min_runs=min_runs,
+        cells=window_cells,
     )
 
 

@@ -35,7 +35,6 @@ import pandas as pd
 from dashboard.analytics import flaky
 from dashboard.analytics.basis import Basis
 from dashboard.analytics.environments import environment_matrix, environment_specific
-from dashboard.analytics.outcomes import result_cells
 from dashboard.columns.schemas import PLAN_SCENARIO
 from dashboard.columns.shapes import typed
 
@@ -135,10 +134,19 @@ def state_counts(scenarios: pd.DataFrame) -> dict[str, int]:
 
 
 def scenario_states(
-    executions: pd.DataFrame, results: pd.DataFrame, rules: StateRules | None = None
+    executions: pd.DataFrame,
+    results: pd.DataFrame,
+    rules: StateRules | None = None,
+    *,
+    cells: pd.DataFrame | None = None,
 ) -> ScenarioStates:
     """The state of every scenario of `results` over each plan's last `rules.window` finished
-    executions of `executions` (module docstring)."""
+    executions of `executions` (module docstring).
+
+    The window's cells (`outcomes.result_cells`) are computed once and read by both rules that
+    need them (flaky and environment-specific); `cells`, when the caller has them already
+    (`result_cells` of `results`, or of any results holding the window's), are not computed
+    again. The answer is the same either way."""
     rules = rules or StateRules()
     flakiness = flaky.flaky_scenarios(
         executions,
@@ -146,6 +154,7 @@ def scenario_states(
         window=rules.window,
         threshold=rules.threshold,
         min_runs=rules.min_runs,
+        cells=cells,
     )
     scen = flakiness.scenarios
     if scen.empty:
@@ -183,7 +192,7 @@ def scenario_states(
     out["clean_runs"] = [len(r) - r.rfind("F") - 1 for r in verdicts]
     out["trailing_fails"] = [len(r) - len(r.rstrip("F")) for r in verdicts]
 
-    out = out.join(_specific(flakiness, results), on=keys)
+    out = out.join(_specific(flakiness), on=keys)
 
     enough = out["runs"] >= rules.min_runs
     is_flaky = out["flaky_reason"].notna()
@@ -254,11 +263,11 @@ _SPECIFIC_COLUMNS = [
 ]
 
 
-def _specific(flakiness: flaky.Flakiness, results: pd.DataFrame) -> pd.DataFrame:
-    """Per plan x scenario flagged environment-specific over the flaky window's executions:
-    the environments, its failures and runs there, and its passes and runs elsewhere."""
-    window = results[results["execution_id"].isin(flakiness.positions["execution_id"])]
-    specific = environment_specific(environment_matrix(cells=result_cells(window)))
+def _specific(flakiness: flaky.Flakiness) -> pd.DataFrame:
+    """Per plan x scenario flagged environment-specific over the flaky window's executions
+    (the cells the flaky analysis read): the environments, its failures and runs there, and
+    its passes and runs elsewhere."""
+    specific = environment_specific(environment_matrix(cells=flakiness.cells))
     if specific.empty:
         return pd.DataFrame(
             columns=_SPECIFIC_COLUMNS,

@@ -25,6 +25,7 @@ from cachetools import TTLCache
 from dashboard.analytics import plans as plan_analytics
 from dashboard.analytics.evidence import expected_failures
 from dashboard.analytics.flaky import last_finished
+from dashboard.analytics.group_rules import TeamRules, team_rules
 from dashboard.analytics.marks import applying, marks_key
 from dashboard.analytics.outages import outages
 from dashboard.columns.marks import MARK_COLUMNS
@@ -363,6 +364,25 @@ class Reading:
                 return empty(SCENARIO_NAME_COLUMNS)
 
         return self._once("names", read)
+
+    def group_rules(self) -> TeamRules:
+        """The team's rules for failure groups in force, compiled as the pages compile them
+        (`ui.group_rules.rules_of`: the store's RE2, a pattern this version cannot compile left
+        out and counted); none when the store cannot give them (the groups are then the
+        messages' own, as on the pages)."""
+        from dashboard.data.store import group_rules as stored
+        from dashboard.data.store.errors import StoreError
+        from dashboard.data.store.types import GROUP_RULE_COLUMNS
+
+        def read() -> TeamRules:
+            try:
+                frame = self.store.group_rules(self.connection.company_id)
+            except StoreError:
+                frame = empty(GROUP_RULE_COLUMNS)
+            return team_rules(frame, stored.usable, stored.search_many)
+
+        rules: TeamRules = self._once("group rules", read)
+        return rules
 
     def marks(self) -> pd.DataFrame:
         """The marks that apply now."""

@@ -20,6 +20,7 @@ import pandas as pd
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult
 
+from dashboard.analytics import group_rules
 from dashboard.assistant import answers
 from dashboard.assistant.answers import coverage
 from dashboard.assistant.history import Reading, Source
@@ -758,7 +759,9 @@ class Tools:
                     from dashboard.columns.shapes import empty
 
                     results = empty(RESULT_HISTORY_COLUMNS)
-                ages = view.failure_ages(results)
+                # As the Time to green and Flaky pages: the team's rules (merged groups,
+                # categories) applied, the scenarios' names for rules on them.
+                ages = view.failure_ages(results, rules, names=reading.scenario_names())
                 return {
                     "headline": (
                         f"{len(ages.table.display):,} failure groups in the last 90 days."
@@ -766,10 +769,11 @@ class Tools:
                     "coverage_line": coverage(executions=executions),
                     "rows": ages.table,
                     "link": links.time_to_green_link(plan, project_id=project),
-                    "notes": _texts(ages.none_failed),
+                    "notes": _texts(ages.none_failed, group_rules.rules_note(rules)),
                 }
 
-            made = self._made(reading, call, [lookback], build)
+            rules = reading.group_rules()
+            made = self._made(reading, call, [lookback], build, rules=(rules.key, rules.left_out))
         return self._answer(call, **made)
 
     # -- 10. known failures (Known failures) ---------------------------------------------------

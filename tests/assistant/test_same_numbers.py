@@ -20,6 +20,7 @@ import pytest
 from dashboard.assistant.answers import records
 from dashboard.data.connection import resolve
 from dashboard.data.store import open_for
+from dashboard.data.store.group_rules import RuleDraft
 from dashboard.data.store.marks import MarkDraft, MarkTarget
 from tests.assistant.conftest import FIRST_RED, LATEST, History, ask_here, rows
 from tests.cli.plan_service import PLAN_ID, PLAN_NAME
@@ -303,3 +304,28 @@ def test_the_known_failures_are_the_known_pages_marks(
     (mark,) = answered
     assert mark["Ticket"] == TICKET
     assert "52" in mark["Target"]
+
+
+@pytest.mark.slow
+def test_the_failure_groups_carry_the_team_s_category_rule_as_the_page(
+    history: History,
+    monkeypatch: pytest.MonkeyPatch,
+    app: AppFactory,  # noqa: F811
+) -> None:
+    """A category rule of the team (#38: the planted message is a product bug): the tool's
+    failure groups are the Time to green page's, rule applied, each group in its category."""
+    connection = resolve(session=None, secrets={}, env=history.env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=history.env) as store:
+        store.add_group_rule(
+            connection.company_id, RuleDraft("basket total", "product bug"), by="ann"
+        )
+    pointed = _point(app, monkeypatch, history.env)
+    monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", history.env["QA_DASHBOARD_CACHE_DIR"])
+    at = pointed(TIME_TO_GREEN, tz="UTC").run()
+    assert not at.exception, at.exception
+    (answer,) = ask_here(history.env, [("failure_groups", {"detail": "full"})], dashboard_url=None)
+    answered = rows(answer)
+    _same_table(at, answered, links_cut=False)
+    _failure_groups(answered)  # the rule names a category: it merges nothing
+    assert [r["Category"] for r in answered] == ["product bug", "product bug"]

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from dashboard.analytics import states
+from dashboard.analytics.outcomes import result_cells
 from dashboard.analytics.states import StateRules, scenario_states, state_counts
 from tests.analytics.frames import CHROME, DESKTOP, FIREFOX, execution, executions, result, results
 
@@ -227,3 +228,23 @@ def test_a_passing_latest_run_outranks_broken_as_in_the_verdicts() -> None:
     )
     assert by_scenario(long_fixed).loc[1, "state"] == states.BROKEN
     assert by_scenario(states.latest_pass_first(long_fixed)).loc[1, "state"] == states.PASSING
+
+
+@pytest.mark.parametrize("window", [20, 6])
+@pytest.mark.parametrize("details", [True, False])
+def test_cells_given_by_the_caller_give_the_same_states(window: int, details: bool) -> None:
+    """A caller that has the cells of the whole history (more executions than the window, a
+    running one among them; with or without their details) gets the states it would get
+    without them: only the window's cells are read."""
+    rules = StateRules(window=window)
+    planted_results = planted()
+    given = result_cells(planted_results, details=details)
+    found = scenario_states(history(), planted_results, rules, cells=given)
+    own = scenario_states(history(), planted_results, rules)
+    pd.testing.assert_frame_equal(found.scenarios, own.scenarios)
+    pd.testing.assert_frame_equal(found.flakiness.environments, own.flakiness.environments)
+    pd.testing.assert_frame_equal(found.flakiness.cells, own.flakiness.cells)
+    # The window's cells, every one of its executions' (20 or 6), and the states they give.
+    assert found.flakiness.cells["execution_id"].nunique() == window
+    assert by_scenario(found).loc[3, "state"] == "environment-specific"
+    assert by_scenario(found).loc[6, "runs"] == window

@@ -517,11 +517,11 @@ def scenario_results(
 
 
 BUILT_MAX_ENTRIES = 64
-"""How many views `built` keeps in the process (each shared by its viewers, not copied): every
-page's views for a few sets of inputs each (the standup's two steps, Failures', Time to green's,
-the executions', Flaky's, the verdicts and known counts each page reads), as several teams' views
-of the last `DATA_TTL` minutes. A view holds references to the loaded frames it was made of,
-rarely copies of them."""
+"""How many views `built` keeps in the process, each for at most `DATA_TTL` and shared by its
+viewers, not copied: every page's views (the standup's two steps, Failures', Time to green's,
+the executions', Flaky's, the verdicts and known counts each page reads) for a few sets of
+inputs each (scopes, periods, a view keyed by the minute made anew each minute). A view holds
+references to the loaded frames it was made of, rarely copies of them."""
 
 
 @st.cache_resource(ttl=DATA_TTL, max_entries=BUILT_MAX_ENTRIES, show_spinner=False)

@@ -295,16 +295,24 @@ def found_alerts(
         alert_body,
         alert_title,
         failing_scenarios,
+        scenario_categories,
     )
 
     history = _history(store, company_id, options, now)
     changes = _changes(history, options, now)
     names = ScenarioNames.of(store.scenario_names(company_id)) if changes else ScenarioNames()
+    red = {c.execution_id for c in changes if c.kind == RED and c.execution_id is not None}
+    ruled = _ruled(store, company_id, history.results, red, names) if red else None
 
     def failing(change: Change) -> tuple[int, ...]:
         if change.kind != RED or change.execution_id is None:
             return ()
         return failing_scenarios(history.results, change.execution_id)
+
+    def categories(change: Change) -> dict[int, str]:
+        if change.kind != RED or change.execution_id is None:
+            return {}
+        return scenario_categories(history.results, ruled, change.execution_id)
 
     return [
         Alert(
@@ -313,11 +321,30 @@ def found_alerts(
             plan_id=c.plan_id,
             project_id=c.project_id,
             title=alert_title(c, names),
-            body=alert_body(c, None, names, failing(c)),
+            body=alert_body(c, None, names, failing(c), categories(c)),
             link=evidence_link(c),
         )
         for c in changes
     ]
+
+
+def _ruled(
+    store: HistoryStore,
+    company_id: int,
+    results: Any,
+    executions: set[int],
+    names: Any,
+) -> Any:
+    """The team's rules (`group_rules`) applied to the failures of `executions`: each failed
+    result's category (None when the team has no rule in force)."""
+    from dashboard.analytics import group_rules
+    from dashboard.data.store import group_rules as stored_rules
+
+    rules = group_rules.team_rules(
+        store.group_rules(company_id), stored_rules.usable, stored_rules.search_many
+    )
+    own = results[results["execution_id"].isin(executions)]
+    return group_rules.ruled_failures(rules, own, names=names.names) if len(own) else None
 
 
 def evidence_link(change: Change) -> str:

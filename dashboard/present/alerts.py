@@ -107,12 +107,41 @@ def failing_scenarios(results: pd.DataFrame, execution_id: int) -> tuple[int, ..
     return tuple(sorted({int(s) for s in failed["scenario_id"].dropna()}))
 
 
-def failing_words(failing: Sequence[int], names: ScenarioNames = NO_NAMES) -> str:
-    """ "Failing: Login works (402, owner ana@example.com), Scenario 403." ("" when none),
-    `FAILING_NAMED` of them, then "and N more"."""
+def scenario_categories(
+    results: pd.DataFrame, ruled: pd.DataFrame | None, execution_id: int
+) -> dict[int, str]:
+    """Each scenario of `execution_id` whose failures the team's rules gave a category
+    (`ruled`: `group_rules.ruled_failures` of `results`): its categories, most failures
+    first ("infrastructure, product bug"), as the groups' Category column says them."""
+    if ruled is None or ruled.empty:
+        return {}
+    own = results.loc[results["execution_id"] == execution_id, ["result_id", "scenario_id"]]
+    found = ruled.loc[ruled["category"].notna(), ["result_id", "category"]].merge(
+        own.dropna(subset=["scenario_id"]), on="result_id"
+    )
+    out: dict[int, str] = {}
+    for scenario_id, rows in found.groupby("scenario_id", sort=True):
+        counts = rows["category"].astype(str).value_counts(sort=False)
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        out[int(scenario_id)] = ", ".join(category for category, _ in ranked)
+    return out
+
+
+def failing_words(
+    failing: Sequence[int],
+    names: ScenarioNames = NO_NAMES,
+    categories: Mapping[int, str] | None = None,
+) -> str:
+    """ "Failing: Login works (402, owner ana@example.com): product bug; Scenario 403." ("" when
+    none), `FAILING_NAMED` of them, then "and N more"; a scenario's failures' `categories` (the
+    team's rules, `scenario_categories`) after it."""
     if not failing:
         return ""
-    named = [scenario_words(s, names) for s in failing[:FAILING_NAMED]]
+    categories = categories or {}
+    named = [
+        scenario_words(s, names) + (f": {chat_text(categories[s])}" if categories.get(s) else "")
+        for s in failing[:FAILING_NAMED]
+    ]
     more = len(failing) - FAILING_NAMED
     if more > 0:
         named.append(f"and {more} more")
@@ -204,9 +233,11 @@ def alert_body(
     link: str | None,
     names: ScenarioNames = NO_NAMES,
     failing: Sequence[int] = (),
+    categories: Mapping[int, str] | None = None,
 ) -> str:
     """The message's Markdown: what changed, the numbers behind it, the link to its evidence.
-    A red change's `failing` scenarios (`failing_scenarios`) are named, by `names`."""
+    A red change's `failing` scenarios (`failing_scenarios`) are named, by `names`, each with
+    its failures' `categories` (`scenario_categories`)."""
     started = "" if change.start is None else f" (started {change.start:%Y-%m-%d %H:%M} UTC)"
     detail = _words(change.detail)
     if change.kind == RED:
@@ -217,7 +248,7 @@ def alert_body(
             + "."
         )
         if failing:
-            text += " " + failing_words(failing, names)
+            text += " " + failing_words(failing, names, categories)
     elif change.kind == GREEN:
         text = (
             f"Execution {change.execution_id}{started} passed after execution "

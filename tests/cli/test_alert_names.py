@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from dashboard.cli import main
+from dashboard.data.connection import resolve
+from dashboard.data.store import open_for
+from dashboard.data.store.group_rules import RuleDraft
 from dashboard.present.formatting import WORD_JOINER
 from tests.cli.plan_service import PlanService
 from tests.cli.webhook import Receiver
@@ -63,6 +66,25 @@ def test_a_red_plan_names_its_failing_scenario_and_its_owner(
     assert message["title"] == "Red: plan 5 “Checkout” failed"
     body = str(message["message"])
     assert "Failing: Login works (52, owner ana@\u2060example\u2060.com); Scenario 54." in body
+
+
+def test_a_red_plans_failing_scenario_says_the_category_the_teams_rule_gives_it(
+    service: PlanService, env: dict[str, str], receiver: Receiver, tmp_path: Path
+) -> None:
+    name_scenarios(env, tmp_path, "52,Login works,ana@example.com\n")
+    connection = resolve(session=None, secrets={}, env=env).connection
+    assert connection is not None
+    with open_for(connection, secrets={}, env=env) as store:
+        store.add_group_rule(1, RuleDraft(message="basket total", label="product bug"), by="lead")
+    for _ in range(3):
+        service.add(*GREEN)
+    service.add("SUCCESS", "FAILURE", "SUCCESS", "SUCCESS")
+
+    assert sync(env, receiver) == 0
+
+    (message,) = receiver.messages
+    body = str(message["message"])
+    assert "Failing: Login works (52, owner ana@\u2060example\u2060.com): product bug." in body
 
 
 def test_broken_scenarios_named_with_of_and_markup_share_one_message_of_their_plan(

@@ -195,3 +195,33 @@ def test_a_scenarios_mark_that_expires_or_looks_fixed_is_said_by_its_name() -> N
     assert alerts.alert_title(found) == (
         "Known failure expires tomorrow: scenario 54 of plan 5 on CHROME / Windows 10"
     )
+
+
+def test_a_failing_scenario_says_its_failures_categories_most_first() -> None:
+    # Execution 10: scenario 1 fails three times (2 infrastructure, 1 product bug), scenario 2
+    # once with no category; execution 11's failure is another execution's.
+    results = pd.DataFrame(
+        {
+            "result_id": [1, 2, 3, 4, 5],
+            "execution_id": [10, 10, 10, 10, 11],
+            "scenario_id": pd.array([1, 1, 1, 2, 1], dtype="Int64"),
+        }
+    )
+    ruled = pd.DataFrame(
+        {
+            "result_id": [1, 2, 3, 4, 5],
+            "category": ["product bug", "infrastructure", "infrastructure", None, "automation"],
+        }
+    )
+
+    categories = alerts.scenario_categories(results, ruled, 10)
+
+    assert categories == {1: "infrastructure, product bug"}
+    assert unescaped(alerts.failing_words((1, 2), NAMES, categories)) == (
+        "Failing: Login works (1, owner ana@example.com): infrastructure, product bug; "
+        "Scenario 2 (owner bo@example.com)."
+    )
+    assert alerts.scenario_categories(results, None, 10) == {}
+    hostile = alerts.failing_words((1,), NO_NAMES, {1: "[a](http://e)"})
+    assert not re.search(r"(?<!\\)[\[\]]", hostile), hostile  # escaped: no Markdown link
+    assert "http://e" not in hostile

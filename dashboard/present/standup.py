@@ -122,7 +122,8 @@ def sections(
     `changes` (`what_changed` of the plans that turned red: the one before beside the one that
     failed), each of them says what changed; with `verdicts` (`analytics.triage`'s, of the
     newly failing executions), each newly failing scenario says its verdict; with `names` (the
-    company's scenario names, `SCENARIO_NAME_COLUMNS`), its name beside its id (`Name`)."""
+    company's scenario names, `SCENARIO_NAME_COLUMNS`), its name (`Name`, after the
+    history link as on the other pages, so the key columns keep their place)."""
     window = digest.window
     tz = window.tz
 
@@ -214,7 +215,8 @@ def sections(
             if newly is not None
             else []
         )
-    newly_rows = with_names(newly_rows, names, after="Scenario")
+    # After the history link, as on the other pages: the key columns keep their place.
+    newly_rows = with_names(newly_rows, names, after="History")
     frames = {
         "Turned red": change_rows(digest.turned_red, "Failed in", "Passed in"),
         "Fixed": change_rows(digest.fixed, "Passed in", "Failed in"),

@@ -25,6 +25,8 @@ settings.load_profile("suite")
 
 BROWSER_TESTS = "tests/browser/"
 """Where the browser tests live (every module there is marked `browser`)."""
+PAGE_APPTESTS = "tests/dashboard/test_page_"
+"""The pages' AppTest modules: several of their tests read one page run kept for the module."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -41,15 +43,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """`--dist loadgroup` (`make test`): each browser test module goes to one worker, whole;
-    every other test is handed out on its own.
+    """`--dist loadgroup` (`make test`): each browser test module and each page AppTest module
+    goes to one worker, whole; every other test is handed out on its own.
 
     A browser module's module-scoped dashboards, sandboxes and identity provider are then made
-    once, and its tests never run at the same time as each other. Different browser modules run
-    on both workers at once: each worker has its own chromium, its own demo dashboard (its
-    history store under its own HOME) and its own server logs (`harness.server_log`). The
-    largest groups are handed out first, so the long browser modules start early and the two
-    workers end together.
+    once, and its tests never run at the same time as each other; a page AppTest module's page
+    runs kept for several of its tests (`opened`) are run once, not once per worker. Different
+    browser modules run on both workers at once: each worker has its own chromium, its own demo
+    dashboard (its history store under its own HOME) and its own server logs
+    (`harness.server_log`). The largest groups are handed out first, so the long browser
+    modules start early and the two workers end together.
 
     This is a scheduler of our own because pytest-xdist's `xdist_group` marks do nothing under
     pytest 9: xdist 3.8 renames the grouped tests through `item._nodeid`, which pytest 9 no longer
@@ -61,7 +64,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class BrowserModules(LoadScopeScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
-            if nodeid.startswith(BROWSER_TESTS):
+            if nodeid.startswith((BROWSER_TESTS, PAGE_APPTESTS)):
                 return nodeid.split("::", 1)[0]
             return nodeid
 

@@ -4,6 +4,7 @@ dismiss."""
 
 import streamlit as st
 
+from dashboard.data import cache_names
 from dashboard.present import known as words
 from dashboard.present.formatting import escape_markdown
 from dashboard.present.known_view import EVIDENCE_WINDOW, known_view
@@ -43,6 +44,7 @@ view = known_view(
     tz=tz,
     mark_filter=state.mark_filter,
     plan_names=plan_names,
+    names=cache_names.names(connection),
 )
 
 st.header("Marks", divider="gray")

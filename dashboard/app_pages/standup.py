@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import streamlit as st
 
-from dashboard.data import cache, cache_history
+from dashboard.data import cache, cache_history, cache_names
 from dashboard.present.captions import scope_text
 from dashboard.present.standup_view import StandupView
 from dashboard.state import routes
@@ -55,6 +55,7 @@ def standup_body() -> None:
         plans=page.plans,
         plan_names=page.plan_names,
         scope=scope_text(project=page.project_name),
+        names=cache_names.names(connection),
     )
     notices.caption(view.window_caption)
     kpi = st.columns([1, 1, 1, 0.6] if not state.present else 3, vertical_alignment="center")

@@ -67,6 +67,7 @@ def standup(
     plans: pd.DataFrame | None,
     plan_names: Mapping[int, str],
     scope: str,
+    names: pd.DataFrame | None = None,
 ) -> StandupView:
     """The standup's view (`present.standup_view`) of the executions `query` loaded (`data`):
     its two steps each made once per input and shared; between them the results and the
@@ -107,8 +108,9 @@ def standup(
             whole_frame(plans),
             names_key(plan_names),
             scope,
+            whole_frame(names),
         ),
-        lambda: _standup_view(needs, results, verdicts, plans, plan_names, scope),
+        lambda: _standup_view(needs, results, verdicts, plans, plan_names, scope, names),
     )
 
 
@@ -119,6 +121,7 @@ def _standup_view(
     plans: pd.DataFrame | None,
     plan_names: Mapping[int, str],
     scope: str,
+    names: pd.DataFrame | None,
 ) -> StandupView:
     return standup_view(
         needs,
@@ -129,6 +132,7 @@ def _standup_view(
         plans=plans,
         scenario_link=links.scenario_link,
         scope=scope,
+        names=names,
     )
 
 

@@ -612,3 +612,29 @@ def test_identity_is_recorded_without_credentials(open_history: HistoryOpener) -
     with open_history(identity=identity) as store:
         info = store.info()
     assert (info.service, info.company_id) == ("https://svc.example.test/Api", 7)
+
+
+def test_threads_opening_a_new_store_file_at_once_all_open_it(tmp_path: Path) -> None:
+    """Two first opens in one process (the MCP server warms its store as a first question opens
+    it) share one DuckDB database: their migrations take turns, and every open succeeds."""
+    path = tmp_path / "history.duckdb"
+    opened = 6
+    start = threading.Barrier(opened)
+    errors: list[BaseException] = []
+    versions: list[int] = []
+
+    def open_and_read() -> None:
+        start.wait()
+        try:
+            with open_store(path) as store:
+                versions.append(store.info().schema_version)
+        except BaseException as error:  # every failure is the finding
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_and_read) for _ in range(opened)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert versions == [store_sql.SCHEMA_VERSION] * opened

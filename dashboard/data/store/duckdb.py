@@ -20,6 +20,7 @@ import itertools
 import logging
 import os
 import shutil
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -43,6 +44,9 @@ from dashboard.data.store.errors import (
 )
 
 _LOG = logging.getLogger(__name__)
+_MIGRATIONS_HERE: dict[str, threading.Lock] = {}
+"""One lock per store file for this process's migrations (see `migration_lock`)."""
+_MIGRATIONS_HERE_GUARD = threading.Lock()
 
 FILE_MODE = 0o600
 _FIRST_PAUSE = 0.05
@@ -196,8 +200,14 @@ class DuckDBEngine(Statements[duckdb.DuckDBPyConnection]):
 
     @contextlib.contextmanager
     def migration_lock(self) -> Iterator[None]:
-        """Nothing more to take: a writable open already holds the file alone."""
-        yield
+        """A writable open holds the file alone against other processes, but two threads of
+        this process share one DuckDB database per file (the MCP server warms its store while a
+        first question opens it): their migrations take turns, or both would create the schema
+        ("Catalog write-write conflict")."""
+        with _MIGRATIONS_HERE_GUARD:
+            lock = _MIGRATIONS_HERE.setdefault(str(self.path), threading.Lock())
+        with lock:
+            yield
 
     @contextlib.contextmanager
     def exclusive(self, purpose: str, *, wait: float) -> Iterator[None]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -24,6 +25,8 @@ from dashboard.assistant.tools import Tools
 from dashboard.data.connection import resolve
 from tests.cli.plan_service import PlanService, service_env
 from tests.loopback_service import serve_json
+
+T = TypeVar("T")
 
 REPO = Path(__file__).resolve().parents[2]
 DASHBOARD_URL = "https://qa.example.com/"
@@ -88,6 +91,14 @@ def tools_for(env: dict[str, str], *, dashboard_url: str | None = DASHBOARD_URL)
     return Tools(Source(resolution.connection, {}, env, dashboard_url=dashboard_url))
 
 
+def run_async(function: Callable[[], Awaitable[T]]) -> T:
+    """`anyio.run(function)` in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in the main thread of a test worker once it has started there, and anyio (as
+    asyncio) refuses to start another in that thread."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(anyio.run, function).result()
+
+
 def ask(target: Any, calls: Sequence[Call]) -> list[CallToolResult]:
     """Each call's answer, through the SDK's client on `target` (a server, or stdio
     parameters), in one session."""
@@ -96,7 +107,7 @@ def ask(target: Any, calls: Sequence[Call]) -> list[CallToolResult]:
         async with Client(target) as client:
             return [await client.call_tool(name, arguments) for name, arguments in calls]
 
-    return anyio.run(run)
+    return run_async(run)
 
 
 def ask_here(env: dict[str, str], calls: Sequence[Call], **options: Any) -> list[CallToolResult]:

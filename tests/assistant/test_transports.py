@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx
 import httpx2
 import jwt
@@ -23,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.assistant.conftest import History, rows, stdio, whole
+from tests.assistant.conftest import History, rows, run_async, stdio, whole
 from tests.browser.harness import free_port
 from tests.cli.plan_service import PLAN_ID
 from tests.loopback_service import serve_json
@@ -43,7 +42,7 @@ def test_over_stdio_every_tool_is_read_only_and_answers(history: History, tmp_pa
             answer = await client.call_tool("red_plans", {})
             return tools, prompts, answer
 
-    tools, prompts, answer = anyio.run(run)
+    tools, prompts, answer = run_async(run)
     assert len(tools.tools) == 14
     for tool in tools.tools:
         assert tool.annotations is not None, tool.name
@@ -200,7 +199,7 @@ def test_over_http_only_a_valid_token_of_an_admitted_viewer_gets_an_answer(
                 async with Client(transport) as client:
                     return await client.call_tool("compare_executions", {"plan": PLAN_ID})
 
-        answer = anyio.run(compare)
+        answer = run_async(compare)
         assert answer.structured_content["figures"]["Fixed"] == "1", whole(answer)  # type: ignore[index]
     logged = (tmp_path / "mcp-http.log").read_text()
     assert token not in logged

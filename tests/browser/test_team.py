@@ -91,7 +91,7 @@ def test_two_dashboards_and_one_worker_share_one_postgresql_store(
     )
     dashboards: list[StreamlitServer] = []
     try:
-        (line,) = worker.wait_for(" sync default (", timeout=300)
+        (line,) = worker.wait_for(" sync default (")
         assert "failed:" not in line
         assert line.split("; ")[1].endswith(" 0 failed"), line
         for name in ("one", "two"):

@@ -7,7 +7,7 @@ from dashboard.present import health_view as views
 from dashboard.state import choices, routes
 from dashboard.state.params import PROJECT, DateRange, ViewState
 from dashboard.state.query import preset_query
-from dashboard.ui import analytics_input, notices, table_views, url_filters
+from dashboard.ui import analytics_input, notices, shared_views, table_views, url_filters
 from dashboard.ui import triage as triage_view
 from dashboard.ui.page import open_page
 from dashboard.ui.tables import rate_column, table
@@ -29,17 +29,21 @@ with right:
 page.settle()
 
 # The executions page's own "30 d" query (one project or all): the two pages share the cache.
+query = preset_query(DateRange.LAST_30_DAYS, now=now, project=state.project)
 data = notices.loaded_or_stop(
-    lambda: cache.executions(
-        page.connection, preset_query(DateRange.LAST_30_DAYS, now=now, project=state.project)
-    ),
-    part="the plans' executions",
+    lambda: cache.executions(page.connection, query), part="the plans' executions"
 )
-# Likely outages are left out of every figure unless included.
+# Likely outages are left out of every figure unless included; the view is shared by viewers.
 triage = triage_view.triage_of(page.connection, data.executions, now=now, state=state)
-executions = triage.without_outages(data.executions)
-view = views.health_view(
-    executions, now=now, tz=tz, project=page.project_name, plan_names=page.plan_names
+view = shared_views.health(
+    page.connection,
+    query,
+    data,
+    triage,
+    now=now,
+    tz=tz,
+    project=page.project_name,
+    plan_names=page.plan_names,
 )
 if view.no_plan_ran:
     notices.show_notes([view.no_plan_ran], severity="info")
@@ -59,7 +63,7 @@ verdicts = triage_view.verdicts_of(
     now=now,
 )
 shown = view.with_known(
-    triage_view.known_per_execution(page.connection, executions, triage.marks),
+    triage_view.known_per_execution(page.connection, view.executions, triage.marks),
     verdicts,
     triage.outages,
     included=triage.include,

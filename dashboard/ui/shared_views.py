@@ -28,6 +28,7 @@ from dashboard.data.connection import Connection
 from dashboard.data.fanout_answer import FanOut
 from dashboard.present.captions import scope_text
 from dashboard.present.failures_view import FailuresView, PeriodRuns, failures_view
+from dashboard.present.health_view import HealthView, health_view
 from dashboard.present.standup_view import StandupNeeds, StandupView, standup_needs, standup_view
 from dashboard.present.time_to_green_view import TimeToGreenView, time_to_green_view
 from dashboard.state import links
@@ -174,6 +175,45 @@ def time_to_green(
             every=loaded,
             outages=triage.outages,
             included=triage.include,
+        ),
+    )
+
+
+def health(
+    connection: Connection,
+    query: ExecutionQuery,
+    data: live.ExecutionsData,
+    triage: Triage,
+    *,
+    now: datetime,
+    tz: str,
+    project: str | None,
+    plan_names: Mapping[int, str],
+) -> HealthView:
+    """Plan health's view (`present.health_view`) of the 30 days `query` loaded (`data`), its
+    outages left out unless the `triage` includes them, made once per input and shared; it is
+    given `now` to the minute."""
+    at = minute(now)
+    inputs = (
+        repr(query),
+        data.loaded_at,
+        whole_frame(triage.outages),
+        triage.include,
+        at,
+        tz,
+        project,
+        names_key(plan_names),
+    )
+    return cache.built(
+        connection,
+        "health.view",
+        inputs,
+        lambda: health_view(
+            triage.without_outages(data.executions),
+            now=at,
+            tz=tz,
+            project=project,
+            plan_names=plan_names,
         ),
     )
 

@@ -18,7 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.ui import session, shared_views
-from tests.dashboard.apptest import FAILURES, STANDUP, TIME_TO_GREEN, assert_no_failure
+from tests.dashboard.apptest import FAILURES, HEALTH, STANDUP, TIME_TO_GREEN, assert_no_failure
 from tests.dashboard.conftest import AppFactory, Connect
 
 ITEM_COLUMNS = ["Section", "Plan", "Details", "Link"]
@@ -127,5 +127,27 @@ def test_two_viewers_of_failures_share_one_computation(
     assert_no_failure(second)
     assert_no_failure(other)
     assert view.calls == 2  # the two viewers of 7 days once, the one of 30 days once more
+    for mine, theirs in zip(first.dataframe, second.dataframe, strict=True):
+        pd.testing.assert_frame_equal(mine.value, theirs.value)
+
+
+def test_two_viewers_of_plan_health_share_one_computation(
+    app: AppFactory, connect: Connect, held_clock: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    connect()
+    view = Counted(shared_views.health_view)
+    monkeypatch.setattr(shared_views, "health_view", view)
+    first, second = app(HEALTH, tz="UTC"), app(HEALTH, tz="UTC")
+    other = app(HEALTH, tz="Europe/Istanbul")
+
+    first.run()
+    second.run()
+    other.run()
+
+    for at in (first, second, other):
+        assert_no_failure(at)
+    assert view.calls == 2  # the two viewers in UTC once, the one in Istanbul's days once more
+    assert [m.value for m in first.metric] == [m.value for m in second.metric]
+    assert len(first.dataframe) == len(second.dataframe) > 0
     for mine, theirs in zip(first.dataframe, second.dataframe, strict=True):
         pd.testing.assert_frame_equal(mine.value, theirs.value)

@@ -151,6 +151,13 @@ def service_requests(sandbox: RunningSandbox) -> Iterator[Requests]:
 AppFactory = Callable[..., AppTest]
 
 
+@pytest.fixture(scope="module")
+def opened() -> dict[Any, AppTest]:
+    """Pages a test module has already run, by a key of its own: a view that several tests
+    only read is run once per module (#36). A test that changes a page makes its own."""
+    return {}
+
+
 @pytest.fixture
 def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> AppFactory:
     """A fresh app under test, with no connection configured unless `connect` is used, and its

@@ -33,13 +33,6 @@ def _specific(at: object) -> object:
     return table_with(at, "Finding", "Passed elsewhere")  # type: ignore[arg-type]
 
 
-@pytest.fixture(scope="module")
-def opened() -> dict[int, AppTest]:
-    """The page of each demo plan already run: a view that several tests only read is run
-    once (#36)."""
-    return {}
-
-
 DemoPlan = Callable[[int], AppTest]
 
 

@@ -236,13 +236,6 @@ def test_skipped_executions_are_counted(
     assert at.dataframe
 
 
-@pytest.fixture(scope="module")
-def opened() -> dict[str, AppTest]:
-    """Pages of this module already run, by name: a view that several tests only read is run
-    once (#36)."""
-    return {}
-
-
 @pytest.fixture
 def week_page(opened: dict[str, AppTest], app: AppFactory, connect: Connect) -> AppTest:
     """The page over the week, as the full-authority user opens it: run once, never changed."""

@@ -34,13 +34,6 @@ def likely_outage(execution: Execution) -> bool:
     return verdicts >= OUTAGE_MIN_RESULTS and failed >= OUTAGE_SHARE * verdicts
 
 
-@pytest.fixture(scope="module")
-def opened() -> dict[str, AppTest]:
-    """Pages of this module already run, by name: a view that several tests only read is run
-    once (#36)."""
-    return {}
-
-
 @pytest.fixture
 def demo_health(opened: dict[str, AppTest], app: AppFactory) -> AppTest:
     """The page on the demo, its days in Europe/Istanbul: run once, never changed."""

@@ -155,13 +155,6 @@ def test_when_retries_run_out_the_page_says_what_failed(
     assert "Refresh" in error
 
 
-@pytest.fixture(scope="module")
-def opened() -> dict[str, AppTest]:
-    """Pages of this module already run, by name: a view that several tests only read is run
-    once (#36)."""
-    return {}
-
-
 @pytest.fixture
 def every_plan(opened: dict[str, AppTest], app: AppFactory) -> AppTest:
     """The demo's plans, active or not (`active=false`): run once, never changed."""

@@ -60,12 +60,6 @@ def reopened(**query: str) -> AppTest:
     return at
 
 
-@pytest.fixture(scope="module")
-def opened() -> dict[tuple[str, int, int], AppTest]:
-    """The pages of this module already run, by history (demo or hand-built), plan, scenario."""
-    return {}
-
-
 ScenarioPage = Callable[[int, int], AppTest]
 
 

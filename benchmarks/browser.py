@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -97,6 +98,28 @@ class DashboardServer:
         server, self.server = self.server, None
         if server is not None:
             server.stop()
+
+
+@contextmanager
+def serving(
+    run: Run, sandbox: SandboxProcess, case: str, tag: str, filled: Path | None = None
+) -> Iterator[DashboardServer]:
+    """A fresh `streamlit run` over `sandbox` for one run of a case, stopped on leaving: its
+    store a copy of `filled` (nothing a run adds is kept for the next), or empty (a cold store);
+    its log `streamlit-CASE-SIZE-TAG.log` among the artifacts."""
+    store_dir = run.folder(f"{case}-store")
+    if filled is not None:
+        shutil.copytree(filled, store_dir, dirs_exist_ok=True)
+    server = DashboardServer(
+        sandbox,
+        store_dir=store_dir,
+        home=run.folder(f"{case}-home"),
+        log_path=run.artifacts / f"streamlit-{case}-{run.size.name}-{tag}.log",
+    ).start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def bare_server(home: Path, log_path: Path, content: Path | None = None) -> harness.StreamlitServer:

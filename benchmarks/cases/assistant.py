@@ -8,24 +8,19 @@ without the protocol's few milliseconds), on the sandbox (no latency): every cal
 needs, but the service's lists of plans and executions, which it reuses for 5 minutes.
 
 Part of the suite (`python -m benchmarks`); run it alone with
-`python -m benchmarks.cases.assistant [--size tiny|full]`.
+`python -m benchmarks --only assistant --json FILE` (FILE keeps the suite's results
+file as it is).
 """
 
 from __future__ import annotations
 
-import argparse
 import shutil
-import sys
-import time
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Callable
 from typing import Any
 
-from benchmarks import report
 from benchmarks.cases.lists import filled_store
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target, timed
-from benchmarks.sizes import SIZES
 from dashboard.assistant.history import Source
 from dashboard.assistant.tools import Tools
 from dashboard.data.connection import resolve
@@ -106,24 +101,3 @@ def run(run: Run) -> CaseResult:
         "repeats computes it (the max) and the others reuse it.",
     ]
     return result
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.cases.assistant")
-    parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    args = parser.parse_args(argv)
-    context = Run(size=SIZES[args.size], require_browser=False)
-    context.artifacts.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    try:
-        result = run(context)
-    finally:
-        context.close()
-    result.seconds = time.perf_counter() - started
-    print(f"at {datetime.now():%Y-%m-%d %H:%M}, size {args.size}")
-    print(report.case_table(result))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -18,7 +18,6 @@ result. Then a fresh `streamlit run` over the sandbox (no latency), one tab:
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from playwright.sync_api import Browser
@@ -71,19 +70,9 @@ def run(run: Run) -> CaseResult:
     with browser.launched(executable) as chromium:
         for number in range(1, run.repeats(slow=True) + 1):
             # Each run starts from the same filled store (a copy): nothing a run adds is kept.
-            store_dir = run.folder("lists-store")
-            shutil.copytree(filled, store_dir, dirs_exist_ok=True)
-            server = browser.DashboardServer(
-                sandbox,
-                store_dir=store_dir,
-                home=run.folder("lists-home"),
-                log_path=run.artifacts / f"streamlit-lists-{size.name}-{number}.log",
-            ).start()
-            try:
+            with browser.serving(run, sandbox, "lists", str(number), filled) as server:
                 for name, seconds in _journey(chromium, server.url).items():
                     result.figure(name, "s").runs.append(seconds)
-            finally:
-                server.stop()
     result.notes += [
         f"Sandbox of {size.page_executions:,} executions ending at {run.now:%d %b %Y %H:%M} UTC, "
         f"no latency; before each run the dashboard's history store held {stored:,} results of "

@@ -27,12 +27,9 @@ The dashboard's resident set is sampled every 50 ms in a thread through steps 1-
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -42,7 +39,6 @@ from benchmarks import browser
 from benchmarks.cases import lists, pages
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target
-from benchmarks.sandbox_process import SandboxProcess
 from dashboard.state import routes
 from sandbox.data import planted
 from tests.browser import screen
@@ -169,7 +165,7 @@ def run(run: Run) -> CaseResult:
     times: dict[str, float] = {}
     colds = result.figure(COLD_90, "s")
     with browser.launched(executable) as chromium:
-        with _server(run, sandbox, filled, "first") as server:
+        with browser.serving(run, sandbox, "morning", "first", filled) as server:
             with browser.MemorySampler(server.pid) as sampler:
                 _attempt(
                     result,
@@ -190,7 +186,7 @@ def run(run: Run) -> CaseResult:
                 sampler.phase = "end"
             peaks[PEAK] = sampler.peak[0]
             result.figure(PEAK, "MB").runs.append(server.memory().peak / MB)
-        with _server(run, sandbox, filled, "cold") as server:
+        with browser.serving(run, sandbox, "morning", "cold", filled) as server:
             with browser.MemorySampler(server.pid) as sampler:
                 _attempt(
                     result,
@@ -208,7 +204,7 @@ def run(run: Run) -> CaseResult:
         for name, seconds in times.items():
             result.figure(name.split("#")[0], "s").runs.append(seconds)
         for number in range(1, run.repeats() + 1):
-            with _server(run, sandbox, filled, f"90d-{number}") as server:
+            with browser.serving(run, sandbox, "morning", f"90d-{number}", filled) as server:
                 cold_run: list[float] = []
                 _attempt(
                     result, f"cold 90 days, run {number}", _cold_90_days, chromium, server, cold_run
@@ -228,25 +224,6 @@ def _attempt(result: CaseResult, label: str, phase: Callable[..., None], *args: 
         phase(*args)
     except Exception as error:  # a finding, reported: the other phases go on
         result.notes.append(f"The phase '{label}' stopped: {type(error).__name__}: {error}"[:400])
-
-
-@contextmanager
-def _server(
-    run: Run, sandbox: SandboxProcess, filled: Path, tag: str
-) -> Iterator[browser.DashboardServer]:
-    """A fresh `streamlit run` over a copy of the filled store."""
-    store_dir = run.folder("morning-store")
-    shutil.copytree(filled, store_dir, dirs_exist_ok=True)
-    server = browser.DashboardServer(
-        sandbox,
-        store_dir=store_dir,
-        home=run.folder("morning-home"),
-        log_path=run.artifacts / f"streamlit-morning-{run.size.name}-{tag}.log",
-    ).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _urls(oracle: ApiClient, run: Run) -> dict[str, str]:

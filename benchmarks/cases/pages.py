@@ -211,20 +211,12 @@ def run(run: Run) -> CaseResult:
     try:
         with browser.launched(executable) as chromium:
             for number in range(1, run.repeats(slow=True) + 1):
-                server = browser.DashboardServer(
-                    sandbox,
-                    store_dir=run.folder("store"),
-                    home=run.folder("home"),
-                    log_path=run.artifacts / f"streamlit-{run.size.name}-{number}.log",
-                ).start()
-                try:
+                with browser.serving(run, sandbox, "pages", str(number)) as server:
                     times = _journey(
                         chromium, server.pid, server.url, bare.url, sandbox, newest, shown, drawn
                     )
                     times[WALK_ALONE] = [_walk_alone(sandbox)]
                     run.dashboard_memory.append(server.memory())
-                finally:
-                    server.stop()
                 for name, seconds in times.items():
                     result.figure(name, "s").runs.extend(seconds)
     finally:

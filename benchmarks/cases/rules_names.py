@@ -28,14 +28,13 @@ searched with its sets (`ui.group_rules.rules_of`'s path). The names cover scena
 
 Each view runs once untimed first (the failure signatures, which `normalise_message` keeps per
 distinct message, and the RE2 sets are warm on a page's second visit). Part of the suite
-(`python -m benchmarks --only rules`); alone: `python -m benchmarks.cases.rules_names`.
+(`python -m benchmarks`); alone: `python -m benchmarks --only rules --json FILE` (FILE keeps
+the suite's results file as it is).
 """
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -44,11 +43,9 @@ from typing import Any
 
 import pandas as pd
 
-from benchmarks import report
 from benchmarks.cases.verdicts import _executions, _results
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Figure, Target
-from benchmarks.sizes import SIZES
 from dashboard.analytics.flaky import last_finished
 from dashboard.analytics.group_rules import apply_rules, team_rules
 from dashboard.analytics.outcomes import FAIL, level_outcomes
@@ -338,24 +335,3 @@ def run(run: Run) -> CaseResult:
         "interleaved in each repeat, their order alternating."
     )
     return result
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.cases.rules_names")
-    parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    args = parser.parse_args(argv)
-    context = Run(size=SIZES[args.size], require_browser=False)
-    context.artifacts.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    try:
-        result = run(context)
-    finally:
-        context.close()
-    result.seconds = time.perf_counter() - started
-    print(f"at {datetime.now():%Y-%m-%d %H:%M}, size {args.size}")
-    print(report.case_table(result))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

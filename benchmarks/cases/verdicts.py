@@ -22,25 +22,22 @@ distinct message, are warm on a page's second visit). Reading the data is not ti
 page's cache and the history store hold it.
 
 Part of the suite (`python -m benchmarks`); run it alone with
-`python -m benchmarks.cases.verdicts [--size tiny|full]`.
+`python -m benchmarks --only verdicts --json FILE` (FILE keeps the suite's results
+file as it is).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pandas as pd
 
 from api_client import Execution
-from benchmarks import data, report
+from benchmarks import data
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target, timed
-from benchmarks.sizes import SIZES
 from dashboard.analytics import states as state_rules
 from dashboard.analytics.flaky import last_finished
 from dashboard.analytics.marks import applying
@@ -177,24 +174,3 @@ def _results(demo: DemoStore, execution_ids: Sequence[int]) -> pd.DataFrame:
     return results_frame(
         parsed, execution_ids=[e for e, _ in owners], scenario_ids=[s for _, s in owners]
     )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.cases.verdicts")
-    parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    args = parser.parse_args(argv)
-    context = Run(size=SIZES[args.size], require_browser=False)
-    context.artifacts.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    try:
-        result = run(context)
-    finally:
-        context.close()
-    result.seconds = time.perf_counter() - started
-    print(f"at {datetime.now():%Y-%m-%d %H:%M}, size {args.size}")
-    print(report.case_table(result))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -22,7 +22,6 @@ reported), and opened again once fetched.
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, Page
@@ -86,30 +85,12 @@ def run(run: Run) -> CaseResult:
     said: dict[str, str] = {}
     with browser.launched(executable) as chromium:
         for number in range(1, run.repeats(slow=True) + 1):
-            store_dir = run.folder("windows-store")
-            shutil.copytree(filled, store_dir, dirs_exist_ok=True)
-            server = browser.DashboardServer(
-                sandbox,
-                store_dir=store_dir,
-                home=run.folder("windows-home"),
-                log_path=run.artifacts / f"streamlit-windows-{size.name}-{number}.log",
-            ).start()
-            try:
+            with browser.serving(run, sandbox, "windows", str(number), filled) as server:
                 for name, seconds in _journey(chromium, server.url, picks).items():
                     result.figure(name, "s").runs.append(seconds)
-            finally:
-                server.stop()
-        server = browser.DashboardServer(
-            sandbox,
-            store_dir=run.folder("windows-empty-store"),
-            home=run.folder("windows-home"),
-            log_path=run.artifacts / f"streamlit-windows-{size.name}-unstored.log",
-        ).start()
-        try:
+        with browser.serving(run, sandbox, "windows", "unstored") as server:
             for name, seconds in _unstored(chromium, server.url, said).items():
                 result.figure(name, "s").runs.append(seconds)
-        finally:
-            server.stop()
     result.notes += [
         f"Sandbox of {size.page_executions:,} executions ending at {run.now:%d %b %Y %H:%M} UTC, "
         f"no latency; before each run the dashboard's history store held {stored:,} results of "

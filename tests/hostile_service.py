@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -276,13 +275,3 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-
-
-def wait_until(condition: Any, timeout: float = 10.0) -> bool:
-    """Poll `condition()` until it is true or `timeout` passes; whether it became true."""
-    until = time.monotonic() + timeout
-    while time.monotonic() < until:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return bool(condition())

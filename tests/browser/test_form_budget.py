@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import screen
 from tests.browser.harness import StreamlitServer
-from tests.hostile_service import hostile_service, wait_until
+from tests.hostile_service import hostile_service
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +38,7 @@ def test_a_new_form_connection_never_shows_the_previous_connections_data(
         # The sidebar names the new service while the page is still waiting for it (not yet
         # "Live": whether it takes the token is what it is being asked) ...
         expect(sidebar).to_contain_text(f"Connecting: {service.base_url.removeprefix('http://')}")
-        assert wait_until(lambda: service.request_count("drip") >= 1)  # it is being asked
+        wait_until(lambda: service.request_count("drip") >= 1, what="the service being asked")
         expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "running")
         # ... and the page shows nothing of the demo meanwhile.
         expect(demo_plans).to_have_count(0)

@@ -358,7 +358,7 @@ def _fan_out(
         with _SHORT_LOCK:
             if SHORT_ANSWERS.get(digest, 0) == attempt:  # once, however many viewers saw it
                 SHORT_ANSWERS[digest] = attempt + 1
-    return answer
+    return dataclasses.replace(answer, results=answer.results.copy(deep=False))
 
 
 SHORT_ANSWERS: FIFOCache[str, int] = FIFOCache(maxsize=256)
@@ -367,7 +367,12 @@ such answer's next run is keyed anew (its attempt), so it is fetched again."""
 _SHORT_LOCK = threading.Lock()
 
 
-@st.cache_data(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
+# A resource, as `executions`: one answer per key in the process, shared by every session,
+# where the data cache unpickled a copy of the results at every run of every session (each
+# copy kept alive by the views made of it: #39's peak memory with five viewers). A run gets a
+# shallow copy of the frame (`_fan_out`): pandas' copy-on-write keeps the shared data
+# untouched whatever a caller does with its own.
+@st.cache_resource(ttl=DATA_TTL, hash_funcs=BY_GENERATION, show_spinner=False)
 @one_budget(Operation.TEST_RESULTS)
 def _fan_out_of(
     connection: Connection,

@@ -133,3 +133,37 @@ def test_results_asked_for_by_two_viewers_at_once_are_fetched_once(
 
     assert held.calls == 1
     assert [answer.results["result_id"].tolist() for answer in answers] == [[7], [7]]
+
+
+def test_results_are_kept_once_and_what_one_viewer_does_to_its_frame_stays_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fan-out is one object in the process (#39's memory: no copy per session), and each
+    run gets a frame of its own over it: a column added or a value changed by one viewer's code
+    reaches neither the next viewer nor the kept answer."""
+    counts = FanOutCounts(
+        pairs=1,
+        from_store=0,
+        fetched=1,
+        stored=0,
+        failed=0,
+        executions=1,
+        executions_complete=0,
+        executions_running=1,
+        executions_incomplete=0,
+    )
+    fetched = Held(FanOut(pd.DataFrame({"result_id": [7], "level": ["FAILED"]}), counts))
+    fetched.release.set()
+    monkeypatch.setattr(results_fanout, "fetch_results", fetched)
+    monkeypatch.setattr(cache, "history_store", lambda connection: None)
+
+    first = cache._fan_out(CONNECTION, ((5, 9),), ())
+    first.results["added"] = 1
+    first.results.loc[0, "level"] = "PASSED"
+    second = cache._fan_out(CONNECTION, ((5, 9),), ())
+
+    assert fetched.calls == 1
+    assert second.counts is first.counts  # the one answer kept, not a copy of it
+    assert list(second.results.columns) == ["result_id", "level"]
+    assert second.results["level"].tolist() == ["FAILED"]
+    assert fetched.value.results["level"].tolist() == ["FAILED"]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -101,11 +102,31 @@ class Visit:
     texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Each phase's report kept on the test (`failed_here`)."""
+    report = yield
+    item.stash.setdefault(REPORTS, {})[report.when] = report
+    return report
+
+
+REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+
+
+def failed_here(node: pytest.Item) -> bool:
+    """Whether the test's set-up or its own run failed."""
+    return any(report.failed for report in node.stash.get(REPORTS, {}).values())
+
+
 @pytest.fixture
 def visit(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Visit]:
     record = Visit()
     yield record
-    _screenshot(record.pages, request.node.name)
+    # The final screens of a failed test, its evidence; a passing one's cost a settle and a
+    # full-page capture each (about a second on a loaded machine) and were never looked at.
+    # The README's screenshots are the every-page test's own (`make screenshots`).
+    if failed_here(request.node):
+        _screenshot(record.pages, request.node.name)
     for page in record.pages:
         page.context.close()
 

@@ -191,6 +191,8 @@ _MARK_INPUT = (
     "execution_id",
     "signature",
 )
+_SCENARIO: Any = object()
+"""`_StateEvidence._count` without an environment: the scenario's runs on any."""
 _MARK_NAMES = ("plan_id", "scenario_id", "execution_id", "environment", "signature")
 """What a mark may name of a failure: an unreadable mark names what these of its fields say."""
 
@@ -230,7 +232,8 @@ def failure_verdicts(
     failed = failed_levels(results["level"])
     unknown = ~_known_levels(results["level"])
     of_judged = results["execution_id"].isin(wanted).to_numpy(dtype=bool)
-    rows = with_environments(results[(failed | unknown) & of_judged])
+    # Only the columns a verdict reads of a result: the rows are cut from the whole history.
+    rows = with_environments(results.loc[(failed | unknown) & of_judged, list(_RESULT_INPUT)])
     rows = rows.assign(
         env_key=rows["env_key"].astype("str"), environment=rows["environment"].astype("str")
     )
@@ -241,48 +244,81 @@ def failure_verdicts(
 
     order = _execution_order(executions, results, wanted)
     rows["start"] = rows["execution_id"].map(order["start"])
-    incomplete = _incomplete(rows, results, executions, marks, now)
+    reasons, more = _incomplete(rows, results, failed, executions, marks, now)
     # No mark applies: nothing is covered (`covering_marks` would say so at a cost).
     covered_by = (
         covering_marks(rows, current)["mark_id"].tolist() if len(current) else [None] * len(rows)
     )
     outage_of = found.drop_duplicates("execution_id").set_index("execution_id")
     by_id = marks.drop_duplicates("mark_id").set_index("mark_id")
-    scored = _StateEvidence(executions, results, found, order, rules)
+    carried = _columns(rows, _CARRIED)
+    plans, scenarios = carried["plan_id"], carried["scenario_id"]
+    pairs = [
+        None if _missing(plan) or _missing(scenario) else (int(plan), int(scenario))
+        for plan, scenario in zip(plans, scenarios, strict=True)
+    ]
+    scored = _StateEvidence(
+        executions, results, found, order, rules, pairs={p for p in pairs if p is not None}
+    )
 
-    # Plain lists and sets, not a frame's `.iloc`/`.loc` per row: at 100,000 executions the
-    # per-row lookups were most of the verdict's cost.
-    outage_rows: dict[int, dict[str, Any]] = {
-        int(k): v for k, v in outage_of.to_dict("index").items()
-    }
-    out: list[dict[str, Any]] = []
-    pending: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]] = []
-    for position, row in enumerate(_records(rows, _CARRIED)):
-        verdict: dict[str, Any] = dict(row)
-        execution_id = int(row["execution_id"])
-        reason, extra = incomplete[position]
-        pair = _pair(row)
+    # The evidence is filled column by column, and each label's fields are decided once per
+    # what they depend on (an outage per execution, a mark per mark, a state label per
+    # scenario on an environment: 42 of them for the 1,710 failed results of 7 days at
+    # 100,000 executions), not once per row: the per-row work was most of the verdict's own.
+    n = len(rows)
+    filled: dict[str, list[Any]] = {name: [None] * n for name in _FILLED}
+    outage_ids = set(outage_of.index.astype("int64").tolist())
+    decided: dict[Any, dict[str, Any] | None] = {}
+    pending: list[int] = []
+    for position, (pair, reason, execution_id, mark_id) in enumerate(
+        zip(pairs, reasons, carried["execution_id"], covered_by, strict=True)
+    ):
         state = None if pair is None else scored.scenarios.get(pair)
-        verdict["scenario_state"] = None if state is None else state["state"]
-        verdict["shown_state"] = None if pair is None else scored.shown_states.get(pair)
+        if state is not None:
+            filled["scenario_state"][position] = state["state"]
+        if pair is not None:
+            filled["shown_state"][position] = scored.shown_states.get(pair)
         if reason is not None:
-            verdict.update(label=INCOMPLETE, incomplete=reason, **extra)
-        elif execution_id in outage_rows:
-            outage = outage_rows[execution_id]
-            verdict.update(label=OUTAGE, **_outage_fields(outage))
-            if isinstance(outage["mark_id"], str) and outage["mark_id"] in by_id.index:
-                verdict.update(_mark_fields(by_id.loc[outage["mark_id"]], outage["mark_id"]))
-        elif isinstance(mark_id := covered_by[position], str):
-            verdict.update(label=KNOWN, **_mark_fields(by_id.loc[mark_id], mark_id))
-        elif (by_state := scored.label(row, state)) is not None:
-            verdict.update(by_state)
-        else:  # new or unresolved: settled below, from the runs before it
-            pending.append((verdict, row, state))
-        out.append(verdict)
-    scored.count_earlier(row for _, row, _ in pending)
-    for verdict, row, state in pending:
-        verdict.update(scored.new_or_unresolved(row, state))
-    frame = pd.DataFrame(out, columns=list(TRIAGE_COLUMNS))
+            fields: dict[str, Any] | None = {
+                "label": INCOMPLETE,
+                "incomplete": reason,
+                **more.get(position, {}),
+            }
+        elif (execution_id := int(execution_id)) in outage_ids:
+            key: Any = ("outage", execution_id)
+            if key not in decided:
+                decided[key] = _outage_verdict(outage_of.loc[execution_id], by_id)
+            fields = decided[key]
+        elif isinstance(mark_id, str):
+            key = ("known", mark_id)
+            if key not in decided:
+                decided[key] = {"label": KNOWN, **_mark_fields(by_id.loc[mark_id], mark_id)}
+            fields = decided[key]
+        elif state is None or pair is None:
+            fields = None
+        else:
+            env_key, environment = carried["env_key"][position], carried["environment"][position]
+            key = (pair, env_key, environment)
+            if key not in decided:
+                decided[key] = scored.label(pair, env_key, environment, state)
+            fields = decided[key]
+        if fields is None:  # new or unresolved: settled below, from the runs before it
+            pending.append(position)
+            continue
+        for name, value in fields.items():
+            filled[name][position] = value
+    scored.count_earlier({pair for at in pending if (pair := pairs[at]) is not None})
+    for position in pending:
+        pair = pairs[position]
+        fields = scored.new_or_unresolved(
+            pair,
+            carried["env_key"][position],
+            int(carried["execution_id"][position]),
+            None if pair is None else scored.scenarios.get(pair),
+        )
+        for name, value in fields.items():
+            filled[name][position] = value
+    frame = pd.DataFrame({**carried, **filled}, columns=list(TRIAGE_COLUMNS))
     for name, dtype in TRIAGE_COLUMNS.items():
         if dtype == UTC_TIME:  # a column of only missing times is read as naive
             frame[name] = pd.to_datetime(frame[name], utc=True)
@@ -304,28 +340,27 @@ _CARRIED = (
     "level",
     "start",
 )
+_FILLED = tuple(name for name in TRIAGE_COLUMNS if name not in _CARRIED)
+"""The columns a verdict fills (its label and evidence): missing unless its label sets them."""
 
 
-def _records(frame: pd.DataFrame, columns: Iterable[str]) -> list[dict[str, Any]]:
-    """`frame`'s `columns` as one dict per row, missing values None: `to_dict("records")`
-    without its per-value boxing (a tenth of the verdict at 100,000 executions)."""
-    names = list(columns)
-    values = [
-        [None if v is pd.NA or v is pd.NaT else v for v in frame[name].tolist()]
+def _columns(frame: pd.DataFrame, columns: Iterable[str]) -> dict[str, list[Any]]:
+    """`frame`'s `columns` as plain lists, missing values None (no per-value boxing)."""
+    return {
+        name: [None if v is pd.NA or v is pd.NaT else v for v in frame[name].tolist()]
         if frame[name].hasnans
         else frame[name].tolist()
-        for name in names
-    ]
-    return [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
+        for name in columns
+    }
 
 
-def _pair(row: Mapping[str, Any]) -> tuple[int, int] | None:
-    """The row's (plan, scenario), None when either is missing."""
-    plan: Any = row.get("plan_id")
-    scenario: Any = row.get("scenario_id")
-    if _missing(plan) or _missing(scenario):
-        return None
-    return int(plan), int(scenario)
+def _outage_verdict(outage: pd.Series, by_id: pd.DataFrame) -> dict[str, Any]:
+    """An outage's label and fields, with its confirming mark's when it has one."""
+    fields = {"label": OUTAGE, **_outage_fields(outage)}
+    mark_id = outage["mark_id"]
+    if isinstance(mark_id, str) and mark_id in by_id.index:
+        fields.update(_mark_fields(by_id.loc[mark_id], mark_id))
+    return fields
 
 
 def label_counts(verdicts: pd.DataFrame) -> dict[str, int]:
@@ -379,52 +414,63 @@ def _lacking(
 def _incomplete(
     rows: pd.DataFrame,
     results: pd.DataFrame,
+    failed: np.ndarray,
     executions: pd.DataFrame,
     marks: pd.DataFrame,
     now: object,
-) -> list[tuple[str | None, dict[str, Any]]]:
-    """For each of `rows`, why it cannot be judged (INCOMPLETE_REASONS, None when it can) and
-    the fields that say more."""
+) -> tuple[list[str | None], dict[int, dict[str, Any]]]:
+    """For each of `rows`, why it cannot be judged (INCOMPLETE_REASONS, None when it can), and
+    per position of an incomplete row the fields that say more. `failed`: whether each of
+    `results` failed."""
     ids = rows["execution_id"].astype("int64")
     # Only the rows' executions: each is looked up, the other 90 days' are not.
     given = executions[executions["execution_id"].isin(ids).to_numpy(dtype=bool)]
     given = given.drop_duplicates("execution_id").set_index("execution_id")
     running_results = _levels_among(results["level"], RUNNING_STATUSES)
-    still_running = set(results.loc[running_results, "execution_id"].astype("int64"))
-    unfinished = set(given.index[~given["finished"].fillna(False).astype(bool)].astype("int64"))
-    missing = _missing_failures(results, given, set(ids) - unfinished - still_running)
+    still_running = set(results.loc[running_results, "execution_id"].astype("int64").tolist())
+    unfinished = set(
+        given.index[~given["finished"].fillna(False).astype(bool)].astype("int64").tolist()
+    )
+    finished = set(ids.tolist()) - unfinished - still_running
+    missing = _missing_failures(results, given, finished, failed)
     unreadable = _unreadable_marks(rows, marks, now)
 
-    unknown = rows["_unknown"].tolist()
-    has_result = rows["result_id"].notna().tolist()
-    known_ids = set(given.index.tolist())
-    reasons: list[tuple[str | None, dict[str, Any]]] = []
-    for position, execution_id in enumerate(ids.tolist()):
-        if execution_id not in known_ids:
-            reasons.append((UNKNOWN_EXECUTION, {}))
-        elif execution_id in unfinished or execution_id in still_running:
-            reasons.append((RUNNING, {}))
-        elif execution_id in missing:
-            reasons.append((SHORT, {"missing_failures": missing[execution_id]}))
-        elif bool(unknown[position]) and has_result[position]:
-            reasons.append((UNKNOWN_STATUS, {}))
-        elif position in unreadable:
-            reasons.append((UNREADABLE_MARK, unreadable[position]))
-        else:
-            reasons.append((None, {}))
-    return reasons
+    # Each test over the whole column, the first that holds set last.
+    known = ids.isin(given.index).to_numpy(dtype=bool)
+    running = ids.isin(unfinished | still_running).to_numpy(dtype=bool)
+    short = ids.isin(missing).to_numpy(dtype=bool)
+    unknown = np.asarray(rows["_unknown"], dtype=bool) & rows["result_id"].notna().to_numpy()
+    reasons = np.full(len(rows), None, dtype=object)
+    reasons[list(unreadable)] = UNREADABLE_MARK
+    reasons[unknown] = UNKNOWN_STATUS
+    reasons[short] = SHORT
+    reasons[running] = RUNNING
+    reasons[~known] = UNKNOWN_EXECUTION
+    said = reasons.tolist()
+    more: dict[int, dict[str, Any]] = {}
+    for position in np.flatnonzero(short).tolist():
+        if said[position] == SHORT:
+            more[position] = {"missing_failures": missing[int(ids.iat[position])]}
+    for position, fields in unreadable.items():
+        if said[position] == UNREADABLE_MARK:
+            more[position] = fields
+    return said, more
 
 
 def _missing_failures(
-    results: pd.DataFrame, given: pd.DataFrame, finished: set[int]
+    results: pd.DataFrame, given: pd.DataFrame, finished: set[int], failed: np.ndarray
 ) -> dict[int, int]:
     """Per finished execution among `finished`, the failures its summary counts that its results
-    lack (`evidence.shortfall`, the one completeness rule), where any are lacking."""
-    own = results[results["execution_id"].isin(finished)]
-    present = own[failed_levels(own["level"])].groupby("execution_id").size()
+    lack (`evidence.shortfall`, the one completeness rule), where any are lacking. `failed`:
+    whether each of `results` failed (`failed_levels`)."""
+    of_finished = results["execution_id"].isin(finished).to_numpy(dtype=bool)
+    present = results.loc[of_finished & failed, "execution_id"].value_counts()
     counted = given.loc[sorted(finished & set(given.index)), "failed"].fillna(0).astype("int64")
     short = counted[counted > counted.index.map(present).fillna(0).astype("int64")]
     found: dict[int, int] = {}
+    if short.empty:  # the common case: no frame of the finished executions' results is cut
+        return found
+    own = results[of_finished]
     for execution_id, count in short.items():
         of_it = own[own["execution_id"] == execution_id]
         gap = shortfall(Expected(failed=int(count)), of_it)
@@ -530,7 +576,7 @@ def _execution_order(
 
 class _StateEvidence:
     """The scenario states of the window without outages, and the runs before each failure,
-    looked up per failed result."""
+    looked up per (plan, scenario) and environment of a failed result."""
 
     def __init__(
         self,
@@ -539,21 +585,26 @@ class _StateEvidence:
         found: pd.DataFrame,
         order: pd.DataFrame,
         rules: StateRules,
+        *,
+        pairs: set[tuple[int, int]],
     ) -> None:
+        """`pairs`: the (plan, scenario) pairs of the failed results; only theirs are read out
+        of the states (all of them are computed: a scenario's window is its plan's)."""
         self.rules = rules
-        judged = without_outages(executions, found)
+        judged = without_outages(executions[list(_EXECUTION_INPUT)], found)
         states = scenario_states(judged, results, rules)
         keys = ["plan_id", "scenario_id"]
+        scenarios = _of_pairs(states.scenarios, pairs)
         self.scenarios: dict[tuple[int, int], dict[str, Any]] = {
-            _key(r, keys): r for r in states.scenarios.to_dict("records")
+            _key(r, keys): r for r in scenarios.to_dict("records")
         }
-        shown = state_rules.latest_pass_first(states).scenarios
+        shown = _of_pairs(state_rules.latest_pass_first(states).scenarios, pairs)
         self.shown_states: dict[tuple[int, int], str] = {
             (int(p), int(q)): str(s)
             for p, q, s in zip(shown["plan_id"], shown["scenario_id"], shown["state"], strict=True)
         }
         env_keys = ["plan_id", "scenario_id", "env_key"]
-        envs = states.flakiness.environments
+        envs = _of_pairs(states.flakiness.environments, pairs)
         self.environments: dict[tuple[Any, ...], dict[str, Any]] = {
             _key(r, env_keys): r for r in envs.to_dict("records")
         }
@@ -574,183 +625,214 @@ class _StateEvidence:
         self.cell_runs: dict[tuple[Any, ...], np.ndarray] = {}
         self.cell_fails: dict[tuple[Any, ...], np.ndarray] = {}
 
-    def count_earlier(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        """The ranks of the runs of each scenario of `rows`, of each scenario on each
+    def count_earlier(self, pairs: set[tuple[int, int]]) -> None:
+        """The ranks of the runs of each scenario of `pairs`, of each scenario on each
         environment, and of its failures there: what `new` counts back from (outages left
         out). Only of the scenarios asked for: few failures get that far (most have a state),
         and the cells of the whole history were a fifth of the verdict's cost."""
-        pairs = {
-            (int(row["plan_id"]), int(row["scenario_id"]))
-            for row in rows
-            if not _missing(row.get("plan_id")) and not _missing(row.get("scenario_id"))
-        }
         if not pairs:
             return
         results = self.results
-        plan = results["plan_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
-        scenario = results["scenario_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
+        # The scenarios' rows first (a few of the history's), then their exact pairs.
+        scenario = results["scenario_id"]
+        near = scenario.isin({q for _, q in pairs}).to_numpy(dtype=bool)
+        near &= ~results["execution_id"].isin(self.outage_ids).to_numpy(dtype=bool)
+        nearby = results[near]
+        plan = nearby["plan_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
+        scenario = nearby["scenario_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
         wanted = pd.MultiIndex.from_tuples(sorted(pairs))
         asked = np.asarray(pd.MultiIndex.from_arrays([plan, scenario]).isin(wanted), dtype=bool)
-        asked &= ~results["execution_id"].isin(self.outage_ids).to_numpy(dtype=bool)
-        self._earlier(results[asked], self.order)
+        self._earlier(nearby[asked], self.order)
 
     def _earlier(self, results: pd.DataFrame, order: pd.DataFrame) -> None:
         cells = result_cells(results, details=False)
-        cells = cells[cells["outcome"].isin([PASS, FAIL])]
-        cells = cells.assign(
-            _rank=cells["execution_id"].map(order["rank"]).to_numpy(),
-            env_key=cells["env_key"].astype("str"),
+        outcome = cells["outcome"]
+        counted = outcome.isin([PASS, FAIL]).to_numpy(dtype=bool)
+        rank = cells["execution_id"].map(order["rank"])
+        known = (cells["plan_id"].notna() & cells["scenario_id"].notna() & rank.notna()).to_numpy(
+            dtype=bool
         )
-        self.scenario_runs = _ranks(cells.drop_duplicates(["plan_id", "scenario_id", "_rank"]))
-        self.cell_runs = _ranks(cells, environment=True)
-        self.cell_fails = _ranks(cells[cells["outcome"] == FAIL], environment=True)
+        kept = counted & known
+        plan = cells.loc[kept, "plan_id"].astype("int64").to_numpy()
+        scenario = cells.loc[kept, "scenario_id"].astype("int64").to_numpy()
+        env = cells.loc[kept, "env_key"].astype("str").to_numpy(dtype=object)
+        ranks = rank[kept].astype("int64").to_numpy()
+        failed = (outcome[kept] == FAIL).to_numpy(dtype=bool)
+        self.scenario_runs = _ranks(plan, scenario, None, ranks, unique=True)
+        self.cell_runs = _ranks(plan, scenario, env, ranks)
+        self.cell_fails = _ranks(plan[failed], scenario[failed], env[failed], ranks[failed])
 
-    def scenario(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
-        if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
-            return None
-        return self.scenarios.get((int(row["plan_id"]), int(row["scenario_id"])))
-
-    def shown(self, row: Mapping[str, Any]) -> str | None:
-        """The state the pages show the row's scenario in (a passing latest run first)."""
-        if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
-            return None
-        return self.shown_states.get((int(row["plan_id"]), int(row["scenario_id"])))
-
-    def label(self, row: Mapping[str, Any], state: dict[str, Any] | None) -> dict[str, Any] | None:
-        """The first state label of PRECEDENCE (after known) that holds, and its numbers; None
-        when none does before new (`new_or_unresolved` settles it, after `count_earlier`)."""
-        env = None
-        if state is not None:
-            env = self.environments.get(
-                (int(row["plan_id"]), int(row["scenario_id"]), str(row["env_key"]))
-            )
-            enough = state["state"] != state_rules.NOT_ENOUGH_DATA
-            if env is not None and bool(env["flagged"]):
-                return {"label": FLAKY, **self._flaky(env, row, scope=env)}
-            if state["flaky_reason"] == "scenario":
-                return {"label": FLAKY, **self._flaky(state, row, scope=None)}
-            if self._latest_passed(state) and (env is None or self._latest_passed(env)):
-                return {"label": RECOVERING, **self._recovering(state, row)}
-            specific = state["specific_environments"]
-            if enough and isinstance(specific, tuple) and row["environment"] in specific:
-                return {"label": ENVIRONMENT_SPECIFIC, **self._specific(state, env, row)}
-            last = int(state["last_runs"])
-            broken = last > 0 and state["last_fails"] >= self.rules.broken_share * last - 1e-9
-            if enough and broken:  # `states` rule 4, read again: it is not exposed on its own
-                since = self._since(state["sequence"], row, last=last)
-                return {
-                    "label": BROKEN,
-                    "runs": last,
-                    "failed_runs": state["last_fails"],
-                    "since": since,
-                }
+    def label(
+        self, pair: tuple[int, int], env_key: Any, environment: Any, state: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The first state label of PRECEDENCE (after known) that holds for a failure of the
+        scenario `pair` on the environment `env_key` (labelled `environment`), and its
+        numbers; None when none does before new (`new_or_unresolved` settles it, after
+        `count_earlier`). The same for every failure of the scenario there."""
+        plan = pair[0]
+        env = self.environments.get((*pair, str(env_key)))
+        enough = state["state"] != state_rules.NOT_ENOUGH_DATA
+        if env is not None and bool(env["flagged"]):
+            return {"label": FLAKY, **self._flaky(env, plan, scope=env)}
+        if state["flaky_reason"] == "scenario":
+            return {"label": FLAKY, **self._flaky(state, plan, scope=None)}
+        if _latest_passed(state["sequence"]) and (env is None or _latest_passed(env["sequence"])):
+            return {"label": RECOVERING, **self._recovering(state, plan)}
+        specific = state["specific_environments"]
+        if enough and isinstance(specific, tuple) and environment in specific:
+            return {"label": ENVIRONMENT_SPECIFIC, **self._specific(state, env, plan, environment)}
+        last = int(state["last_runs"])
+        broken = last > 0 and state["last_fails"] >= self.rules.broken_share * last - 1e-9
+        if enough and broken:  # `states` rule 4, read again: it is not exposed on its own
+            since = self._since(state["sequence"], plan, last=last)
+            return {
+                "label": BROKEN,
+                "runs": last,
+                "failed_runs": state["last_fails"],
+                "since": since,
+            }
         return None
 
     def new_or_unresolved(
-        self, row: Mapping[str, Any], state: dict[str, Any] | None
+        self,
+        pair: tuple[int, int] | None,
+        env_key: Any,
+        execution_id: int,
+        state: dict[str, Any] | None,
     ) -> dict[str, Any]:
-        """New or unresolved, and its numbers, for a row `label` left unsettled."""
-        earlier = self._count(self.scenario_runs, row, environment=False)
-        earlier_here = self._count(self.cell_runs, row, environment=True)
-        if earlier > 0 and self._count(self.cell_fails, row, environment=True) == 0:
+        """New or unresolved, and its numbers, for a failure `label` left unsettled (of the
+        scenario `pair`, on the environment `env_key`, in the execution `execution_id`)."""
+        earlier = self._count(self.scenario_runs, pair, execution_id)
+        earlier_here = self._count(self.cell_runs, pair, execution_id, env_key=env_key)
+        if earlier > 0 and self._count(self.cell_fails, pair, execution_id, env_key=env_key) == 0:
             return {
                 "label": NEW,
                 "earlier_runs": earlier,
                 "earlier_environment_runs": earlier_here,
             }
-        if state is None:
+        if state is None or pair is None:
             return {"label": UNRESOLVED}
         return {
             "label": UNRESOLVED,
             "runs": state["runs"],
             "failed_runs": state["fails"],
-            "since": self._since(state["sequence"], row),
+            "since": self._since(state["sequence"], pair[0]),
         }
 
     def _flaky(
-        self, of: Mapping[str, Any], row: Mapping[str, Any], *, scope: Mapping[str, Any] | None
+        self, of: Mapping[str, Any], plan: int, *, scope: Mapping[str, Any] | None
     ) -> dict[str, Any]:
         return {
             "runs": of["runs"],
             "failed_runs": of["fails"],
             "flips": of["flips"],
-            "since": self._since(of["sequence"], row),
+            "since": self._since(of["sequence"], plan),
             "evidence_environment": None if scope is None else scope["environment"],
         }
 
-    def _recovering(self, state: Mapping[str, Any], row: Mapping[str, Any]) -> dict[str, Any]:
+    def _recovering(self, state: Mapping[str, Any], plan: int) -> dict[str, Any]:
         runs = _run_positions(state["sequence"])
         return {
             "runs": state["runs"],
             "failed_runs": state["fails"],
             "clean_runs": state["clean_runs"],
-            "passed_at": self.starts.get((int(row["plan_id"]), runs[-1][0])),
+            "passed_at": self.starts.get((plan, runs[-1][0])),
         }
 
     def _specific(
-        self, state: Mapping[str, Any], env: Mapping[str, Any] | None, row: Mapping[str, Any]
+        self, state: Mapping[str, Any], env: Mapping[str, Any] | None, plan: int, environment: Any
     ) -> dict[str, Any]:
         of = env if env is not None else state
         return {
             "runs": of["runs"],
             "failed_runs": of["fails"],
-            "since": self._since(of["sequence"], row),
-            "evidence_environment": row["environment"],
+            "since": self._since(of["sequence"], plan),
+            "evidence_environment": environment,
             "elsewhere_passed": state["elsewhere_passed"],
             "elsewhere_runs": state["elsewhere_runs"],
         }
 
-    def _latest_passed(self, of: Mapping[str, Any]) -> bool:
-        runs = _run_positions(of["sequence"])
-        return bool(runs) and runs[-1][1] == "P"
-
-    def _since(self, sequence: object, row: Mapping[str, Any], *, last: int = 0) -> Any:
+    def _since(self, sequence: object, plan: int, *, last: int = 0) -> Any:
         """The start of the first run of `sequence` counted (of its `last` runs, when given)."""
         runs = _run_positions(sequence)
         counted = runs[-last:] if last else runs
         if not counted:
             return None
-        return self.starts.get((int(row["plan_id"]), counted[0][0]))
+        return self.starts.get((plan, counted[0][0]))
 
     def _count(
-        self, table: dict[tuple[Any, ...], np.ndarray], row: Mapping[str, Any], *, environment: bool
+        self,
+        table: dict[tuple[Any, ...], np.ndarray],
+        pair: tuple[int, int] | None,
+        execution_id: int,
+        *,
+        env_key: Any = _SCENARIO,
     ) -> int:
-        """How many of the ranks `table` holds for the row's scenario (on its environment) are
-        before its own execution's."""
-        if _missing(row.get("plan_id")) or _missing(row.get("scenario_id")):
+        """How many of the ranks `table` holds for the scenario `pair` (on the environment
+        `env_key`, when given) are before the execution's own."""
+        if pair is None:
             return 0
-        key: tuple[Any, ...] = (int(row["plan_id"]), int(row["scenario_id"]))
-        if environment:
-            key = (*key, str(row["env_key"]))
+        key: tuple[Any, ...] = pair if env_key is _SCENARIO else (*pair, str(env_key))
         ranks = table.get(key)
         if ranks is None:
             return 0
-        own = self.rank[int(row["execution_id"])]
-        return int(np.searchsorted(ranks, own, side="left"))
+        return int(np.searchsorted(ranks, self.rank[execution_id], side="left"))
 
 
-def _ranks(cells: pd.DataFrame, *, environment: bool = False) -> dict[tuple[Any, ...], np.ndarray]:
-    """The sorted execution ranks of `cells` per plan and scenario (and environment key)."""
-    keys = ["plan_id", "scenario_id", *(["env_key"] if environment else [])]
-    cells = cells[cells["plan_id"].notna() & cells["scenario_id"].notna() & cells["_rank"].notna()]
-    if cells.empty:
+def _of_pairs(frame: pd.DataFrame, pairs: set[tuple[int, int]]) -> pd.DataFrame:
+    """The rows of `frame` (with plan_id and scenario_id) of one of `pairs`."""
+    if frame.empty:
+        return frame
+    plan = frame["plan_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
+    scenario = frame["scenario_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
+    wanted = pd.MultiIndex.from_tuples(sorted(pairs), names=["plan_id", "scenario_id"])
+    if not len(wanted):
+        return frame.iloc[0:0]
+    return frame[np.asarray(pd.MultiIndex.from_arrays([plan, scenario]).isin(wanted), dtype=bool)]
+
+
+def _latest_passed(sequence: object) -> bool:
+    runs = _run_positions(sequence)
+    return bool(runs) and runs[-1][1] == "P"
+
+
+def _ranks(
+    plan: np.ndarray,
+    scenario: np.ndarray,
+    env: np.ndarray | None,
+    ranks: np.ndarray,
+    *,
+    unique: bool = False,
+) -> dict[tuple[Any, ...], np.ndarray]:
+    """The sorted execution `ranks` of cells per plan and scenario (and environment key, when
+    `env` is given; each rank once per scenario when `unique`), by one sort and one split
+    over plain arrays: a few cells (the scenarios that reach `new`) cost a frame's sort
+    several times their own work."""
+    if not len(ranks):
         return {}
-    # One sort and one split, not a loop over a groupby (a second at 100,000 executions).
-    cells = cells.sort_values([*keys, "_rank"], kind="stable")
-    columns = [
-        cells["plan_id"].astype("int64").to_numpy(),
-        cells["scenario_id"].astype("int64").to_numpy(),
-    ]
-    if environment:
-        columns.append(cells["env_key"].astype("str").to_numpy(dtype=object))
-    ranks = cells["_rank"].astype("int64").to_numpy()
+    columns: list[np.ndarray] = [plan, scenario]
+    if env is not None:
+        columns.append(pd.factorize(env, sort=True)[0])
+    order = np.lexsort((ranks, *reversed(columns)))
+    columns = [column[order] for column in columns]
+    ranks = ranks[order]
     starts_group = np.zeros(len(ranks), dtype=bool)
     starts_group[0] = True
     for column in columns:
         starts_group[1:] |= column[1:] != column[:-1]
+    names = None if env is None else env[order]
+    if unique:  # a scenario runs once per execution, whatever its environments
+        kept = starts_group.copy()
+        kept[1:] |= ranks[1:] != ranks[:-1]
+        columns, ranks, starts_group = [c[kept] for c in columns], ranks[kept], starts_group[kept]
+        names = None if names is None else names[kept]
     starts = np.flatnonzero(starts_group)
     return {
-        (int(columns[0][at]), int(columns[1][at]), *(str(c[at]) for c in columns[2:])): part
+        (
+            int(columns[0][at]),
+            int(columns[1][at]),
+            *(() if names is None else (str(names[at]),)),
+        ): part
         for at, part in zip(starts.tolist(), np.split(ranks, starts[1:]), strict=True)
     }
 

@@ -225,13 +225,27 @@ def with_groups(failed: pd.DataFrame, ruled: pd.DataFrame | None) -> pd.DataFram
         out["category"] = pd.Series(pd.NA, index=out.index, dtype="str")
         out["merge_rule"] = pd.Series(pd.NA, index=out.index, dtype="str")
         return out
-    found = ruled.drop_duplicates("result_id").set_index("result_id")[list(RULED_INPUT)]
     ids = out["result_id"]
-    for column in RULED_INPUT:
-        out[column] = ids.map(found[column]).astype("str")
+    if _same_ids(ruled["result_id"], ids):
+        # The rules were applied to these very failures, in this order (`group_rules.grouped`):
+        # each row's answer is the same row's, with no lookup by id.
+        for column in RULED_INPUT:
+            out[column] = pd.Series(ruled[column].array, index=out.index).astype("str")
+    else:
+        found = ruled.drop_duplicates("result_id").set_index("result_id")[list(RULED_INPUT)]
+        for column in RULED_INPUT:
+            out[column] = ids.map(found[column]).astype("str")
     out["group"] = out["group"].fillna(out["signature"])
     out["group_label"] = out["group_label"].fillna(out["signature"])
     return out
+
+
+def _same_ids(ruled: pd.Series, ids: pd.Series) -> bool:
+    """Whether `ruled`'s result ids are `ids`, row for row, each once."""
+    if len(ruled) != len(ids) or ruled.hasnans or ids.hasnans:
+        return False
+    mine = ids.to_numpy()
+    return bool(np.array_equal(ruled.to_numpy(), mine)) and ids.is_unique
 
 
 def group_keys(failed: pd.DataFrame, grouping: Grouping) -> pd.Series:
@@ -259,15 +273,19 @@ def _keyed(failed: pd.DataFrame, grouping: Grouping) -> tuple[pd.DataFrame, list
 def _categories(codes: np.ndarray, categories: pd.Series, count: int) -> list[object]:
     """Each group's categories (of its failures' `categories`), those of the most failures
     first (ties by name), joined by ", "; missing when none of its failures has one."""
-    named = pd.DataFrame({"g": codes, "c": categories.to_numpy(dtype=object)})
-    named = named[categories.notna().to_numpy()]
     out: list[object] = [pd.NA] * count
-    if named.empty:
+    given = categories.notna().to_numpy(dtype=bool)
+    if not given.any():
         return out
-    tally = named.groupby(["g", "c"]).size().rename("n").reset_index()
-    tally = tally.assign(_minus=-tally["n"]).sort_values(["g", "_minus", "c"], kind="stable")
-    for group, words in tally.groupby("g", sort=False)["c"]:
-        out[int(group)] = ", ".join(str(w) for w in words)
+    # Counted per (group, category) pair by number: a window has thousands of groups.
+    words, names = pd.factorize(categories.to_numpy(dtype=object)[given], sort=True)
+    pairs, tally = np.unique(codes[given].astype(np.int64) * len(names) + words, return_counts=True)
+    groups, word = np.divmod(pairs, len(names))
+    found: dict[int, list[str]] = {}
+    for i in np.lexsort((word, -tally, groups)):
+        found.setdefault(int(groups[i]), []).append(str(names[word[i]]))
+    for group, said in found.items():
+        out[group] = ", ".join(said)
     return out
 
 

@@ -27,14 +27,14 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, with_environments
+from dashboard.analytics.environment_names import ENVIRONMENT_COLUMNS, environment_label
 from dashboard.analytics.failure_groups import (
     MERGED_PREFIX,
     FailureGroups,
     Grouping,
     failure_groups,
     group_keys,
-    normalise_messages,
+    normalise_message,
     with_groups,
 )
 from dashboard.analytics.outcomes import FAIL, level_outcomes
@@ -162,36 +162,50 @@ def search_each(patterns: Sequence[Pattern], texts: Sequence[str]) -> list[list[
     return [[i for i, p in enumerate(patterns) if p.search(text) is not None] for text in texts]
 
 
-def _failed(failures: pd.DataFrame) -> pd.DataFrame:
-    """The failed results of `failures` (all of them when it has no `level`)."""
+RULES_READ = ("result_id", "message", "scenario_id", "plan_id")
+"""The columns of a failure every rule reads (its environment too, when a rule is scoped)."""
+
+
+def _failed(failures: pd.DataFrame, group_column: str = "signature") -> pd.DataFrame:
+    """The failed results of `failures` (all of them when it has no `level`), with only the
+    columns the rules read (`RULES_READ`, `group_column` and the environment's): a window has
+    tens of thousands of results of twenty columns, and copying the rest costs more than the
+    rules."""
+    read = [*RULES_READ, group_column, "environment", *ENVIRONMENT_COLUMNS]
+    columns = [c for c in dict.fromkeys(read) if c in failures.columns]
     if "level" not in failures.columns:
-        return failures
-    return failures[level_outcomes(failures["level"]) == FAIL]
+        return failures[columns]
+    failed = (level_outcomes(failures["level"]) == FAIL).to_numpy(dtype=bool)
+    return failures.loc[failed, columns]
 
 
 class _Failures:
     """The failed results with what every rule asks computed once: each distinct message (and
-    the rows that carry it), plan ids, scenario ids and, on first need, environment labels.
+    each row's, by number), plan ids, scenario ids and, on first need, environment labels.
     A rule is then asked once per distinct message, and its other conditions only of the rows
     whose message it matched: a thousand rules over a hundred thousand failures stay cheap."""
 
     def __init__(self, failed: pd.DataFrame, names: Mapping[int, str] | None) -> None:
         self.frame = failed
         self.names = names or {}
-        messages = failed["message"].astype(object).where(failed["message"].notna(), "")
-        codes, uniques = pd.factorize(messages, use_na_sentinel=False)
+        codes, uniques = pd.factorize(failed["message"], use_na_sentinel=True)
         self.messages = [str(u) for u in uniques]
-        order = np.argsort(codes, kind="stable")
-        bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
-        self.rows_of = [order[bounds[i] : bounds[i + 1]] for i in range(len(uniques))]
+        missing = codes < 0
+        if missing.any():  # a missing message is "", one message with an empty one
+            empty = self.messages.index("") if "" in self.messages else len(self.messages)
+            if empty == len(self.messages):
+                self.messages.append("")
+            codes = np.where(missing, empty, codes)
+        self.codes = codes
         self.plans = failed["plan_id"].astype("Int64").to_numpy(dtype="int64", na_value=-1)
         self.scenarios = failed["scenario_id"].astype("Int64").to_numpy(dtype="int64", na_value=-1)
-        self._environments: np.ndarray | None = None
+        self._environments: tuple[list[str], np.ndarray] | None = None
         self._scenario_hits: dict[int, dict[int, bool]] = {}
 
-    def environments(self) -> np.ndarray:
+    def environments(self) -> tuple[list[str], np.ndarray]:
+        """The distinct environment labels, and each row's position among them."""
         if self._environments is None:
-            self._environments = _environments(self.frame).to_numpy(dtype=object)
+            self._environments = _environments(self.frame)
         return self._environments
 
     def rows(self, rule: MatchingRule, messages: Sequence[int] | None = None) -> np.ndarray:
@@ -201,33 +215,33 @@ class _Failures:
             messages = [
                 i for i, text in enumerate(self.messages) if rule.message.search(text) is not None
             ]
-        found = [self.rows_of[i] for i in messages]
-        if not found:
-            return np.zeros(0, dtype=np.intp)
-        rows = np.sort(np.concatenate(found))
+        found = np.zeros(len(self.messages), dtype=bool)
+        found[np.asarray(messages, dtype=np.intp)] = True
+        rows = np.flatnonzero(found[self.codes])
         if rule.plan_id is not None:
             rows = rows[self.plans[rows] == rule.plan_id]
         if rule.scenario is not None and len(rows):
             rows = rows[self._scenario_mask(rule, self.scenarios[rows])]
         if rule.environment is not None and len(rows):
-            labels = self.environments()[rows]
-            asked = {
-                label: rule.environment.search(str(label)) is not None for label in set(labels)
-            }
-            rows = rows[np.fromiter((asked[label] for label in labels), bool, len(labels))]
+            labels, of_row = self.environments()
+            pattern = rule.environment
+            asked = np.array([pattern.search(label) is not None for label in labels], dtype=bool)
+            rows = rows[asked[of_row[rows]]]
         return rows
 
     def _scenario_mask(self, rule: MatchingRule, ids: np.ndarray) -> np.ndarray:
         pattern = rule.scenario
         assert pattern is not None
         answers = self._scenario_hits.setdefault(id(rule), {})
-        for sid in set(ids.tolist()) - answers.keys():
+        distinct, of_row = np.unique(ids, return_inverse=True)
+        for sid in set(distinct.tolist()) - answers.keys():
             name = self.names.get(sid)
             answers[sid] = sid >= 0 and (
                 pattern.search(str(sid)) is not None
                 or (name is not None and pattern.search(name) is not None)
             )
-        return np.fromiter((answers[sid] for sid in ids.tolist()), bool, len(ids))
+        asked = np.array([answers[sid] for sid in distinct.tolist()], dtype=bool)
+        return asked[of_row.reshape(-1)]
 
 
 def rule_matches(
@@ -239,17 +253,31 @@ def rule_matches(
     return mask
 
 
-def _environments(failed: pd.DataFrame) -> pd.Series:
+def _environments(failed: pd.DataFrame) -> tuple[list[str], np.ndarray]:
+    """The distinct environment labels of `failed` (its `environment`, else
+    `environment_names.environment_label` of each distinct environment's first row), and each
+    row's position among them."""
     if "environment" in failed.columns:
-        return failed["environment"].astype(object).fillna("")
+        codes, uniques = pd.factorize(failed["environment"].astype(object).fillna(""))
+        return [str(u) for u in uniques], codes
     require_columns(failed, ENVIRONMENT_COLUMNS, "an environment rule")
-    return with_environments(failed)["environment"].astype(object).fillna("")
+    key = np.zeros(len(failed), dtype=np.int64)
+    for column in ENVIRONMENT_COLUMNS:
+        codes, uniques = pd.factorize(failed[column], use_na_sentinel=False)
+        key = key * (len(uniques) + 1) + codes
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    parts = failed[list(ENVIRONMENT_COLUMNS)].iloc[first]
+    labels = [environment_label(*row) for row in parts.itertuples(index=False)]
+    return labels, inverse.reshape(-1)
 
 
-def _signatures(failed: pd.DataFrame, group_column: str) -> pd.Series:
+def _signatures(failed: pd.DataFrame, group_column: str, prepared: _Failures) -> np.ndarray:
+    """Each failure's own group: `group_column` when `failed` has it, else its normalised
+    message, normalised once per distinct message (`prepared`'s; a missing message is "")."""
     if group_column in failed.columns:
-        return failed[group_column].astype(object).fillna("").astype(str)
-    return normalise_messages(failed["message"]).fillna("").astype(object).astype(str)
+        return failed[group_column].astype(object).fillna("").astype(str).to_numpy(dtype=object)
+    distinct = np.array([normalise_message(m) for m in prepared.messages], dtype=object)
+    return distinct[prepared.codes]
 
 
 def apply_rules(
@@ -268,17 +296,19 @@ def apply_rules(
     thousand rules in one pass over each message); by default each pattern is asked in turn."""
     search_many = search_many or search_each
     require_columns(failures, ("result_id", "message", "scenario_id", "plan_id"), "group rules")
-    failed = _failed(failures)
-    signature = _signatures(failed, group_column)
+    failed = _failed(failures, group_column)
     count = len(failed)
     by_category = np.full(count, -1, dtype=np.int64)  # the deciding rule's position, or -1
     by_merge = np.full(count, -1, dtype=np.int64)
     prepared = _Failures(failed, names)
+    signature = _signatures(failed, group_column, prepared)
     messages_of: list[list[int]] = [[] for _ in rules]
     for message, positions in enumerate(search_many([r.message for r in rules], prepared.messages)):
         for position in positions:
             messages_of[position].append(message)
     for position, rule in enumerate(rules):
+        if not messages_of[position]:  # most rules find none of the messages read
+            continue
         decided = by_category if rule.action == CATEGORY else by_merge
         if rule.action not in ACTIONS or (decided >= 0).all():
             continue
@@ -288,14 +318,14 @@ def apply_rules(
     rule_ids = np.array([r.rule_id for r in rules] + [None], dtype=object)
     rule_labels = np.array([r.label for r in rules] + [None], dtype=object)
     merged = by_merge >= 0
-    keys = signature.to_numpy(dtype=object).copy()
-    labels = keys.copy()
+    keys = signature.copy()
+    labels = signature.copy()
     keys[merged] = [MERGED_PREFIX + str(r) for r in rule_ids[by_merge[merged]]]
     labels[merged] = rule_labels[by_merge[merged]]
     out = pd.DataFrame(
         {
             "result_id": failed["result_id"].to_numpy(),
-            "signature": signature.to_numpy(dtype=object),
+            "signature": signature,
             "group": keys,
             "group_label": labels,
             "category": rule_labels[by_category],  # -1 picks the trailing None
@@ -318,12 +348,13 @@ def preview(
     groups (as they are before any rule): of `group_column`, or with `grouping` the pages'
     groups (per scenario: a signature in one plan's scenario; across: a signature)."""
     require_columns(failures, ("result_id", "message", "scenario_id", "plan_id"), "a preview")
-    failed = _failed(failures)
+    failed = _failed(failures, group_column)
     if failed.empty:
         return RulePreview(0, 0)
-    rows = _Failures(failed, names).rows(rule)
+    prepared = _Failures(failed, names)
+    rows = prepared.rows(rule)
     if grouping is None:
-        groups = _signatures(failed, group_column).iloc[rows]
+        groups = pd.Series(_signatures(failed, group_column, prepared)[rows], dtype=object)
         return RulePreview(len(rows), int(groups.nunique()))
     covered = with_groups(failed.iloc[rows], None)
     return RulePreview(len(rows), int(group_keys(covered, grouping).nunique()))
@@ -383,8 +414,11 @@ def grouped(
 ) -> FailureGroups:
     """The failure groups of `executions`' `results` (`failure_groups.failure_groups`) after
     the team's `rules`: merged groups named by their rule, each group with its category."""
-    own = results[results["execution_id"].isin(executions["execution_id"])]
-    ruled = ruled_failures(rules, own, names=names) if len(own) else None
+    ruled = None
+    if rules is not None and rules.rules:
+        own = results["execution_id"].isin(executions["execution_id"]).to_numpy(dtype=bool)
+        if own.any():  # the rules read the failures of `executions` only; copied when fewer
+            ruled = ruled_failures(rules, results if own.all() else results[own], names=names)
     return failure_groups(executions, results, grouping=grouping, ruled=ruled)
 
 

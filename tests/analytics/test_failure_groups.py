@@ -11,6 +11,7 @@ from dashboard.analytics.failure_groups import (
     failure_groups,
     normalise_message,
     normalise_messages,
+    with_groups,
 )
 from dashboard.analytics.group_rules import (
     CATEGORY,
@@ -18,6 +19,7 @@ from dashboard.analytics.group_rules import (
     MatchingRule,
     RulePreview,
     TeamRules,
+    apply_rules,
     grouped,
     preview,
     rules_note,
@@ -257,6 +259,38 @@ def test_categories_name_each_group_most_failures_first() -> None:
     assert of.loc[timeout, "category"] == "infrastructure, product bug"
     assert of.loc['Element "{…}" not found', "category"] == "product bug"
     assert pd.isna(of.loc["", "category"])
+
+
+def test_categories_of_most_failures_come_first_whatever_their_name() -> None:
+    ex, res = window_results()
+    rules = _team(
+        _rule("c1", "SessionNotCreated", CATEGORY, "product bug", scenario="^1$"),
+        _rule("c2", "SessionNotCreated", CATEGORY, "automation bug"),
+    )
+
+    across = grouped(ex, res, rules, grouping=Grouping.ACROSS).groups
+
+    of = across.set_index("signature")
+    timeout = "SessionNotCreatedException: device did not respond within {n}s"
+    assert of.loc[timeout, "category"] == "automation bug, product bug"  # 3 of 4, then 1
+    assert pd.isna(of.loc['Element "{…}" not found', "category"])
+
+
+def test_each_failure_gets_its_own_rules_answer_whatever_the_order_given() -> None:
+    """The Failures page's rows come in its own order; a page's groups in the order the rules
+    were applied: either way each failure gets the answer for its own result id."""
+    _, res = window_results()
+    failed = res[res["level"].isin(["FAILURE", "ERROR"]) & res["execution_id"].isin([1, 2, 3, 4])]
+    ruled = apply_rules([_rule("m1", r"Element .* not found", MERGE, "Missing elements")], failed)
+    merged = set(failed.loc[failed["message"].str.contains("not found", na=False), "result_id"])
+
+    for given in (ruled, ruled.iloc[::-1].reset_index(drop=True), ruled.iloc[1:]):
+        out = with_groups(failed, given)
+        groups = dict(zip(out["result_id"], out["group"], strict=True))
+        assert {r for r, g in groups.items() if g == "rule:m1"} == merged
+        kept = out[~out["result_id"].isin(merged)]
+        assert (kept["group"] == kept["signature"]).all()
+        assert out.loc[out["result_id"].isin(merged), "group_label"].eq("Missing elements").all()
 
 
 def test_a_stored_rule_this_version_cannot_compile_is_left_out_and_counted() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from dashboard.analytics.environment_names import with_environments
 from dashboard.analytics.group_rules import (
     ACTIONS,
     CATEGORIES,
@@ -163,6 +164,30 @@ def test_an_environment_pattern_reads_the_environment_label() -> None:
     )
 
     assert {r for r, c in by_result(ruled, "category").items() if c} == {2}
+
+
+def test_an_environment_pattern_reads_a_frame_s_own_environment_labels_alike() -> None:
+    """The Failures page's rows carry their environment's label already; a rule on it
+    answers as on the environment's parts."""
+    firefox = rule("f", "Timeout", CATEGORY, "infrastructure", environment="^FIREFOX / Linux$")
+
+    from_parts = apply_rules([firefox], FAILURES)
+    from_labels = apply_rules([firefox], with_environments(FAILURES))
+
+    assert {r for r, c in by_result(from_parts, "category").items() if c} == {2}
+    assert by_result(from_labels, "category") == by_result(from_parts, "category")
+
+
+def test_a_missing_message_and_an_empty_one_are_one_message_to_a_rule() -> None:
+    frame = pd.concat(
+        [FAILURES, typed_rows([failure(9, 8, 406, "", level="FAILURE")], COLUMNS)],
+        ignore_index=True,
+    )
+
+    ruled = apply_rules([rule("e", "^$", CATEGORY, "no message")], frame)
+
+    assert {r for r, c in by_result(ruled, "category").items() if c} == {8, 9}
+    assert by_result(ruled, "signature")[8] == by_result(ruled, "signature")[9] == ""
 
 
 def test_a_page_s_own_groups_are_kept_when_given() -> None:

@@ -4,12 +4,14 @@ chat". Only layout lives here."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import pandas as pd
 import streamlit as st
+from cachetools import LRUCache
 from streamlit.delta_generator import DeltaGenerator
 
 from api_client import ApiError
@@ -225,15 +227,36 @@ def known_block(
         )
 
 
+_CHATS: LRUCache[tuple[int, str], tuple[StandupView, str]] = LRUCache(maxsize=32)
+"""The chat text of each shared view (`ui.shared_views.standup`) per page address, beside the
+view it was made of: the view is one object for all its viewers, so its text is made once for
+them too (a digest's Markdown is about 70 ms at 100,000 executions, paid by every viewer's run
+before). Keeping the view makes its id a safe key while it is kept."""
+_CHATS_LOCK = threading.Lock()
+
+
+def chat_text(view: StandupView, page_url: str | None) -> str:
+    """The digest as chat Markdown, its links absolute to `page_url`: made once per view and
+    address."""
+    key = (id(view), page_url or "")
+    with _CHATS_LOCK:
+        kept = _CHATS.get(key)
+    if kept is not None and kept[0] is view:
+        return kept[1]
+    text = view.chat(
+        lambda kind, ident: links.absolute(link_for(kind, ident) or "", page_url) or None
+    )
+    with _CHATS_LOCK:
+        _CHATS[key] = (view, text)
+    return text
+
+
 def copy_for_chat(view: StandupView, place: DeltaGenerator) -> None:
     """The digest as chat Markdown, its links absolute to this page's address, and every item
     in one table with its CSV."""
     with place.popover("Copy for chat", icon=":material/chat:", width="stretch"):
-        page_url = st.context.url
         st.code(
-            view.chat(
-                lambda kind, ident: links.absolute(link_for(kind, ident) or "", page_url) or None
-            ),
+            chat_text(view, st.context.url),
             # Plain text, wrapped: the markdown highlighting's link colour reads at under 3:1 in
             # the dark theme, and a block that scrolls sideways cannot be reached by the keyboard.
             language=None,

@@ -251,8 +251,9 @@ def failure_verdicts(
     )
     outage_of = found.drop_duplicates("execution_id").set_index("execution_id")
     by_id = marks.drop_duplicates("mark_id").set_index("mark_id")
-    carried = _columns(rows, _CARRIED)
-    plans, scenarios = carried["plan_id"], carried["scenario_id"]
+    ids = rows["execution_id"].astype("int64").tolist()
+    env_keys, environments = rows["env_key"].tolist(), rows["environment"].tolist()
+    plans, scenarios = rows["plan_id"].tolist(), rows["scenario_id"].tolist()
     pairs = [
         None if _missing(plan) or _missing(scenario) else (int(plan), int(scenario))
         for plan, scenario in zip(plans, scenarios, strict=True)
@@ -261,71 +262,88 @@ def failure_verdicts(
         executions, results, found, order, rules, pairs={p for p in pairs if p is not None}
     )
 
-    # The evidence is filled column by column, and each label's fields are decided once per
-    # what they depend on (an outage per execution, a mark per mark, a state label per
-    # scenario on an environment: 42 of them for the 1,710 failed results of 7 days at
-    # 100,000 executions), not once per row: the per-row work was most of the verdict's own.
+    # Each label's fields are decided once per what they depend on (an outage per execution,
+    # a mark per mark, a state label per scenario on an environment: 42 of them for the 1,710
+    # failed results of 7 days at 100,000 executions), and each row points at its decision:
+    # a dict and a frame's row per failed result were most of the verdict's own cost.
     n = len(rows)
-    filled: dict[str, list[Any]] = {name: [None] * n for name in _FILLED}
+    decisions: list[dict[str, Any]] = []
+    decision_of: dict[Any, int] = {}
+    which = np.zeros(n, dtype=np.intp)
+    scenario_state: list[str | None] = [None] * n
+    shown_state: list[str | None] = [None] * n
     outage_ids = set(outage_of.index.astype("int64").tolist())
-    decided: dict[Any, dict[str, Any] | None] = {}
     pending: list[int] = []
     for position, (pair, reason, execution_id, mark_id) in enumerate(
-        zip(pairs, reasons, carried["execution_id"], covered_by, strict=True)
+        zip(pairs, reasons, ids, covered_by, strict=True)
     ):
         state = None if pair is None else scored.scenarios.get(pair)
         if state is not None:
-            filled["scenario_state"][position] = state["state"]
+            scenario_state[position] = state["state"]
         if pair is not None:
-            filled["shown_state"][position] = scored.shown_states.get(pair)
+            shown_state[position] = scored.shown_states.get(pair)
+        key: Any
         if reason is not None:
-            fields: dict[str, Any] | None = {
-                "label": INCOMPLETE,
-                "incomplete": reason,
-                **more.get(position, {}),
-            }
-        elif (execution_id := int(execution_id)) in outage_ids:
-            key: Any = ("outage", execution_id)
-            if key not in decided:
-                decided[key] = _outage_verdict(outage_of.loc[execution_id], by_id)
-            fields = decided[key]
+            key = ("incomplete", position)
+            decision_of[key] = len(decisions)
+            decisions.append({"label": INCOMPLETE, "incomplete": reason, **more.get(position, {})})
+        elif execution_id in outage_ids:
+            key = ("outage", execution_id)
+            if key not in decision_of:
+                decision_of[key] = len(decisions)
+                decisions.append(_outage_verdict(outage_of.loc[execution_id], by_id))
         elif isinstance(mark_id, str):
             key = ("known", mark_id)
-            if key not in decided:
-                decided[key] = {"label": KNOWN, **_mark_fields(by_id.loc[mark_id], mark_id)}
-            fields = decided[key]
+            if key not in decision_of:
+                decision_of[key] = len(decisions)
+                decisions.append({"label": KNOWN, **_mark_fields(by_id.loc[mark_id], mark_id)})
         elif state is None or pair is None:
-            fields = None
-        else:
-            env_key, environment = carried["env_key"][position], carried["environment"][position]
-            key = (pair, env_key, environment)
-            if key not in decided:
-                decided[key] = scored.label(pair, env_key, environment, state)
-            fields = decided[key]
-        if fields is None:  # new or unresolved: settled below, from the runs before it
             pending.append(position)
             continue
-        for name, value in fields.items():
-            filled[name][position] = value
+        else:
+            key = (pair, env_keys[position], environments[position])
+            if key not in decision_of:
+                by_state = scored.label(pair, env_keys[position], environments[position], state)
+                decision_of[key] = -1 if by_state is None else len(decisions)
+                if by_state is not None:
+                    decisions.append(by_state)
+            if decision_of[key] < 0:  # new or unresolved: settled below, from the runs before
+                pending.append(position)
+                continue
+        which[position] = decision_of[key]
     scored.count_earlier({pair for at in pending if (pair := pairs[at]) is not None})
     for position in pending:
         pair = pairs[position]
-        fields = scored.new_or_unresolved(
-            pair,
-            carried["env_key"][position],
-            int(carried["execution_id"][position]),
-            None if pair is None else scored.scenarios.get(pair),
+        which[position] = len(decisions)
+        decisions.append(
+            scored.new_or_unresolved(
+                pair,
+                env_keys[position],
+                ids[position],
+                None if pair is None else scored.scenarios.get(pair),
+            )
         )
-        for name, value in fields.items():
-            filled[name][position] = value
-    frame = pd.DataFrame({**carried, **filled}, columns=list(TRIAGE_COLUMNS))
-    for name, dtype in TRIAGE_COLUMNS.items():
-        if dtype == UTC_TIME:  # a column of only missing times is read as naive
-            frame[name] = pd.to_datetime(frame[name], utc=True)
-    frame = frame.sort_values(
-        ["start", "execution_id", "scenario_id", "env_key", "result_id"],
-        kind="stable",
-        na_position="first",
+    decided = pd.DataFrame(decisions, columns=list(_DECIDED))
+    for name in _DECIDED:
+        if TRIAGE_COLUMNS[name] == UTC_TIME:  # a column of only missing times is read as naive
+            decided[name] = pd.to_datetime(decided[name], utc=True)
+    decided = decided.astype({name: TRIAGE_COLUMNS[name] for name in _DECIDED})
+    # Oldest execution first: the order is found on the keys alone, then every column is
+    # taken once in it.
+    carried = rows[list(_CARRIED)].assign(start=pd.to_datetime(rows["start"], utc=True))
+    order = (
+        carried[list(_ORDER)]
+        .sort_values(list(_ORDER), kind="stable", na_position="first")
+        .index.to_numpy()
+    )
+    states = pd.DataFrame({"scenario_state": scenario_state, "shown_state": shown_state})
+    frame = pd.concat(
+        [
+            carried.take(order).reset_index(drop=True),
+            states.take(order).reset_index(drop=True),
+            decided.take(which[order]).reset_index(drop=True),
+        ],
+        axis=1,
     )
     return typed(frame, TRIAGE_COLUMNS)
 
@@ -340,18 +358,12 @@ _CARRIED = (
     "level",
     "start",
 )
-_FILLED = tuple(name for name in TRIAGE_COLUMNS if name not in _CARRIED)
-"""The columns a verdict fills (its label and evidence): missing unless its label sets them."""
-
-
-def _columns(frame: pd.DataFrame, columns: Iterable[str]) -> dict[str, list[Any]]:
-    """`frame`'s `columns` as plain lists, missing values None (no per-value boxing)."""
-    return {
-        name: [None if v is pd.NA or v is pd.NaT else v for v in frame[name].tolist()]
-        if frame[name].hasnans
-        else frame[name].tolist()
-        for name in columns
-    }
+_ORDER = ("start", "execution_id", "scenario_id", "env_key", "result_id")
+"""The verdicts' order: oldest execution first (a missing start first)."""
+_DECIDED = tuple(
+    name for name in TRIAGE_COLUMNS if name not in (*_CARRIED, "scenario_state", "shown_state")
+)
+"""The columns a verdict's label decides (its label and evidence): missing unless it sets them."""
 
 
 def _outage_verdict(outage: pd.Series, by_id: pd.DataFrame) -> dict[str, Any]:

@@ -97,15 +97,15 @@ def standup(
     results = standup_layout.results_of(connection, needs)
     verdicts = standup_layout.verdicts_of(connection, needs, results, ledger)
     read: tuple[object, ...] = (None, None)
-    if results is not None:
-        read = (whole_frame(results.results), repr(results.counts))
+    if results is not None:  # named as Failures' are (`RESULT_NAMES`): a whole digest cost more
+        read = (frame_digest(results.results, RESULT_NAMES), repr(results.counts))
     return cache.built(
         connection,
         "standup.view",
         (
             *inputs,
             *read,
-            whole_frame(verdicts),
+            None if verdicts is None else frame_digest(verdicts, VERDICT_NAMES),
             whole_frame(plans),
             names_key(plan_names),
             scope,
@@ -221,6 +221,9 @@ def health(
 RESULT_NAMES = ("result_id", "execution_id", "level")
 """What names a frame of results in a key, as the verdicts' own key does: a result's id, its
 execution and its level (a finished result never changes; a running one changes its level)."""
+VERDICT_NAMES = ("result_id", "execution_id", "label", "shown_state")
+"""What names a frame of verdicts in a key: each failed result's label and state (its evidence
+and mark follow from them and from the marks, which a key names on their own)."""
 
 
 def failures(
@@ -250,7 +253,7 @@ def failures(
         frame_digest(results, RESULT_NAMES),
         # The verdicts are those of the inputs above (their own key names the same results,
         # executions, judged ids and marks, and the day): named by their rows, to be sure.
-        frame_digest(verdicts, ("result_id", "execution_id", "label", "shown_state")),
+        frame_digest(verdicts, VERDICT_NAMES),
         marks_key(ledger.marks),
         whole_frame(names),
         (rules.key, rules.left_out),

@@ -63,6 +63,7 @@ Bad input (reason in `incomplete`, in the order tried; see `INCOMPLETE_REASONS`)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -570,7 +571,7 @@ def _execution_order(
     those: a rank is compared with ranks of the same results, and sorting the 90 days'
     executions (70,000 at 100,000) for a few thousand of them was a tenth of the verdict."""
     seen = results.groupby(results["execution_id"].astype("int64"), sort=False)["start"].min()
-    needed = executions["execution_id"].isin(seen.index) | executions["execution_id"].isin(wanted)
+    needed = executions["execution_id"].isin(set(seen.index.tolist()) | wanted)
     listed = executions.loc[needed.to_numpy(dtype=bool), ["execution_id", "start"]]
     listed = listed.drop_duplicates("execution_id")
     listed = listed.assign(execution_id=listed["execution_id"].astype("int64"))
@@ -606,17 +607,22 @@ class _StateEvidence:
         judged = without_outages(executions[list(_EXECUTION_INPUT)], found)
         states = scenario_states(judged, results, rules)
         keys = ["plan_id", "scenario_id"]
+        # The failed results' scenarios only: a scenario's state and the state it is shown in
+        # (`latest_pass_first`) are its own and its environments'.
         scenarios = _of_pairs(states.scenarios, pairs)
+        envs = _of_pairs(states.flakiness.environments, pairs)
         self.scenarios: dict[tuple[int, int], dict[str, Any]] = {
             _key(r, keys): r for r in scenarios.to_dict("records")
         }
-        shown = _of_pairs(state_rules.latest_pass_first(states).scenarios, pairs)
+        own = replace(
+            states, scenarios=scenarios, flakiness=replace(states.flakiness, environments=envs)
+        )
+        shown = state_rules.latest_pass_first(own).scenarios
         self.shown_states: dict[tuple[int, int], str] = {
             (int(p), int(q)): str(s)
             for p, q, s in zip(shown["plan_id"], shown["scenario_id"], shown["state"], strict=True)
         }
         env_keys = ["plan_id", "scenario_id", "env_key"]
-        envs = _of_pairs(states.flakiness.environments, pairs)
         self.environments: dict[tuple[Any, ...], dict[str, Any]] = {
             _key(r, env_keys): r for r in envs.to_dict("records")
         }
@@ -792,15 +798,16 @@ class _StateEvidence:
 
 
 def _of_pairs(frame: pd.DataFrame, pairs: set[tuple[int, int]]) -> pd.DataFrame:
-    """The rows of `frame` (with plan_id and scenario_id) of one of `pairs`."""
-    if frame.empty:
-        return frame
-    plan = frame["plan_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
-    scenario = frame["scenario_id"].astype("Int64").fillna(-1).to_numpy(dtype="int64")
-    wanted = pd.MultiIndex.from_tuples(sorted(pairs), names=["plan_id", "scenario_id"])
-    if not len(wanted):
-        return frame.iloc[0:0]
-    return frame[np.asarray(pd.MultiIndex.from_arrays([plan, scenario]).isin(wanted), dtype=bool)]
+    """The rows of `frame` (with plan_id and scenario_id) of one of `pairs`: those of their
+    scenarios first, then the exact pairs among those few."""
+    near = frame[frame["scenario_id"].isin({q for _, q in pairs}).to_numpy(dtype=bool)]
+    exact = [
+        not _missing(plan) and (int(plan), int(scenario)) in pairs
+        for plan, scenario in zip(
+            near["plan_id"].tolist(), near["scenario_id"].tolist(), strict=True
+        )
+    ]
+    return near[np.asarray(exact, dtype=bool)]
 
 
 def _latest_passed(sequence: object) -> bool:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -139,12 +140,15 @@ def failure_groups(
     *,
     grouping: Grouping = Grouping.SCENARIO,
     ruled: pd.DataFrame | None = None,
+    ruling: Callable[[pd.DataFrame], pd.DataFrame | None] | None = None,
 ) -> FailureGroups:
     """Failed results of `executions` (the window's), grouped by message signature and, per
     scenario, by plan and scenario (module docstring). `ruled`: the team's rules applied to
     them (`group_rules.apply_rules`: each failed result's `group`, `group_label`, `category`
-    and `merge_rule` by `result_id`; None: no rule). Ordered by failures, then latest seen,
-    then label, plan and scenario."""
+    and `merge_rule` by `result_id`; None: no rule); or `ruling`, the rules as a function of
+    the failed results this cuts, their environments named (`group_rules.grouped`: the
+    window's results are cut and their environments named once, not once more for the rules).
+    Ordered by failures, then latest seen, then label, plan and scenario."""
     require_columns(executions, ("execution_id", "start", "finished"), "failure groups")
     require_columns(
         results,
@@ -165,7 +169,10 @@ def failure_groups(
     failed = own[level_outcomes(own["level"]) == FAIL]
     if failed.empty:
         return FailureGroups(typed(failed, GROUP_COLUMNS), basis)
-    failed = with_groups(with_environments(failed), ruled)
+    failed = with_environments(failed)
+    if ruling is not None:
+        ruled = ruling(failed)
+    failed = with_groups(failed, ruled)
     failed = failed.sort_values(["start", "result_id"], kind="stable", na_position="first")
     failed["_scenario"] = failed.groupby(["plan_id", "scenario_id"], dropna=False).ngroup()
     failed, keys = _keyed(failed, grouping)

@@ -414,12 +414,14 @@ def grouped(
 ) -> FailureGroups:
     """The failure groups of `executions`' `results` (`failure_groups.failure_groups`) after
     the team's `rules`: merged groups named by their rule, each group with its category."""
-    ruled = None
-    if rules is not None and rules.rules:
-        own = results["execution_id"].isin(executions["execution_id"]).to_numpy(dtype=bool)
-        if own.any():  # the rules read the failures of `executions` only; copied when fewer
-            ruled = ruled_failures(rules, results if own.all() else results[own], names=names)
-    return failure_groups(executions, results, grouping=grouping, ruled=ruled)
+    if rules is None or not rules.rules:
+        return failure_groups(executions, results, grouping=grouping)
+    return failure_groups(
+        executions,
+        results,
+        grouping=grouping,
+        ruling=lambda failed: ruled_failures(rules, failed, names=names),
+    )
 
 
 def rules_note(rules: TeamRules | None) -> str | None:

@@ -23,7 +23,7 @@ import pytest
 
 from api_client import Execution
 from dashboard.data.results_fanout import fetch_results
-from dashboard.data.store import HistoryStore, open_store
+from dashboard.data.store import HistoryStore, lease, open_store
 from dashboard.data.store.duckdb import DuckDBEngine
 from dashboard.data.store.errors import StoreBusyError
 from dashboard.data.store.records import execution_is_finished
@@ -221,6 +221,39 @@ def test_a_waiting_process_gets_in_once_the_holder_lets_go(
     assert opened == {"results": [424242]}, opened
     assert holder.wait() == 0
     assert_consistent(store_path)
+
+
+def test_reads_soon_after_a_busy_open_try_once_and_get_in_once_the_holder_lets_go(
+    holder: subprocess.Popen[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's run reads the store several times: the first read waits for the holder, the
+    next ones (within `BUSY_REMEMBERED_S`) try once, so the run waits once, not once per read.
+    A try that gets in ends that: the next open waits the whole wait again."""
+    engine = DuckDBEngine(store_path)
+    waits: list[float] = []
+    connect = engine.connect
+
+    def counted(*, read_only: bool, wait: float) -> None:
+        waits.append(wait)
+        connect(read_only=read_only, wait=wait)
+
+    monkeypatch.setattr(engine, "connect", counted)
+    # Remembered for longer than a loaded machine takes to let the holder go: the test is of
+    # what a remembered busy open does, not of how long it is remembered.
+    monkeypatch.setattr(lease, "BUSY_REMEMBERED_S", 600.0)
+    store = HistoryStore(engine, wait=0.3, idle=0)
+
+    for _ in range(3):
+        with pytest.raises(StoreBusyError):
+            store.results([4242])
+    release(holder)
+    assert holder.wait() == 0
+    found = store.results([4242])["result_id"].tolist()
+    again = store.results([4242])["result_id"].tolist()
+
+    assert waits == [0.3, 0.0, 0.0, 0.0, 0.3]
+    assert found == again == [424242]
+    store.close()
 
 
 def test_a_busy_store_does_not_stop_a_page_from_loading_results(

@@ -14,6 +14,7 @@ import atexit
 import contextlib
 import logging
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -21,13 +22,24 @@ from typing import Self, TypedDict
 
 from dashboard.data.store import sql
 from dashboard.data.store.engine import StoreEngine
-from dashboard.data.store.errors import StoreError, StoreSchemaError, StoreUnreadableError
+from dashboard.data.store.errors import (
+    StoreBusyError,
+    StoreError,
+    StoreSchemaError,
+    StoreUnreadableError,
+)
 from dashboard.data.store.types import DEFAULT_IDLE, DEFAULT_WAIT, StoreIdentity
 
 _LOG = logging.getLogger(__name__)
 
 SYNC_WAIT = 600.0
 """Seconds a sync waits for another sync of the same store to finish before `StoreBusyError`."""
+
+BUSY_REMEMBERED_S = 5.0
+"""Seconds after an open found the database busy during which the next opens try once, without
+waiting: a page's run reads the store several times (marks, rules, names, results), and each
+waited its full `wait` in turn (16 s for one run while a sync held the file); now the run waits
+once and its other reads say "busy" at once. A try that succeeds ends it."""
 
 
 class LeaseOptions(TypedDict, total=False):
@@ -66,6 +78,7 @@ class StoreLease:
         self._holds = 0
         self._prepared = False
         self._generation = 0  # bumped by every use, so a stale idle timer closes nothing
+        self._busy_until = 0.0  # `BUSY_REMEMBERED_S` after an open found the database busy
         self._timer: threading.Timer | None = None
         _OPEN_STORES.add(self)
 
@@ -128,7 +141,7 @@ class StoreLease:
             self._generation += 1
             self._cancel_timer()
             if self._depth == 0 and not self._engine.is_open:
-                self._engine.connect(read_only=self._read_only, wait=self._wait)
+                self._connect()
                 try:
                     self._prepare()
                 except BaseException:
@@ -145,6 +158,18 @@ class StoreLease:
                 self._depth -= 1
                 if self._depth == 0 and self._holds == 0:
                     self._release()
+
+    def _connect(self) -> None:
+        """Open the database, waiting up to `wait` seconds, or trying once while it was found
+        busy less than `BUSY_REMEMBERED_S` ago."""
+        now = time.monotonic()
+        wait = 0.0 if now < self._busy_until else self._wait
+        try:
+            self._engine.connect(read_only=self._read_only, wait=wait)
+        except StoreBusyError:
+            self._busy_until = time.monotonic() + BUSY_REMEMBERED_S
+            raise
+        self._busy_until = 0.0
 
     def _set_aside(self, error: StoreUnreadableError) -> StoreUnreadableError:
         """A file found damaged in use (cut short: DuckDB reads a block only when a query needs

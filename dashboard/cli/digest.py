@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from api_client import ApiClient
+    from dashboard.analytics.group_rules import TeamRules
     from dashboard.data.connection import Connection
     from dashboard.data.store import HistoryStore
 
@@ -350,6 +351,7 @@ def standup_markdown(
         plan_names=plan_names_of(data.executions),
         plans=every_plan,
         names=_names_of(store, connection),
+        rules=_rules_of(store, connection) if fanout is not None else None,
     )
     text = view.chat(link_for, limit=SHOWN_PER_SECTION)
     page = links.standup_link(state)
@@ -385,6 +387,25 @@ def _names_of(store: HistoryStore | None, connection: Connection) -> pd.DataFram
     except StoreError as error:
         print(f"note: the scenario names could not be read ({error.message})", file=sys.stderr)
         return None
+
+
+def _rules_of(store: HistoryStore | None, connection: Connection) -> TeamRules | None:
+    """The company's rules for failure groups in force in its store, compiled as the pages
+    compile them (a pattern this version cannot use is left out), for the categories of the
+    newly failing scenarios' failures (None without a store, or when they cannot be read: the
+    digest then says no category, as before rules)."""
+    from dashboard.analytics.group_rules import team_rules
+    from dashboard.data.store import group_rules as stored_rules
+    from dashboard.data.store.errors import StoreError
+
+    if store is None:
+        return None
+    try:
+        stored = store.group_rules(connection.company_id)
+    except StoreError as error:
+        print(f"note: the rules could not be read ({error.message})", file=sys.stderr)
+        return None
+    return team_rules(stored, stored_rules.usable, stored_rules.search_many)
 
 
 def deliver(text: str, options: DigestOptions) -> None:

@@ -80,6 +80,7 @@ def digest_markdown(
     plan_names: Mapping[int, str] | None = None,
     upgrade_line: str | None = None,
     names: ScenarioNames = NO_NAMES,
+    categories: Mapping[tuple[int, int], str] | None = None,
 ) -> str:
     """The digest as Markdown lines: a heading line, the activity line, then each section
     with a bold title and one bullet per item (or its "Nothing ..." line). With `limit`, a
@@ -88,7 +89,10 @@ def digest_markdown(
     ticket, one per outage, and the marks that expire soon. `upgrade_line` ("2 new failures
     started with a browser upgrade", the standup view's) closes the newly failing section.
     `names`: the team's names and owners of scenarios, as the alerts say them ("Login works
-    (402, owner ana@example.com)"; an unnamed one "scenario 402")."""
+    (402, owner ana@example.com)"; an unnamed one "scenario 402"). `categories`: what the team's
+    rules call a newly failing scenario's failures, by (execution, scenario) (the standup view's,
+    worded as the alerts word them: "infrastructure, product bug"), said at the end of its line
+    ("category: infrastructure"); none: the lines read as without rules."""
     tz = digest.window.tz
     lines = [
         f"**Since the last standup** ({weekday_time(digest.window.start, tz)} {EN_DASH} "
@@ -118,7 +122,7 @@ def digest_markdown(
             for r in digest.still_failing.itertuples(index=False)
         ],
         "Newly failing scenarios": _newly_failing(
-            digest, link_for, None if triage is None else triage.verdicts, names
+            digest, link_for, None if triage is None else triage.verdicts, names, categories
         ),
         "Slower": [
             f"{_plan(r, link_for)}: median {_duration(r.window_median_ms)} against "
@@ -237,10 +241,12 @@ def _newly_failing(
     link_for: LinkFor,
     verdicts: pd.DataFrame | None = None,
     names: ScenarioNames = NO_NAMES,
+    categories: Mapping[tuple[int, int], str] | None = None,
 ) -> list[str] | None:
     """One line per newly failing scenario of an execution, its environments, and with the
     `verdicts` (`failure_verdicts` of the standup) the labels its failures there have ("new",
-    "flaky"): the words every page gives them."""
+    "flaky"): the words every page gives them; then the `categories` the team's rules give its
+    failures ("; category: product bug")."""
     newly = digest.newly_failing
     if newly is None:
         return None if len(digest.pairs) else []
@@ -260,6 +266,18 @@ def _newly_failing(
         lines.append(
             f"{_link(label, link_for('plan', int(plan_id)))}: "
             f"{scenario_words(int(scenario), names, first=False)} on "
-            f"{envs} ({_execution(execution, link_for)})" + (f": {', '.join(said)}" if said else "")
+            f"{envs} ({_execution(execution, link_for)})"
+            + (f": {', '.join(said)}" if said else "")
+            + _category((categories or {}).get((int(execution), int(scenario))))
         )
     return lines
+
+
+def _category(categories: str | None) -> str:
+    """The team's categories of a line's failures as it ends with them: "; category: product
+    bug", "; category: infrastructure, product bug" (several: most failures first, as the
+    alerts list them); "" for none. A category is team text, still data: chat text, never
+    markup or a mention."""
+    if not categories:
+        return ""
+    return f"; category: {chat_text(categories)}"

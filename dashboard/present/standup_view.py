@@ -11,14 +11,16 @@ they take loaded frames and return data, no Streamlit.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
 import pandas as pd
 
 from dashboard.analytics import standup as standup_analytics
+from dashboard.analytics.group_rules import TeamRules, ruled_failures
 from dashboard.analytics.marks import applying
 from dashboard.analytics.outages import outages, without_outages
 from dashboard.analytics.standup import StandupDigest
@@ -29,9 +31,10 @@ from dashboard.data.fanout_answer import FanOut
 from dashboard.present import help_texts
 from dashboard.present import known as known_words
 from dashboard.present import standup as words
-from dashboard.present.alerts import NO_NAMES, ScenarioNames
+from dashboard.present.alerts import NO_NAMES, ScenarioNames, scenario_categories
 from dashboard.present.digest import digest_markdown
-from dashboard.present.formatting import percent
+from dashboard.present.failure_groups import CATEGORY as CATEGORY_COLUMN
+from dashboard.present.formatting import percent, visible_text
 from dashboard.present.key_columns import section_key, table_anchor
 from dashboard.present.standup import (
     EXECUTION_EVIDENCE,
@@ -44,15 +47,18 @@ from dashboard.present.standup import (
 from dashboard.present.what_changed import upgrade_line
 
 __all__ = [
+    "CATEGORY_COLUMN",
     "EXECUTION_EVIDENCE",
     "PLAN_EVIDENCE",
     "SHOWN_PER_SECTION",
     "ColumnLook",
     "Metric",
+    "NewlyCategories",
     "SectionView",
     "StandupNeeds",
     "StandupView",
     "execution_places",
+    "newly_failing_categories",
     "plan_names_of",
     "standup_needs",
     "standup_view",
@@ -85,6 +91,7 @@ NORMAL_COLUMNS: dict[str, ColumnLook] = {
     # is cut too: three sections side by side on a 1920 px screen hold four columns each only so.
     "Plan": ColumnLook("text", width=170),
     "Message": ColumnLook("text", width="medium"),
+    CATEGORY_COLUMN: ColumnLook("text", width="small"),
 }
 PRESENTER_COLUMNS: dict[str, ColumnLook] = {
     **LINK_COLUMNS,
@@ -92,6 +99,7 @@ PRESENTER_COLUMNS: dict[str, ColumnLook] = {
     # ellipsis), so they never push the columns after them off the table's right edge.
     "Plan": ColumnLook("text", width="medium"),
     "Message": ColumnLook("text", width="medium"),
+    CATEGORY_COLUMN: ColumnLook("text", width="small"),
 }
 
 
@@ -219,6 +227,9 @@ class StandupView:
     items: pd.DataFrame  # every item in one table (the CSV)
     upgrade_line: str | None = None  # "2 new failures started with a browser upgrade"
     scenario_names: ScenarioNames = NO_NAMES  # the chat's "Login works (402, owner ...)"
+    # The team's rules' categories of each newly failing (execution, scenario)'s failures: the
+    # chat's "category: infrastructure" (`newly_failing_categories`).
+    categories: Mapping[tuple[int, int], str] = field(default_factory=dict)
 
     @property
     def window(self) -> Window:
@@ -235,6 +246,7 @@ class StandupView:
             plan_names=self.plan_names,
             upgrade_line=self.upgrade_line,
             names=self.scenario_names,
+            categories=self.categories,
         )
 
 
@@ -249,6 +261,7 @@ def standup_view(
     scope: str = "",
     verdicts: pd.DataFrame | None = None,
     names: pd.DataFrame | None = None,
+    rules: TeamRules | None = None,
 ) -> StandupView:
     """The standup of `needs` once the results of `needs.results_needed` are read (`results`;
     None when none were needed, or they could not be read: the newly failing section then says
@@ -258,7 +271,10 @@ def standup_view(
     words the window's caption. `verdicts`: the one verdict per failed result of
     `needs.judged` over `results` (a page's cached `ui.triage.verdicts_of`); made here from
     them when not given. `names`: the company's scenario names (`SCENARIO_NAME_COLUMNS`; None:
-    none), beside each newly failing scenario's id and in the chat."""
+    none), beside each newly failing scenario's id and in the chat. `rules`: the team's rules
+    for failure groups (`ui.group_rules.rules_of`; None: none): the category they give a newly
+    failing scenario's failures, in its row (a `Category` column, when one has any) and in the
+    chat, worded as the alerts word it (`present.alerts.scenario_categories`)."""
     digest, changes, read = needs.digest, None, None
     said = NO_NAMES if names is None or names.empty else ScenarioNames.of(names)
     if results is not None and needs.results_needed:
@@ -287,6 +303,8 @@ def standup_view(
         verdicts=None if read is None else verdicts,
         names=names,
     )
+    categories = newly_failing_categories(digest.newly_failing, read, rules, said)
+    every = [_with_categories(s, digest.newly_failing, categories) for s in every]
     fetched = None if read is None or results is None else words.fetched_caption(results.counts)
     upgraded = upgrade_line(newly_failing_upgrades(digest.newly_failing))  # #38
     if upgraded:
@@ -315,7 +333,65 @@ def standup_view(
         ),
         upgrade_line=upgraded,
         scenario_names=said,
+        categories=categories.by_item,
     )
+
+
+# -- the team's categories of the newly failing scenarios' failures (#38) ------------------------
+
+
+@dataclass(frozen=True)
+class NewlyCategories:
+    """The categories the team's rules give the newly failing scenarios' failures: of each
+    failed result (a row of the section, one environment), and of each item of the chat (an
+    execution's scenario, its environments together: most failures first, as the alerts say
+    them). Empty: no rule gives any."""
+
+    by_result: Mapping[int, str] = field(default_factory=dict)
+    by_item: Mapping[tuple[int, int], str] = field(default_factory=dict)  # (execution, scenario)
+
+
+def newly_failing_categories(
+    newly: pd.DataFrame | None,
+    results: pd.DataFrame | None,
+    rules: TeamRules | None,
+    names: ScenarioNames = NO_NAMES,
+) -> NewlyCategories:
+    """The team's `rules` (`group_rules.ruled_failures`, the one rule engine) applied to the
+    failed results of the `newly` failing rows (`NEWLY_FAILING_COLUMNS`) as `results` hold them;
+    `names` are read by a rule on a scenario's name. Nothing without rules, rows or results."""
+    if newly is None or newly.empty or results is None or rules is None or not rules.rules:
+        return NewlyCategories()
+    wanted = {int(r) for r in newly["result_id"].dropna()}
+    own = results[results["result_id"].isin(wanted)]
+    ruled = ruled_failures(rules, own, names=names.names) if len(own) else None
+    if ruled is None or ruled.empty:
+        return NewlyCategories()
+    given = ruled[ruled["category"].notna()]
+    by_result = {int(r): str(c) for r, c in zip(given["result_id"], given["category"], strict=True)}
+    by_item = {
+        (int(execution), scenario): category
+        for execution in newly["execution_id"].dropna().unique()
+        for scenario, category in scenario_categories(own, ruled, int(execution)).items()
+    }
+    return NewlyCategories(by_result, by_item)
+
+
+def _with_categories(
+    section: Section, newly: pd.DataFrame | None, categories: NewlyCategories
+) -> Section:
+    """The newly failing section with each row's category (`CATEGORY_COLUMN`, after the
+    scenario's name as the owners' and names' columns come after the history link), when the
+    team's rules give one to any; every other section, and this one without, as it was."""
+    if section.title != NEWLY_FAILING or newly is None or not categories.by_result:
+        return section
+    cells = [
+        "" if pd.isna(r) else visible_text(categories.by_result.get(int(r), ""))
+        for r in newly["result_id"]
+    ]
+    rows = section.rows.copy()
+    rows.insert(len(rows.columns), CATEGORY_COLUMN, cells)
+    return dataclasses.replace(section, rows=rows)
 
 
 def _metrics(digest: StandupDigest) -> tuple[Metric, Metric, Metric]:

@@ -19,6 +19,7 @@ from datetime import datetime
 import pandas as pd
 
 from api_client import ExecutionQuery
+from dashboard.analytics.group_rules import TeamRules
 from dashboard.analytics.marks import marks_key
 from dashboard.analytics.windows import Window
 from dashboard.columns.shapes import frame_digest
@@ -72,7 +73,9 @@ def standup(
 ) -> StandupView:
     """The standup's view (`present.standup_view`) of the executions `query` loaded (`data`):
     its two steps each made once per input and shared; between them the results and the
-    verdicts are read through their own caches (saying here when they could not be read)."""
+    verdicts are read through their own caches (saying here when they could not be read). The
+    team's rules (`ui.group_rules.rules_of`) give the newly failing scenarios their categories:
+    the view is keyed by them as Failures' is."""
     at = minute(now)
     inputs: tuple[object, ...] = (
         repr(query),
@@ -99,6 +102,7 @@ def standup(
     read: tuple[object, ...] = (None, None)
     if results is not None:  # named as Failures' are (`RESULT_NAMES`): a whole digest cost more
         read = (frame_digest(results.results, RESULT_NAMES), repr(results.counts))
+    rules = group_rules.rules_of(connection)
     return cache.built(
         connection,
         "standup.view",
@@ -110,8 +114,9 @@ def standup(
             names_key(plan_names),
             scope,
             whole_frame(names),
+            (rules.key, rules.left_out),
         ),
-        lambda: _standup_view(needs, results, verdicts, plans, plan_names, scope, names),
+        lambda: _standup_view(needs, results, verdicts, plans, plan_names, scope, names, rules),
     )
 
 
@@ -123,6 +128,7 @@ def _standup_view(
     plan_names: Mapping[int, str],
     scope: str,
     names: pd.DataFrame | None,
+    rules: TeamRules,
 ) -> StandupView:
     return standup_view(
         needs,
@@ -134,6 +140,7 @@ def _standup_view(
         scenario_link=links.scenario_link,
         scope=scope,
         names=names,
+        rules=rules,
     )
 
 

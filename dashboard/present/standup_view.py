@@ -20,7 +20,7 @@ from typing import Literal
 import pandas as pd
 
 from dashboard.analytics import standup as standup_analytics
-from dashboard.analytics.group_rules import TeamRules, ruled_failures
+from dashboard.analytics.group_rules import TeamRules, ruled_failures, rules_note
 from dashboard.analytics.marks import applying
 from dashboard.analytics.outages import outages, without_outages
 from dashboard.analytics.standup import StandupDigest
@@ -306,6 +306,8 @@ def standup_view(
     categories = newly_failing_categories(digest.newly_failing, read, rules, said)
     every = [_with_categories(s, digest.newly_failing, categories) for s in every]
     fetched = None if read is None or results is None else words.fetched_caption(results.counts)
+    if fetched is not None and (left_out := rules_note(rules)):  # as the groups' pages say it
+        fetched = f"{fetched} {left_out}"
     upgraded = upgrade_line(newly_failing_upgrades(digest.newly_failing))  # #38
     if upgraded:
         fetched = " ".join(part for part in (f"{upgraded}.", fetched) if part)

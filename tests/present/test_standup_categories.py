@@ -192,3 +192,23 @@ def test_the_digest_line_ends_with_the_categories_it_is_given() -> None:
     assert said == [plain[0], plain[1] + "; category: automation bug"]
     assert plain[1] == "- Checkout \\*smoke\\*: scenario 9 on CHROME / Windows 11 (execution 2)"
     assert digest_markdown(digest, categories={}) == digest_markdown(digest)
+
+
+def test_a_rule_this_version_cannot_use_is_left_out_and_said_under_the_section() -> None:
+    team = rules(
+        ("bad", "(x)\\1", "never"),  # RE2 cannot run a backreference: left out, said
+        ("infra", "^TimeoutError", "infrastructure"),
+    )
+
+    view = view_of(team)
+
+    section = next(s for s in view.sections if s.title == NEWLY)
+    assert section.caption is not None
+    assert section.caption.endswith(
+        "1 rule of the team left out here: a pattern that cannot be used by this version "
+        "(python -m dashboard rules list shows them)."
+    )
+    assert newly(view)["Category"].tolist() == ["infrastructure", "", "infrastructure", ""]
+    plain = next(s for s in view_of(TEAM).sections if s.title == NEWLY)
+    assert plain.caption is not None
+    assert "left out" not in plain.caption

@@ -332,7 +332,7 @@ def failure_verdicts(
     # Oldest execution first: the order is found on the keys alone, then every column is
     # taken once in it.
     carried = rows[list(_CARRIED)].assign(start=pd.to_datetime(rows["start"], utc=True))
-    order = (
+    in_order = (
         carried[list(_ORDER)]
         .sort_values(list(_ORDER), kind="stable", na_position="first")
         .index.to_numpy()
@@ -340,9 +340,9 @@ def failure_verdicts(
     states = pd.DataFrame({"scenario_state": scenario_state, "shown_state": shown_state})
     frame = pd.concat(
         [
-            carried.take(order).reset_index(drop=True),
-            states.take(order).reset_index(drop=True),
-            decided.take(which[order]).reset_index(drop=True),
+            carried.take(in_order).reset_index(drop=True),
+            states.take(in_order).reset_index(drop=True),
+            decided.take(which[in_order]).reset_index(drop=True),
         ],
         axis=1,
     )

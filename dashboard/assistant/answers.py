@@ -14,7 +14,7 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -109,12 +109,19 @@ def answer(
     extra: Mapping[str, Any] | None = None,
     view_url: str | None = None,
     notes: Sequence[str] = (),
+    shape: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> CallToolResult:
     """The tool's answer: `headline` (our words and numbers only) and the coverage line as
-    text, the rest as structured content; a page of `rows`, cut to fit `MAX_CHARS`."""
-    every = records(rows) if rows is not None else []
-    start = min(page.offset, len(every))
-    shown = every[start : start + page.size]
+    text, the rest as structured content; a page of `rows`, cut to fit `MAX_CHARS`. `shape`
+    changes the page's rows before they are written (the dashboard's links made absolute):
+    only the rows sent are shaped and written, not the whole table (a 30 days' Failures table
+    holds thousands)."""
+    total = 0 if rows is None else len(rows)
+    start = min(page.offset, total)
+    shown: list[dict[str, Any]] = []
+    if rows is not None:
+        rows_of_page = rows.iloc[start : start + page.size]
+        shown = records(shape(rows_of_page) if shape is not None else rows_of_page)
     content: dict[str, Any] = {
         "tool": tool,
         "summary": headline,
@@ -122,7 +129,7 @@ def answer(
         "figures": dict(figures or {}),
         **dict(extra or {}),
         "rows": shown,
-        "total_rows": len(every),
+        "total_rows": total,
         "first_row": start,
         "next_cursor": None,
         "view_url": view_url,
@@ -130,10 +137,10 @@ def answer(
     }
     while True:
         after = start + len(shown)
-        more = len(every) - after
+        more = total - after
         content["rows"] = shown
         content["next_cursor"] = _cursor(tool, question, after) if more > 0 else None
-        text = _text(headline, coverage_line, start, len(shown), len(every), more, view_url)
+        text = _text(headline, coverage_line, start, len(shown), total, more, view_url)
         size = len(json.dumps(content, ensure_ascii=False)) + len(text)
         if size <= MAX_CHARS or not shown:
             break

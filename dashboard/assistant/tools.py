@@ -112,11 +112,11 @@ class Tools:
         base = self.source.dashboard_url
         return links.absolute(link, base) if base else None
 
-    def _absolute(self, rows: pd.DataFrame | None) -> pd.DataFrame | None:
+    def _absolute(self, rows: pd.DataFrame) -> pd.DataFrame:
         """`rows` with the dashboard's own links (relative, "scenario?plan=5&scenario=52")
         made absolute with its address, so the person reading the answer can open them."""
         base = self.source.dashboard_url
-        if rows is None or rows.empty or not base:
+        if rows.empty or not base:
             return rows
         pages = _page_link()
         changed = {}
@@ -219,10 +219,11 @@ class Tools:
             headline=headline,
             coverage_line=coverage_line,
             figures=figures,
-            rows=self._absolute(_rows(rows)),
+            rows=_rows(rows),
             extra=extra,
             view_url=self.url(link) if link else None,
             notes=notes or [],
+            shape=self._absolute,
         )
 
     # -- 1. red plans, since when (Time to green's plans) ---------------------------------------

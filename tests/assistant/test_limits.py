@@ -61,6 +61,42 @@ def test_a_summary_holds_the_first_rows_and_a_cursor_for_the_rest() -> None:
     assert "15 more, ask with cursor" in answer.content[0].text  # type: ignore[union-attr]
 
 
+def test_every_page_s_rows_are_shaped_before_they_are_sent_and_only_they() -> None:
+    """The dashboard's links of each page are made absolute (`shape`), on the pages after the
+    first too; the rows not sent are not shaped (a 30 days' table holds thousands)."""
+    frame = pd.DataFrame({"Scenario": range(25), "History": [f"scenario?s={n}" for n in range(25)]})
+    seen: list[int] = []
+
+    def shape(rows: pd.DataFrame) -> pd.DataFrame:
+        seen.append(len(rows))
+        return rows.assign(History="https://qa.example.com/" + rows["History"])
+
+    cursor = None
+    sent: list[dict[str, object]] = []
+    while True:
+        page = answers.page_of("t", {}, "summary", cursor)
+        content = answers.answer(
+            tool="t",
+            question={},
+            page=page,
+            headline="h",
+            coverage_line="c",
+            rows=frame,
+            shape=shape,
+        ).structured_content
+        assert content is not None
+        assert content["total_rows"] == 25
+        sent += content["rows"]
+        cursor = content["next_cursor"]
+        if not cursor:
+            break
+    assert [row["Scenario"] for row in sent] == list(range(25))
+    assert [row["History"] for row in sent] == [
+        f"https://qa.example.com/scenario?s={n}" for n in range(25)
+    ]
+    assert seen == [answers.SUMMARY_ROWS, answers.SUMMARY_ROWS, 5]
+
+
 def test_a_cursor_of_another_question_is_refused_with_a_sentence() -> None:
     page = answers.page_of("t", {"plan": 1}, "summary", None)
     cursor = answers.answer(

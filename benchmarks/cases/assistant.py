@@ -15,6 +15,7 @@ file as it is).
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -75,7 +76,12 @@ def run(run: Run) -> CaseResult:
     connection = resolve(session=None, secrets=None, env=env).connection
     assert connection is not None, "the sandbox's connection did not resolve"
     tools = Tools(Source(connection, {}, env))
-    tools.source.warm()  # as `python -m dashboard mcp` does when it starts
+    started = time.process_time()
+    seconds, _ = timed(tools.source.warm)  # as `python -m dashboard mcp` does when it starts
+    result.figure("the server's start (Source.warm)", "s").runs.append(seconds)
+    result.figure("the server's start (Source.warm), CPU", "s").runs.append(
+        time.process_time() - started
+    )
     with tools.source.reading() as reading:
         executions = reading.lookback()
         finished = executions[executions["finished"].fillna(False).astype(bool)]
@@ -84,11 +90,17 @@ def run(run: Run) -> CaseResult:
     calls = _calls(plan, execution)
     for name in calls:
         result.figure(name, "s", target=UNDER_1_S)
-    for _ in range(run.repeats(slow=True)):
+    first_cpu: dict[str, float] = {}
+    for repeat in range(run.repeats(slow=True)):
         for name, call in calls.items():
+            started = time.process_time()
             seconds, answer = timed(call, tools)
+            if repeat == 0:
+                first_cpu[name] = time.process_time() - started
             assert not answer.is_error, (name, answer.content)
             result.figure(name, "s", target=UNDER_1_S).runs.append(seconds)
+    for name, cpu in first_cpu.items():
+        result.figure(f"{name}, first call, CPU", "s", target=UNDER_1_S).runs.append(cpu)
     result.notes += [
         f"Sandbox of {size.page_executions:,} executions ending at {run.now:%d %b %Y %H:%M} UTC, "
         f"no latency; the history store held {stored:,} results of the lead company's finished "
@@ -99,5 +111,10 @@ def run(run: Run) -> CaseResult:
         "derived as the server does when it starts (`Source.warm`); each tool keeps its view "
         "per input for 5 minutes (`assistant.history.VIEWS_TTL_S`), so the first of the "
         "repeats computes it (the max) and the others reuse it.",
+        "'first call, CPU': the CPU time of the process (every thread: DuckDB's too) during each "
+        "tool's first call, which a loaded machine stretches far less than its wall time. The "
+        "server's start (`Source.warm`) proves the connection's reader to the store (the filled "
+        "store has never seen it) and derives its hash, which the first question reading stored "
+        "results paid before.",
     ]
     return result

@@ -614,9 +614,14 @@ def test_identity_is_recorded_without_credentials(open_history: HistoryOpener) -
     assert (info.service, info.company_id) == ("https://svc.example.test/Api", 7)
 
 
-def test_threads_opening_a_new_store_file_at_once_all_open_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("identity", [None, StoreIdentity("demo", 1, demo=True)])
+def test_threads_opening_a_new_store_file_at_once_all_open_it(
+    tmp_path: Path, identity: StoreIdentity | None
+) -> None:
     """Two first opens in one process (the MCP server warms its store as a first question opens
-    it) share one DuckDB database: their migrations take turns, and every open succeeds."""
+    it) share one DuckDB database: their migrations take turns, and so do their writes of the
+    store's identity (two transactions writing one key at once conflict: 'Duplicate key'), and
+    every open succeeds."""
     path = tmp_path / "history.duckdb"
     opened = 6
     start = threading.Barrier(opened)
@@ -626,7 +631,7 @@ def test_threads_opening_a_new_store_file_at_once_all_open_it(tmp_path: Path) ->
     def open_and_read() -> None:
         start.wait()
         try:
-            with open_store(path) as store:
+            with open_store(path, identity=identity) as store:
                 versions.append(store.info().schema_version)
         except BaseException as error:  # every failure is the finding
             errors.append(error)

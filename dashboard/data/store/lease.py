@@ -234,16 +234,20 @@ class StoreLease:
                     location=self.location,
                 )
             return
+        # The identity is written under the same lock: two stores of one process on one DuckDB
+        # file share its database, and two of its transactions writing the same key at once
+        # conflict ('Duplicate key "key: demo"': the assistant's start proving its reader beside
+        # a first question).
         with db.migration_lock():
             self._migrate(db)
-        if self._identity is not None and not self._prepared:
-            with db.transaction():
-                for key, value in (
-                    ("service", self._identity.service),
-                    ("company_id", str(self._identity.company_id)),
-                    ("demo", "true" if self._identity.demo else "false"),
-                ):
-                    db.execute(sql.SET_META, {"key": key, "value": value})
+            if self._identity is not None and not self._prepared:
+                with db.transaction():
+                    for key, value in (
+                        ("service", self._identity.service),
+                        ("company_id", str(self._identity.company_id)),
+                        ("demo", "true" if self._identity.demo else "false"),
+                    ):
+                        db.execute(sql.SET_META, {"key": key, "value": value})
         self._prepared = True
 
     def _migrate(self, db: StoreEngine) -> None:

@@ -969,6 +969,8 @@ class Tools:
                     plan_names=plan_names_of(data_executions),
                     plans=every_plan,
                     scenario_link=links.scenario_link,
+                    names=reading.scenario_names(),
+                    rules=rules,  # the page's categories of newly failing scenarios
                 )
                 sections = {
                     section.title: {
@@ -987,7 +989,15 @@ class Tools:
                 }
 
             # The window runs to now: named by its start, its executions by their outcomes.
-            made = self._made(reading, call, [data_executions], build, start=window.start)
+            rules = reading.group_rules()
+            made = self._made(
+                reading,
+                call,
+                [data_executions],
+                build,
+                start=window.start,
+                rules=(rules.key, rules.left_out),
+            )
         return self._answer(
             call,
             headline=f"The standup from {window.start:%d %b %H:%M} to {window.end:%d %b %H:%M} "

@@ -112,6 +112,35 @@ def frame_key(frame: pd.DataFrame, columns: Iterable[str]) -> str:
     return key
 
 
+class SharedStore:
+    """The server's one history store, opened by the first reading that needs it and kept: the
+    store lets go of its file when idle and its operations take turns (`HistoryStore`), where a
+    store per answer wrote beside another in the same process (the start's warming beside a
+    first question, two questions over HTTP), and two transactions of one DuckDB database
+    writing the same row at once conflict. An open that fails is not kept: the next answer
+    tries again."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._store: HistoryStore | None = None
+
+    def get(self, source: Source) -> HistoryStore:
+        from dashboard.cli.common import open_store  # lazy: the CLI's helpers import Typer
+
+        with self._lock:
+            if self._store is None:
+                self._store = open_store(
+                    source.connection, source.secrets, source.env, wait=STORE_WAIT_S
+                )
+            return self._store
+
+    def close(self) -> None:
+        with self._lock:
+            store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+
 @dataclass(frozen=True)
 class Source:
     """Where answers come from: the connection (service and company), the configuration the
@@ -121,18 +150,17 @@ class Source:
     secrets: Mapping[str, Any] = field(repr=False)
     env: Mapping[str, str] = field(repr=False)
     dashboard_url: str | None = None
+    shared: SharedStore = field(default_factory=SharedStore, repr=False, compare=False)
 
     @contextmanager
     def reading(self) -> Iterator[Reading]:
-        """A reading for one answer: the client and the store open for its length."""
+        """A reading for one answer: the client open for its length, the server's store."""
         # Lazy: the CLI's helpers import Typer; the server itself imports them only here.
-        from dashboard.cli.common import client_for, open_store
+        from dashboard.cli.common import client_for
 
         with ExitStack() as stack:
             client = stack.enter_context(client_for(self.connection))
-            store = open_store(self.connection, self.secrets, self.env, wait=STORE_WAIT_S)
-            stack.enter_context(store)
-            yield Reading(self.connection, client, store)
+            yield Reading(self.connection, client, self.shared.get(self))
 
     def warm(self) -> None:
         """Derive, once for the process, what the store knows this connection's reader by (a

@@ -80,3 +80,37 @@ def test_a_server_starting_while_its_service_is_down_starts_all_the_same(
     }
     tools_for(down).source.warm()  # said in the log; the questions will say it to the viewer
     assert not _knows(down)
+
+
+def test_the_start_and_questions_read_one_store_and_a_failed_open_is_tried_again(
+    history: History, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reading of a server reads one store object, whose operations take turns: the
+    start's warming and a first question at once (or two questions over HTTP) never write one
+    DuckDB database from two stores of the process. A store that could not be opened is not
+    kept: the next question opens it."""
+    from dashboard.cli import common
+
+    source = tools_for(history.env).source
+    real = common.open_store
+    opened: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        if not opened:
+            opened.append("refused")
+            raise common.CliError("the store is away for a moment", common.STORE)
+        store = real(*args, **kwargs)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(common, "open_store", counted)
+
+    with pytest.raises(common.CliError), source.reading():
+        pass
+    with source.reading() as first, source.reading() as second:
+        assert first.store is second.store
+    source.warm()
+    with source.reading() as later:
+        assert later.store is first.store
+    assert opened == ["refused", first.store]
+    source.shared.close()

@@ -9,31 +9,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pytest
 
-from dashboard.analytics.group_rules import CATEGORY, NO_RULES, TeamRules, team_rules
+from dashboard.analytics.group_rules import NO_RULES, TeamRules
 from dashboard.assistant.history import Reading
-from dashboard.data.store.group_rules import search_many, usable
 from sandbox import RunningSandbox
 from tests.assistant.conftest import ask_here, rows
+from tests.group_rules import EVERY_MESSAGE
 
 NEWLY = "Newly failing scenarios"
-EVERY_MESSAGE = team_rules(
-    pd.DataFrame(
-        [
-            {
-                "rule_id": "all",
-                "message_pattern": ".",
-                "action": CATEGORY,
-                "label": "to investigate",
-                "removed_at": None,
-            }
-        ]
-    ),
-    usable,
-    search_many,
-)
 
 
 def _standup(env: dict[str, str], rules: TeamRules, monkeypatch: pytest.MonkeyPatch) -> Any:

@@ -29,6 +29,19 @@ CONNECTION = Connection(
     source="environment",
 )
 
+ONE_RUNNING = FanOutCounts(
+    pairs=1,
+    from_store=0,
+    fetched=1,
+    stored=0,
+    failed=0,
+    executions=1,
+    executions_complete=0,
+    executions_running=1,
+    executions_incomplete=0,
+)
+"""The counts of a fan-out of one pair of a running execution, fetched."""
+
 
 @pytest.fixture(autouse=True)
 def empty_caches() -> Iterator[None]:
@@ -114,18 +127,7 @@ def test_an_executions_window_asked_for_by_two_viewers_at_once_is_loaded_once(
 def test_results_asked_for_by_two_viewers_at_once_are_fetched_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    counts = FanOutCounts(
-        pairs=1,
-        from_store=0,
-        fetched=1,
-        stored=0,
-        failed=0,
-        executions=1,
-        executions_complete=0,
-        executions_running=1,
-        executions_incomplete=0,
-    )
-    held = Held(FanOut(pd.DataFrame({"result_id": [7]}), counts))
+    held = Held(FanOut(pd.DataFrame({"result_id": [7]}), ONE_RUNNING))
     monkeypatch.setattr(results_fanout, "fetch_results", held)
     monkeypatch.setattr(cache, "history_store", lambda connection: None)
 
@@ -141,18 +143,7 @@ def test_results_are_kept_once_and_what_one_viewer_does_to_its_frame_stays_its_o
     """The fan-out is one object in the process (#39's memory: no copy per session), and each
     run gets a frame of its own over it: a column added or a value changed by one viewer's code
     reaches neither the next viewer nor the kept answer."""
-    counts = FanOutCounts(
-        pairs=1,
-        from_store=0,
-        fetched=1,
-        stored=0,
-        failed=0,
-        executions=1,
-        executions_complete=0,
-        executions_running=1,
-        executions_incomplete=0,
-    )
-    fetched = Held(FanOut(pd.DataFrame({"result_id": [7], "level": ["FAILED"]}), counts))
+    fetched = Held(FanOut(pd.DataFrame({"result_id": [7], "level": ["FAILED"]}), ONE_RUNNING))
     fetched.release.set()
     monkeypatch.setattr(results_fanout, "fetch_results", fetched)
     monkeypatch.setattr(cache, "history_store", lambda connection: None)

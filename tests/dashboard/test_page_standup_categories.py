@@ -12,28 +12,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.analytics.group_rules import CATEGORY, NO_RULES, TeamRules, team_rules
-from dashboard.data.store.group_rules import search_many, usable
+from dashboard.analytics.group_rules import NO_RULES, TeamRules
 from dashboard.ui import group_rules, session, shared_views
 from tests.dashboard.apptest import STANDUP, assert_no_failure
 from tests.dashboard.conftest import AppFactory, Connect
 from tests.dashboard.test_shared_views import Counted
-
-EVERY_MESSAGE = team_rules(
-    pd.DataFrame(
-        [
-            {
-                "rule_id": "all",
-                "message_pattern": ".",
-                "action": CATEGORY,
-                "label": "to investigate",
-                "removed_at": None,
-            }
-        ]
-    ),
-    usable,
-    search_many,
-)
+from tests.group_rules import EVERY_MESSAGE
 
 
 def newly_failing(at: AppTest) -> pd.DataFrame:

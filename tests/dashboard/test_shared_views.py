@@ -17,6 +17,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.data import cache_connection
+from dashboard.data.store import access as store_access
 from dashboard.ui import session, shared_views
 from tests.dashboard.apptest import FAILURES, HEALTH, STANDUP, TIME_TO_GREEN, assert_no_failure
 from tests.dashboard.conftest import AppFactory, Connect
@@ -38,9 +40,13 @@ class Counted:
 
 @pytest.fixture
 def held_clock(monkeypatch: pytest.MonkeyPatch) -> datetime:
-    """Every session's "now" held at the moment the test starts."""
+    """Every session's "now" held at the moment the test starts, and the access check's clock
+    with it: cached data is keyed by the check's 15-minute slot, so a test crossing a slot's
+    end would otherwise load the data again and see a second computation."""
     moment = datetime.now(UTC)
     monkeypatch.setattr(session, "now", lambda connection: moment)
+    held = store_access.AccessChecks(cache_connection._ask_service, clock=moment.timestamp)
+    monkeypatch.setattr(cache_connection, "STORE_ACCESS", held)
     return moment
 
 

@@ -17,12 +17,12 @@ from dashboard.analytics.windows import standup_window
 from dashboard.data.store.group_rules import search_many, usable
 from dashboard.present.digest import digest_markdown
 from dashboard.present.formatting import WORD_JOINER
-from dashboard.present.standup_view import StandupView, standup_needs, standup_view
+from dashboard.present.standup_view import StandupView
 from tests.analytics.frames import CHROME, DESKTOP, IPHONE, result, results
 from tests.present.test_digest import link_for, small_history
 from tests.present.test_standup_known_names import names
-from tests.present.test_standup_view import NAMES as PLAN_NAMES
-from tests.present.test_standup_view import NOW, WINDOW, fanout, no_marks
+from tests.present.test_standup_known_names import view_of as standup_of
+from tests.present.test_standup_view import NOW
 
 NEWLY = "Newly failing scenarios"
 GRID_LOST = "TimeoutError: grid node lost"
@@ -74,16 +74,7 @@ def read_results() -> pd.DataFrame:
 
 
 def view_of(team: TeamRules | None, named: pd.DataFrame | None = None) -> StandupView:
-    needs = standup_needs(small_history(), no_marks(), window=WINDOW, now=NOW.to_pydatetime())
-    return standup_view(
-        needs,
-        fanout(read_results()),
-        link_for=link_for,
-        plan_names=PLAN_NAMES,
-        scenario_link=lambda plan, scenario: f"scenario?plan={plan}&scenario={scenario}",
-        names=named,
-        rules=team,
-    )
+    return standup_of(named, read=read_results(), rules=team)
 
 
 def newly(view: StandupView) -> pd.DataFrame:

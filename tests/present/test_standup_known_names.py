@@ -10,6 +10,7 @@ import re
 
 import pandas as pd
 
+from dashboard.analytics.group_rules import TeamRules
 from dashboard.analytics.outages import OUTAGE_COLUMNS
 from dashboard.columns import marks as columns
 from dashboard.columns.marks import MARK_COLUMNS
@@ -41,7 +42,15 @@ def names(*rows: tuple[int, str, str | None]) -> pd.DataFrame:
 BASKET = names((7, "Add to basket", "ana@example.com"))
 
 
-def view_of(named: pd.DataFrame | None, marked: pd.DataFrame | None = None) -> StandupView:
+def view_of(
+    named: pd.DataFrame | None,
+    marked: pd.DataFrame | None = None,
+    *,
+    read: pd.DataFrame | None = None,
+    rules: TeamRules | None = None,
+) -> StandupView:
+    """The standup of the small history (`test_digest`), its results `read` (the digest's by
+    default), with these scenario names, marks and team rules."""
     needs = standup_needs(
         small_history(),
         no_marks() if marked is None else marked,
@@ -50,11 +59,12 @@ def view_of(named: pd.DataFrame | None, marked: pd.DataFrame | None = None) -> S
     )
     return standup_view(
         needs,
-        fanout(read_results()),
+        fanout(read_results() if read is None else read),
         link_for=link_for,
         plan_names=PLAN_NAMES,
         scenario_link=lambda plan, scenario: f"scenario?plan={plan}&scenario={scenario}",
         names=named,
+        rules=rules,
     )
 
 

@@ -1,4 +1,6 @@
-"""Fixtures of the command-line tests: the CLI as a real subprocess in a folder of its own."""
+"""Fixtures of the command-line tests: the CLI in a folder of its own, run in the test's process
+(`cli`, `tests.cli.in_process`) or, where the process itself is the point, as a real
+`python -m dashboard` subprocess (`cli_process`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.in_process import run_cli
 from tests.cli.plan_service import PlanService, serve_plan, service_env
 from tests.cli.webhook import Receiver, webhook
 
@@ -42,6 +45,19 @@ def workdir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def cli(cache: Path, workdir: Path) -> Cli:
+    """`python -m dashboard ...` in this process, as a subprocess would run it (its own
+    QA_DASHBOARD_* variables, folder, output and exit code): seconds of start-up saved a call."""
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return run_cli(args, env=cli_env(cache, env), cwd=workdir)
+
+    return run
+
+
+@pytest.fixture
+def cli_process(cache: Path, workdir: Path) -> Cli:
+    """`python -m dashboard ...` as a real subprocess: for what only a process shows."""
+
     def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "dashboard", *args],

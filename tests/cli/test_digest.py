@@ -1,8 +1,10 @@
 """`python -m dashboard digest --standup`: the page's digest, delivered to a chat's webhook.
 
-The CLI runs as a real subprocess on the embedded demo (whose company 1 holds the planted
-standup cases) and sends through apprise to a webhook receiver on loopback. The links it sends
-are then opened on the dashboard's own pages (AppTest on the same deterministic demo data).
+The CLI runs on the embedded demo (whose company 1 holds the planted standup cases) and sends
+through apprise to a webhook receiver on loopback: the delivery as a real `python -m dashboard`
+subprocess, whose output must not show the webhook's secret; the other calls in this process
+(`tests.cli.in_process`). The links it sends are then opened on the dashboard's own pages
+(AppTest on the same deterministic demo data).
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ def plans_linked(text: str) -> set[int]:
 
 
 def test_the_digest_arrives_once_with_the_planted_items_and_absolute_links(
-    cli: Cli, receiver: Receiver, app: AppFactory
+    cli_process: Cli, receiver: Receiver, app: AppFactory
 ) -> None:
-    sent = cli(
+    sent = cli_process(
         "digest",
         "--standup",
         "--to",

@@ -1,8 +1,9 @@
-"""`python -m dashboard known ...` end to end: a real subprocess configured as an operator would
-(QA_DASHBOARD_*), against the sandbox over HTTP, on a store one sync filled. Marks of every
-target added, listed, closed, exported and imported back (into another store, and again);
-bad input refused with a sentence and exit 2, nothing written; a refused credential exit 3;
-a held store exit 4; formulas and markup kept as text."""
+"""`python -m dashboard known ...` end to end, configured as an operator would (QA_DASHBOARD_*),
+run in this process as `python -m dashboard` would run it (`tests.cli.in_process`), against
+the sandbox over HTTP, on a store one sync filled. Marks of every target added, listed,
+closed, exported and imported back (into another store, and again); bad input refused with a
+sentence and exit 2, nothing written; a refused credential exit 3; a held store (by another
+process) exit 4; formulas and markup kept as text."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 
 from sandbox import RunningSandbox
 from tests.cli.conftest import Cli
+from tests.cli.in_process import run_cli
 from tests.store.holder import holding
 
 FORMULA = '=HYPERLINK("https://evil.example","click")'
@@ -28,28 +30,16 @@ FORMULA = '=HYPERLINK("https://evil.example","click")'
 def synced(live_sandbox: RunningSandbox, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A cache folder whose store one sync of the demo's last two days filled (copied per
     test)."""
-    import os
-    import subprocess
-    import sys
-
-    from tests.cli.conftest import REPO, cli_env
+    from tests.cli.conftest import REPO
 
     cache = tmp_path_factory.mktemp("synced") / "cache"
     lead = next(u for u in live_sandbox.users if u.company_id == 1 and len(u.authorities) == 3)
-    env = cli_env(cache, service_env(live_sandbox, lead.token))
+    env = {"QA_DASHBOARD_CACHE_DIR": str(cache), **service_env(live_sandbox, lead.token)}
     # The demo data ends at the sandbox's own "now": the two days before it.
     days = (datetime.now(UTC) - live_sandbox.settings.now).days + 2
-    done = subprocess.run(
-        [sys.executable, "-m", "dashboard", "store", "sync", "--days", str(days), "--quiet"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=str(REPO),
-        timeout=300,
-        check=False,
-    )
+    done = run_cli(["store", "sync", "--days", str(days), "--quiet"], env=env, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert os.listdir(cache)
+    assert list(cache.iterdir())
     return cache
 
 
@@ -108,9 +98,8 @@ def run(
     env: dict[str, str], cache: Path, capsys: pytest.CaptureFixture[str]
 ) -> Callable[..., tuple[int, str, str]]:
     """The command line called in this process (`dashboard.cli.main`, as `python -m dashboard`
-    runs it): its exit code, stdout and stderr. Most calls need no process of their own to be
-    believed (each test runs its main path in real subprocesses too); `cache` names another
-    environment's cache folder."""
+    runs it): its exit code, stdout and stderr. `cache` names another environment's cache
+    folder."""
     from dashboard.cli import main
 
     def call(*args: str, cache: dict[str, str] | None = None) -> tuple[int, str, str]:

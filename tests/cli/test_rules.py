@@ -1,5 +1,6 @@
-"""`python -m dashboard rules ...` end to end: a real subprocess against a service on loopback
-whose failures one sync stored. A rule previewed ("would cover N failures in M groups"), added
+"""`python -m dashboard rules ...` end to end (in this process, as `python -m dashboard`
+would run it: `tests.cli.in_process`) against a service on loopback whose failures one sync
+stored. A rule previewed ("would cover N failures in M groups"), added
 with its author, listed, and removed (kept with who removed it); a pattern RE2 cannot run in
 linear time refused with the reason and nothing written (exit 2)."""
 

@@ -1,5 +1,6 @@
-"""`python -m dashboard scenarios ...` end to end: a real subprocess configured as an operator
-would (QA_DASHBOARD_*), against a service on loopback. A names file imported, listed, edited
+"""`python -m dashboard scenarios ...` end to end, configured as an operator would
+(QA_DASHBOARD_*) and run in this process as `python -m dashboard` would run it
+(`tests.cli.in_process`), against a service on loopback. A names file imported, listed, edited
 and exported (which imports back exactly, formulas made inert); bad files refused whole with
 the lines named and nothing written (exit 2); long names cut and said; a hundred thousand rows
 imported (and how long it took printed, for the record)."""

@@ -1,4 +1,5 @@
-"""`python -m dashboard verdicts --evaluate` end to end: a real subprocess on the embedded demo.
+"""`python -m dashboard verdicts --evaluate` end to end on the embedded demo (the command line
+run in this process as `python -m dashboard` would run it: `tests.cli.in_process`).
 
 The figures it prints are checked against the ground truth read straight from the demo's data
 (`sandbox.data.ground_truth` over the sandbox's own store, not the dashboard's loaders): each
@@ -21,6 +22,7 @@ from sandbox.data import ground_truth, planted
 from sandbox.data.generator import build_database
 from sandbox.store import DemoStore
 from tests.cli.conftest import Cli
+from tests.cli.in_process import run_cli
 from tests.sandbox import planted_analysis as analysis
 
 TARGET_PRECISION, TARGET_RECALL = 0.9, 0.8
@@ -51,20 +53,11 @@ def planted_counts() -> Counter[str | None]:
 
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    import subprocess
-    import sys
-
-    from tests.cli.conftest import cli_env
-
     work = tmp_path_factory.mktemp("work")
-    done = subprocess.run(
-        [sys.executable, "-m", "dashboard", "verdicts", "--evaluate", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=cli_env(tmp_path_factory.mktemp("cache")),
+    done = run_cli(
+        ["verdicts", "--evaluate", "--format", "json"],
+        env={"QA_DASHBOARD_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))},
         cwd=work,
-        timeout=300,
-        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "embedded demo sandbox" in done.stderr

@@ -1,5 +1,7 @@
-"""`python -m dashboard store ...` end to end: a real subprocess, configured as an operator
-would configure it (QA_DASHBOARD_* variables or a secrets file), against the sandbox over HTTP."""
+"""`python -m dashboard store ...` end to end, configured as an operator would configure it
+(QA_DASHBOARD_* variables or a secrets file), against the sandbox over HTTP. The main path
+(sync, info, clear, no secret in any output or file) runs real `python -m dashboard`
+subprocesses; the other tests run the command line in this process (`tests.cli.in_process`)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from api_client import ApiClient
 from dashboard.data.store import sql as store_sql
 from dashboard.data.store.records import execution_is_finished
 from sandbox import Authority, DemoUser, RunningSandbox
+from tests.cli.in_process import process_env, run_cli
 from tests.counting_proxy import counting_proxy
 from tests.store.conftest import REPO, files_under, lacking, lead_of, secret_bytes
 
@@ -28,11 +31,37 @@ def cache(tmp_path: Path) -> Path:
     return tmp_path / "cache" / "nested"  # made by the CLI itself
 
 
+def command_env(
+    cache: Path,
+    running: RunningSandbox | None = None,
+    who: DemoUser | None = None,
+    env: dict[str, str] | None = None,
+) -> dict[str, str]:
+    """A command's QA_DASHBOARD_* variables: its cache folder, the sandbox's service as `who`
+    (its lead by default), then `env`."""
+    given = {"QA_DASHBOARD_CACHE_DIR": str(cache)}
+    if running is not None:
+        who = who or lead_of(running)
+        given.update(
+            QA_DASHBOARD_BASE_URL=running.base_url,
+            QA_DASHBOARD_TOKEN=who.token,
+            QA_DASHBOARD_COMPANY_ID=str(who.company_id),
+        )
+    given.update(env or {})
+    return given
+
+
 @pytest.fixture
-def cli(tmp_path: Path, cache: Path) -> Cli:
-    """Run the CLI in a folder of its own (no .streamlit/secrets.toml there)."""
-    workdir = tmp_path / "work"
-    workdir.mkdir()
+def workdir(tmp_path: Path) -> Path:
+    folder = tmp_path / "work"  # no .streamlit/secrets.toml here
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def cli(workdir: Path, cache: Path) -> Cli:
+    """Run the CLI in this process (`tests.cli.in_process`: its own environment, folder,
+    output and exit code, as a subprocess had them) in a folder of its own."""
 
     def run(
         *args: str,
@@ -40,21 +69,26 @@ def cli(tmp_path: Path, cache: Path) -> Cli:
         who: DemoUser | None = None,
         env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("QA_DASHBOARD_")}
-        base["QA_DASHBOARD_CACHE_DIR"] = str(cache)
-        if running is not None:
-            who = who or lead_of(running)
-            base.update(
-                QA_DASHBOARD_BASE_URL=running.base_url,
-                QA_DASHBOARD_TOKEN=who.token,
-                QA_DASHBOARD_COMPANY_ID=str(who.company_id),
-            )
-        base.update(env or {})
+        return run_cli(args, env=command_env(cache, running, who, env), cwd=workdir)
+
+    return run
+
+
+@pytest.fixture
+def cli_process(workdir: Path, cache: Path) -> Cli:
+    """Run `python -m dashboard` as a real subprocess, configured as an operator would."""
+
+    def run(
+        *args: str,
+        running: RunningSandbox | None = None,
+        who: DemoUser | None = None,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "dashboard", *args],
             capture_output=True,
             text=True,
-            env=base,
+            env=process_env(command_env(cache, running, who, env)),
             cwd=workdir,
             timeout=300,
             check=False,
@@ -70,8 +104,9 @@ def assert_no_secrets(result: subprocess.CompletedProcess[str], running: Running
 
 @pytest.mark.slow
 def test_sync_info_and_clear_against_a_configured_service(
-    cli: Cli, cache: Path, live_sandbox: RunningSandbox
+    cli_process: Cli, cache: Path, live_sandbox: RunningSandbox
 ) -> None:
+    cli = cli_process
     empty = cli("store", "info", running=live_sandbox)
     assert empty.returncode == 0, empty.stderr
     assert "No history stored yet" in empty.stdout

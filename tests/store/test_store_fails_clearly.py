@@ -1,12 +1,11 @@
 """The store fails clearly: every driver error (DuckDB's or psycopg's), on open, read or write,
 is a `StoreError` naming where the store is, and a DuckDB file cut short is set aside and
-rebuilt as a garbage file is. Real files, a real PostgreSQL server, real subprocesses."""
+rebuilt as a garbage file is. Real files, a real PostgreSQL server, the command line
+run in this process as `python -m dashboard` would run (`tests.cli.in_process`)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from dashboard.data.store import HistoryStore, open_store
 from dashboard.data.store.errors import StoreError, StoreUnreadableError
 from dashboard.data.store.records import execution_frames, results_frame
 from sandbox import RunningSandbox
+from tests.cli.in_process import run_cli
 from tests.store.conftest import IDENTITY, HistoryOpener, files_under, lead_of
 from tests.store.test_store import finished_execution, store_results, varied_results
 
@@ -134,22 +134,13 @@ def cli(tmp_path: Path, cache: Path, live_sandbox: RunningSandbox) -> Cli:
     lead = lead_of(live_sandbox)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("QA_DASHBOARD_")}
-        env.update(
-            QA_DASHBOARD_CACHE_DIR=str(cache),
-            QA_DASHBOARD_BASE_URL=live_sandbox.base_url,
-            QA_DASHBOARD_TOKEN=lead.token,
-            QA_DASHBOARD_COMPANY_ID=str(lead.company_id),
-        )
-        return subprocess.run(
-            [sys.executable, "-m", "dashboard", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=workdir,
-            timeout=300,
-            check=False,
-        )
+        env = {
+            "QA_DASHBOARD_CACHE_DIR": str(cache),
+            "QA_DASHBOARD_BASE_URL": live_sandbox.base_url,
+            "QA_DASHBOARD_TOKEN": lead.token,
+            "QA_DASHBOARD_COMPANY_ID": str(lead.company_id),
+        }
+        return run_cli(args, env=env, cwd=workdir)  # as `python -m dashboard` in `workdir`
 
     return run
 

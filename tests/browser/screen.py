@@ -23,6 +23,7 @@ from playwright.sync_api import FloatRect, Locator, Page, expect
 
 FIRST_LOAD_TIMEOUT_MS = 90_000  # a cold server imports pandas/plotly and starts the sandbox
 RUN_TIMEOUT_MS = 60_000
+POLL_MS = 100  # how often a wait on a page function asks again (as `expect` first does)
 
 APP = '[data-testid="stApp"]'
 METRIC = '[data-testid="stMetric"]'
@@ -152,9 +153,16 @@ def chart_signature(page: Page) -> str:
 
 
 def expect_charts_changed(page: Page, before: str) -> str:
-    """Wait until the charts draw other data than `before`; return the new fingerprint."""
+    """Wait until the charts draw other data than `before`; return the new fingerprint.
+
+    Polled every `POLL_MS`, not on every animation frame (`wait_for_function`'s default): a
+    per-frame poll serialises every chart's data 60 times a second and keeps the page drawing
+    frames for the whole rerun."""
     page.wait_for_function(
-        f"before => ({_CHART_SIGNATURE_JS})() !== before", arg=before, timeout=RUN_TIMEOUT_MS
+        f"before => ({_CHART_SIGNATURE_JS})() !== before",
+        arg=before,
+        timeout=RUN_TIMEOUT_MS,
+        polling=POLL_MS,
     )
     return chart_signature(page)
 

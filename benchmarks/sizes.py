@@ -26,6 +26,14 @@ class Size:
     sandbox_page_size: int
     pg_results: int  # results stored in PostgreSQL (case 8)
     lists_results: int  # results stored before case 9's pages (newest first; beyond all: all)
+    # Case 4: its links to the 90 days opened (of 4; the first, status=FAILURE, is the peer of
+    # the bare app drawing the same content).
+    links: int
+    # Case 13: viewers opening the standup at once, and different pages opened at once.
+    viewers: int
+    # Case 13: pages whose first visit is timed (Plans, then the navigation's order, Standup
+    # second: its first visit is the cold standups' peer); None: every page.
+    first_visits: int | None
 
 
 FULL = Size(
@@ -51,6 +59,9 @@ FULL = Size(
     pg_results=10_000_000,
     # Every result of the lead company's finished executions (about 830,000 at 100,000).
     lists_results=5_000_000,
+    links=4,
+    viewers=5,
+    first_visits=None,
 )
 
 TINY = Size(
@@ -72,6 +83,9 @@ TINY = Size(
     sandbox_page_size=100,
     pg_results=24_000,
     lists_results=5_000_000,
+    links=1,
+    viewers=2,
+    first_visits=2,
 )
 
 SIZES = {size.name: size for size in (TINY, FULL)}

@@ -20,6 +20,10 @@ session).
    standup's first visit of step 1;
 5. the cold 90-day Executions view on fresh servers (the Plans page first), once per repeat.
 
+That is the full size. The tiny size, which only proves the case runs, has 2 viewers and 2
+different pages instead of 5, and times the first visits of Plans and Standup only
+(`Size.viewers`, `Size.first_visits`); the figures' names count the viewers it has.
+
 The dashboard's resident set is sampled every 50 ms in a thread through steps 1-4
 (/proc/<pid>/status), its peak (`VmHWM`) read at the end of each server.
 """
@@ -39,13 +43,13 @@ from benchmarks import browser
 from benchmarks.cases import lists, pages
 from benchmarks.context import Run
 from benchmarks.measure import Bound, CaseResult, Target
+from benchmarks.sizes import Size
 from dashboard.state import routes
 from sandbox.data import planted
 from tests.browser import screen
 
 NAME = "morning"
 TITLE = "13. A team's morning: viewers at once, first visits, memory"
-VIEWERS = 5
 MB = 1e6
 WITHIN_1_5 = Target(Bound.RATIO_AT_MOST, 1.5, "within 1.5x of one alone (#39)")
 WITHIN_2 = Target(Bound.RATIO_AT_MOST, 2.0, "within 2x of the page alone (#39)")
@@ -68,7 +72,8 @@ class Opened:
     view: pages.View
 
 
-# The five different pages of step 3, each with the content its settled state must hold.
+# The different pages of step 3 (the first `Size.viewers`: all five at full), each with the
+# content its settled state must hold.
 DIFFERENT = (
     Opened(
         routes.FAILURES.title,
@@ -99,21 +104,63 @@ CONTENT = {
 }
 
 ALONE = "Standup alone (a new viewer, its data cached)"
-TOGETHER = f"Standup, {VIEWERS} viewers at once: the slowest"
-TOGETHER_EACH = f"Standup, {VIEWERS} viewers at once: each"
 CPU_ALONE = "  the dashboard's CPU, standup alone"
-CPU_TOGETHER = f"  the dashboard's CPU, standup {VIEWERS} at once"
 COLD_FIRST = "Standup: first visit"
-COLD_TOGETHER = f"Standup, {VIEWERS} viewers at once on a fresh server: the slowest"
-COLD_EACH = f"Standup, {VIEWERS} viewers at once on a fresh server: each"
 CPU_COLD_ALONE = "  the dashboard's CPU, standup's first visit"
-CPU_COLD_TOGETHER = f"  the dashboard's CPU, standup {VIEWERS} at once on a fresh server"
-CPU_PAGES_ALONE = "  the dashboard's CPU, the 5 pages alone (summed)"
-CPU_PAGES_TOGETHER = "  the dashboard's CPU, the 5 pages at once"
 PEAK = "dashboard peak RSS (VmHWM) across every page"
-PEAK_COLD = "dashboard peak RSS (VmHWM), second server (5 standups cold)"
 COLD_90 = "Executions 90 d, cold (open the link)"
 COLD_90_WORST = "Executions 90 d, cold: the slowest run"
+
+
+@dataclass(frozen=True)
+class Together:
+    """The figures of what `viewers` viewers open at once, named by their number (5 at full)."""
+
+    viewers: int
+
+    @property
+    def slowest(self) -> str:
+        return f"Standup, {self.viewers} viewers at once: the slowest"
+
+    @property
+    def each(self) -> str:
+        return f"Standup, {self.viewers} viewers at once: each"
+
+    @property
+    def cpu(self) -> str:
+        return f"  the dashboard's CPU, standup {self.viewers} at once"
+
+    @property
+    def cold_slowest(self) -> str:
+        return f"Standup, {self.viewers} viewers at once on a fresh server: the slowest"
+
+    @property
+    def cold_each(self) -> str:
+        return f"Standup, {self.viewers} viewers at once on a fresh server: each"
+
+    @property
+    def cold_cpu(self) -> str:
+        return f"  the dashboard's CPU, standup {self.viewers} at once on a fresh server"
+
+    @property
+    def pages(self) -> tuple[Opened, ...]:
+        """The different pages opened at once, one viewer each."""
+        return DIFFERENT[: self.viewers]
+
+    @property
+    def pages_cpu_alone(self) -> str:
+        return f"  the dashboard's CPU, the {len(self.pages)} pages alone (summed)"
+
+    @property
+    def pages_cpu(self) -> str:
+        return f"  the dashboard's CPU, the {len(self.pages)} pages at once"
+
+    def among(self, opened: Opened) -> str:
+        return f"{opened.name} among {len(self.pages)} different pages at once"
+
+    @property
+    def peak_cold(self) -> str:
+        return f"dashboard peak RSS (VmHWM), second server ({self.viewers} standups cold)"
 
 
 def _first(route: routes.Route) -> str:
@@ -124,8 +171,11 @@ def _alone(opened: Opened) -> str:
     return f"{opened.name} alone (a new viewer)"
 
 
-def _among(opened: Opened) -> str:
-    return f"{opened.name} among {VIEWERS} different pages at once"
+def _visited(size: Size) -> tuple[routes.Route, ...]:
+    """The pages whose first visit step 1 times, in the order it opens them: Plans (the
+    server's first script run), then the navigation's order (Standup first)."""
+    order = (routes.PLANS, *(r for r in routes.ALL if r is not routes.PLANS))
+    return order[: size.first_visits]
 
 
 def run(run: Run) -> CaseResult:
@@ -136,25 +186,28 @@ def run(run: Run) -> CaseResult:
     size = run.size
     load_before = os.getloadavg()
     sandbox = run.sandbox(executions=size.page_executions)
+    visited = _visited(size)
+    together = Together(size.viewers)
     for route in routes.ALL:
-        result.figure(_first(route), "s", target=UNDER_10_S)
+        if route in visited:
+            result.figure(_first(route), "s", target=UNDER_10_S)
     result.figure(ALONE, "s")
-    result.figure(TOGETHER, "s", peer=ALONE, target=WITHIN_1_5)
-    result.figure(TOGETHER_EACH, "s", peer=ALONE)
+    result.figure(together.slowest, "s", peer=ALONE, target=WITHIN_1_5)
+    result.figure(together.each, "s", peer=ALONE)
     result.figure(CPU_ALONE, "s")
-    result.figure(CPU_TOGETHER, "s", peer=CPU_ALONE)
-    for opened in DIFFERENT:
+    result.figure(together.cpu, "s", peer=CPU_ALONE)
+    for opened in together.pages:
         result.figure(_alone(opened), "s")
-    for opened in DIFFERENT:
-        result.figure(_among(opened), "s", peer=_alone(opened), target=WITHIN_2)
-    result.figure(CPU_PAGES_ALONE, "s")
-    result.figure(CPU_PAGES_TOGETHER, "s", peer=CPU_PAGES_ALONE)
-    result.figure(COLD_TOGETHER, "s", peer=COLD_FIRST, target=WITHIN_1_5)
-    result.figure(COLD_EACH, "s", peer=COLD_FIRST)
+    for opened in together.pages:
+        result.figure(together.among(opened), "s", peer=_alone(opened), target=WITHIN_2)
+    result.figure(together.pages_cpu_alone, "s")
+    result.figure(together.pages_cpu, "s", peer=together.pages_cpu_alone)
+    result.figure(together.cold_slowest, "s", peer=COLD_FIRST, target=WITHIN_1_5)
+    result.figure(together.cold_each, "s", peer=COLD_FIRST)
     result.figure(CPU_COLD_ALONE, "s")
-    result.figure(CPU_COLD_TOGETHER, "s", peer=CPU_COLD_ALONE)
+    result.figure(together.cold_cpu, "s", peer=CPU_COLD_ALONE)
     result.figure(PEAK, "MB", target=UNDER_600)
-    result.figure(PEAK_COLD, "MB", target=UNDER_600)
+    result.figure(together.peak_cold, "MB", target=UNDER_600)
     result.figure(COLD_90, "s", target=UNDER_5_S)
     result.figure(COLD_90_WORST, "s", target=UNDER_5_S, computed=True)
 
@@ -173,15 +226,30 @@ def run(run: Run) -> CaseResult:
                     _first_visits,
                     chromium,
                     server,
+                    visited,
                     examples,
                     sampler,
                     times,
                 )
                 _attempt(
-                    result, "standup together", _standup_together, chromium, server, sampler, times
+                    result,
+                    "standup together",
+                    _standup_together,
+                    chromium,
+                    server,
+                    together,
+                    sampler,
+                    times,
                 )
                 _attempt(
-                    result, "5 pages together", _pages_together, chromium, server, sampler, times
+                    result,
+                    f"{len(together.pages)} pages together",
+                    _pages_together,
+                    chromium,
+                    server,
+                    together,
+                    sampler,
+                    times,
                 )
                 sampler.phase = "end"
             peaks[PEAK] = sampler.peak[0]
@@ -194,11 +262,12 @@ def run(run: Run) -> CaseResult:
                     _standup_cold_together,
                     chromium,
                     server,
+                    together,
                     sampler,
                     times,
                 )
-            peaks[PEAK_COLD] = sampler.peak[0]
-            result.figure(PEAK_COLD, "MB").runs.append(server.memory().peak / MB)
+            peaks[together.peak_cold] = sampler.peak[0]
+            result.figure(together.peak_cold, "MB").runs.append(server.memory().peak / MB)
         if "cpu standup first" in times:
             times[CPU_COLD_ALONE] = times.pop("cpu standup first")
         for name, seconds in times.items():
@@ -213,7 +282,7 @@ def run(run: Run) -> CaseResult:
         if colds.runs:
             result.figure(COLD_90_WORST, "s").runs.append(max(colds.runs))
     load_after = os.getloadavg()
-    result.notes += _notes(run, stored, peaks, colds.runs, load_before, load_after)
+    result.notes += _notes(run, together, stored, peaks, colds.runs, load_before, load_after)
     return result
 
 
@@ -264,13 +333,14 @@ def _open_alone(chromium: Browser, url: str, view: pages.View) -> float:
 def _first_visits(
     chromium: Browser,
     server: browser.DashboardServer,
+    visited: tuple[routes.Route, ...],
     examples: dict[str, str],
     sampler: browser.MemorySampler,
     times: dict[str, float],
 ) -> None:
-    """Every page's first visit on the fresh server, one tab, each opened by its link."""
+    """The pages' first visits on the fresh server, one tab, each opened by its link."""
     with browser.new_page(chromium, pages.SCRIPT_STATES_JS) as page:
-        for route in (routes.PLANS, *(r for r in routes.ALL if r is not routes.PLANS)):
+        for route in visited:
             view = pages.View(route.title, "", CONTENT.get(route.url_path, ()))
             sampler.phase = _first(route)
             if route is routes.STANDUP:
@@ -286,6 +356,7 @@ def _first_visits(
 def _standup_together(
     chromium: Browser,
     server: browser.DashboardServer,
+    together: Together,
     sampler: browser.MemorySampler,
     times: dict[str, float],
 ) -> None:
@@ -294,53 +365,59 @@ def _standup_together(
     before = browser.cpu_seconds(server.pid)
     alone = _open_alone(chromium, url, STANDUP)
     cpu_alone = browser.cpu_seconds(server.pid) - before
-    sampler.phase = TOGETHER
+    sampler.phase = together.slowest
     before = browser.cpu_seconds(server.pid)
-    each = browser.open_at_once(chromium, [(url, _settled(STANDUP))] * VIEWERS, pages.COLD_MS)
+    openings = [(url, _settled(STANDUP))] * together.viewers
+    each = browser.open_at_once(chromium, openings, pages.COLD_MS)
     cpu_together = browser.cpu_seconds(server.pid) - before
-    times |= {ALONE: alone, TOGETHER: max(each), CPU_ALONE: cpu_alone, CPU_TOGETHER: cpu_together}
-    times |= _each(TOGETHER_EACH, each)
+    times |= {ALONE: alone, together.slowest: max(each)}
+    times |= {CPU_ALONE: cpu_alone, together.cpu: cpu_together}
+    times |= _each(together.each, each)
 
 
 def _pages_together(
     chromium: Browser,
     server: browser.DashboardServer,
+    together: Together,
     sampler: browser.MemorySampler,
     times: dict[str, float],
 ) -> None:
     cpu_alone = 0.0
-    for opened in DIFFERENT:
+    for opened in together.pages:
         sampler.phase = _alone(opened)
         before = browser.cpu_seconds(server.pid)
         times[_alone(opened)] = _open_alone(chromium, f"{server.url}/{opened.path}", opened.view)
         cpu_alone += browser.cpu_seconds(server.pid) - before
-    sampler.phase = "5 different pages at once"
+    sampler.phase = f"{len(together.pages)} different pages at once"
     before = browser.cpu_seconds(server.pid)
     each = browser.open_at_once(
         chromium,
-        [(f"{server.url}/{opened.path}", _settled(opened.view)) for opened in DIFFERENT],
+        [(f"{server.url}/{opened.path}", _settled(opened.view)) for opened in together.pages],
         pages.COLD_MS,
     )
-    times[CPU_PAGES_TOGETHER] = browser.cpu_seconds(server.pid) - before
-    times[CPU_PAGES_ALONE] = cpu_alone
-    for opened, seconds in zip(DIFFERENT, each, strict=True):
-        times[_among(opened)] = seconds
+    times[together.pages_cpu] = browser.cpu_seconds(server.pid) - before
+    times[together.pages_cpu_alone] = cpu_alone
+    for opened, seconds in zip(together.pages, each, strict=True):
+        times[together.among(opened)] = seconds
 
 
 def _standup_cold_together(
     chromium: Browser,
     server: browser.DashboardServer,
+    together: Together,
     sampler: browser.MemorySampler,
     times: dict[str, float],
 ) -> None:
     with browser.new_page(chromium, pages.SCRIPT_STATES_JS) as page:
         pages._navigate(page, server.url + "/", pages.PLANS, pages.COLD_MS)
-    sampler.phase = COLD_TOGETHER
+    sampler.phase = together.cold_slowest
     url = f"{server.url}/{STANDUP_OPENED.path}"
     before = browser.cpu_seconds(server.pid)
-    each = browser.open_at_once(chromium, [(url, _settled(STANDUP))] * VIEWERS, pages.COLD_MS)
+    openings = [(url, _settled(STANDUP))] * together.viewers
+    each = browser.open_at_once(chromium, openings, pages.COLD_MS)
     cpu = browser.cpu_seconds(server.pid) - before
-    times |= {COLD_TOGETHER: max(each), CPU_COLD_TOGETHER: cpu} | _each(COLD_EACH, each)
+    times |= {together.cold_slowest: max(each), together.cold_cpu: cpu}
+    times |= _each(together.cold_each, each)
 
 
 def _each(name: str, each: list[float]) -> dict[str, float]:
@@ -366,6 +443,7 @@ def _no_error(page: Page) -> None:
 
 def _notes(
     run: Run,
+    together: Together,
     stored: int,
     peaks: dict[str, str],
     colds: list[float],
@@ -385,14 +463,14 @@ def _notes(
         "each timed to their own moment. Every viewer of steps 2-4 is a fresh browser context "
         "(a new app session); the five navigations start before any is waited on.",
         "First visits: one tab on a fresh server, the Plans page first (the server's first "
-        "script run), then every page by its link in the navigation's order, on the query "
+        "script run), then each page by its link in the navigation's order, on the query "
         "`tests/browser/every_page.py` gives it (the plan that turned red, its failing "
         "execution, the planted cases).",
-        f"The slowest of {VIEWERS} is held to the target; 'each' holds every viewer's time. The "
-        "dashboard's CPU seconds meanwhile (/proc/<pid>/stat) tell work done once from work "
-        f"done once per viewer (about {VIEWERS}x the CPU alone).",
+        f"The slowest of {together.viewers} is held to the target; 'each' holds every viewer's "
+        "time. The dashboard's CPU seconds meanwhile (/proc/<pid>/stat) tell work done once "
+        f"from work done once per viewer (about {together.viewers}x the CPU alone).",
         f"Peak RSS: VmHWM at each server's end. The highest resident set sampled (every 50 ms) "
         f"was during '{peaks.get(PEAK, '?')}' on the first server and "
-        f"'{peaks.get(PEAK_COLD, '?')}' on the second.",
+        f"'{peaks.get(together.peak_cold, '?')}' on the second.",
         f"Cold 90 days: {len(colds)} fresh servers, the Plans page first; spread {spread}.",
     ]

@@ -28,6 +28,9 @@ it ended.
 Opening a link loads the front end anew (a second or more before any script runs), a click in
 the page does not, so each kind is set beside its own trivial peer: the Plans page opened, and
 the Plans page reached through the sidebar. Then the server's memory is read for case 5.
+
+At the tiny size, which only proves the case runs, only the first of the links of step 3 is
+opened (status=FAILURE, the one the bare app's content is set beside): `Size.links`.
 """
 
 from __future__ import annotations
@@ -138,44 +141,46 @@ LINKS = (
     ),
 )
 
-# (figure, its peer, its target), in the order of the journey. A "drawing" row is the part of
-# the row above it after the run ended, as the browser sees it (every message of the run has
-# arrived and been handled): what is left to draw.
-FIGURES: tuple[tuple[str, str, Target | None], ...] = (
-    (FIRST, TRIVIAL_LOAD, None),
-    (COLD_VIEW, TRIVIAL_LOAD, COLD_90),
-    (f"{FRONT} (cold)", COLD_VIEW, None),
-    (f"{SCRIPT} (cold)", COLD_VIEW, None),
-    (f"{DRAWING} (cold)", COLD_VIEW, None),
-    (SERVICE_CPU, COLD_VIEW, None),
-    (DASHBOARD_CPU, COLD_VIEW, None),
-    (WALK_ALONE, COLD_VIEW, None),
-    (AGAIN_VIEW, TRIVIAL_LOAD, LOCAL),
-    (f"{FRONT} (again)", AGAIN_VIEW, None),
-    (f"{SCRIPT} (again)", AGAIN_VIEW, None),
-    (f"{DRAWING} (again)", AGAIN_VIEW, None),
-    (AGAIN_AS_BARE, BARE_CHARTS, AS_BARE),
-    (AGAIN_AS_CONTENT, BARE_CONTENT, None),
-    *(
-        row
-        for link in LINKS
-        for row in (
-            (link.figure, AGAIN_VIEW, AS_AGAIN),
-            (f"{SCRIPT} ({link.tag})", link.figure, None),
-            (f"{DRAWING} ({link.tag})", link.figure, None),
-        )
-    ),
-    (STATUS_CHANGE, TRIVIAL_SWITCH, LOCAL),
-    (f"{DRAWING} (status)", STATUS_CHANGE, None),
-    (WIDER_STATUS, TRIVIAL_SWITCH, LOCAL),
-    (f"{DRAWING} (wider)", WIDER_STATUS, None),
-    (PLAN_CHANGE, TRIVIAL_SWITCH, LOCAL),
-    (f"{DRAWING} (plan)", PLAN_CHANGE, None),
-    ("Standup via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
-    ("Standup via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
-    ("Plan health via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
-    ("Plan health via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
-)
+
+def _figures(links: tuple[Link, ...]) -> tuple[tuple[str, str, Target | None], ...]:
+    """(figure, its peer, its target), in the order of the journey, with `links` opened. A
+    "drawing" row is the part of the row above it after the run ended, as the browser sees it
+    (every message of the run has arrived and been handled): what is left to draw."""
+    return (
+        (FIRST, TRIVIAL_LOAD, None),
+        (COLD_VIEW, TRIVIAL_LOAD, COLD_90),
+        (f"{FRONT} (cold)", COLD_VIEW, None),
+        (f"{SCRIPT} (cold)", COLD_VIEW, None),
+        (f"{DRAWING} (cold)", COLD_VIEW, None),
+        (SERVICE_CPU, COLD_VIEW, None),
+        (DASHBOARD_CPU, COLD_VIEW, None),
+        (WALK_ALONE, COLD_VIEW, None),
+        (AGAIN_VIEW, TRIVIAL_LOAD, LOCAL),
+        (f"{FRONT} (again)", AGAIN_VIEW, None),
+        (f"{SCRIPT} (again)", AGAIN_VIEW, None),
+        (f"{DRAWING} (again)", AGAIN_VIEW, None),
+        (AGAIN_AS_BARE, BARE_CHARTS, AS_BARE),
+        (AGAIN_AS_CONTENT, BARE_CONTENT, None),
+        *(
+            row
+            for link in links
+            for row in (
+                (link.figure, AGAIN_VIEW, AS_AGAIN),
+                (f"{SCRIPT} ({link.tag})", link.figure, None),
+                (f"{DRAWING} ({link.tag})", link.figure, None),
+            )
+        ),
+        (STATUS_CHANGE, TRIVIAL_SWITCH, LOCAL),
+        (f"{DRAWING} (status)", STATUS_CHANGE, None),
+        (WIDER_STATUS, TRIVIAL_SWITCH, LOCAL),
+        (f"{DRAWING} (wider)", WIDER_STATUS, None),
+        (PLAN_CHANGE, TRIVIAL_SWITCH, LOCAL),
+        (f"{DRAWING} (plan)", PLAN_CHANGE, None),
+        ("Standup via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
+        ("Standup via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
+        ("Plan health via the sidebar, first visit", TRIVIAL_SWITCH, COLD),
+        ("Plan health via the sidebar, again", TRIVIAL_SWITCH, LOCAL),
+    )
 
 
 def run(run: Run) -> CaseResult:
@@ -185,7 +190,8 @@ def run(run: Run) -> CaseResult:
     if executable is None:
         return result
     sandbox = run.sandbox(executions=run.size.page_executions)
-    for name, peer, target in FIGURES:
+    links = LINKS[: run.size.links]
+    for name, peer, target in _figures(links):
         result.figure(name, "s", peer=peer, target=target)
     result.figure(TRIVIAL_LOAD, "s", peer=BARE)
     for part in (FRONT, SCRIPT, DRAWING):
@@ -213,7 +219,15 @@ def run(run: Run) -> CaseResult:
             for number in range(1, run.repeats(slow=True) + 1):
                 with browser.serving(run, sandbox, "pages", str(number)) as server:
                     times = _journey(
-                        chromium, server.pid, server.url, bare.url, sandbox, newest, shown, drawn
+                        chromium,
+                        server.pid,
+                        server.url,
+                        bare.url,
+                        sandbox,
+                        links,
+                        newest,
+                        shown,
+                        drawn,
                     )
                     times[WALK_ALONE] = [_walk_alone(sandbox)]
                     run.dashboard_memory.append(server.memory())
@@ -234,11 +248,12 @@ def run(run: Run) -> CaseResult:
         "The bare app runs `benchmarks/bare_app.py` (no sidebar, no data, no configuration) "
         "in its own `streamlit run`, opened in the same tab after the journey, each twice "
         "(the second is timed: the browser's cache is as warm as for the Plans page).",
-        f"The links name plan {newest.plan_id} and project {newest.project_id} (of the "
-        f"window's newest execution) and the zone {LINK_ZONE}; each is opened right after the "
-        "one before as a new page load (the front end starts again), as a shared link is, "
-        "and set beside the 90 days opened again. The executions KPI of the plan, project "
-        "and zone links is checked against what the sandbox holds for them.",
+        f"The links ({', '.join(link.param for link in links)}) name plan {newest.plan_id} "
+        f"and project {newest.project_id} (of the window's newest execution) and the zone "
+        f"{LINK_ZONE}; each is opened right after the one before as a new page load (the front "
+        "end starts again), as a shared link is, and set beside the 90 days opened again. The "
+        "executions KPI of the plan, project and zone links is checked against what the "
+        "sandbox holds for them.",
         f"The Executions page drew {' / '.join(str(n) for n in sorted(drawn))} plotly charts "
         "when opened again; the bare app opened with as many (`?charts=N`: stacked bars, "
         "lines of five plans, a line, in turn; small figures) is its peer for the 1.2x target.",
@@ -272,6 +287,7 @@ def _journey(
     base: str,
     bare: str,
     sandbox: SandboxProcess,
+    links: tuple[Link, ...],
     newest: Newest,
     shown: set[str],
     drawn: set[int],
@@ -311,7 +327,7 @@ def _journey(
         drawn.add(charts)
 
         # Shared links to the same 90 days, each opened right after the one before.
-        for link in LINKS:
+        for link in links:
             param = link.param.format(plan=newest.plan_id, project=newest.project_id)
             search = link.search.format(plan=newest.plan_id, project=newest.project_id)
             asked = datetime.now(UTC)

@@ -1,10 +1,12 @@
 """Fixtures of the browser tests: chromium, the dashboard servers, the sandbox as an oracle.
 
-One dashboard server on the embedded demo and one browser serve the whole session; every test
-gets fresh browser contexts (fresh cookies, storage and websocket sessions). The error journeys
-start their own dashboard servers, configured through QA_DASHBOARD_* to point at sandboxes in
-this process. Each test's pages are screenshotted when it ends, pass or fail, under
-artifacts/browser/.
+One dashboard server on the embedded demo and one browser serve the whole session. Every page
+is a new app session (a new websocket); `new_page` opens it in a fresh browser context (fresh
+cookies, storage and HTTP cache: a new viewer), `reused_page` in the module's context, which
+keeps the scripts earlier pages loaded (most of a fresh load's CPU is chromium's, not the
+dashboard's). The error journeys start their own dashboard servers, configured through
+QA_DASHBOARD_* to point at sandboxes in this process. A failed test's pages are screenshotted
+under artifacts/browser/.
 """
 
 from __future__ import annotations

@@ -124,9 +124,9 @@ def default_connection(
         from dashboard.data import demo  # the sandbox is only needed for the demo
 
         print(DEMO_WORDS, file=sys.stderr)
-        yield demo.login(DEMO_NOT_SERVED)
+        yield demo.login(DEMO_NOT_SERVED, environ=env)
         return
-    with demo_connection() as connection:
+    with demo_connection(env=env) as connection:
         yield connection
 
 
@@ -136,13 +136,16 @@ DEMO_NOT_SERVED = "http://127.0.0.1:0"
 
 
 @contextmanager
-def demo_connection(*, quiet: bool = False) -> Iterator[Connection]:
-    """The embedded demo sandbox, started for the command and stopped after it."""
+def demo_connection(
+    *, quiet: bool = False, env: Mapping[str, str] | None = None
+) -> Iterator[Connection]:
+    """The embedded demo sandbox, started for the command and stopped after it: of the size
+    the command's `env` asks for (the process's environment when None), as its store is named."""
     from dashboard.data import demo  # the sandbox is only needed for the demo
 
     if not quiet:
         print(DEMO_WORDS, file=sys.stderr)
-    service = demo.start()
+    service = demo.start(env)
     try:
         yield service.connection
     finally:

@@ -283,12 +283,13 @@ def import_command(
 
 
 @contextmanager
-def _served(connection: Connection) -> Iterator[Connection]:
-    """`connection` with its service answering: the demo's sandbox is started for it."""
+def _served(connection: Connection, env: Mapping[str, str]) -> Iterator[Connection]:
+    """`connection` with its service answering: the demo's sandbox (of `env`'s size) is started
+    for it."""
     if not connection.is_demo:
         yield connection
         return
-    with demo_connection(quiet=True) as started:
+    with demo_connection(quiet=True, env=env) as started:
         yield started
 
 
@@ -423,7 +424,7 @@ def run_add(args: Args, env: Mapping[str, str]) -> int:
             raise CliError(" ".join(problems), USAGE)
         problem = unknown_target(store, target)
         if problem and _not_synced(store, target):
-            problem = _sync_for(problem, connection, store, target, wait=args.wait)
+            problem = _sync_for(problem, connection, store, target, wait=args.wait, env=env)
         if problem:
             raise CliError(problem, USAGE)
         draft = replace(draft, target=named_environment(store, target))
@@ -542,7 +543,13 @@ def _not_synced(store: HistoryStore, target: MarkTarget) -> bool:
 
 
 def _sync_for(
-    problem: str, connection: Connection, store: HistoryStore, target: MarkTarget, *, wait: float
+    problem: str,
+    connection: Connection,
+    store: HistoryStore,
+    target: MarkTarget,
+    *,
+    wait: float,
+    env: Mapping[str, str],
 ) -> str | None:
     """Bring what `target` needs from the service into the store, saying so, and ask again
     what the store lacks of it (None: nothing now). A scenario of a plan needs the plans only
@@ -555,7 +562,7 @@ def _sync_for(
 
     where = service_words(connection)
     lead = problem.removesuffix(" sync the store first, or check the id.").rstrip(":.")
-    with _served(connection) as served, client_for(served) as client:
+    with _served(connection, env) as served, client_for(served) as client:
         try:
             if target.target == columns.SCENARIO:
                 print(f"{lead}: reading the plans from {where} first.", file=sys.stderr)

@@ -110,7 +110,7 @@ def run(args: Args, env: Mapping[str, str]) -> int:
     _check_demo_size(env)
     from api_client import ApiError  # lazy: the client loads pydantic and httpx
 
-    with demo_connection() as connection:
+    with demo_connection(env=env) as connection:
         from dashboard.cli.common import client_for
 
         try:

@@ -58,13 +58,18 @@ def now_of(connection: Connection) -> datetime:
     return connection.clock or datetime.now(UTC)
 
 
-def login(base_url: str, settings: SandboxSettings | None = None) -> Connection:
+def login(
+    base_url: str,
+    settings: SandboxSettings | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Connection:
     """The demo's full-authority login of company 1 at `base_url`, with the demo's clock; the
-    same connection whether or not the sandbox is running (`start` serves it)."""
+    same connection whether or not the sandbox is running (`start` serves it). Its size comes
+    from `settings`, else from `environ` (the process's environment when None)."""
     # Imported here: the sandbox (FastAPI, uvicorn, SQLite) is only needed for the demo.
     from sandbox import demo_users
 
-    settings = settings or _settings()
+    settings = settings or _settings(environ)
     user = demo_users(settings)[0]  # the full-authority user of company 1
     return Connection(
         base_url=base_url,
@@ -76,10 +81,10 @@ def login(base_url: str, settings: SandboxSettings | None = None) -> Connection:
     )
 
 
-def _settings() -> SandboxSettings:
+def _settings(environ: Mapping[str, str] | None = None) -> SandboxSettings:
     from sandbox import SandboxSettings
 
-    size = demo_executions()
+    size = demo_executions(environ)
     return SandboxSettings() if size is None else SandboxSettings(executions=size)
 
 
@@ -89,11 +94,12 @@ class DemoService:
     server: RunningSandbox = field(repr=False)  # `.stop()` ends it
 
 
-def start() -> DemoService:
-    """Start the sandbox on a free loopback port and return how to connect to it."""
+def start(environ: Mapping[str, str] | None = None) -> DemoService:
+    """Start the sandbox on a free loopback port and return how to connect to it: of the size
+    `environ` asks for (the process's environment when None), as its store is named."""
     # Imported here: the sandbox (FastAPI, uvicorn, SQLite) is only needed for the demo.
     from sandbox import serve_in_thread
 
-    settings = _settings()
+    settings = _settings(environ)
     server = serve_in_thread(settings, host="127.0.0.1", port=0)
     return DemoService(connection=login(server.base_url, settings), server=server)

@@ -33,9 +33,17 @@ def test_a_size_that_is_not_a_whole_number_in_range_is_refused(raw: str) -> None
         demo.demo_executions({demo.ENV_DEMO_EXECUTIONS: raw})
 
 
-def test_the_demo_serves_the_size_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(demo.ENV_DEMO_EXECUTIONS, "3000")
-    service = demo.start()
+@pytest.mark.parametrize("asked_in", ["the process's environment", "the command's environment"])
+def test_the_demo_serves_the_size_asked_for(asked_in: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A command given its environment (`dashboard.cli.main(argv, env)`) starts the demo of the
+    # size that environment names, as its store is named after it, whatever the process has.
+    asked = {demo.ENV_DEMO_EXECUTIONS: "3000"}
+    if asked_in == "the process's environment":
+        monkeypatch.setenv(demo.ENV_DEMO_EXECUTIONS, "3000")
+        service = demo.start()
+    else:
+        monkeypatch.delenv(demo.ENV_DEMO_EXECUTIONS, raising=False)
+        service = demo.start(asked)
     try:
         connection = service.connection
         with ApiClient(

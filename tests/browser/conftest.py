@@ -1,12 +1,10 @@
 """Fixtures of the browser tests: chromium, the dashboard servers, the sandbox as an oracle.
 
-One dashboard server on the embedded demo and one browser serve the whole session. Every page
-is a new app session (a new websocket); `new_page` opens it in a fresh browser context (fresh
-cookies, storage and HTTP cache: a new viewer), `reused_page` in the module's context, which
-keeps the scripts earlier pages loaded (most of a fresh load's CPU is chromium's, not the
-dashboard's). The error journeys start their own dashboard servers, configured through
-QA_DASHBOARD_* to point at sandboxes in this process. A failed test's pages are screenshotted
-under artifacts/browser/.
+One dashboard server on the embedded demo and one browser serve the whole session; every test
+gets fresh browser contexts (fresh cookies, storage and websocket sessions). The error journeys
+start their own dashboard servers, configured through QA_DASHBOARD_* to point at sandboxes in
+this process. Each test's pages are screenshotted when it ends, pass or fail, under
+artifacts/browser/.
 """
 
 from __future__ import annotations
@@ -102,7 +100,6 @@ class Visit:
 
     pages: list[Page] = field(default_factory=list)
     texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
-    reused: list[Page] = field(default_factory=list)  # pages in a module's context (`reused_page`)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -131,11 +128,7 @@ def visit(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Visit]:
     if failed_here(request.node):
         _screenshot(record.pages, request.node.name)
     for page in record.pages:
-        if page not in record.reused:
-            page.context.close()
-        else:  # the context serves the module's next tests: close the test's tabs in it
-            for tab in page.context.pages:
-                tab.close()
+        page.context.close()
 
 
 @pytest.fixture
@@ -144,53 +137,15 @@ def new_page(browser: Browser, visit: Visit) -> Callable[[], Page]:
     browser's time zone is UTC unless `new_page(timezone_id=...)` names another."""
 
     def make(timezone_id: str = "UTC") -> Page:
-        page = _new_context(browser, timezone_id).new_page()
-        visit.pages.append(page)
-        return page
-
-    return make
-
-
-def _new_context(browser: Browser, timezone_id: str) -> BrowserContext:
-    context = browser.new_context(
-        viewport=VIEWPORT, accept_downloads=True, timezone_id=timezone_id, locale="en-GB"
-    )
-    context.add_init_script(WATCH_SCRIPT)
-    # Nothing leaves this machine (Streamlit's favicon for a material icon comes from
-    # fonts.gstatic.com): the tests do not depend on the network. A test may route more.
-    context.route(lambda url: urlsplit(url).hostname not in LOOPBACK, lambda r: r.abort())
-    return context
-
-
-@pytest.fixture(scope="module")
-def module_contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
-    """The browser contexts `reused_page` makes for one module, by time zone."""
-    contexts: dict[str, BrowserContext] = {}
-    yield contexts
-    for context in contexts.values():
-        context.close()
-
-
-@pytest.fixture
-def reused_page(
-    browser: Browser, module_contexts: dict[str, BrowserContext], visit: Visit
-) -> Callable[..., Page]:
-    """A new page (a new app session) in the module's browser context for the time zone
-    (`reused_page(timezone_id=...)`, UTC by default), made by the first test that asks.
-
-    The page loads the app with the HTTP cache and the compiled scripts of the module's pages
-    before it: in a fresh context each load fetches several megabytes of Streamlit's and
-    plotly's scripts from the dashboard and compiles them again. Cookies and storage are the
-    module's too, so a test about a new viewer, or one that stores anything (a theme, a clock,
-    a permission), takes `new_page`."""
-
-    def make(timezone_id: str = "UTC") -> Page:
-        context = module_contexts.get(timezone_id)
-        if context is None:
-            context = module_contexts[timezone_id] = _new_context(browser, timezone_id)
+        context: BrowserContext = browser.new_context(
+            viewport=VIEWPORT, accept_downloads=True, timezone_id=timezone_id, locale="en-GB"
+        )
+        context.add_init_script(WATCH_SCRIPT)
+        # Nothing leaves this machine (Streamlit's favicon for a material icon comes from
+        # fonts.gstatic.com): the tests do not depend on the network. A test may route more.
+        context.route(lambda url: urlsplit(url).hostname not in LOOPBACK, lambda r: r.abort())
         page = context.new_page()
         visit.pages.append(page)
-        visit.reused.append(page)
         return page
 
     return make

@@ -19,14 +19,6 @@ from tests.browser.harness import Secrets, StreamlitServer
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture
-def page(reused_page: Callable[..., Page]) -> Page:
-    """A journey's first page: a new app session in the module's browser context
-    (`reused_page`); a link opened "in a new browser" is still a fresh one (`new_page`)."""
-    return reused_page()
-
-
 SAFARI_18 = "SAFARI / macOS"  # the demo's Safari 18: named without its version (#38)
 # What the visit that fetched a window's results says once done (`fetching.fetched_text`): said
 # on that visit only, so a view opened again without it is still the same view.

@@ -69,15 +69,13 @@ def test_every_route_declares_its_tables() -> None:
 def test_every_page_draws_shows_its_columns_and_passes_axe(
     route: routes.Route,
     view: str,
-    reused_page: Callable[..., Page],
+    new_page: Callable[..., Page],
     dashboard: StreamlitServer,
     urls: dict[str, str],
     axe_script: str,
 ) -> None:
     width, height, theme, zone = VIEWS[view]
-    # Each page is a new app session; the module's context (one per zone) keeps the scripts
-    # the pages before loaded, as a lead's browser does from one page to the next.
-    page = reused_page(timezone_id=zone)
+    page = new_page(timezone_id=zone)
     page.set_viewport_size({"width": width, "height": height})
     url = urls[route.url_path]
     if zone != "UTC":  # the browser's zone unchosen: the picker shows "Your browser's (<zone>)"

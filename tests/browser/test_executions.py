@@ -15,14 +15,6 @@ from tests.browser.harness import Secrets, StreamlitServer
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture
-def page(reused_page: Callable[..., Page]) -> Page:
-    """A journey's first page: a new app session in the module's browser context
-    (`reused_page`); a link opened "in a new browser" is still a fresh one (`new_page`)."""
-    return reused_page()
-
-
 # Results per execution, runtime, pass rate per day; results per day only when its tab is open
 # (a closed tab's chart is neither built nor sent).
 CHARTS_ON_EXECUTIONS = 3
@@ -96,8 +88,9 @@ def test_date_range_and_status_change_table_kpis_charts_and_url(
 
 
 def test_custom_dates_travel_in_the_link_and_back_restores_the_preset(
-    page: Page, new_page: Callable[[], Page], dashboard: StreamlitServer, demo_plan: DemoPlan
+    new_page: Callable[[], Page], dashboard: StreamlitServer, demo_plan: DemoPlan
 ) -> None:
+    page = new_page()
     screen.open_app(page, f"{dashboard.url}/executions?plan={demo_plan.id}")
     screen.expect_table_settled(page)
     preset_view = screen.view(page)
@@ -125,8 +118,9 @@ def test_custom_dates_travel_in_the_link_and_back_restores_the_preset(
 
 
 def test_the_per_day_tab_travels_in_the_link(
-    page: Page, new_page: Callable[[], Page], dashboard: StreamlitServer, demo_plan: DemoPlan
+    new_page: Callable[[], Page], dashboard: StreamlitServer, demo_plan: DemoPlan
 ) -> None:
+    page = new_page()
     screen.open_app(page, f"{dashboard.url}/executions?plan={demo_plan.id}")
     screen.expect_charts(page, CHARTS_ON_EXECUTIONS)
     charts = screen.chart_signature(page)

@@ -20,13 +20,6 @@ from tests.browser.test_analytics_pages import csv_matches, download, grid_with,
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def page(reused_page: Callable[..., Page]) -> Page:
-    """A journey's first page: a new app session in the module's browser context
-    (`reused_page`); a link opened "in a new browser" is still a fresh one (`new_page`)."""
-    return reused_page()
-
-
 def follow(page: Page, grid: screen.Grid, column: str, links: list[str], row: int = 0) -> Page:
     """Click `column`'s link in `row` (`links`: the grid's link columns) and return the tab it
     opened, once its app has settled."""

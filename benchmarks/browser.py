@@ -244,3 +244,35 @@ def cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) process `pid` has used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu_seconds() -> float:
+    """The CPU time this process's chromium has used so far: every chromium process under this
+    one (the browser, its renderers and helpers), with what its exited children used (a closed
+    tab's renderer is counted by its parent once reaped). Another process's chromium is not."""
+    parents: dict[int, int] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:  # exited meanwhile
+            continue
+        name, rest = text.split("(", 1)[1].rsplit(")", 1)
+        fields = rest.split()
+        parents[int(entry.name)] = int(fields[1])
+        if name.startswith("chrom"):
+            stats[int(entry.name)] = fields
+    mine = os.getpid()
+
+    def under_me(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == mine:
+                return True
+        return False
+
+    # utime, stime, cutime and cstime (fields 14-17 of proc(5), counted after the name)
+    ticks = sum(sum(map(int, fields[11:15])) for pid, fields in stats.items() if under_me(pid))
+    return ticks / os.sysconf("SC_CLK_TCK")

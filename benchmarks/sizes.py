@@ -83,7 +83,7 @@ TINY = Size(
     sandbox_page_size=100,
     pg_results=24_000,
     lists_results=5_000_000,
-    links=1,
+    links=4,  # every link, as at full: its plan, project and zone checks run in CI too
     viewers=2,
     first_visits=2,
 )

@@ -105,6 +105,7 @@ CONTENT = {
 
 ALONE = "Standup alone (a new viewer, its data cached)"
 CPU_ALONE = "  the dashboard's CPU, standup alone"
+BROWSER_ALONE = "  chromium's CPU, standup alone"
 COLD_FIRST = "Standup: first visit"
 CPU_COLD_ALONE = "  the dashboard's CPU, standup's first visit"
 PEAK = "dashboard peak RSS (VmHWM) across every page"
@@ -131,6 +132,10 @@ class Together:
         return f"  the dashboard's CPU, standup {self.viewers} at once"
 
     @property
+    def browser(self) -> str:
+        return f"  chromium's CPU, standup {self.viewers} at once"
+
+    @property
     def cold_slowest(self) -> str:
         return f"Standup, {self.viewers} viewers at once on a fresh server: the slowest"
 
@@ -154,6 +159,14 @@ class Together:
     @property
     def pages_cpu(self) -> str:
         return f"  the dashboard's CPU, the {len(self.pages)} pages at once"
+
+    @property
+    def pages_browser_alone(self) -> str:
+        return f"  chromium's CPU, the {len(self.pages)} pages alone (summed)"
+
+    @property
+    def pages_browser(self) -> str:
+        return f"  chromium's CPU, the {len(self.pages)} pages at once"
 
     def among(self, opened: Opened) -> str:
         return f"{opened.name} among {len(self.pages)} different pages at once"
@@ -202,6 +215,12 @@ def run(run: Run) -> CaseResult:
         result.figure(together.among(opened), "s", peer=_alone(opened), target=WITHIN_2)
     result.figure(together.pages_cpu_alone, "s")
     result.figure(together.pages_cpu, "s", peer=together.pages_cpu_alone)
+    # The viewers' own browser on the same two cores: what the wall clock of viewers at once is
+    # made of beside the dashboard's work (a team's browsers are on machines of their own).
+    result.figure(BROWSER_ALONE, "s")
+    result.figure(together.browser, "s", peer=BROWSER_ALONE)
+    result.figure(together.pages_browser_alone, "s")
+    result.figure(together.pages_browser, "s", peer=together.pages_browser_alone)
     result.figure(together.cold_slowest, "s", peer=COLD_FIRST, target=WITHIN_1_5)
     result.figure(together.cold_each, "s", peer=COLD_FIRST)
     result.figure(CPU_COLD_ALONE, "s")
@@ -362,14 +381,16 @@ def _standup_together(
 ) -> None:
     url = f"{server.url}/{STANDUP_OPENED.path}"
     sampler.phase = ALONE
-    before = browser.cpu_seconds(server.pid)
+    before, browser_before = browser.cpu_seconds(server.pid), browser.browser_cpu_seconds()
     alone = _open_alone(chromium, url, STANDUP)
     cpu_alone = browser.cpu_seconds(server.pid) - before
+    times[BROWSER_ALONE] = browser.browser_cpu_seconds() - browser_before
     sampler.phase = together.slowest
-    before = browser.cpu_seconds(server.pid)
+    before, browser_before = browser.cpu_seconds(server.pid), browser.browser_cpu_seconds()
     openings = [(url, _settled(STANDUP))] * together.viewers
     each = browser.open_at_once(chromium, openings, pages.COLD_MS)
     cpu_together = browser.cpu_seconds(server.pid) - before
+    times[together.browser] = browser.browser_cpu_seconds() - browser_before
     times |= {ALONE: alone, together.slowest: max(each)}
     times |= {CPU_ALONE: cpu_alone, together.cpu: cpu_together}
     times |= _each(together.each, each)
@@ -382,20 +403,23 @@ def _pages_together(
     sampler: browser.MemorySampler,
     times: dict[str, float],
 ) -> None:
-    cpu_alone = 0.0
+    cpu_alone = browser_alone = 0.0
     for opened in together.pages:
         sampler.phase = _alone(opened)
-        before = browser.cpu_seconds(server.pid)
+        before, browser_before = browser.cpu_seconds(server.pid), browser.browser_cpu_seconds()
         times[_alone(opened)] = _open_alone(chromium, f"{server.url}/{opened.path}", opened.view)
         cpu_alone += browser.cpu_seconds(server.pid) - before
+        browser_alone += browser.browser_cpu_seconds() - browser_before
     sampler.phase = f"{len(together.pages)} different pages at once"
-    before = browser.cpu_seconds(server.pid)
+    before, browser_before = browser.cpu_seconds(server.pid), browser.browser_cpu_seconds()
     each = browser.open_at_once(
         chromium,
         [(f"{server.url}/{opened.path}", _settled(opened.view)) for opened in together.pages],
         pages.COLD_MS,
     )
     times[together.pages_cpu] = browser.cpu_seconds(server.pid) - before
+    times[together.pages_browser] = browser.browser_cpu_seconds() - browser_before
+    times[together.pages_browser_alone] = browser_alone
     times[together.pages_cpu_alone] = cpu_alone
     for opened, seconds in zip(together.pages, each, strict=True):
         times[together.among(opened)] = seconds
@@ -469,6 +493,10 @@ def _notes(
         f"The slowest of {together.viewers} is held to the target; 'each' holds every viewer's "
         "time. The dashboard's CPU seconds meanwhile (/proc/<pid>/stat) tell work done once "
         f"from work done once per viewer (about {together.viewers}x the CPU alone).",
+        "chromium's CPU: every process of the benchmark's chromium (the browser, each tab's "
+        "renderer, the GPU and network helpers, and what the exited ones used), read the same "
+        "way: the viewers' browsers share the machine's two cores with the dashboard here, as "
+        "a team's browsers, each on its own machine, do not.",
         f"Peak RSS: VmHWM at each server's end. The highest resident set sampled (every 50 ms) "
         f"was during '{peaks.get(PEAK, '?')}' on the first server and "
         f"'{peaks.get(together.peak_cold, '?')}' on the second.",

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 from typing import Any
 
+from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
 from dashboard.state import routes
 from dashboard.ui.notices import CAPTION_KEY, NOTE_KEY
+from tests.waiting import PATIENT_S
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 PLANS = "app_pages/plans.py"
 EXECUTIONS = "app_pages/executions.py"
@@ -43,6 +49,39 @@ def start_on(at: AppTest, script: str) -> AppTest:
     there, not in every page test.
     """
     at._page_hash = page_hash(script)
+    return at
+
+
+@functools.cache
+def installed_components() -> BidiComponentManager:
+    """The registry of installed Streamlit components, scanned once per test process as a
+    server scans it once as it starts (`Runtime` makes one for every session).
+
+    `AppTest` makes and scans one of its own for each new `AppTest`: reading the metadata of
+    every installed distribution, about 0.7 s of CPU, more than most pages' own run (#36).
+    """
+    components = BidiComponentManager()
+    components.discover_and_register_components(start_file_watching=False)
+    return components
+
+
+def app_test(page: str | None = None, **query: str) -> AppTest:
+    """A new `AppTest` of the dashboard whose first run opens `page` (`start_on`) at `query`.
+
+    It shares the process's component registry (`installed_components`) and has non-empty
+    secrets, which replace any .streamlit/secrets.toml of the machine running the tests. What
+    the process has loaded is kept: the `app` fixture is this after forgetting it.
+    """
+    # A guard against a hang, not a time limit: one page's run takes seconds, but a loaded
+    # two-core machine (other runs, a browser) can stretch it many times over.
+    at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
+    # Streamlit 1.67's AppTest makes its own registry on its first run unless it has one.
+    assert hasattr(at, "_bidi_component_manager"), "AppTest no longer takes a component registry"
+    at._bidi_component_manager = installed_components()
+    at.secrets["tests"] = "isolated from local secrets"
+    if page is not None:
+        start_on(at, page)  # the page's first run is the page: no run of Plans before it
+    at.query_params.update(query)
     return at
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,11 +15,10 @@ from streamlit.testing.v1 import AppTest
 
 from api_client import ApiClient
 from sandbox import DemoUser, FaultSettings, RunningSandbox, serve_in_thread
-from tests.dashboard.apptest import start_on
+from tests.dashboard.apptest import APP as APP
+from tests.dashboard.apptest import app_test
 from tests.today import today_settings
-from tests.waiting import PATIENT_S
 
-APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 ENV_NAMES = (
     "QA_DASHBOARD_BASE_URL",
     "QA_DASHBOARD_TOKEN",
@@ -170,15 +168,7 @@ def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactor
         from dashboard.data import cache
 
         cache.clear_all()  # every test starts from the service, not an earlier test's data
-        # A guard against a hang, not a time limit: one page's run takes seconds, but a loaded
-        # two-core machine (other runs, a browser) can stretch it many times over.
-        at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
-        # Non-empty secrets replace any .streamlit/secrets.toml of the machine running the tests.
-        at.secrets["tests"] = "isolated from local secrets"
-        if page is not None:
-            start_on(at, page)  # the page's first run is the page: no run of Plans before it
-        at.query_params.update(query)
-        return at
+        return app_test(page, **query)
 
     return make
 

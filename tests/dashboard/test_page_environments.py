@@ -14,15 +14,14 @@ from sandbox.data import planted
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
     ENVIRONMENTS,
+    app_test,
     assert_no_failure,
     captions,
     downloads,
     notes,
-    start_on,
     table_with,
 )
-from tests.dashboard.conftest import APP, AppFactory
-from tests.waiting import PATIENT_S
+from tests.dashboard.conftest import AppFactory
 
 SAFARI_18 = (
     "SAFARI / macOS"  # the demo's Safari 18: an environment is named without its version (#38)
@@ -39,11 +38,7 @@ DemoPlan = Callable[[int], AppTest]
 def reopened(plan: int) -> AppTest:
     """The page of `plan`, made as the `app` fixture makes it but keeping what this process has
     loaded (`app` clears it): the next plan a viewer picks."""
-    at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
-    at.secrets["tests"] = "isolated from local secrets"
-    start_on(at, ENVIRONMENTS)
-    at.query_params.update(tz="UTC", plan=str(plan))
-    return at
+    return app_test(ENVIRONMENTS, tz="UTC", plan=str(plan))
 
 
 @pytest.fixture

@@ -15,16 +15,15 @@ from sandbox.data import planted
 from tests.dashboard import history_service as hand
 from tests.dashboard.apptest import (
     SCENARIO,
+    app_test,
     assert_no_failure,
     captions,
     downloads,
     notes,
     plain_notes,
-    start_on,
     table_with,
 )
-from tests.dashboard.conftest import APP, AppFactory
-from tests.waiting import PATIENT_S
+from tests.dashboard.conftest import AppFactory
 
 REGRESSION = "Runtime regression:"
 
@@ -53,11 +52,7 @@ def _regressed(at: Any) -> bool:
 def reopened(**query: str) -> AppTest:
     """The Scenario history page at `query`, made as the `app` fixture makes it but keeping what
     this process has loaded (`app` clears it: the first page of a group is made by `app`)."""
-    at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
-    at.secrets["tests"] = "isolated from local secrets"
-    start_on(at, SCENARIO)
-    at.query_params.update(query)
-    return at
+    return app_test(SCENARIO, **query)
 
 
 ScenarioPage = Callable[[int, int], AppTest]

@@ -160,9 +160,16 @@ def opened() -> dict[Any, AppTest]:
 def app(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> AppFactory:
     """A fresh app under test, with no connection configured unless `connect` is used, and its
     history stores in a folder of the test session (never the developer's own cache)."""
+    from dashboard.data.store import readers
+
     for name in ENV_NAMES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("QA_DASHBOARD_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "stores"))
+    # A store's first reader is remembered as scrypt at OWASP's cost, about 0.17 s of CPU once
+    # per store and viewer (tests/store/test_readers.py holds the store to those parameters).
+    # Each hand-built service is a new store, so the page tests derive at a token cost: who
+    # may read stored results is decided, and remembered, exactly as before (#36).
+    monkeypatch.setattr(readers, "N", 2**4)
 
     def make(page: str | None = None, **query: str) -> AppTest:
         from dashboard.data import cache

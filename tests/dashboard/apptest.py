@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 from streamlit.components.v2.component_manager import BidiComponentManager
-from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import AppTest, local_script_runner
 from streamlit.util import calc_hash
 
 from dashboard.state import routes
@@ -65,6 +66,29 @@ def installed_components() -> BidiComponentManager:
     return components
 
 
+_POLLING_WAIT = local_script_runner.require_widgets_deltas
+
+
+def _wait_for_the_run(runner: local_script_runner.LocalScriptRunner, timeout: float = 3) -> None:
+    """Wait for a run's script thread to end (it emits SHUTDOWN before it returns), then
+    check as Streamlit does; a run not ended is left to Streamlit's own wait, its timeout error
+    included. Streamlit's wait wakes every millisecond and scans the run's events: a few per
+    cent of a core for as long as the page runs, and the page's thread handing over the GIL."""
+    start = time.monotonic()
+    thread = runner._script_thread
+    if thread is not None:
+        thread.join(timeout)
+    if not runner.script_stopped():
+        _POLLING_WAIT(runner, max(timeout - (time.monotonic() - start), 0.0))
+
+
+@functools.cache
+def _without_polling() -> None:
+    """Make every `AppTest` run of this process wait with `_wait_for_the_run`."""
+    assert local_script_runner.require_widgets_deltas is _POLLING_WAIT
+    local_script_runner.require_widgets_deltas = _wait_for_the_run
+
+
 def app_test(page: str | None = None, **query: str) -> AppTest:
     """A new `AppTest` of the dashboard whose first run opens `page` (`start_on`) at `query`.
 
@@ -74,6 +98,7 @@ def app_test(page: str | None = None, **query: str) -> AppTest:
     """
     # A guard against a hang, not a time limit: one page's run takes seconds, but a loaded
     # two-core machine (other runs, a browser) can stretch it many times over.
+    _without_polling()
     at = AppTest.from_file(str(APP), default_timeout=PATIENT_S)
     # Streamlit 1.67's AppTest makes its own registry on its first run unless it has one.
     assert hasattr(at, "_bidi_component_manager"), "AppTest no longer takes a component registry"

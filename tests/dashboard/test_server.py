@@ -143,3 +143,53 @@ def test_the_exit_watchdog_ends_a_process_whose_threads_would_keep_it_alive() ->
     # The watchdog's 0.5 s plus an interpreter's start and imports, generous for a loaded machine.
     assert time.monotonic() - started < 300
     assert "exiting now" in process.stderr
+
+
+ARENAS_SCRIPT = textwrap.dedent(
+    """
+    import ctypes, sys, threading
+    from dashboard.ui.server import cap_malloc_arenas
+
+    print(cap_malloc_arenas(2) if sys.argv[1] == "capped" else None)
+    held, ready = [], threading.Barrier(6)
+
+    def allocate():
+        ready.wait()  # all six threads allocate at once: each wants an arena of its own
+        held.append([bytearray(4096) for _ in range(200)])
+        ready.wait()
+
+    threads = [threading.Thread(target=allocate) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    ctypes.CDLL("libc.so.6").malloc_stats()  # one "Arena N:" block per arena, on stderr
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc arenas")
+@pytest.mark.parametrize("how", ["capped", "as glibc starts"])
+def test_the_server_caps_malloc_arenas_for_its_sessions_threads(how: str) -> None:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": "."}  # no MALLOC_ARENA_MAX of the caller's
+    done = subprocess.run(
+        [sys.executable, "-c", ARENAS_SCRIPT, "capped" if how == "capped" else "no"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    arenas = done.stderr.count("Arena ")
+    if how == "capped":
+        assert done.stdout.strip() == "2"
+        assert 1 <= arenas <= 2
+    else:  # the control: without the cap six threads at once get arenas of their own
+        assert arenas > 2
+
+
+def test_an_operators_malloc_arena_max_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboard.ui.server import cap_malloc_arenas
+
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert cap_malloc_arenas(2) is None

@@ -40,7 +40,7 @@ def _ended(alive: Alive) -> str | None:
 
 
 def wait_until(
-    condition: Callable[[], T],
+    condition: Callable[[], T | None],
     *,
     alive: Alive | None = None,
     log: Path | Callable[[], str] | None = None,
